@@ -1,0 +1,82 @@
+/** Projects: details, settings, managed scans and tags. */
+import { z } from "zod";
+import { nonEmpty } from "../schemas/common";
+import {
+  managedScanRequest,
+  type ManagedScanRequest,
+  type Project,
+  projectEnvelope,
+  projectListResponse,
+  tagList,
+  updateProjectRequest,
+  type UpdateProjectRequest,
+} from "../schemas/projects";
+import { segment, type Transport, validateRequest } from "../transport";
+
+const projectAddress = z.object({ deploymentSlug: nonEmpty, projectName: nonEmpty });
+
+export class Projects {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /deployments/{deploymentSlug}/projects/{projectName}`. */
+  async get(deploymentSlug: string, projectName: string): Promise<Project> {
+    const operation = "projects.get";
+    return (await this.transport.request({ operation, method: "GET", path: this.#path(operation, deploymentSlug, projectName), response: projectEnvelope })).project;
+  }
+
+  /** `PATCH /deployments/{deploymentSlug}/projects/{projectName}`: primary branch, tags (the whole set), managed-scan config. */
+  async update(deploymentSlug: string, projectName: string, changes: UpdateProjectRequest): Promise<Project> {
+    const operation = "projects.update";
+    const path = this.#path(operation, deploymentSlug, projectName);
+    const body = validateRequest(operation, updateProjectRequest, { ...changes, deploymentSlug, projectName });
+    return (await this.transport.request({ operation, method: "PATCH", path, body, response: projectEnvelope })).project;
+  }
+
+  /** `PATCH .../managed-scan`: turn diff and/or full managed scans on or off. */
+  async updateManagedScans(deploymentSlug: string, projectName: string, toggles: ManagedScanRequest): Promise<Project> {
+    const operation = "projects.updateManagedScans";
+    const path = `${this.#path(operation, deploymentSlug, projectName)}/managed-scan`;
+    const body = validateRequest(operation, managedScanRequest, { ...toggles, deploymentSlug, projectName });
+    return (await this.transport.request({ operation, method: "PATCH", path, body, response: projectEnvelope })).project;
+  }
+
+  /** `PUT .../tags`: adds tags (tags the project has already stay as they are). */
+  async addTags(deploymentSlug: string, projectName: string, tags: readonly string[]): Promise<Project> {
+    const operation = "projects.addTags";
+    const path = `${this.#path(operation, deploymentSlug, projectName)}/tags`;
+    // The contract's body is a bare JSON array of the tags.
+    const body = validateRequest(operation, tagList, [...tags]);
+    return (await this.transport.request({ operation, method: "PUT", path, body, response: projectEnvelope })).project;
+  }
+
+  /** `DELETE .../tags?tags=a&tags=b`: removes tags; removing a tag the project lacks is not an error. */
+  async removeTags(deploymentSlug: string, projectName: string, tags: readonly string[]): Promise<Project> {
+    const operation = "projects.removeTags";
+    const path = `${this.#path(operation, deploymentSlug, projectName)}/tags`;
+    const query = { tags: validateRequest(operation, tagList, [...tags]) };
+    return (await this.transport.request({ operation, method: "DELETE", path, query, response: projectEnvelope })).project;
+  }
+
+  /** `GET /deployments/{deploymentSlug}/projects` (live-service helper, not in api-v1.md): every project, page by page. */
+  async list(deploymentSlug: string, pageSize = 100): Promise<Project[]> {
+    const operation = "projects.list";
+    const slug = validateRequest(operation, nonEmpty, deploymentSlug);
+    const projects: Project[] = [];
+    for (let page = 0; ; page++) {
+      const answer = await this.transport.request({
+        operation,
+        method: "GET",
+        path: `/deployments/${segment(slug)}/projects`,
+        query: { page, page_size: pageSize },
+        response: projectListResponse,
+      });
+      projects.push(...answer.projects);
+      if (answer.projects.length < pageSize) return projects;
+    }
+  }
+
+  #path(operation: string, deploymentSlug: string, projectName: string): string {
+    const address = validateRequest(operation, projectAddress, { deploymentSlug, projectName });
+    return `/deployments/${segment(address.deploymentSlug)}/projects/${segment(address.projectName)}`;
+  }
+}

@@ -1,0 +1,34 @@
+/** SBOM exports. */
+import { nonEmpty, numericId } from "../schemas/common";
+import {
+  createSbomExportRequest,
+  type CreateSbomExportRequest,
+  createSbomExportResponse,
+  type CreateSbomExportResponse,
+  sbomExportStatus,
+  type SbomExportStatusResult,
+} from "../schemas/sbom";
+import { segment, type Transport, validateRequest } from "../transport";
+
+export class Sbom {
+  constructor(private readonly transport: Transport) {}
+
+  /**
+   * `POST /deployments/{deploymentId}/sbom/export`: starts an export job. Not idempotent: it is
+   * retried only when the request surely never reached the service (refused connection, 429).
+   */
+  async createExport(deploymentId: string | number, params: Omit<CreateSbomExportRequest, "deploymentId">): Promise<CreateSbomExportResponse> {
+    const operation = "sbom.createExport";
+    const id = validateRequest(operation, numericId, deploymentId);
+    const body = validateRequest(operation, createSbomExportRequest, { ...params, deploymentId: id });
+    return this.transport.request({ operation, method: "POST", path: `/deployments/${segment(id)}/sbom/export`, body, response: createSbomExportResponse, idempotent: false });
+  }
+
+  /** `GET /deployments/{deploymentId}/sbom/export/{taskToken}` (live-service extra, not in api-v1.md): the job's status. */
+  async getExport(deploymentId: string | number, taskToken: string): Promise<SbomExportStatusResult> {
+    const operation = "sbom.getExport";
+    const id = validateRequest(operation, numericId, deploymentId);
+    const token = validateRequest(operation, nonEmpty, taskToken);
+    return this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/sbom/export/${segment(token)}`, response: sbomExportStatus });
+  }
+}

@@ -1,0 +1,42 @@
+/** Scans: search (beta) and details. */
+import { numericId } from "../schemas/common";
+import {
+  MAX_SCAN_PAGE_SIZE,
+  scanDetail,
+  type ScanDetail,
+  scanSearchRequest,
+  type ScanSearchRequest,
+  scanSearchResponse,
+  type ScanSearchResponse,
+  type ScanSummary,
+} from "../schemas/scans";
+import { Paginated } from "../pagination";
+import { segment, type Transport, validateRequest } from "../transport";
+
+export class Scans {
+  constructor(private readonly transport: Transport) {}
+
+  /** One page of `POST /deployments/{deploymentId}/scans/search`. */
+  async searchPage(deploymentId: string | number, params: ScanSearchRequest = {}): Promise<ScanSearchResponse> {
+    const operation = "scans.search";
+    const id = validateRequest(operation, numericId, deploymentId);
+    const body = validateRequest(operation, scanSearchRequest, { limit: MAX_SCAN_PAGE_SIZE, ...params, deploymentId: id });
+    return this.transport.request({ operation, method: "POST", path: `/deployments/${segment(id)}/scans/search`, body, response: scanSearchResponse });
+  }
+
+  /** Every scan matching `params`, newest first as the service orders them, read page by page. */
+  search(deploymentId: string | number, params: Omit<ScanSearchRequest, "cursor"> = {}): Paginated<ScanSummary> {
+    return new Paginated(async (cursor) => {
+      const page = await this.searchPage(deploymentId, { ...params, cursor });
+      return { items: page.scans, next: page.cursor ?? undefined };
+    });
+  }
+
+  /** `GET /deployments/{deploymentId}/scan/{scanId}`. */
+  async get(deploymentId: string | number, scanId: string | number): Promise<ScanDetail> {
+    const operation = "scans.get";
+    const id = validateRequest(operation, numericId, deploymentId);
+    const scan = validateRequest(operation, numericId, scanId);
+    return this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/scan/${segment(scan)}`, response: scanDetail });
+  }
+}

@@ -1,0 +1,60 @@
+/** The Semgrep AppSec Platform web API client: one object, operations grouped by API area. */
+import { type ClientOptions, resolveConfig } from "./config";
+import { Dependencies } from "./api/dependencies";
+import { Deployments } from "./api/deployments";
+import { Policies } from "./api/policies";
+import { Projects } from "./api/projects";
+import { Sbom } from "./api/sbom";
+import { Scans } from "./api/scans";
+import { Transport } from "./transport";
+
+/**
+ * Typed client for the 13 operations of the Semgrep web API (v1), plus the live service's
+ * deployment, project-list and SBOM-status helpers.
+ *
+ * @example
+ * ```ts
+ * import { SemgrepClient } from "pulumi-semgrep/client";
+ *
+ * const client = new SemgrepClient(); // SEMGREP_APP_TOKEN, SEMGREP_APP_URL
+ * const [policy] = await client.policies.list(1);
+ * for await (const rule of client.policies.listRules(1, policy.id)) {
+ *   console.log(rule.path, rule.policyMode);
+ * }
+ * await client.close();
+ * ```
+ */
+export class SemgrepClient {
+  readonly scans: Scans;
+  readonly projects: Projects;
+  readonly policies: Policies;
+  readonly dependencies: Dependencies;
+  readonly sbom: Sbom;
+  readonly deployments: Deployments;
+  readonly #transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    this.#transport = new Transport(resolveConfig(options));
+    this.scans = new Scans(this.#transport);
+    this.projects = new Projects(this.#transport);
+    this.policies = new Policies(this.#transport);
+    this.dependencies = new Dependencies(this.#transport);
+    this.sbom = new Sbom(this.#transport);
+    this.deployments = new Deployments(this.#transport);
+  }
+
+  /** The service address requests go to. */
+  get baseUrl(): string {
+    return this.#transport.baseUrl;
+  }
+
+  /** Closes the client's keep-alive connections. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** What `JSON.stringify` shows of a client: its address, never its token. */
+  toJSON(): object {
+    return { baseUrl: this.baseUrl };
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Errors raised by the Semgrep client: one class per failure kind, each carrying the operation,
+ * HTTP method, path (never the query string, never a header) and, for answers, the status and
+ * the service's own message. The token never reaches any of them.
+ */
+
+/** What every client error says about the request that failed. */
+export interface RequestInfo {
+  /** The client operation, e.g. `projects.get`. */
+  operation: string;
+  method: string;
+  /** Path without the query string, e.g. `/api/v1/deployments/acme/projects/acme%2Fweb`. */
+  path: string;
+}
+
+/** Base class of every error this package raises about the Semgrep API. */
+export class SemgrepError extends Error {
+  override name = "SemgrepError";
+}
+
+/** The service answered with a non-2xx status. */
+export class APIError extends SemgrepError {
+  override name = "APIError";
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** The service's message (`{"error": "..."}`), or a short excerpt of a non-JSON body. */
+  readonly serviceMessage: string;
+  /** Attempts made, retries included. */
+  readonly attempts: number;
+
+  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1) {
+    super(APIError.describe(info, status, serviceMessage));
+    this.operation = info.operation;
+    this.method = info.method;
+    this.path = info.path;
+    this.status = status;
+    this.serviceMessage = serviceMessage;
+    this.attempts = attempts;
+  }
+
+  private static describe(info: RequestInfo, status: number, serviceMessage: string): string {
+    const detail = serviceMessage ? `: ${serviceMessage}` : "";
+    const hint = hintFor(status);
+    return `Semgrep API ${info.operation} failed (${info.method} ${info.path} → ${status})${detail}${hint ? `. ${hint}` : ""}`;
+  }
+
+  /** Builds the subclass that matches `status`. */
+  static fromStatus(info: RequestInfo, status: number, serviceMessage: string, attempts = 1): APIError {
+    const Kind = errorClassFor(status);
+    return new Kind(info, status, serviceMessage, attempts);
+  }
+}
+
+/** 400: the request was malformed or a value was out of range. */
+export class BadRequestError extends APIError {
+  override name = "BadRequestError";
+}
+/** 401: no token, or the token is unknown. */
+export class AuthenticationError extends APIError {
+  override name = "AuthenticationError";
+}
+/** 403: the token may not do this. */
+export class PermissionDeniedError extends APIError {
+  override name = "PermissionDeniedError";
+}
+/** 404: the object does not exist, or the token lacks Web API access. */
+export class NotFoundError extends APIError {
+  override name = "NotFoundError";
+}
+/** 409: the request conflicts with the current state. */
+export class ConflictError extends APIError {
+  override name = "ConflictError";
+}
+/** 422: the request was understood but its values were refused. */
+export class UnprocessableEntityError extends APIError {
+  override name = "UnprocessableEntityError";
+}
+/** 429: too many requests (after the client's own retries). */
+export class RateLimitError extends APIError {
+  override name = "RateLimitError";
+}
+/** 5xx: the service or a proxy in front of it failed (after the client's own retries). */
+export class InternalServerError extends APIError {
+  override name = "InternalServerError";
+}
+
+/** No answer: the connection failed or was reset (after the client's own retries). */
+export class APIConnectionError extends SemgrepError {
+  override name = "APIConnectionError";
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly attempts: number;
+
+  constructor(info: RequestInfo, reason: string, attempts = 1, options?: { cause?: unknown }) {
+    super(`Semgrep API ${info.operation} failed (${info.method} ${info.path}): ${reason}`, options);
+    this.operation = info.operation;
+    this.method = info.method;
+    this.path = info.path;
+    this.attempts = attempts;
+  }
+}
+
+/** No answer within the per-request timeout (after the client's own retries). */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = "APIConnectionTimeoutError";
+}
+
+/** The service answered 2xx with a body that does not have the documented shape. */
+export class ResponseValidationError extends SemgrepError {
+  override name = "ResponseValidationError";
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly issues: string[];
+
+  constructor(info: RequestInfo, issues: string[]) {
+    super(`Semgrep API ${info.operation} (${info.method} ${info.path}) answered an unexpected shape: ${issues.join("; ")}`);
+    this.operation = info.operation;
+    this.method = info.method;
+    this.path = info.path;
+    this.issues = issues;
+  }
+}
+
+/** A value given to the client was refused before any request was sent. */
+export class InvalidRequestError extends SemgrepError {
+  override name = "InvalidRequestError";
+  readonly operation: string;
+  readonly issues: string[];
+
+  constructor(operation: string, issues: string[]) {
+    super(`Semgrep API ${operation}: invalid request: ${issues.join("; ")}`);
+    this.operation = operation;
+    this.issues = issues;
+  }
+}
+
+/** No token in the options, in the stack config nor in SEMGREP_APP_TOKEN. */
+export class MissingTokenError extends SemgrepError {
+  override name = "MissingTokenError";
+  constructor() {
+    super(
+      "No Semgrep API token: set it with `pulumi config set --secret semgrep:token <token>`, " +
+        "or in the SEMGREP_APP_TOKEN environment variable, or pass `token` to the client.",
+    );
+  }
+}
+
+function errorClassFor(status: number): typeof APIError {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return AuthenticationError;
+    case 403:
+      return PermissionDeniedError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 422:
+      return UnprocessableEntityError;
+    case 429:
+      return RateLimitError;
+    default:
+      return status >= 500 ? InternalServerError : APIError;
+  }
+}
+
+function hintFor(status: number): string {
+  switch (status) {
+    case 401:
+      return "Check the token: it is missing, unknown or revoked (semgrep:token or SEMGREP_APP_TOKEN)";
+    case 403:
+      return "The token is not allowed to do this; check its scopes in the deployment's Tokens settings";
+    case 404:
+      return (
+        "The object does not exist, or the token lacks Web API access " +
+        "(enable 'Web API' for the token in the deployment's Tokens settings)"
+      );
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,18 @@
+/** `pulumi-semgrep/client`: the typed HTTP client of the Semgrep web API. */
+export { SemgrepClient } from "./client";
+export { type ClientOptions, DEFAULT_BASE_URL, TOKEN_ENV, URL_ENV } from "./config";
+export * from "./errors";
+export { Paginated, type PageOf } from "./pagination";
+export type { ScanSearchRequest, ScanSummary, ScanDetail, ScanMeta, ScanSearchResponse } from "./schemas/scans";
+export type { Project, UpdateProjectRequest, ManagedScanRequest, Deployment } from "./schemas/projects";
+export type { Policy, Rule, RulesPage, ListRulesQuery, UpdateRuleModeResponse } from "./schemas/policies";
+export type {
+  DependencyFilter,
+  RepositorySummary,
+  LockfileSummary,
+  ListRepositoriesRequest,
+  ListLockfilesRequest,
+} from "./schemas/dependencies";
+export type { CreateSbomExportRequest, CreateSbomExportResponse, SbomExportStatusResult } from "./schemas/sbom";
+export * from "./schemas/enums";
+export { toDate } from "./schemas/common";

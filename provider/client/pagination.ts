@@ -1,0 +1,49 @@
+/**
+ * Pagination as async iterators. Listings read one page at a time, only as far as the caller
+ * iterates, and always end: on the service's end signal, on an empty page, or on a cursor seen
+ * before (the end of scan and rule listings is not documented).
+ */
+
+/** One page as the iterator needs it: its items and the cursor of the next page, if any. */
+export interface PageOf<TItem, TCursor> {
+  items: TItem[];
+  next: TCursor | undefined;
+}
+
+/** A listing: iterate it for every item, or `.pages()` for the pages. */
+export class Paginated<TItem, TCursor = string> implements AsyncIterable<TItem> {
+  readonly #fetchPage: (cursor: TCursor | undefined) => Promise<PageOf<TItem, TCursor>>;
+
+  constructor(fetchPage: (cursor: TCursor | undefined) => Promise<PageOf<TItem, TCursor>>) {
+    this.#fetchPage = fetchPage;
+  }
+
+  /** Every page, in order, fetched lazily. */
+  async *pages(): AsyncGenerator<PageOf<TItem, TCursor>> {
+    const seen = new Set<TCursor>();
+    let cursor: TCursor | undefined;
+    for (;;) {
+      const page = await this.#fetchPage(cursor);
+      yield page;
+      const next = page.next;
+      if (page.items.length === 0 || next === undefined || next === "" || seen.has(next)) return;
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<TItem> {
+    for await (const page of this.pages()) yield* page.items;
+  }
+
+  /** Collects the items, stopping (without reading further pages) once `max` are collected. */
+  async toArray(max = Number.POSITIVE_INFINITY): Promise<TItem[]> {
+    const items: TItem[] = [];
+    if (max <= 0) return items;
+    for await (const item of this) {
+      items.push(item);
+      if (items.length >= max) break;
+    }
+    return items;
+  }
+}

@@ -1,0 +1,84 @@
+/** When to try a request again, and how long to wait first. */
+
+/** Statuses that say "not now" rather than "no". */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** Error codes of a connection that failed before any byte of the request could reach the server. */
+const NEVER_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** Error codes of a connection that broke or timed out: the request may or may not have been processed. */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  ...NEVER_SENT_CODES,
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+
+export const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "ETIMEDOUT",
+]);
+
+/** The error code of a failed connection, looking through `cause` chains. */
+export function errorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a failed connection may be tried again. A request that is not idempotent (starting an
+ * SBOM export) is tried again only when it surely never reached the server.
+ */
+export function isRetryableConnectionError(error: unknown, idempotent: boolean): boolean {
+  const code = errorCode(error);
+  if (!code) return false;
+  return idempotent ? TRANSIENT_CODES.has(code) : NEVER_SENT_CODES.has(code);
+}
+
+/**
+ * Whether an answer with this status may be tried again. A 429 means the service refused the
+ * request without acting on it, so even a non-idempotent request may be sent again.
+ */
+export function isRetryableStatus(status: number, idempotent: boolean): boolean {
+  return idempotent ? RETRYABLE_STATUSES.has(status) : status === 429;
+}
+
+/**
+ * The wait the service asked for, in ms: `retry-after-ms`, else `Retry-After` in seconds or as an
+ * HTTP date. Undefined when absent or unreadable.
+ */
+export function retryAfterMs(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+  const ms = Number.parseFloat(first(headers["retry-after-ms"]) ?? "");
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = first(headers["retry-after"]);
+  if (raw === undefined) return undefined;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Exponential backoff with jitter for attempt `retry` (1 for the first retry), or the service's
+ * own `Retry-After`, never more than `maxMs`.
+ */
+export function retryDelayMs(retry: number, baseMs: number, maxMs: number, serverAskedMs?: number, random = Math.random): number {
+  if (serverAskedMs !== undefined) return Math.min(serverAskedMs, maxMs);
+  const exponential = Math.min(baseMs * 2 ** (retry - 1), maxMs);
+  // "Equal jitter": at least half the exponential delay, so retries still spread out over time.
+  return exponential / 2 + random() * (exponential / 2);
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

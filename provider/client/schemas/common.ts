@@ -1,0 +1,55 @@
+/**
+ * Building blocks for schemas that accept what the live service really sends
+ * (shared/spec/real-api-notes.md): integers written as strings, ids as numbers or strings,
+ * two timestamp forms, enum values newer than this package, and extra fields.
+ */
+import { z } from "zod";
+
+/** An integer sent as a JSON number or as a string holding one (`"exit_code": "0"`). Output: number. */
+export const looseInt = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/, "expected an integer")
+    .transform((s) => Number(s)),
+]);
+
+/** A number sent as a JSON number or a numeric string. Output: number. */
+export const looseNumber = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/, "expected a number")
+    .transform((s) => Number(s)),
+]);
+
+/** An id sent as a string or a number. Output: string, as ids are written in paths. */
+export const looseId = z.union([z.string(), z.number().int().transform((n) => String(n))]);
+
+/**
+ * A timestamp in either form the service uses: `2020-11-18 23:28:12.391807+00:00` or
+ * `2024-07-29T22:33:37.380293Z`. Kept as sent; {@link toDate} turns either into a Date.
+ */
+export const timestamp = z.string().refine((s) => !Number.isNaN(toDate(s).getTime()), "expected a timestamp");
+
+/** Parses either timestamp form of the service. */
+export function toDate(value: string): Date {
+  // The space-separated form is ISO 8601 but for the separator; microseconds are dropped by Date.
+  return new Date(value.includes("T") ? value : value.replace(" ", "T"));
+}
+
+/**
+ * An enum read back from the service: the known values are typed, any newer value is accepted
+ * as a plain string rather than failing the whole answer.
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.union([z.enum(values), z.string()]);
+}
+
+/** A string that must not be empty (after trimming). */
+export const nonEmpty = z.string().trim().min(1, "must not be empty");
+
+/** A uint64 id as written in a path: digits only. Numbers are accepted and turned into strings. */
+export const numericId = z
+  .union([z.string(), z.number().int().nonnegative().transform((n) => String(n))])
+  .pipe(z.string().regex(/^\d+$/, "must be a numeric id (digits only)"));

@@ -1,0 +1,70 @@
+/** Enum values of the API (api-v1.md plus those real-api-notes.md confirms). */
+
+export const SCAN_STATUSES = [
+  "SCAN_STATUS_RUNNING",
+  "SCAN_STATUS_COMPLETED",
+  "SCAN_STATUS_ERROR",
+  "SCAN_STATUS_NEVER_FINISHED",
+  "SCAN_STATUS_PENDING",
+  "SCAN_STATUS_CANCELLED",
+] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+
+export const PRODUCTS = [
+  "PRODUCT_UNSPECIFIED",
+  "PRODUCT_SAST",
+  "PRODUCT_SCA",
+  "PRODUCT_SECRETS",
+  "PRODUCT_AI_SAST",
+] as const;
+export type Product = (typeof PRODUCTS)[number];
+
+export const POLICY_MODES = ["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABLED"] as const;
+export type PolicyMode = (typeof POLICY_MODES)[number];
+
+export const PRODUCT_TYPES = ["PRODUCT_TYPE_SAST", "PRODUCT_TYPE_SECRETS"] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+export const SEVERITIES = [
+  "SEVERITY_LOW",
+  "SEVERITY_MEDIUM",
+  "SEVERITY_HIGH",
+  "SEVERITY_CRITICAL",
+] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const CONFIDENCES = ["CONFIDENCE_LOW", "CONFIDENCE_MEDIUM", "CONFIDENCE_HIGH"] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+export const RULE_SOURCES = ["SOURCE_COMMUNITY", "SOURCE_PRO", "SOURCE_CUSTOM"] as const;
+export type RuleSource = (typeof RULE_SOURCES)[number];
+
+export const SBOM_FORMATS = ["SBOM_FORMAT_CYCLONEDX"] as const;
+export type SbomFormat = (typeof SBOM_FORMATS)[number];
+
+export const SBOM_OUTPUT_FORMATS = ["SBOM_OUTPUT_FORMAT_JSON", "SBOM_OUTPUT_FORMAT_CYCLONEDX"] as const;
+export type SbomOutputFormat = (typeof SBOM_OUTPUT_FORMATS)[number];
+
+const COMPONENT_TYPE_PREFIX = "SBOM_METADATA_COMPONENT_TYPE_CYCLONE_DX_V15_";
+export const SBOM_METADATA_COMPONENT_TYPES = [
+  `${COMPONENT_TYPE_PREFIX}APPLICATION`,
+  `${COMPONENT_TYPE_PREFIX}FRAMEWORK`,
+  `${COMPONENT_TYPE_PREFIX}LIBRARY`,
+  `${COMPONENT_TYPE_PREFIX}CONTAINER`,
+  `${COMPONENT_TYPE_PREFIX}PLATFORM`,
+  `${COMPONENT_TYPE_PREFIX}OPERATING_SYSTEM`,
+  `${COMPONENT_TYPE_PREFIX}DEVICE`,
+  `${COMPONENT_TYPE_PREFIX}DEVICE_DRIVER`,
+  `${COMPONENT_TYPE_PREFIX}FIRMWARE`,
+  `${COMPONENT_TYPE_PREFIX}FILE`,
+  `${COMPONENT_TYPE_PREFIX}MACHINE_LEARNING_MODEL`,
+  `${COMPONENT_TYPE_PREFIX}DATA`,
+] as const;
+export type SbomMetadataComponentType = (typeof SBOM_METADATA_COMPONENT_TYPES)[number];
+
+export const SBOM_EXPORT_STATUSES = [
+  "SBOM_EXPORT_STATUS_IN_PROGRESS",
+  "SBOM_EXPORT_STATUS_COMPLETED",
+  "SBOM_EXPORT_STATUS_FAILED",
+] as const;
+export type SbomExportStatus = (typeof SBOM_EXPORT_STATUSES)[number];

@@ -1,0 +1,8 @@
+/** The API's zod schemas, shared by the client and the emulator. */
+export * from "./common";
+export * from "./enums";
+export * from "./scans";
+export * from "./projects";
+export * from "./policies";
+export * from "./dependencies";
+export * from "./sbom";

@@ -1,0 +1,69 @@
+/** Projects: read, update, managed scans, tags (operations 8 to 12). */
+import { z } from "zod";
+import { looseInt, timestamp } from "./common";
+
+/** `refs/heads/<branch>`, or `None` (the primary branch then follows the default branch). */
+export const PRIMARY_BRANCH_FOLLOWS_DEFAULT = "None";
+export const branchRef = z
+  .string()
+  .regex(/^refs\/heads\/[^\s~^:?*[\\]+$/, "must be a full branch ref of the form refs/heads/<branch>")
+  .refine((s) => !s.endsWith("/") && !s.endsWith(".lock") && !s.includes(".."), "is not a valid branch name");
+
+export const tagName = z
+  .string()
+  .min(1, "a tag must not be empty")
+  .max(256, "a tag must be at most 256 characters")
+  .refine((s) => s.trim() === s, "a tag must not start or end with white space");
+
+/** A list of tags with no repeats. */
+export const tagList = z.array(tagName).refine((tags) => new Set(tags).size === tags.length, "tags must not repeat");
+
+export const toggle = z.strictObject({ enabled: z.boolean() });
+
+export const managedScanConfig = z.looseObject({
+  diff_scan: z.looseObject({ enabled: z.boolean() }).nullish(),
+  full_scan: z.looseObject({ enabled: z.boolean() }).nullish(),
+});
+
+export const project = z.looseObject({
+  id: looseInt,
+  name: z.string(),
+  tags: z.array(z.string()).nullish().transform((t) => t ?? []),
+  created_at: timestamp.nullish(),
+  default_branch: z.string().nullish(),
+  latest_scan_at: timestamp.nullish(),
+  managed_scan_config: managedScanConfig.nullish(),
+  primary_branch: z.string().nullish(),
+  url: z.string().nullish(),
+});
+export type Project = z.output<typeof project>;
+
+export const projectEnvelope = z.looseObject({ project });
+
+export const updateProjectRequest = z.strictObject({
+  deploymentSlug: z.string().optional(),
+  projectName: z.string().optional(),
+  primary_branch: z.union([branchRef, z.literal(PRIMARY_BRANCH_FOLLOWS_DEFAULT)]).optional(),
+  tags: tagList.optional(),
+  managed_scan_config: z
+    .strictObject({ diff_scan: toggle.optional(), full_scan: toggle.optional() })
+    .optional(),
+});
+export type UpdateProjectRequest = z.input<typeof updateProjectRequest>;
+
+export const managedScanRequest = z.strictObject({
+  deploymentSlug: z.string().optional(),
+  projectName: z.string().optional(),
+  diff_scan: toggle.optional(),
+  full_scan: toggle.optional(),
+});
+export type ManagedScanRequest = z.input<typeof managedScanRequest>;
+
+/** Add tags: the contract's body is a bare array; Semgrep's own scripts send `{ tags }`. */
+export const addTagsRequest = z.union([tagList, z.strictObject({ tags: tagList })]);
+
+export const projectListResponse = z.looseObject({ projects: z.array(project).default([]) });
+
+export const deployment = z.looseObject({ id: looseInt, name: z.string().nullish(), slug: z.string() });
+export type Deployment = z.output<typeof deployment>;
+export const deploymentListResponse = z.looseObject({ deployments: z.array(deployment).default([]) });

@@ -1,0 +1,216 @@
+/**
+ * The one place where requests are sent: URL building, auth header, validation of what goes out
+ * and comes back, retries with backoff, timeouts, the concurrency limit and error mapping.
+ */
+import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import type { z } from "zod";
+import type { ResolvedConfig } from "./config";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  InvalidRequestError,
+  type RequestInfo,
+  ResponseValidationError,
+} from "./errors";
+import { errorCode, isRetryableConnectionError, isRetryableStatus, retryAfterMs, retryDelayMs, TIMEOUT_CODES } from "./retry";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+export interface RequestSpec<S extends z.ZodType> {
+  /** Client operation name used in errors, e.g. `policies.listRules`. */
+  operation: string;
+  method: HttpMethod;
+  /** Path from `/api/v1`, with every path parameter already encoded. */
+  path: string;
+  /** Query parameters; arrays become repeated keys (`?tags=a&tags=b`). */
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Schema of a 2xx answer. */
+  response: S;
+  /** False for requests that must not be sent twice (starting an SBOM export). Default true. */
+  idempotent?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Validates a request value before anything is sent; issues name the field. */
+export function validateRequest<S extends z.ZodType>(operation: string, schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InvalidRequestError(operation, formatIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+/** `field.path: message` lines of a zod error. */
+export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => {
+    const where = issue.path.length ? issue.path.map(String).join(".") : "(value)";
+    return `${where}: ${issue.message}`;
+  });
+}
+
+/** Encodes one path segment (a project name `org/repo` becomes `org%2Frepo`). */
+export const segment = (value: string | number): string => encodeURIComponent(String(value));
+
+export class Transport {
+  readonly #config: ResolvedConfig;
+  readonly #dispatcher: Dispatcher;
+
+  constructor(config: ResolvedConfig) {
+    this.#config = config;
+    // One keep-alive pool per client; `connections` caps the requests in flight (no pipelining),
+    // so a burst of calls queues here instead of opening a socket each.
+    this.#dispatcher = new Agent({
+      connections: config.maxConcurrency,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: config.timeoutMs },
+      // The per-attempt deadline (an AbortSignal) bounds each request; these only back it up.
+      headersTimeout: config.timeoutMs * 2,
+      bodyTimeout: config.timeoutMs * 2,
+    });
+  }
+
+  get baseUrl(): string {
+    return this.#config.baseUrl;
+  }
+
+  /** Sends a request, retrying what may be retried, and returns the validated answer. */
+  async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    const info: RequestInfo = { operation: spec.operation, method: spec.method, path: `/api/v1${spec.path}` };
+    const url = this.#config.baseUrl + info.path + queryString(spec.query);
+    const idempotent = spec.idempotent ?? true;
+    const { maxRetries, retryBaseDelayMs, maxRetryDelayMs } = this.#config;
+
+    for (let attempt = 1; ; attempt++) {
+      const retriesLeft = attempt <= maxRetries;
+      // The attempt's deadline covers waiting for a connection, the answer's headers and its body.
+      const deadline = AbortSignal.timeout(this.#config.timeoutMs);
+      const signal = spec.signal ? AbortSignal.any([spec.signal, deadline]) : deadline;
+      let status: number;
+      let headers: Dispatcher.ResponseData["headers"];
+      let text: string;
+      try {
+        const response = await undiciRequest(url, {
+          dispatcher: this.#dispatcher,
+          method: spec.method,
+          headers: this.#headers(spec.body !== undefined),
+          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+          signal,
+        });
+        ({ statusCode: status, headers } = response);
+        text = await response.body.text();
+      } catch (error) {
+        if (spec.signal?.aborted) throw error;
+        const failure = deadline.aborted ? new TimeoutError(this.#config.timeoutMs, error) : error;
+        if (retriesLeft && isRetryableConnectionError(failure, idempotent)) {
+          await this.#backoff(info, attempt, describeConnectionError(failure), undefined);
+          continue;
+        }
+        throw connectionError(info, failure, attempt);
+      }
+
+      if (status >= 200 && status < 300) return parseAnswer(info, spec.response, text);
+      if (retriesLeft && isRetryableStatus(status, idempotent)) {
+        await this.#backoff(info, attempt, `status ${status}`, retryAfterMs(headers));
+        continue;
+      }
+      throw APIError.fromStatus(info, status, serviceMessage(text), attempt);
+    }
+  }
+
+  /** Closes the keep-alive connections. */
+  async close(): Promise<void> {
+    await this.#dispatcher.close();
+  }
+
+  #headers(hasBody: boolean): Record<string, string> {
+    return {
+      authorization: `Bearer ${this.#config.token}`,
+      accept: "application/json",
+      "user-agent": "pulumi-semgrep",
+      ...(hasBody ? { "content-type": "application/json" } : {}),
+    };
+  }
+
+  async #backoff(info: RequestInfo, attempt: number, reason: string, askedMs: number | undefined): Promise<void> {
+    const delay = retryDelayMs(attempt, this.#config.retryBaseDelayMs, this.#config.maxRetryDelayMs, askedMs);
+    this.#config.log(
+      `semgrep: retrying ${info.operation} (${info.method} ${info.path}) after ${reason}: attempt ${attempt + 1} in ${Math.round(delay)} ms`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+
+  /** Keeps the token out of `console.log(client)` and `JSON.stringify(client)`. */
+  toJSON(): object {
+    return { baseUrl: this.#config.baseUrl };
+  }
+}
+
+/** An attempt that ran past its deadline. The code makes it retryable like a socket timeout. */
+class TimeoutError extends Error {
+  readonly code = "ETIMEDOUT";
+  constructor(ms: number, cause: unknown) {
+    super(`no answer within ${ms} ms`, { cause });
+  }
+}
+
+function queryString(query: RequestSpec<z.ZodType>["query"]): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) params.append(key, v);
+    else params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function parseAnswer<S extends z.ZodType>(info: RequestInfo, schema: S, text: string): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ResponseValidationError(info, [`the body is not JSON: ${excerpt(text)}`]);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ResponseValidationError(info, formatIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+/** The service's own message: `{"error": "..."}` (Flask style), else a short excerpt of the body. */
+function serviceMessage(text: string): string {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (json && typeof json === "object") {
+      const { error, message } = json as { error?: unknown; message?: unknown };
+      if (typeof error === "string") return error;
+      if (typeof message === "string") return message;
+    }
+  } catch {
+    // Not JSON: proxies answer 502/503/504 with HTML or nothing.
+  }
+  if (/^\s*</.test(text)) return "(an HTML error page)";
+  return excerpt(text);
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function describeConnectionError(error: unknown): string {
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return code ? `${code} (${message})` : message;
+}
+
+function connectionError(info: RequestInfo, error: unknown, attempts: number): APIConnectionError {
+  const code = errorCode(error);
+  const reason = describeConnectionError(error);
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  return code && TIMEOUT_CODES.has(code)
+    ? new APIConnectionTimeoutError(info, `timed out${tries}: ${reason}`, attempts, { cause: error })
+    : new APIConnectionError(info, `connection failed${tries}: ${reason}`, attempts, { cause: error });
+}

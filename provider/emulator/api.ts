@@ -1,0 +1,387 @@
+/**
+ * The 13 operations of api-v1.md (and the live service's extras) over the emulator's state.
+ * Requests are validated with the client's own zod schemas; a bad one is answered 400.
+ */
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import {
+  addTagsRequest,
+  createSbomExportRequest,
+  type DependencyFilter,
+  listLockfilesRequest,
+  listRepositoriesRequest,
+  listRulesQuery,
+  managedScanRequest,
+  PRIMARY_BRANCH_FOLLOWS_DEFAULT,
+  scanSearchRequest,
+  tagList,
+  updateProjectRequest,
+  updateRuleModeRequest,
+} from "../client/schemas";
+import type { EmulatorState, StoredDependency, StoredLockfile, StoredProject, StoredRepository, StoredScan } from "./model";
+import { renderPolicy, renderProject, renderRule, renderScanDetail, renderScanSummary, renderUpdatedRule, scanStatus } from "./render";
+
+/** An answer other than 200, with the service's `{"error": "..."}` body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiRequest {
+  state: EmulatorState;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Parsed JSON body (undefined when there is none). */
+  body: unknown;
+  /** Address of the emulator, for URLs in answers. */
+  baseUrl: string;
+  now: number;
+  /** Called after a change to the state, so it can be persisted. */
+  changed: () => void;
+}
+
+export interface Route {
+  method: string;
+  pattern: RegExp;
+  /** Operation name, for the request log. */
+  operation: string;
+  handle: (req: ApiRequest) => unknown;
+}
+
+const DEP = "/api/v1/deployments/(?<deployment>[^/]+)";
+const PROJECT = `${DEP}/projects/(?<project>.+?)`;
+
+export const routes: Route[] = [
+  { method: "GET", pattern: /^\/api\/v1\/deployments$/, operation: "deployments.list", handle: listDeployments },
+  { method: "POST", pattern: new RegExp(`^${DEP}/scans/search$`), operation: "scans.search", handle: searchScans },
+  { method: "GET", pattern: new RegExp(`^${DEP}/scan/(?<scan>[^/]+)$`), operation: "scans.get", handle: getScan },
+  { method: "POST", pattern: new RegExp(`^${DEP}/dependencies/repositories$`), operation: "dependencies.listRepositories", handle: listRepositories },
+  { method: "POST", pattern: new RegExp(`^${DEP}/dependencies/repositories/(?<repository>[^/]+)/lockfiles$`), operation: "dependencies.listLockfiles", handle: listLockfiles },
+  { method: "GET", pattern: new RegExp(`^${DEP}/policies$`), operation: "policies.list", handle: listPolicies },
+  { method: "GET", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.listRules", handle: listRules },
+  { method: "PUT", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.updateRuleMode", handle: updateRuleMode },
+  { method: "GET", pattern: new RegExp(`^${DEP}/projects$`), operation: "projects.list", handle: listProjects },
+  { method: "PATCH", pattern: new RegExp(`^${PROJECT}/managed-scan$`), operation: "projects.updateManagedScans", handle: updateManagedScans },
+  { method: "PUT", pattern: new RegExp(`^${PROJECT}/tags$`), operation: "projects.addTags", handle: addTags },
+  { method: "DELETE", pattern: new RegExp(`^${PROJECT}/tags$`), operation: "projects.removeTags", handle: removeTags },
+  { method: "GET", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.get", handle: getProject },
+  { method: "PATCH", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.update", handle: updateProject },
+  { method: "POST", pattern: new RegExp(`^${DEP}/sbom/export$`), operation: "sbom.createExport", handle: createSbomExport },
+  { method: "GET", pattern: new RegExp(`^${DEP}/sbom/export/(?<task>[^/]+)$`), operation: "sbom.getExport", handle: getSbomExport },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length ? `${issue.path.join(".")}: ` : "";
+  throw new HttpError(400, `invalid request: ${where}${issue?.message ?? "bad value"}`);
+}
+
+function deploymentById(req: ApiRequest) {
+  const raw = req.params.deployment ?? "";
+  const deployment = /^\d+$/.test(raw) ? req.state.deployments.find((d) => d.id === Number(raw)) : undefined;
+  if (!deployment) throw new HttpError(404, `deployment ${raw} not found`);
+  return deployment;
+}
+
+function deploymentBySlug(req: ApiRequest) {
+  const slug = req.params.deployment ?? "";
+  const deployment = req.state.deployments.find((d) => d.slug === slug);
+  if (!deployment) throw new HttpError(404, `deployment ${slug} not found`);
+  return deployment;
+}
+
+function findProject(req: ApiRequest): StoredProject {
+  const deployment = deploymentBySlug(req);
+  const name = req.params.project ?? "";
+  const project = req.state.projects.find((p) => p.deploymentId === deployment.id && p.name === name);
+  if (!project) throw new HttpError(404, `project ${name} not found`);
+  return project;
+}
+
+/** Cursors are opaque to clients: an offset, encoded. */
+function encodeCursor(offset: number): string {
+  return Buffer.from(`offset:${offset}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string | undefined): number {
+  if (!cursor) return 0;
+  const match = /^offset:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!match) throw new HttpError(400, "invalid request: cursor is not a cursor this service issued");
+  return Number(match[1]);
+}
+
+/** One page of `items` from `offset`; the next cursor is empty on the last page. */
+function page<T>(items: T[], offset: number, limit: number): { items: T[]; cursor: string } {
+  const slice = items.slice(offset, offset + limit);
+  const end = offset + slice.length;
+  return { items: slice, cursor: end < items.length ? encodeCursor(end) : "" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deployments and scans
+
+function listDeployments(req: ApiRequest) {
+  return { deployments: req.state.deployments.map(({ id, name, slug }) => ({ id, name, slug })) };
+}
+
+const PRODUCT_NAMES: Record<string, string> = {
+  PRODUCT_SAST: "sast",
+  PRODUCT_SCA: "sca",
+  PRODUCT_SECRETS: "secrets",
+  PRODUCT_AI_SAST: "ai_sast",
+};
+
+function searchScans(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  const body = parse(scanSearchRequest, req.body ?? {});
+  const since = body.since ? Date.parse(body.since) : undefined;
+  const products = (body.products ?? []).filter((p) => p !== "PRODUCT_UNSPECIFIED").map((p) => PRODUCT_NAMES[p]);
+  const matches = (scan: StoredScan) =>
+    scan.deploymentId === deployment.id &&
+    (body.branch === undefined || scan.branch === body.branch || scan.branch === `refs/heads/${body.branch}`) &&
+    (body.repository_id === undefined || scan.repositoryId === body.repository_id) &&
+    (body.is_full_scan === undefined || scan.isFullScan === (body.is_full_scan === 1)) &&
+    (since === undefined || Date.parse(scan.startedAt) > since) &&
+    (body.statuses === undefined || body.statuses.length === 0 || body.statuses.includes(scanStatus(scan, req.now) as never)) &&
+    products.every((p) => p !== undefined && scan.enabledProducts.includes(p)) &&
+    (body.total_time?.min === undefined || scan.totalTime >= body.total_time.min) &&
+    (body.total_time?.max === undefined || scan.totalTime <= body.total_time.max);
+  const result = page(req.state.scans.filter(matches), decodeCursor(body.cursor), body.limit ?? 100);
+  return { cursor: result.cursor, scans: result.items.map((s) => renderScanSummary(s, req.now)) };
+}
+
+function getScan(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  const id = req.params.scan ?? "";
+  const scan = /^\d+$/.test(id) ? req.state.scans.find((s) => s.id === Number(id) && s.deploymentId === deployment.id) : undefined;
+  if (!scan) throw new HttpError(404, `scan ${id} not found`);
+  return renderScanDetail(scan);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dependencies
+
+type Filter = z.output<typeof listRepositoriesRequest>["dependencyFilter"];
+
+function dependencyMatches(dep: StoredDependency, filter: NonNullable<Filter>): boolean {
+  if (filter.name !== undefined && !dep.name.includes(filter.name)) return false;
+  if (filter.version !== undefined && dep.version !== filter.version) return false;
+  if (filter.license?.length && !filter.license.includes(dep.license)) return false;
+  for (const pf of filter.packageFilters ?? []) {
+    if (pf.name !== undefined && !(pf.exactNameMatch ? dep.name === pf.name : dep.name.includes(pf.name))) return false;
+    if (pf.exactVersion !== undefined && dep.version !== pf.exactVersion) return false;
+    if (pf.versionLowerBound !== undefined && compareVersions(dep.version, pf.versionLowerBound) < 0) return false;
+    if (pf.versionUpperBound !== undefined && compareVersions(dep.version, pf.versionUpperBound) > 0) return false;
+  }
+  return true;
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The dependencies of a lockfile that pass the filter (every attribute of the filter must hold). */
+function matchingDependencies(lockfile: StoredLockfile, filter: Filter): StoredDependency[] {
+  if (!filter) return lockfile.dependencies;
+  if (filter.lockfilePath !== undefined && lockfile.lockfilePath !== filter.lockfilePath) return [];
+  return lockfile.dependencies.filter((d) => dependencyMatches(d, filter));
+}
+
+function repositoryMatches(repo: StoredRepository, filter: Filter): number {
+  if (filter?.repositoryId?.length && !filter.repositoryId.includes(repo.id)) return 0;
+  return repo.lockfiles.reduce((n, l) => n + matchingDependencies(l, filter).length, 0);
+}
+
+function listRepositories(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  const body = parse(listRepositoriesRequest, req.body ?? {});
+  const filter: Filter = body.dependencyFilter as DependencyFilter | undefined;
+  const rows = req.state.repositories
+    .filter((r) => r.deploymentId === deployment.id)
+    .map((r) => ({ repo: r, count: repositoryMatches(r, filter) }))
+    .filter((row) => row.count > 0);
+  const offset = body.cursor ?? 0;
+  const size = body.pageSize ?? 5;
+  const slice = rows.slice(offset, offset + size);
+  const hasMore = offset + slice.length < rows.length;
+  return {
+    ...(hasMore ? { cursor: offset + slice.length } : {}),
+    hasMore,
+    repositorySummaries: slice.map(({ repo, count }) => ({
+      id: repo.id,
+      name: repo.name,
+      numDependencies: count,
+      hasDependencyPathScan: repo.hasDependencyPathScan,
+    })),
+  };
+}
+
+function listLockfiles(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  const id = req.params.repository ?? "";
+  const repo = /^\d+$/.test(id) ? req.state.repositories.find((r) => r.id === Number(id) && r.deploymentId === deployment.id) : undefined;
+  if (!repo) throw new HttpError(404, `repository ${id} not found`);
+  const body = parse(listLockfilesRequest, req.body ?? {});
+  const rows = repo.lockfiles
+    .map((l) => ({ lockfilePath: l.lockfilePath, numDependencies: matchingDependencies(l, body.dependencyFilter).length }))
+    .filter((row) => row.numDependencies > 0);
+  const result = page(rows, decodeCursor(body.cursor), body.pageSize ?? 5);
+  return { ...(result.cursor ? { cursor: result.cursor } : {}), hasMore: result.cursor !== "", lockfileSummaries: result.items };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Policies and rules
+
+function findPolicy(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  const id = req.params.policy ?? "";
+  const policy = req.state.policies.find((p) => p.id === id && p.deploymentId === deployment.id);
+  if (!policy) throw new HttpError(404, `policy ${id} not found`);
+  return policy;
+}
+
+function listPolicies(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  return { policies: req.state.policies.filter((p) => p.deploymentId === deployment.id).map(renderPolicy) };
+}
+
+function listRules(req: ApiRequest) {
+  const policy = findPolicy(req);
+  const rawLimit = req.query.get("limit");
+  const query = parse(listRulesQuery, {
+    cursor: req.query.get("cursor") ?? undefined,
+    limit: rawLimit === null ? undefined : /^\d+$/.test(rawLimit) ? Number(rawLimit) : rawLimit,
+  });
+  const result = page(policy.rules, decodeCursor(query.cursor), query.limit ?? 500);
+  return { cursor: result.cursor, policy: renderPolicy(policy), rules: result.items.map((r) => renderRule(r, req.baseUrl)) };
+}
+
+function updateRuleMode(req: ApiRequest) {
+  const policy = findPolicy(req);
+  const body = parse(updateRuleModeRequest, req.body);
+  if (body.policyId !== undefined && body.policyId !== policy.id) {
+    throw new HttpError(400, `invalid request: policyId ${body.policyId} does not match the path (${policy.id})`);
+  }
+  const rule = policy.rules.find((r) => r.path === body.rulePath);
+  if (!rule) throw new HttpError(404, `rule ${body.rulePath} not found in policy ${policy.id}`);
+  if (rule.policyMode !== body.policyMode) {
+    rule.policyMode = body.policyMode;
+    rule.lastChangeAt = new Date(req.now).toISOString();
+    rule.lastChangeBy = "api-token";
+    req.changed();
+  }
+  return { policyId: policy.id, updatedRule: renderUpdatedRule(rule, req.baseUrl) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Projects and tags
+
+function listProjects(req: ApiRequest) {
+  const deployment = deploymentBySlug(req);
+  const pageNumber = Number(req.query.get("page") ?? "0");
+  const pageSize = Number(req.query.get("page_size") ?? "100");
+  if (!Number.isInteger(pageNumber) || pageNumber < 0 || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
+    throw new HttpError(400, "invalid request: page must be 0 or more and page_size 1 to 1000");
+  }
+  const projects = req.state.projects.filter((p) => p.deploymentId === deployment.id);
+  return { projects: projects.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize).map(renderProject) };
+}
+
+function getProject(req: ApiRequest) {
+  return { project: renderProject(findProject(req)) };
+}
+
+function updateProject(req: ApiRequest) {
+  const project = findProject(req);
+  const body = parse(updateProjectRequest, req.body ?? {});
+  if (body.primary_branch !== undefined) {
+    project.primaryBranch = body.primary_branch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? null : body.primary_branch;
+  }
+  if (body.tags !== undefined) project.tags = [...body.tags];
+  if (body.managed_scan_config?.diff_scan) project.managedScanConfig.diff_scan = { ...body.managed_scan_config.diff_scan };
+  if (body.managed_scan_config?.full_scan) project.managedScanConfig.full_scan = { ...body.managed_scan_config.full_scan };
+  req.changed();
+  return { project: renderProject(project) };
+}
+
+function updateManagedScans(req: ApiRequest) {
+  const project = findProject(req);
+  const body = parse(managedScanRequest, req.body ?? {});
+  if (body.diff_scan) project.managedScanConfig.diff_scan = { ...body.diff_scan };
+  if (body.full_scan) project.managedScanConfig.full_scan = { ...body.full_scan };
+  req.changed();
+  return { project: renderProject(project) };
+}
+
+function addTags(req: ApiRequest) {
+  const project = findProject(req);
+  const body = parse(addTagsRequest, req.body);
+  const tags = Array.isArray(body) ? body : body.tags;
+  const fresh = tags.filter((t) => !project.tags.includes(t));
+  if (fresh.length) {
+    project.tags = [...project.tags, ...fresh];
+    req.changed();
+  }
+  return { project: renderProject(project) };
+}
+
+function removeTags(req: ApiRequest) {
+  const project = findProject(req);
+  const tags = parse(tagList, req.query.getAll("tags"));
+  if (tags.length === 0) throw new HttpError(400, "invalid request: tags: give at least one tag to remove (?tags=a&tags=b)");
+  const kept = project.tags.filter((t) => !tags.includes(t));
+  if (kept.length !== project.tags.length) {
+    project.tags = kept;
+    req.changed();
+  }
+  return { project: renderProject(project) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// SBOM export
+
+function createSbomExport(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  const body = parse(createSbomExportRequest, req.body ?? {});
+  const repositoryId = Number(body.repositoryId);
+  if (!req.state.projects.some((p) => p.id === repositoryId && p.deploymentId === deployment.id)) {
+    throw new HttpError(404, `repository ${body.repositoryId} not found`);
+  }
+  const taskToken = randomUUID();
+  req.state.sbomExports.push({
+    taskToken,
+    deploymentId: deployment.id,
+    repositoryId,
+    ref: body.ref,
+    request: body as Record<string, unknown>,
+    createdAt: new Date(req.now).toISOString(),
+    statusReads: 0,
+  });
+  req.changed();
+  return { taskToken };
+}
+
+function getSbomExport(req: ApiRequest) {
+  const deployment = deploymentById(req);
+  const job = req.state.sbomExports.find((j) => j.taskToken === req.params.task && j.deploymentId === deployment.id);
+  if (!job) throw new HttpError(404, `SBOM export ${req.params.task ?? ""} not found`);
+  job.statusReads += 1;
+  req.changed();
+  if (job.statusReads === 1) return { status: "SBOM_EXPORT_STATUS_IN_PROGRESS" };
+  return { status: "SBOM_EXPORT_STATUS_COMPLETED", downloadUrl: `${req.baseUrl}/_emulator/sbom/${job.taskToken}.json` };
+}

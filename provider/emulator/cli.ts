@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-semgrep-emulator`: runs the API emulator until SIGTERM/SIGINT.
+ * Prints one line holding its address (`http://HOST:PORT`) once it listens.
+ */
+import { parseArgs } from "node:util";
+import { type PresetName, PRESETS } from "./model";
+import { DEFAULT_TOKEN, startEmulator } from "./server";
+
+const USAGE = `Usage: pulumi-semgrep-emulator [options]
+
+  --port N           port to listen on (0 = any free port; default 0)
+  --host HOST        address to listen on (default 127.0.0.1)
+  --token TOKEN      the accepted bearer token (default ${DEFAULT_TOKEN})
+  --data FILE        state file: loaded at start if present, every change persisted there
+  --preset NAME      sample data: ${PRESETS.join(" | ")} (default demo)
+  --fault-rate R     share of requests answered with a transient fault (0 to 1; default 0)
+  --latency-ms N     delay before every answer (default 0)
+  --seed N           seed of the fault sequence, to replay it
+  -h, --help         this text`;
+
+function fail(message: string): never {
+  process.stderr.write(`pulumi-semgrep-emulator: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function numberFlag(name: string, raw: string | undefined, check: (n: number) => boolean): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value) || !check(value)) fail(`--${name}: ${JSON.stringify(raw)} is not valid`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        token: { type: "string" },
+        data: { type: "string" },
+        preset: { type: "string" },
+        "fault-rate": { type: "string" },
+        "latency-ms": { type: "string" },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.preset !== undefined && !PRESETS.includes(values.preset as PresetName)) fail(`--preset must be one of ${PRESETS.join(", ")}`);
+  const emulator = await startEmulator({
+    port: numberFlag("port", values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535),
+    host: values.host,
+    token: values.token,
+    dataFile: values.data,
+    preset: values.preset as PresetName | undefined,
+    faultRate: numberFlag("fault-rate", values["fault-rate"], (n) => n >= 0 && n <= 1),
+    latencyMs: numberFlag("latency-ms", values["latency-ms"], (n) => Number.isInteger(n) && n >= 0),
+    seed: numberFlag("seed", values.seed, Number.isInteger),
+  });
+  process.stdout.write(`pulumi-semgrep emulator listening on ${emulator.url}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    emulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`pulumi-semgrep-emulator: error while stopping on ${signal}: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`pulumi-semgrep-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+/** Transient faults injected into API requests, as a flaky network or an overloaded service would. */
+import { seededRandom } from "./random";
+
+export type FaultKind = "429" | "503" | "drop";
+export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop"];
+
+export interface FaultSettings {
+  /** Share of API requests answered with a transient fault, 0 to 1. */
+  faultRate: number;
+  /** Delay before every API answer, in ms. */
+  latencyMs: number;
+  /** `Retry-After` (seconds) sent with an injected 429. */
+  retryAfterSeconds: number;
+  /** Which faults to choose from; default all three. */
+  kinds: FaultKind[];
+}
+
+/** Random numbers for fault decisions: seeded, so a fault sequence can be replayed, or Math.random. */
+export function faultRandom(seed: number | undefined): () => number {
+  return seed === undefined ? Math.random : seededRandom(seed);
+}
+
+/** The fault to inject for one request, if any. */
+export function chooseFault(settings: FaultSettings, random: () => number): FaultKind | undefined {
+  if (settings.faultRate <= 0 || random() >= settings.faultRate) return undefined;
+  return settings.kinds[Math.floor(random() * settings.kinds.length)];
+}
+
+export function validateFaultSettings(settings: Partial<FaultSettings>): string | undefined {
+  const { faultRate, latencyMs, retryAfterSeconds, kinds, ...unknown } = settings;
+  const [stray] = Object.keys(unknown);
+  if (stray !== undefined) return `unknown setting ${stray}: use faultRate, latencyMs, retryAfterSeconds or kinds`;
+  if (faultRate !== undefined && !(typeof faultRate === "number" && faultRate >= 0 && faultRate <= 1)) return "faultRate must be a number from 0 to 1";
+  if (latencyMs !== undefined && !(Number.isInteger(latencyMs) && latencyMs >= 0)) return "latencyMs must be a whole number of 0 or more";
+  if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0)) return "retryAfterSeconds must be a whole number of 0 or more";
+  if (kinds !== undefined && !(Array.isArray(kinds) && kinds.length > 0 && kinds.every((k) => FAULT_KINDS.includes(k)))) {
+    return `kinds must be a non-empty list of ${FAULT_KINDS.join(", ")}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,119 @@
+/**
+ * The emulator's stored state: plain JSON-serializable records, close to what the service keeps.
+ * Rendering into the wire shapes of api-v1.md happens in `render.ts`.
+ */
+
+export interface StoredDeployment {
+  id: number;
+  slug: string;
+  name: string;
+}
+
+export interface Toggle {
+  enabled: boolean;
+}
+
+export interface StoredProject {
+  id: number;
+  deploymentId: number;
+  name: string;
+  tags: string[];
+  createdAt: string;
+  defaultBranch: string;
+  /** Null: the primary branch follows the default branch (set with `primary_branch: "None"`). */
+  primaryBranch: string | null;
+  latestScanAt: string | null;
+  managedScanConfig: { diff_scan: Toggle; full_scan: Toggle };
+  url: string;
+}
+
+export interface StoredRule {
+  id: string;
+  path: string;
+  category: string;
+  confidence: string;
+  severity: string;
+  source: string;
+  policyMode: string;
+  languages: string[];
+  technologies: string[];
+  cweCategories: string[];
+  owaspCategories: string[];
+  vulnerabilityClass: string[];
+  rulesets: string[];
+  registryMaintainer: string;
+  lastChangeAt: string;
+  lastChangeBy?: string;
+  hasValidators: boolean;
+  secretType: string;
+}
+
+export interface StoredPolicy {
+  id: string;
+  deploymentId: number;
+  name: string;
+  slug: string;
+  isDefault: boolean;
+  productType: string;
+  rules: StoredRule[];
+}
+
+export interface StoredScan {
+  id: number;
+  deploymentId: number;
+  repositoryId: number;
+  repository: string;
+  branch: string;
+  commit: string;
+  startedAt: string;
+  completedAt: string | null;
+  enabledProducts: string[];
+  exitCode: number | null;
+  findings: { code: number; secrets: number; supply_chain: number };
+  isFullScan: boolean;
+  totalTime: number;
+  hasLogs: boolean;
+  meta: Record<string, unknown>;
+}
+
+export interface StoredDependency {
+  name: string;
+  version: string;
+  license: string;
+}
+
+export interface StoredLockfile {
+  lockfilePath: string;
+  dependencies: StoredDependency[];
+}
+
+export interface StoredRepository {
+  id: number;
+  deploymentId: number;
+  name: string;
+  hasDependencyPathScan: boolean;
+  lockfiles: StoredLockfile[];
+}
+
+export interface StoredSbomExport {
+  taskToken: string;
+  deploymentId: number;
+  repositoryId: number;
+  ref: string;
+  request: Record<string, unknown>;
+  createdAt: string;
+  /** Status reads so far: a job reports IN_PROGRESS on its first read, COMPLETED after. */
+  statusReads: number;
+}
+
+export interface EmulatorState {
+  deployments: StoredDeployment[];
+  projects: StoredProject[];
+  policies: StoredPolicy[];
+  scans: StoredScan[];
+  repositories: StoredRepository[];
+  sbomExports: StoredSbomExport[];
+}
+
+export const PRESETS = ["demo", "large"] as const;
+export type PresetName = (typeof PRESETS)[number];

@@ -1,0 +1,367 @@
+/**
+ * Deterministic sample data: the same preset always gives the same ids, names, rules and scans.
+ * `demo` is small and realistic; `large` has the same shape at benchmark scale.
+ */
+import type {
+  EmulatorState,
+  PresetName,
+  StoredLockfile,
+  StoredPolicy,
+  StoredProject,
+  StoredRepository,
+  StoredRule,
+  StoredScan,
+} from "./model";
+import { seededRandom as prng } from "./random";
+
+interface PresetSize {
+  extraProjects: number;
+  sastRules: number;
+  secretsRules: number;
+  scans: number;
+  dependencyRepositories: number;
+}
+
+const SIZES: Record<PresetName, PresetSize> = {
+  demo: { extraProjects: 11, sastRules: 320, secretsRules: 60, scans: 300, dependencyRepositories: 14 },
+  large: { extraProjects: 297, sastRules: 5000, secretsRules: 400, scans: 2000, dependencyRepositories: 300 },
+};
+
+export const DEMO_DEPLOYMENT = { id: 1, slug: "acme", name: "Acme Corp" } as const;
+export const SAST_POLICY_ID = "10";
+export const SECRETS_POLICY_ID = "11";
+export const STRICT_POLICY_ID = "12";
+
+/** Fixed clock of the preset data, so the data does not depend on when it was made. */
+const EPOCH = Date.parse("2026-06-01T00:00:00Z");
+const HOUR = 3_600_000;
+
+type Random = () => number;
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const int = (random: Random, min: number, max: number): number => min + Math.floor(random() * (max - min + 1));
+const iso = (ms: number): string => new Date(ms).toISOString();
+const hex = (random: Random, length: number): string =>
+  Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
+
+/** Builds a preset. `now` places the few still-running scans within the last hour. */
+export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
+  const size = SIZES[name];
+  const random = prng(name === "demo" ? 1 : 2);
+  const projects = buildProjects(random, size.extraProjects);
+  const policies = [
+    policy(SAST_POLICY_ID, "Default SAST Policy", "default-sast-policy", true, "PRODUCT_TYPE_SAST", sastRules(random, size.sastRules, 100_000)),
+    policy(SECRETS_POLICY_ID, "Default Secrets Policy", "default-secrets-policy", true, "PRODUCT_TYPE_SECRETS", secretsRules(random, size.secretsRules, 200_000)),
+    policy(STRICT_POLICY_ID, "Strict SAST (pilot)", "strict-sast-pilot", false, "PRODUCT_TYPE_SAST", sastRules(prng(7), 40, 300_000)),
+  ];
+  const scans = buildScans(random, projects, size.scans, now);
+  for (const project of projects) {
+    const latest = scans.find((s) => s.repositoryId === project.id);
+    project.latestScanAt = latest ? latest.startedAt : null;
+  }
+  const repositories = buildRepositories(random, projects.slice(0, size.dependencyRepositories));
+  return { deployments: [{ ...DEMO_DEPLOYMENT }], projects, policies, scans, repositories, sbomExports: [] };
+}
+
+const NAMED_PROJECTS: Array<Pick<StoredProject, "name" | "tags" | "defaultBranch"> & { diff: boolean; full: boolean }> = [
+  { name: "acme/web-app", tags: ["team:web", "tier:1"], defaultBranch: "refs/heads/main", diff: true, full: true },
+  { name: "acme/payments-api", tags: ["team:payments", "pci", "tier:0"], defaultBranch: "refs/heads/main", diff: true, full: false },
+  { name: "acme/mobile-app", tags: [], defaultBranch: "refs/heads/develop", diff: false, full: false },
+];
+const EXTRA_NAMES = ["infra", "docs-site", "data-pipeline", "auth-service", "admin-portal", "search", "billing", "notifications", "gateway"];
+const TEAMS = ["web", "platform", "data", "identity", "growth", "mobile"];
+
+function buildProjects(random: Random, extra: number): StoredProject[] {
+  const projects: StoredProject[] = [];
+  const add = (name: string, tags: string[], defaultBranch: string, diff: boolean, full: boolean) => {
+    const id = 101 + projects.length;
+    projects.push({
+      id,
+      deploymentId: DEMO_DEPLOYMENT.id,
+      name,
+      tags,
+      createdAt: iso(EPOCH - (400 - projects.length) * 24 * HOUR),
+      defaultBranch,
+      primaryBranch: defaultBranch,
+      latestScanAt: null,
+      managedScanConfig: { diff_scan: { enabled: diff }, full_scan: { enabled: full } },
+      url: `https://github.com/${name}`,
+    });
+  };
+  for (const p of NAMED_PROJECTS) add(p.name, [...p.tags], p.defaultBranch, p.diff, p.full);
+  for (let i = 0; i < extra; i++) {
+    const base = EXTRA_NAMES[i % EXTRA_NAMES.length] as string;
+    const name = i < EXTRA_NAMES.length ? `acme/${base}` : `acme/${base}-${Math.floor(i / EXTRA_NAMES.length) + 1}`;
+    const tags = random() < 0.6 ? [`team:${pick(random, TEAMS)}`] : [];
+    add(name, tags, random() < 0.85 ? "refs/heads/main" : "refs/heads/master", random() < 0.5, random() < 0.3);
+  }
+  return projects;
+}
+
+function policy(id: string, name: string, slug: string, isDefault: boolean, productType: string, rules: StoredRule[]): StoredPolicy {
+  return { id, deploymentId: DEMO_DEPLOYMENT.id, name, slug, isDefault, productType, rules };
+}
+
+/** Real registry rules first, so examples can name them; generated ones follow. */
+const KNOWN_SAST_RULES: Array<[string, string, string, string[]]> = [
+  ["python.lang.security.audit.eval-detected.eval-detected", "SEVERITY_HIGH", "security", ["python"]],
+  ["python.lang.security.audit.exec-detected.exec-detected", "SEVERITY_HIGH", "security", ["python"]],
+  ["python.django.security.injection.sql.sql-injection-using-raw.sql-injection-using-raw", "SEVERITY_CRITICAL", "security", ["python"]],
+  ["python.flask.security.audit.debug-enabled.debug-enabled", "SEVERITY_MEDIUM", "security", ["python"]],
+  ["javascript.express.security.audit.xss.direct-response-write.direct-response-write", "SEVERITY_HIGH", "security", ["javascript", "typescript"]],
+  ["javascript.lang.security.audit.code-string-concat.code-string-concat", "SEVERITY_HIGH", "security", ["javascript"]],
+  ["javascript.browser.security.insecure-document-method.insecure-document-method", "SEVERITY_MEDIUM", "security", ["javascript"]],
+  ["typescript.react.security.audit.react-dangerouslysetinnerhtml.react-dangerouslysetinnerhtml", "SEVERITY_MEDIUM", "security", ["typescript"]],
+  ["java.lang.security.audit.formatted-sql-string.formatted-sql-string", "SEVERITY_HIGH", "security", ["java"]],
+  ["java.spring.security.audit.spring-csrf-disabled.spring-csrf-disabled", "SEVERITY_MEDIUM", "security", ["java"]],
+  ["go.lang.security.audit.net.use-tls.use-tls", "SEVERITY_MEDIUM", "security", ["go"]],
+  ["go.lang.security.injection.tainted-sql-string.tainted-sql-string", "SEVERITY_HIGH", "security", ["go"]],
+  ["ruby.rails.security.audit.xss.avoid-raw.avoid-raw", "SEVERITY_MEDIUM", "security", ["ruby"]],
+  ["python.lang.best-practice.open-never-closed.open-never-closed", "SEVERITY_LOW", "best-practice", ["python"]],
+  ["javascript.lang.best-practice.assigned-undefined.assigned-undefined", "SEVERITY_LOW", "best-practice", ["javascript"]],
+];
+const LANGUAGES: Array<[string, string[]]> = [
+  ["python", ["lang", "django", "flask", "fastapi"]],
+  ["javascript", ["lang", "express", "browser", "sequelize"]],
+  ["typescript", ["lang", "react", "angular", "nestjs"]],
+  ["java", ["lang", "spring", "servlets", "jax-rs"]],
+  ["go", ["lang", "gorm", "grpc", "net"]],
+  ["ruby", ["lang", "rails", "sinatra"]],
+  ["php", ["lang", "laravel", "symfony"]],
+  ["csharp", ["lang", "dotnet", "razor"]],
+  ["kotlin", ["lang", "ktor"]],
+  ["rust", ["lang", "actix"]],
+];
+const SUBCATEGORIES = ["audit", "injection", "crypto", "xss", "ssrf", "deserialization", "path-traversal", "auth", "secrets", "xxe"];
+const WORDS = ["unsafe", "tainted", "insecure", "weak", "missing", "hardcoded", "dynamic", "unvalidated", "raw", "open", "exposed", "default"];
+const NOUNS = ["query", "hash", "cookie", "redirect", "template", "cipher", "random", "header", "regex", "upload", "session", "command", "url", "pickle", "yaml-load"];
+const CWE = [
+  "CWE-89: Improper Neutralization of Special Elements used in an SQL Command ('SQL Injection')",
+  "CWE-79: Improper Neutralization of Input During Web Page Generation ('Cross-site Scripting')",
+  "CWE-95: Improper Neutralization of Directives in Dynamically Evaluated Code ('Eval Injection')",
+  "CWE-327: Use of a Broken or Risky Cryptographic Algorithm",
+  "CWE-918: Server-Side Request Forgery (SSRF)",
+  "CWE-502: Deserialization of Untrusted Data",
+  "CWE-22: Improper Limitation of a Pathname to a Restricted Directory ('Path Traversal')",
+];
+const OWASP = ["A03:2021 - Injection", "A02:2021 - Cryptographic Failures", "A10:2021 - Server-Side Request Forgery (SSRF)", "A01:2021 - Broken Access Control", "A08:2021 - Software and Data Integrity Failures"];
+const VULN_CLASSES = ["SQL Injection", "Cross-Site-Scripting (XSS)", "Code Injection", "Cryptographic Issues", "Server-Side Request Forgery (SSRF)", "Insecure Deserialization ", "Path Traversal"];
+const MODES = ["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABLED"];
+const CONFIDENCE_LEVELS = ["CONFIDENCE_LOW", "CONFIDENCE_MEDIUM", "CONFIDENCE_HIGH"];
+const SEVERITY_LEVELS = ["SEVERITY_LOW", "SEVERITY_MEDIUM", "SEVERITY_HIGH", "SEVERITY_CRITICAL"];
+
+function baseRule(random: Random, id: number, path: string): StoredRule {
+  const category = "security";
+  return {
+    id: String(id),
+    path,
+    category,
+    confidence: pick(random, CONFIDENCE_LEVELS),
+    severity: pick(random, SEVERITY_LEVELS),
+    source: "SOURCE_COMMUNITY",
+    policyMode: pick(random, MODES),
+    languages: [],
+    technologies: [],
+    cweCategories: [],
+    owaspCategories: [],
+    vulnerabilityClass: [],
+    rulesets: [],
+    registryMaintainer: "Semgrep",
+    lastChangeAt: iso(EPOCH - int(random, 1, 300) * 24 * HOUR),
+    hasValidators: false,
+    secretType: "",
+  };
+}
+
+function sastRules(random: Random, count: number, firstId: number): StoredRule[] {
+  const rules: StoredRule[] = [];
+  const used = new Set<string>();
+  const push = (rule: StoredRule) => {
+    used.add(rule.path);
+    rules.push(rule);
+  };
+  for (const [path, severity, category, languages] of KNOWN_SAST_RULES) {
+    if (rules.length >= count) break;
+    const rule = baseRule(random, firstId + rules.length, path);
+    Object.assign(rule, { severity, category, languages, confidence: "CONFIDENCE_HIGH", technologies: [path.split(".")[1] as string] });
+    if (category === "security") decorateSecurity(random, rule);
+    push(rule);
+  }
+  if (rules.length < count) {
+    const custom = baseRule(random, firstId + rules.length, "acme.no-hardcoded-internal-urls");
+    Object.assign(custom, { source: "SOURCE_CUSTOM", category: "best-practice", registryMaintainer: "acme", languages: ["generic"], lastChangeBy: "security-team@acme.example" });
+    push(custom);
+  }
+  while (rules.length < count) {
+    const [language, frameworks] = pick(random, LANGUAGES);
+    const framework = pick(random, frameworks);
+    const category = random() < 0.8 ? "security" : pick(random, ["best-practice", "correctness", "performance", "maintainability"]);
+    const name = `${pick(random, WORDS)}-${pick(random, NOUNS)}`;
+    let path = `${language}.${framework}.${category}.${pick(random, SUBCATEGORIES)}.${name}.${name}`;
+    for (let n = 2; used.has(path); n++) path = `${language}.${framework}.${category}.${pick(random, SUBCATEGORIES)}.${name}-${n}.${name}-${n}`;
+    const rule = baseRule(random, firstId + rules.length, path);
+    rule.category = category;
+    rule.languages = [language];
+    rule.technologies = framework === "lang" ? [] : [framework];
+    rule.source = random() < 0.35 ? "SOURCE_PRO" : "SOURCE_COMMUNITY";
+    if (category === "security") decorateSecurity(random, rule);
+    else rule.severity = pick(random, ["SEVERITY_LOW", "SEVERITY_MEDIUM"]);
+    if (random() < 0.05) rule.lastChangeBy = "appsec@acme.example";
+    push(rule);
+  }
+  return rules;
+}
+
+function decorateSecurity(random: Random, rule: StoredRule): void {
+  rule.cweCategories = [pick(random, CWE)];
+  rule.owaspCategories = random() < 0.8 ? [pick(random, OWASP)] : [];
+  rule.vulnerabilityClass = [pick(random, VULN_CLASSES)];
+  rule.rulesets = random() < 0.5 ? ["default", `${rule.languages[0] ?? "generic"}`] : ["default"];
+}
+
+const KNOWN_SECRET_TYPES = ["AWS", "GitHub", "Slack", "Stripe", "Google Cloud", "Twilio", "SendGrid", "npm", "PyPI", "Datadog"];
+
+function secretsRules(random: Random, count: number, firstId: number): StoredRule[] {
+  const rules: StoredRule[] = [];
+  const used = new Set<string>();
+  while (rules.length < count) {
+    const type = pick(random, KNOWN_SECRET_TYPES);
+    const slug = type.toLowerCase().replace(/\s+/g, "-");
+    const kind = pick(random, ["access-key", "api-token", "webhook", "oauth-secret", "private-key", "pat"]);
+    let name = `detected-${slug}-${kind}`;
+    for (let n = 2; used.has(name); n++) name = `detected-${slug}-${kind}-${n}`;
+    used.add(name);
+    const rule = baseRule(random, firstId + rules.length, `generic.secrets.security.${name}.${name}`);
+    Object.assign(rule, {
+      category: "security",
+      source: "SOURCE_PRO",
+      languages: ["regex"],
+      severity: pick(random, ["SEVERITY_HIGH", "SEVERITY_CRITICAL"]),
+      cweCategories: ["CWE-798: Use of Hard-coded Credentials"],
+      owaspCategories: ["A07:2021 - Identification and Authentication Failures"],
+      vulnerabilityClass: ["Hard-coded Secrets"],
+      hasValidators: random() < 0.6,
+      secretType: type,
+    });
+    rules.push(rule);
+  }
+  return rules;
+}
+
+const BRANCHES = ["refs/heads/main", "refs/heads/develop", "refs/heads/feature/login", "refs/heads/release/2026.06", "refs/pull/42/merge"];
+const AUTHORS = [
+  ["Ada Lovelace", "ada", "ada@acme.example"],
+  ["Grace Hopper", "grace", "grace@acme.example"],
+  ["Alan Turing", "alan", "alan@acme.example"],
+  ["Katherine Johnson", "kjohnson", "katherine@acme.example"],
+];
+
+function buildScans(random: Random, projects: StoredProject[], count: number, now: number): StoredScan[] {
+  const scans: StoredScan[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = 50_000 + i;
+    const project = projects[i % Math.min(projects.length, 40)] as StoredProject;
+    const branch = random() < 0.5 ? project.defaultBranch : pick(random, BRANCHES);
+    const isFullScan = branch === project.defaultBranch && random() < 0.7;
+    // Newest scans have the highest ids; the first few are still running.
+    const startedAt = i >= count - 3 ? now - (count - i) * 60_000 : EPOCH - (count - i) * 2 * HOUR;
+    const roll = random();
+    let completedAt: number | null;
+    let exitCode: number | null;
+    if (i >= count - 3) [completedAt, exitCode] = [null, null];
+    else if (roll < 0.05) [completedAt, exitCode] = [null, null]; // never finished
+    else if (roll < 0.15) [completedAt, exitCode] = [startedAt + int(random, 30, 900) * 1000, pick(random, [2, 3, 4, 7, 123])];
+    else [completedAt, exitCode] = [startedAt + int(random, 20, 1200) * 1000, random() < 0.6 ? 1 : 0];
+    const products = ["sast", ...(random() < 0.6 ? ["secrets"] : []), ...(random() < 0.5 ? ["sca"] : [])];
+    const findings = {
+      code: exitCode === 1 ? int(random, 1, 40) : 0,
+      secrets: products.includes("secrets") && exitCode === 1 ? int(random, 0, 3) : 0,
+      supply_chain: products.includes("sca") && exitCode === 1 ? int(random, 0, 12) : 0,
+    };
+    const [authorName, username, email] = pick(random, AUTHORS) as [string, string, string];
+    const commit = hex(random, 40);
+    const pullRequest = branch.startsWith("refs/pull/") ? 42 : undefined;
+    scans.push({
+      id,
+      deploymentId: DEMO_DEPLOYMENT.id,
+      repositoryId: project.id,
+      repository: project.name,
+      branch,
+      commit,
+      startedAt: iso(startedAt),
+      completedAt: completedAt === null ? null : iso(completedAt),
+      enabledProducts: products,
+      exitCode,
+      findings,
+      isFullScan,
+      totalTime: completedAt === null ? 0 : (completedAt - startedAt) / 1000,
+      hasLogs: completedAt !== null,
+      meta: {
+        on: pullRequest ? "pull_request" : "push",
+        branch,
+        commit,
+        commit_title: pick(random, ["Fix login redirect", "Bump dependencies", "Add payment retries", "Refactor session store"]),
+        config: "p/default",
+        repo_url: project.url,
+        ci_job_url: `https://ci.acme.example/jobs/${id}`,
+        repository: project.name,
+        ...(pullRequest
+          ? { pull_request_id: String(pullRequest), pull_request_title: "Login flow", pull_request_author_username: username, pull_request_author_image_url: `https://avatars.acme.example/${username}` }
+          : {}),
+        commit_author_name: authorName,
+        commit_author_username: username,
+        commit_author_email: email,
+        commit_author_image_url: `https://avatars.acme.example/${username}`,
+      },
+    });
+  }
+  // Newest first, as the service lists them.
+  return scans.reverse();
+}
+
+const PACKAGES: Array<[string, string[], string]> = [
+  ["lodash", ["4.17.20", "4.17.21"], "MIT"],
+  ["express", ["4.18.2", "4.19.2", "5.1.0"], "MIT"],
+  ["react", ["18.2.0", "18.3.1", "19.1.0"], "MIT"],
+  ["axios", ["0.27.2", "1.6.8", "1.7.9"], "MIT"],
+  ["jsonwebtoken", ["8.5.1", "9.0.2"], "MIT"],
+  ["requests", ["2.28.2", "2.31.0", "2.32.3"], "Apache-2.0"],
+  ["django", ["3.2.25", "4.2.16", "5.1.4"], "BSD-3-Clause"],
+  ["flask", ["2.2.5", "3.0.3"], "BSD-3-Clause"],
+  ["pyyaml", ["5.4.1", "6.0.2"], "MIT"],
+  ["log4j-core", ["2.14.1", "2.17.1", "2.24.3"], "Apache-2.0"],
+  ["spring-core", ["5.3.39", "6.1.14"], "Apache-2.0"],
+  ["golang.org/x/net", ["0.17.0", "0.33.0"], "BSD-3-Clause"],
+  ["github.com/gin-gonic/gin", ["1.9.1", "1.10.0"], "MIT"],
+  ["rails", ["6.1.7", "7.1.5"], "MIT"],
+  ["nokogiri", ["1.15.5", "1.16.8"], "MIT"],
+  ["openssl", ["0.10.55", "0.10.68"], "Apache-2.0"],
+  ["serde", ["1.0.197", "1.0.215"], "MIT"],
+  ["minimist", ["1.2.5", "1.2.8"], "MIT"],
+  ["moment", ["2.29.1", "2.30.1"], "MIT"],
+  ["chart.js", ["3.9.1", "4.4.7"], "MIT"],
+  ["gpl-widget", ["1.0.0", "2.1.0"], "GPL-3.0-only"],
+  ["left-pad", ["1.3.0"], "WTFPL"],
+];
+const LOCKFILES = ["package-lock.json", "yarn.lock", "poetry.lock", "requirements.txt", "go.sum", "Gemfile.lock", "Cargo.lock", "pom.xml"];
+
+function buildRepositories(random: Random, projects: StoredProject[]): StoredRepository[] {
+  return projects.map((project, index) => {
+    const lockfiles: StoredLockfile[] = [];
+    const count = int(random, 1, 4);
+    for (let i = 0; i < count; i++) {
+      const dir = i === 0 ? "" : `${pick(random, ["services/api", "web", "tools", "packages/core", "infra"])}/`;
+      const lockfilePath = `${dir}${pick(random, LOCKFILES)}`;
+      if (lockfiles.some((l) => l.lockfilePath === lockfilePath)) continue;
+      const names = new Set<string>();
+      const dependencies = [];
+      for (let d = int(random, 5, 18); d > 0; d--) {
+        const [name, versions, license] = pick(random, PACKAGES);
+        if (names.has(name)) continue;
+        names.add(name);
+        dependencies.push({ name, version: pick(random, versions), license });
+      }
+      lockfiles.push({ lockfilePath, dependencies });
+    }
+    return { id: project.id, deploymentId: project.deploymentId, name: project.name, hasDependencyPathScan: index % 3 === 0, lockfiles };
+  });
+}

@@ -1,0 +1,99 @@
+/** Stored records → the wire shapes of api-v1.md, with the live service's quirks (real-api-notes.md). */
+import type { StoredPolicy, StoredProject, StoredRule, StoredScan } from "./model";
+
+const HOUR = 3_600_000;
+
+/**
+ * The status follows the spec's state table: finished with exit code 0 or 1 → COMPLETED, with any
+ * other → ERROR; unfinished for more than an hour → NEVER_FINISHED, else RUNNING.
+ */
+export function scanStatus(scan: StoredScan, now: number): string {
+  if (scan.completedAt !== null) return scan.exitCode === 0 || scan.exitCode === 1 ? "SCAN_STATUS_COMPLETED" : "SCAN_STATUS_ERROR";
+  return now - Date.parse(scan.startedAt) > HOUR ? "SCAN_STATUS_NEVER_FINISHED" : "SCAN_STATUS_RUNNING";
+}
+
+/** A scan in a search result: ids, exit code and counts are JSON strings on the live service. */
+export function renderScanSummary(scan: StoredScan, now: number) {
+  const { code, secrets, supply_chain } = scan.findings;
+  return {
+    id: String(scan.id),
+    deployment_id: String(scan.deploymentId),
+    repository_id: String(scan.repositoryId),
+    branch: scan.branch,
+    commit: scan.commit,
+    started_at: scan.startedAt,
+    ...(scan.completedAt ? { completed_at: scan.completedAt } : {}),
+    enabled_products: scan.enabledProducts,
+    ...(scan.exitCode !== null ? { exit_code: String(scan.exitCode) } : {}),
+    findings_counts: {
+      code: String(code),
+      secrets: String(secrets),
+      supply_chain: String(supply_chain),
+      total: String(code + secrets + supply_chain),
+    },
+    is_full_scan: scan.isFullScan,
+    status: scanStatus(scan, now),
+    total_time: scan.totalTime,
+  };
+}
+
+/** A scan's details: ids are JSON numbers here, and timestamps use the space-separated form. */
+export function renderScanDetail(scan: StoredScan) {
+  const { code, secrets, supply_chain } = scan.findings;
+  return {
+    id: scan.id,
+    deployment_id: scan.deploymentId,
+    repository_id: scan.repositoryId,
+    started_at: spaced(scan.startedAt),
+    ...(scan.completedAt ? { completed_at: spaced(scan.completedAt) } : {}),
+    enabled_products: scan.enabledProducts,
+    ...(scan.exitCode !== null ? { exit_code: scan.exitCode } : {}),
+    has_logs: scan.hasLogs,
+    stats: { findings: code + secrets + supply_chain, total_time: scan.totalTime },
+    meta: scan.meta,
+  };
+}
+
+/** `2026-05-31T10:00:00.000Z` → `2026-05-31 10:00:00.000000+00:00`, the other form the service sends. */
+function spaced(isoString: string): string {
+  return isoString.replace("T", " ").replace(/\.(\d{3})Z$/, ".$1000+00:00");
+}
+
+export function renderProject(project: StoredProject) {
+  return {
+    id: project.id,
+    name: project.name,
+    tags: project.tags,
+    created_at: project.createdAt,
+    default_branch: project.defaultBranch,
+    ...(project.latestScanAt ? { latest_scan_at: project.latestScanAt } : {}),
+    managed_scan_config: project.managedScanConfig,
+    primary_branch: project.primaryBranch ?? project.defaultBranch,
+    url: project.url,
+  };
+}
+
+export function renderPolicy(policy: StoredPolicy) {
+  return { id: policy.id, name: policy.name, slug: policy.slug, isDefault: policy.isDefault, productType: policy.productType };
+}
+
+/** A rule as listed: `vulnerabilityClass` is a list; `hasValidators` and `secretType` are not shown. */
+export function renderRule(rule: StoredRule, baseUrl: string) {
+  const { hasValidators: _h, secretType: _s, lastChangeBy, ...rest } = rule;
+  return { ...rest, url: ruleUrl(rule, baseUrl), ...(lastChangeBy ? { lastChangeBy } : {}) };
+}
+
+/** A rule as the update answers it: `vulnerabilityClass` is a single string there. */
+export function renderUpdatedRule(rule: StoredRule, baseUrl: string) {
+  const { vulnerabilityClass, lastChangeBy, ...rest } = rule;
+  return {
+    ...rest,
+    url: ruleUrl(rule, baseUrl),
+    vulnerabilityClass: vulnerabilityClass[0] ?? "",
+    ...(lastChangeBy ? { lastChangeBy } : {}),
+  };
+}
+
+function ruleUrl(rule: StoredRule, baseUrl: string): string {
+  return `${baseUrl}/r/${rule.path}`;
+}

@@ -1,0 +1,264 @@
+/**
+ * The emulator's HTTP server: bearer auth, injected faults and latency, the request log, the
+ * admin endpoints under `/_emulator/`, and dispatch to the API operations in `api.ts`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type ApiRequest, HttpError, routes } from "./api";
+import { chooseFault, FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
+import { type EmulatorState, type PresetName, PRESETS } from "./model";
+import { buildPreset } from "./presets";
+import { loadState, StateWriter } from "./store";
+
+export const DEFAULT_TOKEN = "emulator-token";
+const MAX_BODY_BYTES = 1 << 20;
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to listen on; default 127.0.0.1. */
+  host?: string;
+  /** The one bearer token accepted; default `emulator-token`. */
+  token?: string;
+  /** State file: loaded at start when it exists, and every change is written there atomically. */
+  dataFile?: string;
+  /** Sample data to start from (when there is no data file yet); default `demo`. */
+  preset?: PresetName;
+  /** Share of API requests answered with a transient fault (429 with Retry-After, 503, dropped connection). */
+  faultRate?: number;
+  /** Delay before every API answer, in ms. */
+  latencyMs?: number;
+  /** `Retry-After` sent with an injected 429, in seconds; default 1. */
+  retryAfterSeconds?: number;
+  /** Which faults to inject; default all three. */
+  faultKinds?: FaultKind[];
+  /** Seed of the fault sequence, to replay one exactly. */
+  seed?: number;
+}
+
+/** One line of the request log. Never holds a header value or the token. */
+export interface RequestLogEntry {
+  method: string;
+  /** Path as sent, without the query string. */
+  path: string;
+  /** Status answered; 0 for a dropped connection. */
+  status: number;
+  /** The API operation, when the path named one. */
+  operation?: string;
+  /** The fault injected instead of an answer, if any. */
+  fault?: FaultKind;
+  /** Time the request arrived (ISO 8601). */
+  at: string;
+  durationMs: number;
+}
+
+export interface RunningEmulator {
+  /** `http://HOST:PORT` */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** The request log, oldest first. */
+  requests(): RequestLogEntry[];
+  /** The current state (a live object: read it, do not change it). */
+  state(): EmulatorState;
+  /** Back to the preset's state, with an empty request log. */
+  reset(preset?: PresetName): void;
+  setFaults(settings: Partial<FaultSettings>): FaultSettings;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator and resolves once it listens.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "pulumi-semgrep/emulator";
+ * const emulator = await startEmulator({ preset: "demo" });
+ * process.env.SEMGREP_APP_URL = emulator.url;
+ * process.env.SEMGREP_APP_TOKEN = emulator.token;
+ * // ... run the client or a Pulumi program against it ...
+ * await emulator.close();
+ * ```
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const token = options.token ?? DEFAULT_TOKEN;
+  let preset: PresetName = options.preset ?? "demo";
+  if (!PRESETS.includes(preset)) throw new Error(`unknown preset ${preset}: use one of ${PRESETS.join(", ")}`);
+  const faults: FaultSettings = {
+    faultRate: options.faultRate ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+    retryAfterSeconds: options.retryAfterSeconds ?? 1,
+    kinds: [...(options.faultKinds ?? FAULT_KINDS)],
+  };
+  const problem = validateFaultSettings(faults);
+  if (problem) throw new Error(problem);
+  const random = faultRandom(options.seed);
+
+  let state: EmulatorState = (options.dataFile && loadState(options.dataFile)) || buildPreset(preset);
+  const writer = new StateWriter(options.dataFile, () => state);
+  writer.flush();
+  let log: RequestLogEntry[] = [];
+  let baseUrl = "";
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: `emulator failure: ${error instanceof Error ? error.message : String(error)}` });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const method = req.method ?? "GET";
+    if (url.pathname.startsWith("/_emulator/")) return handleAdmin(method, url, req, res);
+
+    const started = Date.now();
+    const entry: RequestLogEntry = { method, path: url.pathname, status: 0, at: new Date(started).toISOString(), durationMs: 0 };
+    log.push(entry);
+    const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      entry.status = status;
+      entry.durationMs = Date.now() - started;
+      sendJson(res, status, body, headers);
+    };
+
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    const fault = chooseFault(faults, random);
+    if (fault) {
+      entry.fault = fault;
+      entry.durationMs = Date.now() - started;
+      if (fault === "drop") {
+        req.socket.destroy();
+        return;
+      }
+      if (fault === "429") return finish(429, { error: "Too many requests" }, { "retry-after": String(faults.retryAfterSeconds) });
+      // A proxy's 503 is an HTML page, not the service's JSON.
+      entry.status = 503;
+      res.writeHead(503, { "content-type": "text/html" }).end("<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>");
+      return;
+    }
+
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      return finish(401, { error: "Unauthorized: a valid API token is required (Authorization: Bearer <token>)" });
+    }
+
+    const route = routes.find((r) => r.pattern.test(url.pathname) && r.method === method);
+    if (!route) {
+      const known = routes.some((r) => r.pattern.test(url.pathname));
+      return finish(known ? 405 : 404, { error: known ? `method ${method} not allowed here` : "not found" });
+    }
+    entry.operation = route.operation;
+
+    let body: unknown;
+    try {
+      body = await readJson(req);
+    } catch (error) {
+      return finish(error instanceof HttpError ? error.status : 400, { error: (error as Error).message });
+    }
+    const groups = route.pattern.exec(url.pathname)?.groups ?? {};
+    const params = Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, decodeURIComponent(v)]));
+    const apiRequest: ApiRequest = { state, params, query: url.searchParams, body, baseUrl, now: Date.now(), changed: () => writer.schedule() };
+    try {
+      finish(200, route.handle(apiRequest));
+    } catch (error) {
+      if (error instanceof HttpError) finish(error.status, { error: error.message });
+      else throw error;
+    }
+  }
+
+  async function handleAdmin(method: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const route = `${method} ${url.pathname.slice("/_emulator/".length)}`;
+    if (route === "GET requests") return sendJson(res, 200, { requests: log });
+    if (route === "DELETE requests") {
+      log = [];
+      return sendJson(res, 200, { requests: log });
+    }
+    if (route === "GET state") return sendJson(res, 200, state);
+    if (route === "POST reset" || route === "POST faults") {
+      let body: Record<string, unknown>;
+      try {
+        body = ((await readJson(req)) ?? {}) as Record<string, unknown>;
+      } catch (error) {
+        return sendJson(res, 400, { error: (error as Error).message });
+      }
+      if (route === "POST reset") {
+        const wanted = body.preset ?? preset;
+        if (!PRESETS.includes(wanted as PresetName)) return sendJson(res, 400, { error: `preset must be one of ${PRESETS.join(", ")}` });
+        emulator.reset(wanted as PresetName);
+        return sendJson(res, 200, { reset: true, preset });
+      }
+      const problem = validateFaultSettings(body);
+      if (problem) return sendJson(res, 400, { error: problem });
+      return sendJson(res, 200, emulator.setFaults(body as Partial<FaultSettings>));
+    }
+    const sbom = /^GET sbom\/([^/]+)\.json$/.exec(route);
+    if (sbom) {
+      const job = state.sbomExports.find((j) => j.taskToken === sbom[1]);
+      if (!job) return sendJson(res, 404, { error: "no such SBOM export" });
+      const repo = state.repositories.find((r) => r.id === job.repositoryId);
+      return sendJson(res, 200, {
+        bomFormat: "CycloneDX",
+        specVersion: "1.5",
+        metadata: { component: { type: "application", name: repo?.name ?? String(job.repositoryId) }, ref: job.ref },
+        components: (repo?.lockfiles ?? []).flatMap((l) => l.dependencies.map((d) => ({ type: "library", name: d.name, version: d.version, licenses: [{ license: { id: d.license } }] }))),
+      });
+    }
+    return sendJson(res, 404, { error: `no admin endpoint ${route}` });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host}:${address.port}`;
+
+  const emulator: RunningEmulator = {
+    url: baseUrl,
+    port: address.port,
+    token,
+    requests: () => log,
+    state: () => state,
+    reset(next = preset) {
+      preset = next;
+      state = buildPreset(preset);
+      log = [];
+      writer.flush();
+    },
+    setFaults(settings) {
+      const problem = validateFaultSettings(settings);
+      if (problem) throw new Error(problem);
+      Object.assign(faults, Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== undefined && k in faults)));
+      return { ...faults, kinds: [...faults.kinds] };
+    },
+    async close() {
+      writer.flush();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return emulator;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+}
+
+/** Reads a JSON body; undefined when empty. 400 when malformed, 413 when too large. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, "request body too large");
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "invalid request: the body is not valid JSON");
+  }
+}

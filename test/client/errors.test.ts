@@ -1,0 +1,110 @@
+/** Error mapping, refusal of bad input before any request, configuration, and keeping the token secret. */
+import { inspect } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  AuthenticationError,
+  BadRequestError,
+  InvalidRequestError,
+  MissingTokenError,
+  NotFoundError,
+  ResponseValidationError,
+  SemgrepClient,
+} from "../../provider/client";
+import { SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulator } from "../support/emulator";
+import { json, type StubServer, startStub } from "../support/stub-server";
+
+const env = useEmulator({ preset: "demo" });
+const SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+describe("error mapping", () => {
+  it("maps 401 to AuthenticationError with a hint, and never shows the token", async () => {
+    const lines: string[] = [];
+    const client = env.client({ token: SECRET, log: (l) => lines.push(l) });
+    const error = await client.policies.list(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, method: "GET", path: "/api/v1/deployments/1/policies", operation: "policies.list" });
+    expect((error as Error).message).toMatch(/semgrep:token or SEMGREP_APP_TOKEN/);
+    for (const text of [String(error), (error as Error).stack ?? "", JSON.stringify(error), inspect(error, { depth: 5 }), inspect(client, { depth: 5 }), JSON.stringify(client), ...lines]) {
+      expect(text).not.toContain(SECRET);
+    }
+    expect(JSON.stringify(env.emulator.requests())).not.toContain(SECRET);
+  });
+
+  it("maps 404 to NotFoundError with the Web API access hint", async () => {
+    const error = await env.client().policies.listRulesPage(1, 999).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toBe(
+      "Semgrep API policies.listRules failed (GET /api/v1/deployments/1/policies/999 → 404): policy 999 not found. " +
+        "The object does not exist, or the token lacks Web API access (enable 'Web API' for the token in the deployment's Tokens settings)",
+    );
+  });
+
+  it("maps the service's 400 to BadRequestError with its message", async () => {
+    const error = await env.client().scans.searchPage(1, { cursor: "not-a-cursor" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).serviceMessage).toMatch(/cursor/);
+  });
+});
+
+describe("bad input is refused before any request", () => {
+  const cases: Array<[string, (c: SemgrepClient) => Promise<unknown>, RegExp]> = [
+    ["a non-numeric deployment id", (c) => c.policies.list("acme"), /\(value\): must be a numeric id/],
+    ["an unknown rule mode", (c) => c.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "a.b", policyMode: "MODE_LOUD" as never }), /policyMode: Invalid option/],
+    ["a rule path that is not dotted", (c) => c.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "eval-detected", policyMode: "MODE_BLOCK" }), /rulePath: must be a dotted rule path/],
+    ["a page size over the maximum", (c) => c.scans.searchPage(1, { limit: 501 }), /limit: Too big/],
+    ["an unknown scan status", (c) => c.scans.searchPage(1, { statuses: ["SCAN_STATUS_FINE" as never] }), /statuses\.0: Invalid option/],
+    ["a branch that is not a full ref", (c) => c.projects.update("acme", "acme/web-app", { primary_branch: "main" }), /primary_branch: .*refs\/heads/],
+    ["repeated tags", (c) => c.projects.addTags("acme", "acme/web-app", ["a", "a"]), /tags must not repeat/],
+    ["an empty project name", (c) => c.projects.get("acme", " "), /projectName: must not be empty/],
+    ["an unknown field", (c) => c.projects.update("acme", "acme/web-app", { tagz: ["a"] } as never), /Unrecognized key: "tagz"/],
+    ["a malformed SBOM ref", (c) => c.sbom.createExport(1, { repositoryId: "101", ref: "main" }), /ref: must be refs\/heads/],
+    ["a page size of 0", (c) => c.dependencies.listRepositoriesPage(1, { pageSize: 0 }), /pageSize: Too small/],
+  ];
+  it.each(cases)("refuses %s", async (_name, call, message) => {
+    const error = await call(env.client()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as Error).message).toMatch(message);
+    expect(env.emulator.requests()).toHaveLength(0);
+  });
+});
+
+describe("configuration", () => {
+  it("reads SEMGREP_APP_TOKEN and SEMGREP_APP_URL when no option is given", async () => {
+    const client = new SemgrepClient({ env: { SEMGREP_APP_TOKEN: env.emulator.token, SEMGREP_APP_URL: `${env.emulator.url}/` } });
+    expect(client.baseUrl).toBe(env.emulator.url);
+    expect(await client.policies.list(1)).toHaveLength(3);
+    await client.close();
+  });
+
+  it("prefers explicit options over the environment, and defaults to https://semgrep.dev", () => {
+    expect(new SemgrepClient({ token: "a", baseUrl: "http://x", env: { SEMGREP_APP_URL: "http://y" } }).baseUrl).toBe("http://x");
+    expect(new SemgrepClient({ token: "a", env: {} }).baseUrl).toBe("https://semgrep.dev");
+  });
+
+  it("says where to put the token when there is none", () => {
+    expect(() => new SemgrepClient({ env: { SEMGREP_APP_TOKEN: "  " } })).toThrow(MissingTokenError);
+    expect(() => new SemgrepClient({ env: {} })).toThrow(/pulumi config set --secret semgrep:token/);
+  });
+});
+
+describe("answers of an unexpected shape", () => {
+  let stub: StubServer | undefined;
+  afterEach(async () => stub?.close());
+
+  it("raises ResponseValidationError naming the field", async () => {
+    stub = await startStub((_req, res) => json(res, 200, { project: { id: "not-a-number", name: "a/b" } }));
+    const client = new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} });
+    const error = await client.projects.get("a", "a/b").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toMatch(/project\.id/);
+    await client.close();
+  });
+
+  it("reads an HTML error page as such", async () => {
+    stub = await startStub((_req, res) => res.writeHead(502, { "content-type": "text/html" }).end("<html>Bad gateway</html>"));
+    const client = new SemgrepClient({ baseUrl: stub.url, token: "t", env: {}, maxRetries: 0 });
+    await expect(client.policies.list(1)).rejects.toMatchObject({ status: 502, serviceMessage: "(an HTML error page)" });
+    await client.close();
+  });
+});

@@ -1,0 +1,184 @@
+/** Every operation of api-v1.md through the client, against the emulator over HTTP. */
+import { describe, expect, it } from "vitest";
+import { NotFoundError } from "../../provider/client";
+import { SAST_POLICY_ID, SECRETS_POLICY_ID } from "../../provider/emulator";
+import { useEmulator } from "../support/emulator";
+
+const env = useEmulator({ preset: "demo" });
+
+describe("scans", () => {
+  it("searches scans (1) with filters, ids and counts parsed from strings", async () => {
+    const client = env.client();
+    const page = await client.scans.searchPage(1, { limit: 5, statuses: ["SCAN_STATUS_ERROR"] });
+    expect(page.scans).toHaveLength(5);
+    for (const scan of page.scans) {
+      expect(scan.status).toBe("SCAN_STATUS_ERROR");
+      expect(typeof scan.exit_code).toBe("number");
+      expect([0, 1]).not.toContain(scan.exit_code);
+      expect(typeof scan.findings_counts?.total).toBe("number");
+      expect(scan.deployment_id).toBe("1");
+    }
+    expect(page.cursor).toBeTruthy();
+    expect(env.requests("scans.search")).toHaveLength(1);
+  });
+
+  it("keeps completed scans at exit code 0 or 1 (the spec's state table)", async () => {
+    const completed = await env.client().scans.search(1, { statuses: ["SCAN_STATUS_COMPLETED"] }).toArray();
+    expect(completed.length).toBeGreaterThan(50);
+    expect(new Set(completed.map((s) => s.exit_code))).toEqual(new Set([0, 1]));
+  });
+
+  it("filters by branch, repository, full scans, products, since and total time", async () => {
+    const client = env.client();
+    const all = await client.scans.search(1).toArray();
+    const filtered = await client.scans
+      .search(1, { branch: "refs/heads/main", repository_id: 101, is_full_scan: 1, products: ["PRODUCT_SAST"], since: "2026-01-01T00:00:00Z", total_time: { min: 10 } })
+      .toArray();
+    expect(filtered.length).toBeGreaterThan(0);
+    expect(filtered.length).toBeLessThan(all.length);
+    for (const scan of filtered) {
+      expect(scan).toMatchObject({ branch: "refs/heads/main", repository_id: "101", is_full_scan: true });
+      expect(scan.enabled_products).toContain("sast");
+      expect(Date.parse(scan.started_at!)).toBeGreaterThan(Date.parse("2026-01-01T00:00:00Z"));
+      expect(scan.total_time).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it("reads one scan's details (2), with the space-separated timestamp form", async () => {
+    const client = env.client();
+    const [summary] = await client.scans.search(1, { statuses: ["SCAN_STATUS_COMPLETED"] }).toArray(1);
+    const detail = await client.scans.get(1, summary!.id);
+    expect(detail.id).toBe(Number(summary!.id));
+    expect(detail.started_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    expect(detail.meta?.on).toMatch(/push|pull_request/);
+    expect(detail.meta?.commit_author_email).toContain("@");
+    expect(detail.stats?.findings).toBeGreaterThanOrEqual(0);
+    await expect(client.scans.get(1, 999_999)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("dependencies", () => {
+  it("lists repositories with dependencies (3) with a filter", async () => {
+    const client = env.client();
+    const all = await client.dependencies.listRepositories(1).toArray();
+    expect(all).toHaveLength(14);
+    const lodash = await client.dependencies.listRepositories(1, { dependencyFilter: { name: "lodash" } }).toArray();
+    expect(lodash.length).toBeGreaterThan(0);
+    expect(lodash.length).toBeLessThan(all.length);
+    const gpl = await client.dependencies.listRepositories(1, { dependencyFilter: { license: ["GPL-3.0-only"] } }).toArray();
+    for (const repo of gpl) expect(repo.numDependencies).toBeGreaterThan(0);
+  });
+
+  it("lists the lockfiles of a repository (4)", async () => {
+    const client = env.client();
+    const [repo] = await client.dependencies.listRepositories(1).toArray(1);
+    const lockfiles = await client.dependencies.listLockfiles(1, repo!.id).toArray();
+    expect(lockfiles.length).toBeGreaterThan(0);
+    expect(lockfiles.reduce((n, l) => n + l.numDependencies, 0)).toBe(repo!.numDependencies);
+    await expect(client.dependencies.listLockfiles(1, 424242).toArray()).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("policies and rules", () => {
+  it("lists policies (5)", async () => {
+    const policies = await env.client().policies.list(1);
+    expect(policies.map((p) => p.id)).toEqual([SAST_POLICY_ID, SECRETS_POLICY_ID, "12"]);
+    expect(policies.find((p) => p.isDefault && p.productType === "PRODUCT_TYPE_SAST")?.name).toBe("Default SAST Policy");
+  });
+
+  it("lists a policy's rules (6) with vulnerabilityClass always a list", async () => {
+    const page = await env.client().policies.listRulesPage(1, SAST_POLICY_ID, { limit: 10 });
+    expect(page.policy.id).toBe(SAST_POLICY_ID);
+    expect(page.rules).toHaveLength(10);
+    expect(page.rules[0]?.path).toBe("python.lang.security.audit.eval-detected.eval-detected");
+    for (const rule of page.rules) expect(Array.isArray(rule.vulnerabilityClass)).toBe(true);
+  });
+
+  it("changes one rule's mode (7); the update answer's single-string vulnerabilityClass becomes a list", async () => {
+    const client = env.client();
+    const rulePath = "python.lang.security.audit.eval-detected.eval-detected";
+    const answer = await client.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath, policyMode: "MODE_DISABLED" });
+    expect(answer.policyId).toBe(SAST_POLICY_ID);
+    expect(answer.updatedRule).toMatchObject({ path: rulePath, policyMode: "MODE_DISABLED", lastChangeBy: "api-token" });
+    expect(answer.updatedRule.vulnerabilityClass).toHaveLength(1);
+    const reread = await client.policies.listRules(1, SAST_POLICY_ID).toArray();
+    expect(reread.find((r) => r.path === rulePath)?.policyMode).toBe("MODE_DISABLED");
+    await expect(client.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "no.such.rule", policyMode: "MODE_BLOCK" })).rejects.toThrow(
+      /rule no\.such\.rule not found in policy 10/,
+    );
+  });
+});
+
+describe("projects", () => {
+  it("reads a project (8)", async () => {
+    const project = await env.client().projects.get("acme", "acme/web-app");
+    expect(project).toMatchObject({ id: 101, name: "acme/web-app", tags: ["team:web", "tier:1"], default_branch: "refs/heads/main" });
+    expect(project.managed_scan_config?.diff_scan?.enabled).toBe(true);
+  });
+
+  it("updates primary branch, the whole tag set and managed-scan config (9)", async () => {
+    const client = env.client();
+    const updated = await client.projects.update("acme", "acme/payments-api", {
+      primary_branch: "refs/heads/release",
+      tags: ["pci"],
+      managed_scan_config: { full_scan: { enabled: true } },
+    });
+    expect(updated.primary_branch).toBe("refs/heads/release");
+    expect(updated.tags).toEqual(["pci"]);
+    expect(updated.managed_scan_config).toEqual({ diff_scan: { enabled: true }, full_scan: { enabled: true } });
+    const follows = await client.projects.update("acme", "acme/payments-api", { primary_branch: "None" });
+    expect(follows.primary_branch).toBe(follows.default_branch);
+  });
+
+  it("toggles managed scans (10), leaving the other toggle as it was", async () => {
+    const project = await env.client().projects.updateManagedScans("acme", "acme/mobile-app", { diff_scan: { enabled: true } });
+    expect(project.managed_scan_config).toEqual({ diff_scan: { enabled: true }, full_scan: { enabled: false } });
+  });
+
+  it("adds tags (11) and removes tags (12) as a set", async () => {
+    const client = env.client();
+    const added = await client.projects.addTags("acme", "acme/web-app", ["owner:appsec", "tier:1"]);
+    expect(added.tags).toEqual(["team:web", "tier:1", "owner:appsec"]);
+    const removed = await client.projects.removeTags("acme", "acme/web-app", ["tier:1", "not-there"]);
+    expect(removed.tags).toEqual(["team:web", "owner:appsec"]);
+    const [request] = env.requests("projects.removeTags");
+    expect(request?.path).toBe("/api/v1/deployments/acme/projects/acme%2Fweb-app/tags");
+  });
+
+  it("reports an unknown project as NotFoundError naming the operation and path", async () => {
+    const error = await env.client().projects.get("acme", "acme/nope").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, method: "GET", operation: "projects.get", serviceMessage: "project acme/nope not found" });
+    expect((error as Error).message).toContain("/api/v1/deployments/acme/projects/acme%2Fnope");
+    expect((error as Error).message).toMatch(/lacks Web API access/);
+  });
+
+  it("lists projects and deployments (live-service helpers)", async () => {
+    const client = env.client();
+    expect(await client.deployments.list()).toEqual([{ id: 1, name: "Acme Corp", slug: "acme" }]);
+    const projects = await client.projects.list("acme", 5);
+    expect(projects).toHaveLength(14);
+    expect(env.requests("projects.list")).toHaveLength(3);
+  });
+});
+
+describe("SBOM export", () => {
+  it("starts an export job (13) and reads its status until completed", async () => {
+    const client = env.client();
+    const { taskToken } = await client.sbom.createExport(1, {
+      repositoryId: "101",
+      ref: "refs/heads/main",
+      formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" },
+      sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON",
+      metadataComponentType: "SBOM_METADATA_COMPONENT_TYPE_CYCLONE_DX_V15_APPLICATION",
+      metadataSupplier: { name: "Acme", contact: { email: "appsec@acme.example" } },
+    });
+    expect(taskToken).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await client.sbom.getExport(1, taskToken)).status).toBe("SBOM_EXPORT_STATUS_IN_PROGRESS");
+    const done = await client.sbom.getExport(1, taskToken);
+    expect(done.status).toBe("SBOM_EXPORT_STATUS_COMPLETED");
+    const document = (await (await fetch(done.downloadUrl!)).json()) as { bomFormat: string; components: unknown[] };
+    expect(document.bomFormat).toBe("CycloneDX");
+    expect(document.components.length).toBeGreaterThan(0);
+  });
+});

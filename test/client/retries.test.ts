@@ -1,0 +1,114 @@
+/** Retries, backoff, Retry-After, timeouts and the one request that must not be sent twice. */
+import { describe, expect, it } from "vitest";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  InternalServerError,
+  RateLimitError,
+  SemgrepClient,
+} from "../../provider/client";
+import { SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { useEmulator } from "../support/emulator";
+
+const env = useEmulator({ preset: "demo", seed: 7 });
+
+const sbomRequest = { repositoryId: "101", ref: "refs/heads/main" } as const;
+
+describe("under injected faults (--fault-rate 0.3)", () => {
+  it("completes every operation, and the request log shows the retries", async () => {
+    env.emulator.setFaults({ faultRate: 0.3 });
+    const lines: string[] = [];
+    const client = env.client({ log: (line) => lines.push(line), maxRetries: 8 });
+    const started = Date.now();
+    const rules = await client.policies.listRules(1, SAST_POLICY_ID).toArray();
+    const scans = await client.scans.search(1).toArray();
+    const tags = await Promise.all(Array.from({ length: 20 }, (_, i) => client.projects.addTags("acme", "acme/mobile-app", [`t${i}`])));
+    const seconds = (Date.now() - started) / 1000;
+
+    expect(rules).toHaveLength(320);
+    expect(scans).toHaveLength(300);
+    expect(tags.at(-1)).toBeDefined();
+    expect((await client.projects.get("acme", "acme/mobile-app")).tags).toHaveLength(20);
+
+    const log = env.requests();
+    const faulted = log.filter((r) => r.fault);
+    expect(faulted.length).toBeGreaterThan(0);
+    expect(new Set(faulted.map((r) => r.fault))).toEqual(new Set(["429", "503", "drop"]));
+    expect(lines.length).toBeGreaterThanOrEqual(faulted.length - 1);
+    for (const line of lines) expect(line).toMatch(/^semgrep: retrying \S+ \((GET|POST|PUT|PATCH|DELETE) \/api\/v1\/\S+\) after .+: attempt \d+ in \d+ ms$/);
+    console.log(`fault-rate 0.3: ${log.length} requests for 26 logical calls (${faulted.length} faults: ${["429", "503", "drop"].map((k) => `${k}=${faulted.filter((f) => f.fault === k).length}`).join(" ")}), ${seconds.toFixed(2)} s`);
+  });
+});
+
+describe("which failures are retried", () => {
+  it("retries an idempotent request after a dropped connection", async () => {
+    env.emulator.setFaults({ faultRate: 1, kinds: ["drop"] });
+    const error = await env.client({ maxRetries: 2 }).projects.get("acme", "acme/web-app").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).attempts).toBe(3);
+    expect(env.requests()).toHaveLength(3);
+  });
+
+  it("gives up after the bounded attempts with the last status", async () => {
+    env.emulator.setFaults({ faultRate: 1, kinds: ["503"] });
+    const error = await env.client({ maxRetries: 3 }).policies.list(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ status: 503, attempts: 4, serviceMessage: "(an HTML error page)" });
+    expect(env.requests()).toHaveLength(4);
+  });
+
+  it("does not retry starting an SBOM export once the request may have reached the service", async () => {
+    for (const kind of ["drop", "503"] as const) {
+      env.emulator.reset();
+      env.emulator.setFaults({ faultRate: 1, kinds: [kind] });
+      await expect(env.client({ maxRetries: 4 }).sbom.createExport(1, sbomRequest)).rejects.toBeInstanceOf(
+        kind === "drop" ? APIConnectionError : InternalServerError,
+      );
+      expect(env.requests("sbom.createExport").length + env.requests().filter((r) => r.fault).length).toBe(1);
+    }
+  });
+
+  it("retries starting an SBOM export after a 429, which the service refused without acting", async () => {
+    env.emulator.setFaults({ faultRate: 1, kinds: ["429"] });
+    const error = await env.client({ maxRetries: 2 }).sbom.createExport(1, sbomRequest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(env.requests()).toHaveLength(3);
+    expect(env.emulator.state().sbomExports).toHaveLength(0);
+    env.emulator.setFaults({ faultRate: 0 });
+    await env.client().sbom.createExport(1, sbomRequest);
+    expect(env.emulator.state().sbomExports).toHaveLength(1);
+  });
+
+  it("retries even a non-idempotent request when the connection was refused (it never reached the service)", async () => {
+    const closed = await startEmulator();
+    const url = closed.url;
+    await closed.close();
+    const lines: string[] = [];
+    const client = new SemgrepClient({ baseUrl: url, token: "t", env: {}, maxRetries: 2, retryBaseDelayMs: 1, log: (l) => lines.push(l) });
+    const error = await client.sbom.createExport(1, sbomRequest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).message).toContain("ECONNREFUSED");
+    expect(lines).toHaveLength(2);
+    await client.close();
+  });
+});
+
+describe("timeouts", () => {
+  it("abandons an attempt after the per-request timeout and retries it", async () => {
+    env.emulator.setFaults({ latencyMs: 400 });
+    const error = await env.client({ timeoutMs: 100, maxRetries: 1 }).policies.list(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(error).toMatchObject({ attempts: 2, operation: "policies.list" });
+    expect(env.requests()).toHaveLength(2);
+  });
+});
+
+describe("Retry-After", () => {
+  it("honours the emulator's Retry-After on an injected 429", async () => {
+    env.emulator.setFaults({ faultRate: 1, kinds: ["429"], retryAfterSeconds: 1 });
+    const lines: string[] = [];
+    const error = await env.client({ maxRetries: 1, maxRetryDelayMs: 5000, log: (l) => lines.push(l) }).policies.list(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(lines).toEqual([expect.stringMatching(/after status 429: attempt 2 in 1000 ms$/)]);
+  });
+});

@@ -1,0 +1,51 @@
+/** Test helpers: an emulator per test file and a client pointed at it. */
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { SemgrepClient, type ClientOptions } from "../../provider/client";
+import { type EmulatorOptions, type RequestLogEntry, type RunningEmulator, startEmulator } from "../../provider/emulator";
+
+export interface EmulatorFixture {
+  emulator: RunningEmulator;
+  /** A client with fast retries, pointed at the emulator. */
+  client(options?: ClientOptions): SemgrepClient;
+  /** API requests logged since the last reset, optionally only those of one operation. */
+  requests(operation?: string): RequestLogEntry[];
+}
+
+/**
+ * Starts one emulator for the file and resets it (state and request log) before each test.
+ * Clients made with `client()` are closed after the file.
+ */
+export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
+  const clients: SemgrepClient[] = [];
+  const fixture = {} as EmulatorFixture;
+  beforeAll(async () => {
+    fixture.emulator = await startEmulator({ retryAfterSeconds: 0, ...options });
+  });
+  beforeEach(() => {
+    fixture.emulator.reset(options.preset);
+    fixture.emulator.setFaults({
+      faultRate: options.faultRate ?? 0,
+      latencyMs: options.latencyMs ?? 0,
+      retryAfterSeconds: 0,
+      kinds: options.faultKinds ?? ["429", "503", "drop"],
+    });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await fixture.emulator?.close();
+  });
+  fixture.client = (clientOptions = {}) => {
+    const client = new SemgrepClient({
+      baseUrl: fixture.emulator.url,
+      token: fixture.emulator.token,
+      retryBaseDelayMs: 5,
+      maxRetryDelayMs: 50,
+      env: {},
+      ...clientOptions,
+    });
+    clients.push(client);
+    return client;
+  };
+  fixture.requests = (operation) => fixture.emulator.requests().filter((r) => operation === undefined || r.operation === operation);
+  return fixture;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// Prints, as its last line, the absolute directory holding `pulumi`, `pulumi-language-nodejs` and
+// `pulumi-resource-pulumi-nodejs`: the installed CLI when `pulumi` is on PATH, else a build from
+// the Go module proxy, cached outside the repo and keyed by version. Progress goes to stderr.
+//
+// Why a build: the CLI cannot be downloaded from Pulumi's site here, but it is a Go module. Its
+// modules carry `replace` directives, so `go install pkg@version` refuses them; a throw-away
+// wrapper module that requires them builds fine.
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+
+const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"];
+const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
+const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
+// The Node.js language host has lived in its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3)
+// since v3.69, and the module proxy reachable here serves no version of that module. v3.68.0 is
+// the newest release whose host is a package of sdk/v3; its gRPC protocol is the one today's CLI
+// still speaks (it runs `@pulumi/pulumi/cmd/run` from the program's own node_modules).
+const LANGUAGE_HOST_SDK_VERSION = "v3.68.0";
+// How far below the wanted release to look for one the proxy has.
+const MAX_STEPS_DOWN = 40;
+
+const log = (msg) => process.stderr.write(`[pulumi:cli] ${msg}\n`);
+
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return dir;
+  }
+  return undefined;
+}
+
+function installedSdkVersion() {
+  const require = createRequire(join(process.cwd(), "package.json"));
+  return JSON.parse(readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")).version;
+}
+
+function go(args, options = {}) {
+  const result = spawnSync("go", args, { encoding: "utf8", maxBuffer: 64 << 20, ...options });
+  if (result.error) throw new Error(`go ${args.join(" ")}: ${result.error.message} (is Go installed and on PATH?)`);
+  return result;
+}
+
+/** `go mod download -json` of one module version; undefined when the proxy does not serve it. */
+function download(module, version) {
+  const result = go(["mod", "download", "-json", `${module}@${version}`], { env: { ...process.env, GOFLAGS: "-mod=mod" } });
+  if (result.status !== 0) return undefined;
+  const info = JSON.parse(result.stdout);
+  return info.Error ? undefined : info;
+}
+
+/** The wanted release, or the nearest older one whose CLI module the proxy serves. */
+function resolveCliVersion(wanted, cacheRoot) {
+  const memo = join(cacheRoot, `resolved-${wanted}.txt`);
+  if (existsSync(memo)) return readFileSync(memo, "utf8").trim();
+  let [major, minor, patch] = wanted.split(".").map(Number);
+  for (let step = 0; step <= MAX_STEPS_DOWN; step++) {
+    const candidate = `${major}.${minor}.${patch}`;
+    log(`looking for ${CLI_MODULE}@v${candidate} on the module proxy`);
+    if (download(CLI_MODULE, `v${candidate}`)) {
+      writeFileSync(memo, `${candidate}\n`);
+      return candidate;
+    }
+    if (patch > 0) patch -= 1;
+    else [minor, patch] = [minor - 1, 0];
+  }
+  throw new Error(`no release of ${CLI_MODULE} between v${wanted} and ${MAX_STEPS_DOWN} releases below it is on the module proxy`);
+}
+
+/** `replace` lines of a module's go.mod that point at other modules (local paths are dropped). */
+function remoteReplaces(goModPath) {
+  const text = readFileSync(goModPath, "utf8");
+  const lines = [];
+  for (const match of text.matchAll(/^replace\s+(?:\(\s*([\s\S]*?)\)|(.+))$/gm)) {
+    for (const line of (match[1] ?? match[2]).split("\n").map((l) => l.trim())) {
+      const [, target] = line.split("=>").map((s) => s?.trim());
+      if (target && !target.startsWith(".") && !target.startsWith("/")) lines.push(`replace ${line}`);
+    }
+  }
+  return lines;
+}
+
+/** Builds one main package from a throw-away wrapper module. */
+function buildTool({ workDir, module, version, pkg, output, ldVersion }) {
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  const info = download(module, version);
+  if (!info) throw new Error(`the module proxy does not serve ${module}@${version}`);
+  writeFileSync(join(workDir, "go.mod"), ["module pulumiclibuild", "", "go 1.24", "", ...remoteReplaces(info.GoMod), ""].join("\n"));
+  const env = { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
+  const steps = [
+    ["get", `${pkg}@${version}`],
+    ["build", "-trimpath", "-o", output, "-ldflags", `-s -w -X ${SDK_MODULE}/go/common/version.Version=${ldVersion}`, pkg],
+  ];
+  for (const args of steps) {
+    log(`go ${args.slice(0, 2).join(" ")} … (in ${workDir})`);
+    const result = go(args, { cwd: workDir, env, stdio: ["ignore", "inherit", "pipe"] });
+    if (result.status !== 0) throw new Error(`go ${args.join(" ")} failed:\n${result.stderr}`);
+  }
+}
+
+function build(version, binDir) {
+  const started = Date.now();
+  const staging = `${binDir}.staging`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const work = `${binDir}.work`;
+  log(`building the Pulumi CLI v${version} (cold builds take several minutes on 2 cores)`);
+  buildTool({ workDir: join(work, "cli"), module: CLI_MODULE, version: `v${version}`, pkg: `${CLI_MODULE}/cmd/pulumi`, output: join(staging, "pulumi"), ldVersion: `v${version}` });
+  log(`building the Node.js language host (from ${SDK_MODULE}@${LANGUAGE_HOST_SDK_VERSION})`);
+  buildTool({ workDir: join(work, "language-host"), module: SDK_MODULE, version: LANGUAGE_HOST_SDK_VERSION, pkg: `${SDK_MODULE}/nodejs/cmd/pulumi-language-nodejs`, output: join(staging, "pulumi-language-nodejs"), ldVersion: LANGUAGE_HOST_SDK_VERSION });
+  // The dynamic-provider launcher is a shell script shipped in the SDK module of the same release.
+  const sdk = download(SDK_MODULE, `v${version}`);
+  if (!sdk) throw new Error(`the module proxy does not serve ${SDK_MODULE}@v${version}`);
+  const launcher = join(staging, "pulumi-resource-pulumi-nodejs");
+  copyFileSync(join(sdk.Dir, "nodejs", "dist", "pulumi-resource-pulumi-nodejs"), launcher);
+  chmodSync(launcher, 0o755);
+  rmSync(binDir, { recursive: true, force: true });
+  renameSync(staging, binDir);
+  rmSync(work, { recursive: true, force: true });
+  log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+function main() {
+  const existing = onPath("pulumi");
+  if (existing && !process.env.PULUMI_SEMGREP_BUILD_CLI) {
+    const missing = BINARIES.filter((b) => !existsSync(join(existing, b)) && !onPath(b));
+    if (missing.length) log(`note: ${missing.join(", ")} not found beside ${existing} nor on PATH`);
+    log(`using the Pulumi CLI on PATH (${existing})`);
+    return existing;
+  }
+  const cacheRoot = join(process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-semgrep"), "pulumi-cli");
+  mkdirSync(cacheRoot, { recursive: true });
+  const wanted = installedSdkVersion();
+  const version = resolveCliVersion(wanted, cacheRoot);
+  if (version !== wanted) log(`@pulumi/pulumi is ${wanted}; the nearest CLI release on the module proxy is ${version}`);
+  const binDir = join(cacheRoot, `v${version}`, "bin");
+  if (BINARIES.every((b) => existsSync(join(binDir, b)))) {
+    log(`using the cached build in ${binDir}`);
+    return binDir;
+  }
+  mkdirSync(dirname(binDir), { recursive: true });
+  build(version, binDir);
+  const printed = execFileSync(join(binDir, "pulumi"), ["version"], { encoding: "utf8" }).trim();
+  log(`pulumi version: ${printed}`);
+  return binDir;
+}
+
+try {
+  process.stdout.write(`${main()}\n`);
+} catch (error) {
+  log(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
