@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import {
-  addTagsRequest,
+  addTagsObjectRequest,
   createSbomExportRequest,
   type DependencyFilter,
   listLockfilesRequest,
@@ -330,8 +330,8 @@ function updateManagedScans(req: ApiRequest) {
 
 function addTags(req: ApiRequest) {
   const project = findProject(req);
-  const body = parse(addTagsRequest, req.body);
-  const tags = Array.isArray(body) ? body : body.tags;
+  // The contract's body is a bare array; Semgrep's own scripts send `{ tags }`. Both are accepted.
+  const tags = Array.isArray(req.body) ? parse(tagList, req.body) : parse(addTagsObjectRequest, req.body).tags;
   const fresh = tags.filter((t) => !project.tags.includes(t));
   if (fresh.length) {
     project.tags = [...project.tags, ...fresh];

@@ -67,7 +67,7 @@ const NAMED_PROJECTS: Array<Pick<StoredProject, "name" | "tags" | "defaultBranch
   { name: "acme/payments-api", tags: ["team:payments", "pci", "tier:0"], defaultBranch: "refs/heads/main", diff: true, full: false },
   { name: "acme/mobile-app", tags: [], defaultBranch: "refs/heads/develop", diff: false, full: false },
 ];
-const EXTRA_NAMES = ["infra", "docs-site", "data-pipeline", "auth-service", "admin-portal", "search", "billing", "notifications", "gateway"];
+const EXTRA_NAMES = ["infra", "docs-site", "data-pipeline", "auth-service", "admin-portal", "search", "billing", "notifications", "gateway", "ml-platform", "design-system"];
 const TEAMS = ["web", "platform", "data", "identity", "growth", "mobile"];
 
 function buildProjects(random: Random, extra: number): StoredProject[] {

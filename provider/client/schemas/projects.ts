@@ -59,8 +59,8 @@ export const managedScanRequest = z.strictObject({
 });
 export type ManagedScanRequest = z.input<typeof managedScanRequest>;
 
-/** Add tags: the contract's body is a bare array; Semgrep's own scripts send `{ tags }`. */
-export const addTagsRequest = z.union([tagList, z.strictObject({ tags: tagList })]);
+/** Add tags as Semgrep's own scripts send them, `{ tags }`; the contract's body is the bare array (`tagList`). */
+export const addTagsObjectRequest = z.strictObject({ tags: tagList });
 
 export const projectListResponse = z.looseObject({ projects: z.array(project).default([]) });
 

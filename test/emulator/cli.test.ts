@@ -1,0 +1,64 @@
+/** The `pulumi-semgrep-emulator` command: flags, the address line, clean stop on signals. */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterEach, describe, expect, it } from "vitest";
+
+const CLI = join(__dirname, "../../dist/emulator/cli.js");
+let child: ChildProcess | undefined;
+afterEach(() => child?.kill("SIGKILL"));
+
+/** Starts the command and resolves with the address from its first line. */
+function start(args: string[]): Promise<string> {
+  child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const lines = createInterface({ input: child.stdout! });
+  return new Promise((resolve, reject) => {
+    lines.once("line", (line) => {
+      const url = /(http:\/\/\S+)/.exec(line)?.[1];
+      if (url) resolve(url);
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+    child!.once("exit", (code) => reject(new Error(`exited with ${code}`)));
+  });
+}
+
+function exited(): Promise<number | null> {
+  return new Promise((resolve) => child!.once("exit", (code) => resolve(code)));
+}
+
+describe("pulumi-semgrep-emulator", () => {
+  it("serves with the given token, persists to --data, and stops cleanly on SIGTERM", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "semgrep-cli-")), "state.json");
+    const url = await start(["--port", "0", "--host", "127.0.0.1", "--token", "t0ken", "--data", file, "--preset", "demo", "--fault-rate", "0", "--latency-ms", "1"]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const denied = await fetch(`${url}/api/v1/deployments`, { headers: { authorization: "Bearer emulator-token" } });
+    expect(denied.status).toBe(401);
+    const added = await fetch(`${url}/api/v1/deployments/acme/projects/acme%2Fweb-app/tags`, {
+      method: "PUT",
+      headers: { authorization: "Bearer t0ken", "content-type": "application/json" },
+      body: JSON.stringify(["from-cli"]),
+    });
+    expect(added.status).toBe(200);
+    const exit = exited();
+    child!.kill("SIGTERM");
+    expect(await exit).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8")).projects[0].tags).toContain("from-cli");
+  });
+
+  it("stops cleanly on SIGINT", async () => {
+    await start(["--port", "0", "--preset", "large"]);
+    const exit = exited();
+    child!.kill("SIGINT");
+    expect(await exit).toBe(0);
+  });
+
+  it("refuses unknown flags and bad values with its usage", () => {
+    for (const args of [["--nope"], ["--fault-rate", "1.5"], ["--preset", "huge"], ["--port", "http"]]) {
+      const result = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/Usage: pulumi-semgrep-emulator/);
+    }
+  });
+});

@@ -1,0 +1,189 @@
+/** The emulator straight over HTTP, as api-v1.md and real-api-notes.md describe the service. */
+import { describe, expect, it } from "vitest";
+import { SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulator } from "../support/emulator";
+
+const env = useEmulator({ preset: "demo" });
+
+async function call(method: string, path: string, options: { body?: unknown; raw?: string; token?: string | null } = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token !== null) headers.authorization = `Bearer ${options.token ?? env.emulator.token}`;
+  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(`${env.emulator.url}/api/v1${path}`, { method, headers, body });
+  const text = await response.text();
+  const json = response.headers.get("content-type") === "application/json";
+  return { status: response.status, body: (json ? JSON.parse(text) : { text }) as Record<string, unknown> & { error?: string } };
+}
+
+describe("authentication", () => {
+  it("answers 401 with an error body without a token or with a wrong one", async () => {
+    for (const token of [null, "wrong"]) {
+      const answer = await call("GET", "/deployments/1/policies", { token });
+      expect(answer.status).toBe(401);
+      expect(answer.body.error).toMatch(/token/);
+    }
+  });
+});
+
+describe("bad input answers 400", () => {
+  const cases: Array<[string, string, string, { body?: unknown; raw?: string }, RegExp]> = [
+    ["malformed JSON", "POST", "/deployments/1/scans/search", { raw: "{not json" }, /not valid JSON/],
+    ["a bad enum", "PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { body: { policyMode: "MODE_LOUD", rulePath: "a.b" } }, /policyMode/],
+    ["a scan page over 500", "POST", "/deployments/1/scans/search", { body: { limit: 501 } }, /limit/],
+    ["a rule page over 2000", "GET", `/deployments/1/policies/${SAST_POLICY_ID}?limit=2001`, {}, /limit/],
+    ["a dependency page size of 0", "POST", "/deployments/1/dependencies/repositories", { body: { pageSize: 0 } }, /pageSize/],
+    ["a dependency page size of 101", "POST", "/deployments/1/dependencies/repositories/101/lockfiles", { body: { pageSize: 101 } }, /pageSize/],
+    ["a cursor it never issued", "GET", `/deployments/1/policies/${SAST_POLICY_ID}?cursor=xyz`, {}, /cursor/],
+    ["a primary branch that is not a ref", "PATCH", "/deployments/acme/projects/acme%2Fweb-app", { body: { primary_branch: "main" } }, /primary_branch/],
+    ["tags that are not strings", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: [1, 2] }, /expected string/],
+    ["an SBOM ref that is not a ref", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "main" } }, /ref/],
+    ["a tag removal naming no tag", "DELETE", "/deployments/acme/projects/acme%2Fweb-app/tags", {}, /at least one tag/],
+  ];
+  it.each(cases)("%s", async (_name, method, path, options, message) => {
+    const answer = await call(method, path, options);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(message);
+  });
+});
+
+describe("unknown objects answer 404", () => {
+  const cases: Array<[string, string, string, unknown?]> = [
+    ["a deployment", "GET", "/deployments/2/policies"],
+    ["a deployment slug", "GET", "/deployments/umbrella/projects/umbrella%2Fweb"],
+    ["a project", "GET", "/deployments/acme/projects/acme%2Fnope"],
+    ["a policy", "GET", "/deployments/1/policies/77"],
+    ["a rule", "PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { policyMode: "MODE_BLOCK", rulePath: "no.such-rule" }],
+    ["a scan", "GET", "/deployments/1/scan/1"],
+    ["a repository", "POST", "/deployments/1/dependencies/repositories/5/lockfiles", {}],
+    ["an SBOM repository", "POST", "/deployments/1/sbom/export", { repositoryId: "5", ref: "refs/heads/main" }],
+    ["an SBOM job", "GET", "/deployments/1/sbom/export/nope"],
+    ["a path", "GET", "/nothing/here"],
+  ];
+  it.each(cases)("%s", async (_name, method, path, body) => {
+    const answer = await call(method, path, { body });
+    expect(answer.status).toBe(404);
+    expect(typeof answer.body.error).toBe("string");
+  });
+});
+
+describe("projects and tags", () => {
+  it("accepts the project name URL-encoded or literal", async () => {
+    const encoded = await call("GET", "/deployments/acme/projects/acme%2Fweb-app");
+    const literal = await call("GET", "/deployments/acme/projects/acme/web-app");
+    expect(literal).toEqual(encoded);
+    expect(encoded.status).toBe(200);
+  });
+
+  it("adds tags from a bare array or from {tags}, as a set", async () => {
+    await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: ["a", "b"] });
+    const answer = await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: { tags: ["b", "c"] } });
+    expect((answer.body.project as { tags: string[] }).tags).toEqual(["a", "b", "c"]);
+  });
+
+  it("removes tags named by repeated query keys; a tag the project lacks is no error", async () => {
+    const answer = await call("DELETE", "/deployments/acme/projects/acme%2Fweb-app/tags?tags=tier%3A1&tags=absent");
+    expect(answer.status).toBe(200);
+    expect((answer.body.project as { tags: string[] }).tags).toEqual(["team:web"]);
+  });
+
+  it("replaces the whole tag set with PATCH, and primary_branch None follows the default branch", async () => {
+    const path = "/deployments/acme/projects/acme%2Fmobile-app";
+    await call("PATCH", path, { body: { tags: ["x"], primary_branch: "refs/heads/release" } });
+    expect((await call("GET", path)).body.project).toMatchObject({ tags: ["x"], primary_branch: "refs/heads/release" });
+    await call("PATCH", path, { body: { primary_branch: "None" } });
+    expect((await call("GET", path)).body.project).toMatchObject({ primary_branch: "refs/heads/develop", default_branch: "refs/heads/develop" });
+  });
+
+  it("toggles one managed scan and leaves the other", async () => {
+    const answer = await call("PATCH", "/deployments/acme/projects/acme%2Fweb-app/managed-scan", { body: { full_scan: { enabled: false } } });
+    expect((answer.body.project as Record<string, unknown>).managed_scan_config).toEqual({ diff_scan: { enabled: true }, full_scan: { enabled: false } });
+  });
+
+  it("never loses an update under concurrent requests", async () => {
+    const path = "/deployments/acme/projects/acme%2Fmobile-app/tags";
+    await Promise.all(Array.from({ length: 50 }, (_, i) => call("PUT", path, { body: [`tag-${i}`] })));
+    const rules = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.slice(0, 50);
+    await Promise.all(rules.map((r) => call("PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { body: { policyMode: "MODE_DISABLED", rulePath: r.path } })));
+    const project = (await call("GET", "/deployments/acme/projects/acme%2Fmobile-app")).body.project as { tags: string[] };
+    expect(new Set(project.tags)).toEqual(new Set(Array.from({ length: 50 }, (_, i) => `tag-${i}`)));
+    expect(rules.every((r) => r.policyMode === "MODE_DISABLED")).toBe(true);
+  });
+});
+
+describe("listings", () => {
+  it("ends rule and scan listings with an empty cursor", async () => {
+    const rules = await call("GET", `/deployments/1/policies/${SAST_POLICY_ID}?limit=2000`);
+    expect(rules.body.cursor).toBe("");
+    expect(rules.body.rules).toHaveLength(320);
+    const first = await call("POST", "/deployments/1/scans/search", { body: { limit: 200 } });
+    expect(first.body.cursor).not.toBe("");
+    const last = await call("POST", "/deployments/1/scans/search", { body: { limit: 200, cursor: first.body.cursor } });
+    expect(last.body.scans).toHaveLength(100);
+    expect(last.body.cursor).toBe("");
+  });
+
+  it("pages dependency listings with hasMore and a numeric cursor (default page size 5)", async () => {
+    const first = await call("POST", "/deployments/1/dependencies/repositories", { body: {} });
+    expect(first.body).toMatchObject({ hasMore: true, cursor: 5 });
+    expect(first.body.repositorySummaries).toHaveLength(5);
+    const last = await call("POST", "/deployments/1/dependencies/repositories", { body: { cursor: 10 } });
+    expect(last.body.hasMore).toBe(false);
+    expect(last.body.repositorySummaries).toHaveLength(4);
+  });
+
+  it("writes scan-search numbers as strings and scan-detail numbers as numbers", async () => {
+    const search = await call("POST", "/deployments/1/scans/search", { body: { limit: 1, statuses: ["SCAN_STATUS_COMPLETED"] } });
+    const [scan] = search.body.scans as Array<Record<string, unknown>>;
+    expect(scan).toMatchObject({ id: expect.any(String), exit_code: expect.stringMatching(/^[01]$/) });
+    const detail = await call("GET", `/deployments/1/scan/${String(scan!.id)}`);
+    expect(detail.body).toMatchObject({ id: Number(scan!.id), exit_code: Number(scan!.exit_code) });
+  });
+
+  it("derives every scan status from the spec's state table", async () => {
+    const scans = env.emulator.state().scans;
+    const answer = await call("POST", "/deployments/1/scans/search", { body: { limit: 500 } });
+    const statuses = new Map((answer.body.scans as Array<{ id: string; status: string }>).map((s) => [Number(s.id), s.status]));
+    expect(new Set(statuses.values())).toEqual(new Set(["SCAN_STATUS_RUNNING", "SCAN_STATUS_COMPLETED", "SCAN_STATUS_ERROR", "SCAN_STATUS_NEVER_FINISHED"]));
+    for (const scan of scans) {
+      const status = statuses.get(scan.id);
+      if (scan.completedAt === null) expect(status).toMatch(/RUNNING|NEVER_FINISHED/);
+      else expect(status).toBe(scan.exitCode === 0 || scan.exitCode === 1 ? "SCAN_STATUS_COMPLETED" : "SCAN_STATUS_ERROR");
+    }
+  });
+});
+
+describe("admin endpoints", () => {
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${env.emulator.url}/_emulator/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it("logs requests oldest first, without query strings or headers", async () => {
+    await call("GET", `/deployments/1/policies/${SAST_POLICY_ID}?limit=3`);
+    await call("GET", "/deployments/1/policies", { token: "a-secret-token-value" });
+    const { body } = await admin("GET", "requests");
+    expect(body.requests).toEqual([
+      expect.objectContaining({ method: "GET", path: `/api/v1/deployments/1/policies/${SAST_POLICY_ID}`, status: 200, operation: "policies.listRules" }),
+      expect.objectContaining({ method: "GET", path: "/api/v1/deployments/1/policies", status: 401 }),
+    ]);
+    expect(JSON.stringify(body)).not.toMatch(/a-secret-token-value|emulator-token|limit=/);
+  });
+
+  it("resets the state and the log", async () => {
+    await call("PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: ["new"] });
+    expect((await admin("POST", "reset")).status).toBe(200);
+    expect((await admin("GET", "requests")).body.requests).toEqual([]);
+    const state = (await admin("GET", "state")).body as { projects: Array<{ name: string; tags: string[] }> };
+    expect(state.projects.find((p) => p.name === "acme/web-app")?.tags).toEqual(["team:web", "tier:1"]);
+  });
+
+  it("changes fault rate and latency while running, and refuses bad settings", async () => {
+    expect((await admin("POST", "faults", { faultRate: 1, kinds: ["503"] })).body).toMatchObject({ faultRate: 1, kinds: ["503"] });
+    expect((await call("GET", "/deployments/1/policies")).status).toBe(503);
+    await admin("POST", "faults", { faultRate: 0 });
+    expect((await call("GET", "/deployments/1/policies")).status).toBe(200);
+    expect((await admin("POST", "faults", { faultRate: 2 })).status).toBe(400);
+    expect((await admin("POST", "faults", { latency: 5 })).status).toBe(400);
+  });
+});

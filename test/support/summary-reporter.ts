@@ -1,0 +1,20 @@
+/**
+ * Ends a test run with the plain closing line `Tests: N passed, N failed, N skipped`, which CI
+ * reads to know how many tests ran (it does not parse vitest's own summary).
+ */
+import type { Reporter, TestModule } from "vitest/node" with { "resolution-mode": "import" };
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") counts.passed++;
+        else if (state === "failed") counts.failed++;
+        else counts.skipped++;
+      }
+    }
+    process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+  }
+}
