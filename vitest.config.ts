@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file starts its own emulator on a free port; the end-to-end files drive the Pulumi CLI.
     pool: "forks",
+    globalSetup: ["./test/support/global-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });

@@ -66,8 +66,6 @@ async function main(): Promise<void> {
     latencyMs: numberFlag("latency-ms", values["latency-ms"], (n) => Number.isInteger(n) && n >= 0),
     seed: numberFlag("seed", values.seed, Number.isInteger),
   });
-  process.stdout.write(`pulumi-semgrep emulator listening on ${emulator.url}\n`);
-
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -82,6 +80,8 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  // Announce the address only once a signal would stop the emulator cleanly.
+  process.stdout.write(`pulumi-semgrep emulator listening on ${emulator.url}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -95,7 +95,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (problem) throw new Error(problem);
   const random = faultRandom(options.seed);
 
-  let state: EmulatorState = (options.dataFile && loadState(options.dataFile)) || buildPreset(preset);
+  // One clock for the preset data (running scans are placed just before it), so resets give identical state.
+  const presetClock = Date.now();
+  let state: EmulatorState = (options.dataFile && loadState(options.dataFile)) || buildPreset(preset, presetClock);
   const writer = new StateWriter(options.dataFile, () => state);
   writer.flush();
   let log: RequestLogEntry[] = [];
@@ -222,7 +224,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state: () => state,
     reset(next = preset) {
       preset = next;
-      state = buildPreset(preset);
+      state = buildPreset(preset, presetClock);
       log = [];
       writer.flush();
     },

@@ -12,16 +12,18 @@ export interface EmulatorFixture {
 }
 
 /**
- * Starts one emulator for the file and resets it (state and request log) before each test.
+ * Starts one emulator for the file and resets it (state, request log, faults) before each test,
+ * unless `resetEachTest` is false.
  * Clients made with `client()` are closed after the file.
  */
-export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
+export function useEmulator(options: EmulatorOptions & { resetEachTest?: boolean } = {}): EmulatorFixture {
   const clients: SemgrepClient[] = [];
   const fixture = {} as EmulatorFixture;
   beforeAll(async () => {
     fixture.emulator = await startEmulator({ retryAfterSeconds: 0, ...options });
   });
   beforeEach(() => {
+    if (options.resetEachTest === false) return;
     fixture.emulator.reset(options.preset);
     fixture.emulator.setFaults({
       faultRate: options.faultRate ?? 0,

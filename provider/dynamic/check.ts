@@ -1,0 +1,70 @@
+/**
+ * `check` for every resource: validate the inputs with a zod schema, report each problem against
+ * its property, and leave alone what is not known yet (during preview the engine passes a
+ * sentinel string in place of any value computed by another resource).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+
+/** The engine's stand-in for a value not known until apply (`pulumi.runtime.unknownValue`). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type Props = Record<string, unknown>;
+type Path = ReadonlyArray<PropertyKey>;
+
+/** True when `value` is, or holds anywhere inside it, a value not known yet. */
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+function unknownPaths(value: unknown, path: PropertyKey[] = [], found: Path[] = []): Path[] {
+  if (value === UNKNOWN) found.push(path);
+  else if (Array.isArray(value)) value.forEach((v, i) => unknownPaths(v, [...path, i], found));
+  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) unknownPaths(v, [...path, k], found);
+  return found;
+}
+
+const isPrefix = (a: Path, b: Path) => a.length <= b.length && a.every((k, i) => b[i] === k);
+
+/** `managedScanConfig.diffScan.enabled`, `tags[1]` */
+export function propertyName(path: Path): string {
+  return path.reduce<string>((name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)), "");
+}
+
+function valueAt(value: unknown, path: Path): unknown {
+  return path.reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "";
+  const text = JSON.stringify(value);
+  return text !== undefined && text.length <= 80 ? `${text}: ` : "";
+}
+
+/**
+ * Validates `news` (the engine's `__provider` aside). Without unknowns, the inputs returned are
+ * the schema's normalized output; with unknowns, the inputs go back as given and only the known
+ * parts are judged.
+ */
+export function checkInputs<S extends z.ZodType<Props>>(schema: S, news: Props): pulumi.dynamic.CheckResult {
+  const { __provider: _provider, ...props } = news;
+  const unknowns = unknownPaths(props);
+  const parsed = schema.safeParse(props);
+  if (parsed.success) return { inputs: parsed.data };
+
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  for (const issue of parsed.error.issues) {
+    if (unknowns.some((u) => isPrefix(u, issue.path) || isPrefix(issue.path, u))) continue;
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) failures.push({ property: propertyName([...issue.path, key]), reason: `unknown input "${key}"` });
+      continue;
+    }
+    const property = propertyName(issue.path);
+    if (failures.some((f) => f.property === property)) continue; // the first problem of a property is enough
+    failures.push({ property, reason: `${property || "inputs"}: ${describe(valueAt(props, issue.path))}${issue.message}` });
+  }
+  return failures.length ? { inputs: props, failures } : { inputs: props };
+}

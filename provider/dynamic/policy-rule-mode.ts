@@ -1,0 +1,113 @@
+/** PolicyRuleMode in the provider process: the mode of one rule (by path) in one policy. */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { NotFoundError, type Rule } from "../client";
+import { POLICY_MODES, rulePath } from "../client/schemas";
+import { checkInputs, type Props } from "./check";
+import { apiClient } from "./credentials";
+import { diffDeclared, type FieldRule } from "./diff";
+import { id, restoreOnDelete } from "./inputs";
+import { about, readUnlessGone } from "./lookup";
+import { findRule, rememberRule, ruleCount } from "./rule-index";
+
+export const inputs = z.strictObject({
+  deploymentId: id("deployment"),
+  policyId: id("policy"),
+  rulePath,
+  mode: z.enum(POLICY_MODES, { error: `must be one of ${POLICY_MODES.join(", ")}` }),
+  restoreOnDelete,
+});
+type Inputs = z.output<typeof inputs>;
+
+const FIELDS: FieldRule[] = [
+  { name: "deploymentId", replaces: true },
+  { name: "policyId", replaces: true },
+  { name: "rulePath", replaces: true },
+  { name: "mode" },
+];
+
+const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
+
+/** The rule's descriptive outputs, beside its mode. */
+function ruleOutputs(rule: Rule): Props {
+  return {
+    mode: rule.policyMode,
+    ruleId: rule.id,
+    severity: rule.severity ?? null,
+    confidence: rule.confidence ?? null,
+    category: rule.category ?? null,
+    url: rule.url ?? null,
+  };
+}
+
+/** The rule, or an error naming the rule, the policy and the deployment. */
+async function requireRule(declared: Inputs): Promise<Rule> {
+  let rule: Rule | undefined;
+  try {
+    rule = await findRule(declared.deploymentId, declared.policyId, declared.rulePath);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new Error(`policy ${declared.policyId} does not exist in deployment ${declared.deploymentId} (${error.message})`);
+    }
+    throw error;
+  }
+  if (!rule) {
+    const count = await ruleCount(declared.deploymentId, declared.policyId);
+    throw new Error(
+      `rule "${declared.rulePath}" is not in policy ${declared.policyId} of deployment ${declared.deploymentId} ` +
+        `(the policy has ${count} rules; rule paths are dotted, e.g. python.lang.security.audit.eval-detected.eval-detected)`,
+    );
+  }
+  return rule;
+}
+
+/** Sets the mode and returns the rule as the service answered. */
+async function setMode(declared: Pick<Inputs, "deploymentId" | "policyId" | "rulePath">, mode: Inputs["mode"]): Promise<Rule> {
+  const { updatedRule } = await apiClient().policies.updateRuleMode(declared.deploymentId, declared.policyId, { rulePath: declared.rulePath, policyMode: mode });
+  rememberRule(declared.deploymentId, declared.policyId, updatedRule);
+  return updatedRule;
+}
+
+export const policyRuleMode = {
+  check: (_olds: Props, news: Props) => checkInputs(inputs, news),
+
+  diff: async (_id: string, olds: Props, news: Props) => diffDeclared(olds, news, FIELDS),
+
+  create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
+    const declared = props as Inputs;
+    return about(subject(declared), async () => {
+      let rule = await requireRule(declared);
+      const originalMode = rule.policyMode;
+      if (rule.policyMode !== declared.mode) rule = await setMode(declared, declared.mode);
+      return {
+        id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
+        outs: { ...declared, ...ruleOutputs(rule), originalMode },
+      };
+    });
+  },
+
+  read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+    about(subject(props), async () => {
+      const rule = await readUnlessGone(() => findRule(props.deploymentId as string, props.policyId as string, props.rulePath as string));
+      if (!rule) return { id: "" };
+      const live = { ...props, ...ruleOutputs(rule) };
+      const { deploymentId, policyId, rulePath: path, restoreOnDelete: restore } = props;
+      return { id, props: live, inputs: { deploymentId, policyId, rulePath: path, mode: live.mode, restoreOnDelete: restore } };
+    }),
+
+  update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    const declared = news as Inputs;
+    return about(subject(declared), async () => {
+      const kept = { ...olds, ...declared, mode: olds.mode };
+      if (olds.mode === declared.mode) return { outs: kept };
+      return { outs: { ...kept, ...ruleOutputs(await setMode(declared, declared.mode)) } };
+    });
+  },
+
+  delete: (_id: string, props: Props): Promise<void> =>
+    about(subject(props), async () => {
+      const original = props.originalMode as Inputs["mode"] | undefined;
+      if (props.restoreOnDelete === false || !original || original === props.mode) return;
+      await readUnlessGone(() => setMode(props as Inputs, original));
+    }),
+};

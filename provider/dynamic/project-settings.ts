@@ -1,0 +1,151 @@
+/** ProjectSettings in the provider process: primary branch, the whole tag set, managed-scan config. */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { UpdateProjectRequest } from "../client";
+import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
+import { checkInputs, type Props } from "./check";
+import { apiClient } from "./credentials";
+import { changedFields, diffDeclared, type FieldRule, sameSet } from "./diff";
+import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
+import { about, readUnlessGone } from "./lookup";
+import { keptProjectOutputs, type ManagedScans, projectOutputs, projectSubject, requireProject } from "./projects";
+
+export const inputs = z.strictObject({
+  deploymentSlug,
+  projectName,
+  primaryBranch: primaryBranch.optional(),
+  tags: tagList.optional(),
+  managedScanConfig: z.strictObject({ diffScan: toggle.optional(), fullScan: toggle.optional() }).optional(),
+  restoreOnDelete,
+});
+type Inputs = z.output<typeof inputs>;
+
+/** The values a resource found before it managed them, for the fields it manages. */
+interface Originals {
+  originalPrimaryBranch?: string;
+  originalTags?: string[];
+  originalManagedScanConfig?: ManagedScans;
+}
+
+const FIELDS: FieldRule[] = [
+  { name: "deploymentSlug", replaces: true },
+  { name: "projectName", replaces: true },
+  {
+    name: "primaryBranch",
+    equal: (live: unknown, declared: unknown, olds: Props) =>
+      declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? live === olds.defaultBranch : live === declared,
+  },
+  { name: "tags", equal: sameSet },
+  { name: "managedScanConfig" },
+];
+
+/** The PATCH body that makes `live` match what `declared` sets; empty when it already does. */
+function changes(live: Props, declared: Inputs): UpdateProjectRequest {
+  const body: UpdateProjectRequest = {};
+  const changed = new Set(changedFields(live, declared, FIELDS).map((f) => f.name));
+  if (changed.has("primaryBranch")) body.primary_branch = declared.primaryBranch;
+  if (changed.has("tags")) body.tags = declared.tags;
+  if (changed.has("managedScanConfig")) {
+    const { diffScan, fullScan } = declared.managedScanConfig ?? {};
+    body.managed_scan_config = { ...(diffScan ? { diff_scan: diffScan } : {}), ...(fullScan ? { full_scan: fullScan } : {}) };
+  }
+  return body;
+}
+
+/** What the resource found for each field it manages and has no original for yet. */
+function recordOriginals(declared: Inputs, live: Props, previous: Originals = {}): Originals {
+  const originals: Originals = {};
+  if (declared.primaryBranch !== undefined) originals.originalPrimaryBranch = previous.originalPrimaryBranch ?? (live.primaryBranch as string);
+  if (declared.tags !== undefined) originals.originalTags = previous.originalTags ?? (live.tags as string[]);
+  if (declared.managedScanConfig !== undefined) {
+    const liveScans = live.managedScanConfig as ManagedScans;
+    const before = previous.originalManagedScanConfig ?? {};
+    originals.originalManagedScanConfig = {
+      ...(declared.managedScanConfig.diffScan ? { diffScan: before.diffScan ?? liveScans.diffScan } : {}),
+      ...(declared.managedScanConfig.fullScan ? { fullScan: before.fullScan ?? liveScans.fullScan } : {}),
+    };
+  }
+  return originals;
+}
+
+function outputs(declared: Inputs, live: Props, originals: Originals): Props {
+  return { ...declared, ...live, ...originals };
+}
+
+/** The inputs that make the next diff right after a refresh: the live value of each declared field. */
+function refreshedInputs(declared: Props, live: Props): Props {
+  const inputs: Props = { deploymentSlug: declared.deploymentSlug, projectName: declared.projectName, restoreOnDelete: declared.restoreOnDelete };
+  if (declared.primaryBranch !== undefined) {
+    const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT && live.primaryBranch === live.defaultBranch;
+    inputs.primaryBranch = follows ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
+  }
+  if (declared.tags !== undefined) inputs.tags = live.tags;
+  if (declared.managedScanConfig !== undefined) {
+    const liveScans = live.managedScanConfig as ManagedScans;
+    const { diffScan, fullScan } = declared.managedScanConfig as ManagedScans;
+    inputs.managedScanConfig = { ...(diffScan ? { diffScan: liveScans.diffScan } : {}), ...(fullScan ? { fullScan: liveScans.fullScan } : {}) };
+  }
+  return inputs;
+}
+
+function pickOriginals(props: Props): Originals {
+  const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = props as Originals;
+  return { originalPrimaryBranch, originalTags, originalManagedScanConfig };
+}
+
+export const projectSettings = {
+  check: (_olds: Props, news: Props) => checkInputs(inputs, news),
+
+  diff: async (_id: string, olds: Props, news: Props) => diffDeclared(olds, news, FIELDS),
+
+  create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
+    const declared = props as Inputs;
+    return about(projectSubject("ProjectSettings", declared), async () => {
+      let project = await requireProject(declared.deploymentSlug, declared.projectName);
+      const live = projectOutputs(project);
+      const originals = recordOriginals(declared, live);
+      const body = changes(live, declared);
+      if (Object.keys(body).length) project = await apiClient().projects.update(declared.deploymentSlug, declared.projectName, body);
+      return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, projectOutputs(project), originals) };
+    });
+  },
+
+  read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+    about(projectSubject("ProjectSettings", props), async () => {
+      const project = await readUnlessGone(() => apiClient().projects.get(props.deploymentSlug as string, props.projectName as string));
+      if (!project) return { id: "" };
+      const live = { ...props, ...projectOutputs(project) };
+      return { id, props: live, inputs: refreshedInputs(props, live) };
+    }),
+
+  update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
+    const declared = news as Inputs;
+    return about(projectSubject("ProjectSettings", declared), async () => {
+      const originals = recordOriginals(declared, olds, pickOriginals(olds));
+      const body = changes(olds, declared);
+      if (!Object.keys(body).length) return { outs: outputs(declared, keptProjectOutputs(olds), originals) };
+      const project = await apiClient().projects.update(declared.deploymentSlug, declared.projectName, body);
+      return { outs: outputs(declared, projectOutputs(project), originals) };
+    });
+  },
+
+  delete: (_id: string, props: Props): Promise<void> =>
+    about(projectSubject("ProjectSettings", props), async () => {
+      if (props.restoreOnDelete === false) return;
+      const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = pickOriginals(props);
+      const body: UpdateProjectRequest = {
+        ...(originalPrimaryBranch !== undefined ? { primary_branch: originalPrimaryBranch } : {}),
+        ...(originalTags !== undefined ? { tags: originalTags } : {}),
+        ...(originalManagedScanConfig !== undefined
+          ? {
+              managed_scan_config: {
+                ...(originalManagedScanConfig.diffScan ? { diff_scan: originalManagedScanConfig.diffScan } : {}),
+                ...(originalManagedScanConfig.fullScan ? { full_scan: originalManagedScanConfig.fullScan } : {}),
+              },
+            }
+          : {}),
+      };
+      if (!Object.keys(body).length) return;
+      await readUnlessGone(() => apiClient().projects.update(props.deploymentSlug as string, props.projectName as string, body));
+    }),
+};

@@ -1,0 +1,55 @@
+/** What the project resources share: finding the project, and its live values as outputs. */
+import type { Project } from "../client";
+import type { Props } from "./check";
+import { apiClient } from "./credentials";
+import { readUnlessGone } from "./lookup";
+
+export interface ManagedScans {
+  diffScan?: { enabled: boolean };
+  fullScan?: { enabled: boolean };
+}
+
+/** `ProjectSettings acme/web-app` — the subject of this resource's error messages. */
+export function projectSubject(kind: string, props: Props): string {
+  return `${kind} ${String(props.deploymentSlug)}/${String(props.projectName)}`;
+}
+
+/** The project, or an error saying it does not exist (projects come from scans: scan it first). */
+export async function requireProject(deploymentSlug: string, projectName: string): Promise<Project> {
+  const project = await readUnlessGone(() => apiClient().projects.get(deploymentSlug, projectName));
+  if (!project) {
+    throw new Error(
+      `project "${projectName}" does not exist in deployment "${deploymentSlug}" (projects appear after their first scan; check the name, e.g. "org/repo")`,
+    );
+  }
+  return project;
+}
+
+export function liveManagedScans(project: Project): Required<ManagedScans> {
+  const config = project.managed_scan_config;
+  return {
+    diffScan: { enabled: config?.diff_scan?.enabled ?? false },
+    fullScan: { enabled: config?.full_scan?.enabled ?? false },
+  };
+}
+
+/** Output names of a project's live values. */
+export const LIVE_PROJECT_OUTPUTS = ["projectId", "defaultBranch", "primaryBranch", "tags", "url", "managedScanConfig", "latestScanAt"] as const;
+
+/** The live values kept in a resource's outputs (from state, without asking the service). */
+export function keptProjectOutputs(props: Props): Props {
+  return Object.fromEntries(LIVE_PROJECT_OUTPUTS.map((key) => [key, props[key]]));
+}
+
+/** The project's live values, under the output names every project resource uses. */
+export function projectOutputs(project: Project): Props {
+  return {
+    projectId: project.id,
+    defaultBranch: project.default_branch ?? null,
+    primaryBranch: project.primary_branch ?? project.default_branch ?? null,
+    tags: project.tags,
+    url: project.url ?? null,
+    managedScanConfig: liveManagedScans(project),
+    latestScanAt: project.latest_scan_at ?? null,
+  };
+}

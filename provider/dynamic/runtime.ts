@@ -1,0 +1,43 @@
+/**
+ * `pulumi-semgrep/dynamic`: what every resource's `__provider` shim calls in the provider process.
+ * Loaded by package name, so old state runs the installed package's code.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "../shims/shim";
+import type { Props } from "./check";
+import { configure } from "./credentials";
+import { managedScan } from "./managed-scan";
+import { policyRuleMode } from "./policy-rule-mode";
+import { projectSettings } from "./project-settings";
+import { projectTags } from "./project-tags";
+import { sbomExport } from "./sbom-export";
+
+/** A resource kind's implementation of the dynamic-provider methods. */
+export interface Handler {
+  check(olds: Props, news: Props): pulumi.dynamic.CheckResult | Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+export const handlers: Record<ResourceKind, Handler> = {
+  ProjectSettings: projectSettings,
+  ProjectTags: projectTags,
+  ManagedScan: managedScan,
+  PolicyRuleMode: policyRuleMode,
+  SbomExport: sbomExport,
+};
+
+type Method = keyof Handler | "configure";
+
+/** Runs one dynamic-provider method of one resource kind. */
+export async function run(kind: ResourceKind, method: Method, args: unknown[]): Promise<unknown> {
+  if (method === "configure") return configure(args[0] as pulumi.dynamic.ConfigureRequest);
+  const handler = handlers[kind];
+  if (!handler) throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
+  const fn = handler[method] as (...a: unknown[]) => unknown;
+  if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
+  return fn.apply(handler, args);
+}

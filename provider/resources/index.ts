@@ -1,0 +1,6 @@
+/** The package's Pulumi resources. */
+export { ProjectSettings, type ProjectSettingsArgs, type ManagedScanConfig, type ScanToggle } from "./project-settings";
+export { ProjectTags, type ProjectTagsArgs } from "./project-tags";
+export { ManagedScan, type ManagedScanArgs } from "./managed-scan";
+export { PolicyRuleMode, type PolicyRuleModeArgs } from "./policy-rule-mode";
+export { SbomExport, type SbomExportArgs } from "./sbom-export";

@@ -1,0 +1,70 @@
+/**
+ * Serialization as users get it: the packed package installed into a project, resources built
+ * with plain `node` under Pulumi's mocks, and each `__provider` loaded as the engine loads it.
+ */
+import { execFile } from "node:child_process";
+import { copyFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { useEmulator } from "../support/emulator";
+
+const env = useEmulator({ preset: "demo", resetEachTest: false, token: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" });
+const KINDS = ["ProjectSettings", "ProjectTags", "ManagedScan", "PolicyRuleMode", "SbomExport"] as const;
+
+interface KindReport {
+  type: string;
+  bytes: number;
+  text: string;
+  failures: unknown[];
+  id: string;
+  outs: Record<string, unknown>;
+  read: { id: string; props: Record<string, unknown> };
+  diff: { changes: boolean; replaces: string[] };
+  updated?: { outs: Record<string, unknown> };
+}
+
+describe("the installed package's __provider", () => {
+  let report: Record<(typeof KINDS)[number], KindReport>;
+  let before: unknown;
+  const dir = inject("installedPackageDir");
+
+  beforeAll(async () => {
+    before = structuredClone(env.emulator.state());
+    copyFileSync(join(__dirname, "../fixtures/serialize-resources.js"), join(dir, "serialize-resources.js"));
+    const { stdout } = await promisify(execFile)(process.execPath, ["serialize-resources.js"], {
+      cwd: dir,
+      env: { ...process.env, EMULATOR_URL: env.emulator.url, EMULATOR_TOKEN: env.emulator.token, SEMGREP_APP_TOKEN: "", SEMGREP_APP_URL: "" },
+      maxBuffer: 16 << 20,
+    });
+    report = JSON.parse(stdout);
+  }, 120_000);
+
+  it.each(KINDS)("%s: is at most 1 KB, requires the installed package by name, holds no path and no token", (kind) => {
+    const { type, bytes, text } = report[kind];
+    console.log(`${kind}: __provider ${bytes} bytes`);
+    expect(type).toBe(`pulumi-nodejs:dynamic/semgrep:${kind}`);
+    expect(bytes).toBeLessThanOrEqual(1024);
+    expect(text).toContain(`require("pulumi-semgrep/shims/${kind}")`);
+    for (const forbidden of [dir, homedir(), "/tmp/", "/work/", "node_modules", env.emulator.token, env.emulator.url]) expect(text).not.toContain(forbidden);
+  });
+
+  it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
+    const { failures, outs, read, diff } = report[kind];
+    expect(failures).toEqual([]);
+    expect(read.id).toBeTruthy();
+    expect(JSON.stringify(outs)).not.toContain(env.emulator.token);
+    if (kind === "SbomExport") expect(diff).toMatchObject({ changes: false });
+    else expect(diff).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("leaves the service as it found it after delete", () => {
+    const after = env.emulator.state();
+    const previous = before as typeof after;
+    expect(after.projects).toEqual(previous.projects);
+    const modes = (state: typeof after) => state.policies.flatMap((p) => p.rules.map((r) => `${p.id}/${r.path}=${r.policyMode}`));
+    expect(modes(after)).toEqual(modes(previous));
+    expect(after.sbomExports).toHaveLength(1);
+  });
+});
