@@ -45,12 +45,12 @@ function describe(value: unknown): string {
 }
 
 /**
- * Validates `news` (the engine's `__provider` aside). Without unknowns, the inputs returned are
+ * Validates `news`. Without unknowns, the inputs returned are
  * the schema's normalized output; with unknowns, the inputs go back as given and only the known
  * parts are judged.
  */
 export function checkInputs<S extends z.ZodType<Props>>(schema: S, news: Props): pulumi.dynamic.CheckResult {
-  const { __provider: _provider, ...props } = news;
+  const props = news;
   const unknowns = unknownPaths(props);
   const parsed = schema.safeParse(props);
   if (parsed.success) return { inputs: parsed.data };

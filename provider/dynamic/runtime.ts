@@ -39,5 +39,24 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   if (!handler) throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
   const fn = handler[method] as (...a: unknown[]) => unknown;
   if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
-  return fn.apply(handler, args);
+  return withoutUndefined(await fn.apply(handler, args.map(withoutProviderKey)));
+}
+
+/** The host passes the serialized shim (`__provider`) along with the properties; handlers never need it. */
+function withoutProviderKey(arg: unknown): unknown {
+  if (!arg || typeof arg !== "object" || Array.isArray(arg) || !("__provider" in arg)) return arg;
+  const { __provider: _shim, ...props } = arg as Props;
+  return props;
+}
+
+/**
+ * The host turns results into protobuf Structs, which have no `undefined`: an absent value is
+ * simply left out.
+ */
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUndefined(v)]));
+  }
+  return value;
 }

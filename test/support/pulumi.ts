@@ -38,15 +38,20 @@ export interface PulumiWorkspace {
 
 /**
  * A Pulumi project in a temporary directory with its own file backend and a stack `test`
- * selected. `files` are written into it; `node_modules` links to this repo's.
+ * selected. `files` are written into it; `node_modules` links to `nodeModules` (default: this
+ * repo's; pass the installed package's to run as a user's project does).
  */
-export async function pulumiWorkspace(files: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<PulumiWorkspace> {
+export async function pulumiWorkspace(
+  files: Record<string, string>,
+  extraEnv: Record<string, string> = {},
+  nodeModules = join(REPO, "node_modules"),
+): Promise<PulumiWorkspace> {
   const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-e2e-"));
   const dir = join(root, "program");
   mkdirSync(join(root, "backend"), { recursive: true });
   mkdirSync(dir);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"), "dir");
+  symlinkSync(nodeModules, join(dir, "node_modules"), "dir");
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     // Node 24 (the program's runtime) first, then the CLI and its plugins.
@@ -58,6 +63,8 @@ export async function pulumiWorkspace(files: Record<string, string>, extraEnv: R
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     NO_COLOR: "1",
+    // The examples are type-checked by `npm run typecheck`; here they only run.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...extraEnv,
   };
   const workspace: PulumiWorkspace = {

@@ -1,49 +1,73 @@
 #!/usr/bin/env node
-// `npm run demo`: starts the API emulator with the demo preset and shows what it serves through
-// the package's own client, then the emulator's request summary.
+// `npm run demo`: the API emulator (demo preset) plus a real `pulumi up` of the root Pulumi.yaml
+// program (examples/security-baseline) against it, with a local file backend; then the outputs,
+// the emulator's request summary, `pulumi destroy` and clean-up.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, lstatSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 
-const require = createRequire(import.meta.url);
-const { startEmulator } = require("../../dist/emulator");
-const { SemgrepClient } = require("../../dist/client");
+const REPO = join(dirname(new URL(import.meta.url).pathname), "../..");
+const require = createRequire(join(REPO, "package.json"));
+const { startEmulator } = require("./dist/emulator");
 
+// The program imports "pulumi-semgrep" as a user's would: make this checkout resolvable by name.
+const selfLink = join(REPO, "node_modules", "pulumi-semgrep");
+if (!existsSync(selfLink) && !lstatSync(selfLink, { throwIfNoEntry: false })) symlinkSync("..", selfLink, "dir");
+
+const cliDir = execFileSync(process.execPath, [join(REPO, "test/tools/pulumi-cli.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+  .trim()
+  .split("\n")
+  .at(-1);
+const work = mkdtempSync(join(tmpdir(), "pulumi-semgrep-demo-"));
 const emulator = await startEmulator({ preset: "demo" });
-console.log(`Semgrep API emulator (demo preset) at ${emulator.url}, token "${emulator.token}"\n`);
-const client = new SemgrepClient({ baseUrl: emulator.url, token: emulator.token });
+const env = {
+  ...process.env,
+  PATH: [dirname(process.execPath), cliDir, process.env.PATH].join(delimiter),
+  PULUMI_BACKEND_URL: `file://${work}`,
+  PULUMI_HOME: join(work, ".pulumi"),
+  PULUMI_CONFIG_PASSPHRASE: "demo",
+  PULUMI_SKIP_UPDATE_CHECK: "true",
+  PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+};
+delete env.SEMGREP_APP_TOKEN;
+delete env.SEMGREP_APP_URL;
+
+/** Runs pulumi; output goes to the terminal unless captured. */
+function pulumi(args, { capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: REPO, env, stdio: ["ignore", capture ? "pipe" : "inherit", "inherit"] });
+    let out = "";
+    child.stdout?.on("data", (chunk) => (out += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`pulumi ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+function summary(title) {
+  const counts = {};
+  for (const r of emulator.requests()) counts[`${r.method} ${r.operation ?? r.path}`] = (counts[`${r.method} ${r.operation ?? r.path}`] ?? 0) + 1;
+  console.log(`\n${title}: ${emulator.requests().length} API requests`);
+  for (const [operation, n] of Object.entries(counts)) console.log(`  ${String(n).padStart(4)}  ${operation}`);
+}
+
 try {
-  const [deployment] = await client.deployments.list();
-  console.log(`Deployment ${deployment.id} (${deployment.slug}): ${deployment.name}`);
-
-  console.log("\nProjects:");
-  for (const project of await client.projects.list(deployment.slug)) {
-    const scans = project.managed_scan_config;
-    console.log(
-      `  ${project.name.padEnd(24)} tags=[${project.tags.join(", ")}] primary=${project.primary_branch} ` +
-        `managed diff=${scans?.diff_scan?.enabled ? "on" : "off"} full=${scans?.full_scan?.enabled ? "on" : "off"}`,
-    );
-  }
-
-  console.log("\nPolicies:");
-  for (const policy of await client.policies.list(deployment.id)) {
-    const modes = {};
-    for await (const rule of client.policies.listRules(deployment.id, policy.id)) modes[rule.policyMode] = (modes[rule.policyMode] ?? 0) + 1;
-    const summary = Object.entries(modes).map(([mode, n]) => `${mode.replace("MODE_", "").toLowerCase()} ${n}`).join(", ");
-    console.log(`  ${policy.id} ${policy.name.padEnd(24)} ${policy.productType}${policy.isDefault ? " (default)" : ""}: ${summary}`);
-  }
-
-  const statuses = {};
-  for await (const scan of client.scans.search(deployment.id)) statuses[scan.status] = (statuses[scan.status] ?? 0) + 1;
-  console.log(`\nScans by status: ${Object.entries(statuses).map(([s, n]) => `${s.replace("SCAN_STATUS_", "")} ${n}`).join(", ")}`);
-
-  const repositories = await client.dependencies.listRepositories(deployment.id).toArray();
-  const dependencies = repositories.reduce((n, r) => n + r.numDependencies, 0);
-  console.log(`Dependency inventory: ${repositories.length} repositories, ${dependencies} dependencies`);
-
-  const byOperation = {};
-  for (const request of emulator.requests()) byOperation[request.operation ?? request.path] = (byOperation[request.operation ?? request.path] ?? 0) + 1;
-  console.log(`\nEmulator request log: ${emulator.requests().length} requests`);
-  for (const [operation, n] of Object.entries(byOperation)) console.log(`  ${operation.padEnd(32)} ${n}`);
+  console.log(`Semgrep API emulator (demo preset) at ${emulator.url}\n`);
+  await pulumi(["stack", "init", "demo"], { capture: true });
+  await pulumi(["config", "set", "semgrep:url", emulator.url], { capture: true });
+  await pulumi(["config", "set", "--secret", "semgrep:token", emulator.token], { capture: true });
+  await pulumi(["up", "--yes"]);
+  summary("pulumi up");
+  emulator.requests().length = 0;
+  await pulumi(["preview", "--expect-no-changes"]);
+  summary("pulumi preview (no changes expected, no API request)");
+  emulator.requests().length = 0;
+  await pulumi(["destroy", "--yes"]);
+  summary("pulumi destroy (every value put back as it was found)");
 } finally {
-  await client.close();
+  await pulumi(["stack", "rm", "--yes", "--force", "demo"], { capture: true }).catch(() => {});
   await emulator.close();
+  rmSync(work, { recursive: true, force: true });
 }
