@@ -53,8 +53,15 @@ function summary(title) {
   for (const [operation, n] of Object.entries(counts)) console.log(`  ${String(n).padStart(4)}  ${operation}`);
 }
 
+/** What the stack manages on the service: projects and rule modes. */
+function managedState() {
+  const state = emulator.state();
+  return JSON.stringify({ projects: state.projects, modes: state.policies.map((p) => p.rules.map((r) => r.policyMode)) });
+}
+
 try {
   console.log(`Semgrep API emulator (demo preset) at ${emulator.url}\n`);
+  const before = managedState();
   await pulumi(["stack", "init", "demo"], { capture: true });
   await pulumi(["config", "set", "semgrep:url", emulator.url], { capture: true });
   await pulumi(["config", "set", "--secret", "semgrep:token", emulator.token], { capture: true });
@@ -65,7 +72,10 @@ try {
   summary("pulumi preview (no changes expected, no API request)");
   emulator.requests().length = 0;
   await pulumi(["destroy", "--yes"]);
-  summary("pulumi destroy (every value put back as it was found)");
+  summary("pulumi destroy");
+  const restored = managedState() === before;
+  console.log(`\nAfter destroy, every project setting and rule mode is as it was found: ${restored ? "yes" : "NO"}`);
+  if (!restored) process.exitCode = 1;
 } finally {
   await pulumi(["stack", "rm", "--yes", "--force", "demo"], { capture: true }).catch(() => {});
   await emulator.close();

@@ -1,0 +1,30 @@
+/** Every single-resource example runs as shipped: `pulumi up`, then `pulumi destroy` puts the service back. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { startEmulator } from "../../provider/emulator";
+import { pulumiWorkspace } from "../support/pulumi";
+
+const EXAMPLES = ["project-settings", "project-tags", "managed-scan", "policy-rule-mode", "sbom-export"];
+
+describe("examples", () => {
+  it.each(EXAMPLES)("%s: up, no-change preview, destroy", async (example) => {
+    const emulator = await startEmulator({ preset: "demo" });
+    try {
+      const snapshot = () => JSON.stringify({ projects: emulator.state().projects, policies: emulator.state().policies.map((p) => p.rules.map((r) => r.policyMode)) });
+      const before = snapshot();
+      const dir = join(__dirname, "../../examples", example);
+      const files = Object.fromEntries(["Pulumi.yaml", "package.json", "index.ts"].map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+      const workspace = await pulumiWorkspace(files, { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token }, join(inject("installedPackageDir"), "node_modules"));
+      const up = await workspace.run(["up", "--yes", "--skip-preview"]);
+      expect(up.stdout).toMatch(/created/);
+      const writes = emulator.requests().filter((r) => r.method !== "GET");
+      expect(writes.length).toBeGreaterThan(0);
+      await workspace.run(["preview", "--expect-no-changes"]);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      expect(snapshot()).toBe(before);
+    } finally {
+      await emulator.close();
+    }
+  }, 120_000);
+});
