@@ -6,4 +6,5 @@
  * as `pulumi-semgrep/emulator`.
  */
 export * from "./resources";
+export * from "./functions";
 export * from "./client";

@@ -4,22 +4,23 @@
  * before (the end of scan and rule listings is not documented).
  */
 
-/** One page as the iterator needs it: its items and the cursor of the next page, if any. */
-export interface PageOf<TItem, TCursor> {
+/** One page as the iterator needs it: its items, the cursor of the next page if any, and the whole answer. */
+export interface PageOf<TItem, TCursor, TAnswer = unknown> {
   items: TItem[];
   next: TCursor | undefined;
+  answer: TAnswer;
 }
 
 /** A listing: iterate it for every item, or `.pages()` for the pages. */
-export class Paginated<TItem, TCursor = string> implements AsyncIterable<TItem> {
-  readonly #fetchPage: (cursor: TCursor | undefined) => Promise<PageOf<TItem, TCursor>>;
+export class Paginated<TItem, TCursor = string, TAnswer = unknown> implements AsyncIterable<TItem> {
+  readonly #fetchPage: (cursor: TCursor | undefined) => Promise<PageOf<TItem, TCursor, TAnswer>>;
 
-  constructor(fetchPage: (cursor: TCursor | undefined) => Promise<PageOf<TItem, TCursor>>) {
+  constructor(fetchPage: (cursor: TCursor | undefined) => Promise<PageOf<TItem, TCursor, TAnswer>>) {
     this.#fetchPage = fetchPage;
   }
 
   /** Every page, in order, fetched lazily. */
-  async *pages(): AsyncGenerator<PageOf<TItem, TCursor>> {
+  async *pages(): AsyncGenerator<PageOf<TItem, TCursor, TAnswer>> {
     const seen = new Set<TCursor>();
     let cursor: TCursor | undefined;
     for (;;) {

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
-import provider = require("../shims/ManagedScan");
+import provider from "../shims/ManagedScan";
 import type { ScanToggle } from "./project-settings";
 
 export interface ManagedScanArgs {

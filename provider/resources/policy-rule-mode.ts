@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PolicyMode } from "../client/schemas/enums";
 import { TYPE_MODULE } from "../shims/shim";
-import provider = require("../shims/PolicyRuleMode");
+import provider from "../shims/PolicyRuleMode";
 
 export interface PolicyRuleModeArgs {
   /** Numeric id of the deployment, e.g. `"1"` (a number is accepted too). Changing it replaces the resource. */

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
-import provider = require("../shims/ProjectSettings");
+import provider from "../shims/ProjectSettings";
 
 /** A managed-scan toggle. */
 export interface ScanToggle {

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
-import provider = require("../shims/ProjectTags");
+import provider from "../shims/ProjectTags";
 
 export interface ProjectTagsArgs {
   /** Slug of the deployment, e.g. `"acme"`. Changing it replaces the resource. */

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SbomMetadataComponentType, SbomOutputFormat } from "../client/schemas/enums";
 import { TYPE_MODULE } from "../shims/shim";
-import provider = require("../shims/SbomExport");
+import provider from "../shims/SbomExport";
 
 export interface SbomExportArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */

@@ -1,11 +1,11 @@
-/** Every single-resource example runs as shipped: `pulumi up`, then `pulumi destroy` puts the service back. */
+/** Every example but the security baseline (tested on its own) runs as shipped: `pulumi up`, then `pulumi destroy` puts the service back. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
 import { pulumiWorkspace } from "../support/pulumi";
 
-const EXAMPLES = ["project-settings", "project-tags", "managed-scan", "policy-rule-mode", "sbom-export"];
+const EXAMPLES = ["project-settings", "project-tags", "managed-scan", "policy-rule-mode", "sbom-export", "block-high-severity"];
 
 describe("examples", () => {
   it.each(EXAMPLES)("%s: up, no-change preview, destroy", async (example) => {
@@ -20,6 +20,14 @@ describe("examples", () => {
       expect(up.stdout).toMatch(/created/);
       const writes = emulator.requests().filter((r) => r.method !== "GET");
       expect(writes.length).toBeGreaterThan(0);
+      if (example === "block-high-severity") {
+        const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout);
+        const targeted = emulator.state().policies[0]!.rules.filter((r) => r.category === "security" && ["SEVERITY_HIGH", "SEVERITY_CRITICAL"].includes(r.severity));
+        expect(outputs.blockedRules).toBe(targeted.length);
+        expect(targeted.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
+        expect(outputs.latestScans.count).toBe(100);
+        expect(emulator.requests().filter((r) => r.operation === "policies.listRules")).toHaveLength(2); // getPolicyRules, then the resources' shared listing
+      }
       await workspace.run(["preview", "--expect-no-changes"]);
       await workspace.run(["destroy", "--yes", "--skip-preview"]);
       expect(snapshot()).toBe(before);

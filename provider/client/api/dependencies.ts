@@ -28,10 +28,10 @@ export class Dependencies {
   }
 
   /** Every repository with dependencies matching the filter, page by page (100 a page by default). */
-  listRepositories(deploymentId: string | number, params: Omit<ListRepositoriesRequest, "cursor"> = {}): Paginated<RepositorySummary, number> {
-    return new Paginated<RepositorySummary, number>(async (cursor) => {
+  listRepositories(deploymentId: string | number, params: Omit<ListRepositoriesRequest, "cursor"> = {}): Paginated<RepositorySummary, number, ListRepositoriesResponse> {
+    return new Paginated(async (cursor) => {
       const page = await this.listRepositoriesPage(deploymentId, { ...params, cursor });
-      return { items: page.repositorySummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined };
+      return { items: page.repositorySummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined, answer: page };
     });
   }
 
@@ -59,10 +59,10 @@ export class Dependencies {
     deploymentId: string | number,
     repositoryId: string | number,
     params: Omit<ListLockfilesRequest, "cursor" | "repositoryId"> = {},
-  ): Paginated<LockfileSummary> {
+  ): Paginated<LockfileSummary, string, ListLockfilesResponse> {
     return new Paginated(async (cursor) => {
       const page = await this.listLockfilesPage(deploymentId, repositoryId, { ...params, cursor });
-      return { items: page.lockfileSummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined };
+      return { items: page.lockfileSummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined, answer: page };
     });
   }
 }

@@ -36,10 +36,10 @@ export class Policies {
   }
 
   /** Every rule of a policy, read page by page (2,000 a page by default). */
-  listRules(deploymentId: string | number, policyId: string | number, query: Omit<ListRulesQuery, "cursor"> = {}): Paginated<Rule> {
+  listRules(deploymentId: string | number, policyId: string | number, query: Omit<ListRulesQuery, "cursor"> = {}): Paginated<Rule, string, RulesPage> {
     return new Paginated(async (cursor) => {
       const page = await this.listRulesPage(deploymentId, policyId, { ...query, cursor });
-      return { items: page.rules, next: page.cursor ?? undefined };
+      return { items: page.rules, next: page.cursor ?? undefined, answer: page };
     });
   }
 

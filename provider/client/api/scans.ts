@@ -25,10 +25,10 @@ export class Scans {
   }
 
   /** Every scan matching `params`, newest first as the service orders them, read page by page. */
-  search(deploymentId: string | number, params: Omit<ScanSearchRequest, "cursor"> = {}): Paginated<ScanSummary> {
+  search(deploymentId: string | number, params: Omit<ScanSearchRequest, "cursor"> = {}): Paginated<ScanSummary, string, ScanSearchResponse> {
     return new Paginated(async (cursor) => {
       const page = await this.searchPage(deploymentId, { ...params, cursor });
-      return { items: page.scans, next: page.cursor ?? undefined };
+      return { items: page.scans, next: page.cursor ?? undefined, answer: page };
     });
   }
 

@@ -1,0 +1,111 @@
+/** Data source: the rules of a policy, every page read, optionally filtered. */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { CONFIDENCES, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/schemas";
+import { id } from "../dynamic/inputs";
+import { parseArgs } from "./args";
+import { clientFor, type SemgrepInvokeOptions } from "./client";
+import { type Inputs, outputForm } from "./output";
+import { type PolicyInfo, policyInfo, type RuleInfo, ruleInfo } from "./shapes";
+
+export interface RuleFilter {
+  /** Only rules whose path starts with this, e.g. `"python."`. */
+  rulePathPrefix?: string;
+  /** e.g. `["SEVERITY_HIGH", "SEVERITY_CRITICAL"]` */
+  severities?: string[];
+  /** e.g. `["CONFIDENCE_HIGH"]` */
+  confidences?: string[];
+  /** e.g. `["security"]` */
+  categories?: string[];
+  /** e.g. `["SOURCE_PRO"]` */
+  sources?: string[];
+  /** Rules for any of these languages, e.g. `["python"]`. */
+  languages?: string[];
+  /** e.g. `["MODE_MONITOR"]` */
+  modes?: string[];
+}
+
+export interface GetPolicyRulesArgs {
+  /** Numeric id of the deployment, e.g. `"1"`. */
+  deploymentId: string | number;
+  /** Numeric id of the policy. */
+  policyId: string | number;
+  /** Keep only rules matching every given criterion (each list: any of its values). */
+  filter?: RuleFilter;
+}
+
+export interface GetPolicyRulesResult {
+  policy: PolicyInfo;
+  /** The matching rules, by path. */
+  rules: RuleInfo[];
+}
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.array(z.enum(values, { error: `must be one of ${values.join(", ")}` })).optional();
+
+const rulesArgs = z.strictObject({
+  deploymentId: id("deployment"),
+  policyId: id("policy"),
+  filter: z
+    .strictObject({
+      rulePathPrefix: z.string().min(1).optional(),
+      severities: oneOf(SEVERITIES),
+      confidences: oneOf(CONFIDENCES),
+      categories: z.array(z.string().min(1)).optional(),
+      sources: oneOf(RULE_SOURCES),
+      languages: z.array(z.string().min(1)).optional(),
+      modes: oneOf(POLICY_MODES),
+    })
+    .optional(),
+});
+
+/**
+ * Every rule of a policy (read 2,000 at a time), optionally filtered.
+ *
+ * @example
+ * ```ts
+ * import { getPolicyRules } from "pulumi-semgrep";
+ * const { rules } = await getPolicyRules({
+ *   deploymentId: "1",
+ *   policyId: "10",
+ *   filter: { severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"], categories: ["security"] },
+ * });
+ * ```
+ */
+export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInvokeOptions): Promise<GetPolicyRulesResult> {
+  const { deploymentId, policyId, filter = {} } = parseArgs("getPolicyRules", rulesArgs, args);
+  const client = clientFor(opts);
+  let policy: PolicyInfo | undefined;
+  const rules: RuleInfo[] = [];
+  const anyOf = (wanted: readonly string[] | undefined, value: string | undefined) => !wanted?.length || (value !== undefined && wanted.includes(value));
+  for await (const page of client.policies.listRules(deploymentId, policyId).pages()) {
+    policy ??= policyInfo(page.answer.policy);
+    for (const rule of page.items.map(ruleInfo)) {
+      const keep =
+        (!filter.rulePathPrefix || rule.path.startsWith(filter.rulePathPrefix)) &&
+        anyOf(filter.severities, rule.severity) &&
+        anyOf(filter.confidences, rule.confidence) &&
+        anyOf(filter.categories, rule.category) &&
+        anyOf(filter.sources, rule.source) &&
+        anyOf(filter.modes, rule.mode) &&
+        (!filter.languages?.length || rule.languages.some((l) => filter.languages!.includes(l)));
+      if (keep) rules.push(rule);
+    }
+  }
+  // A policy always comes with its first page, even an empty one.
+  return { policy: policy!, rules: rules.sort((a, b) => a.path.localeCompare(b.path)) };
+}
+
+/**
+ * {@link getPolicyRules} with `pulumi.Input` arguments, as an Output.
+ *
+ * @example
+ * ```ts
+ * import { getPolicyOutput, getPolicyRulesOutput } from "pulumi-semgrep";
+ * const policy = getPolicyOutput({ deploymentId: "1", productType: "PRODUCT_TYPE_SAST", isDefault: true });
+ * export const highSeverity = getPolicyRulesOutput({ deploymentId: "1", policyId: policy.id, filter: { severities: ["SEVERITY_HIGH"] } })
+ *   .rules.apply((rules) => rules.length);
+ * ```
+ */
+export const getPolicyRulesOutput: (args: Inputs<GetPolicyRulesArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetPolicyRulesResult> =
+  outputForm(getPolicyRules);
