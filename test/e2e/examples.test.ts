@@ -15,7 +15,15 @@ describe("examples", () => {
       const before = snapshot();
       const dir = join(__dirname, "../../examples", example);
       const files = Object.fromEntries(["Pulumi.yaml", "package.json", "index.ts"].map((f) => [f, readFileSync(join(dir, f), "utf8")]));
-      const workspace = await pulumiWorkspace(files, { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token }, join(inject("installedPackageDir"), "node_modules"));
+      // One example reads its credentials from the stack config (the data sources in the program,
+      // the resources in the provider process); the others from the environment.
+      const fromConfig = example === "block-high-severity";
+      const credentials = fromConfig ? { SEMGREP_APP_URL: "", SEMGREP_APP_TOKEN: "" } : { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
+      const workspace = await pulumiWorkspace(files, credentials, join(inject("installedPackageDir"), "node_modules"));
+      if (fromConfig) {
+        await workspace.run(["config", "set", "semgrep:url", emulator.url]);
+        await workspace.run(["config", "set", "--secret", "semgrep:token", emulator.token]);
+      }
       const up = await workspace.run(["up", "--yes", "--skip-preview"]);
       expect(up.stdout).toMatch(/created/);
       const writes = emulator.requests().filter((r) => r.method !== "GET");
