@@ -3,8 +3,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ManagedScanRequest, Project } from "../client";
 import { checkInputs, type Props } from "./check";
-import { apiClient } from "./credentials";
-import { changedFields, diffDeclared, type FieldRule } from "./diff";
+import { projectApi } from "./project-index";
+import { changedFields, covers, diffDeclared, type FieldRule } from "./diff";
 import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
 import { liveManagedScans, projectSubject, requireProject } from "./projects";
@@ -57,14 +57,14 @@ export const managedScan = {
       const live = liveManagedScans(project);
       const originals = recordOriginals(declared, live);
       const body = changes(live, declared);
-      if (Object.keys(body).length) project = await apiClient().projects.updateManagedScans(declared.deploymentSlug, declared.projectName, body);
+      if (Object.keys(body).length) project = await projectApi(declared.deploymentSlug, declared.projectName).updateManagedScans(body);
       return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, liveOf(project), originals) };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(projectSubject("ManagedScan", props), async () => {
-      const project = await readUnlessGone(() => apiClient().projects.get(props.deploymentSlug as string, props.projectName as string));
+      const project = await readUnlessGone(projectApi(props.deploymentSlug as string, props.projectName as string).get);
       if (!project) return { id: "" };
       const live = liveManagedScans(project);
       const inputs: Props = { deploymentSlug: props.deploymentSlug, projectName: props.projectName, restoreOnDelete: props.restoreOnDelete };
@@ -79,7 +79,7 @@ export const managedScan = {
       const originals = recordOriginals(declared, olds, olds);
       const body = changes(olds, declared);
       if (!Object.keys(body).length) return { outs: outputs(declared, olds, originals) };
-      const project = await apiClient().projects.updateManagedScans(declared.deploymentSlug, declared.projectName, body);
+      const project = await projectApi(declared.deploymentSlug, declared.projectName).updateManagedScans(body);
       return { outs: outputs(declared, liveOf(project), originals) };
     });
   },
@@ -87,8 +87,10 @@ export const managedScan = {
   delete: (_id: string, props: Props): Promise<void> =>
     about(projectSubject("ManagedScan", props), async () => {
       if (props.restoreOnDelete === false) return;
-      const body = toRequest({ diffScan: props.originalDiffScan as Toggles["diffScan"], fullScan: props.originalFullScan as Toggles["fullScan"] });
+      // Put back only the toggles that differ from the last known live value.
+      const back = (original: unknown, live: unknown) => (covers(live, original) ? undefined : (original as Toggles["diffScan"]));
+      const body = toRequest({ diffScan: back(props.originalDiffScan, props.diffScan), fullScan: back(props.originalFullScan, props.fullScan) });
       if (!Object.keys(body).length) return;
-      await readUnlessGone(() => apiClient().projects.updateManagedScans(props.deploymentSlug as string, props.projectName as string, body));
+      await readUnlessGone(() => projectApi(props.deploymentSlug as string, props.projectName as string).updateManagedScans(body));
     }),
 };

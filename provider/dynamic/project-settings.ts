@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { UpdateProjectRequest } from "../client";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
 import { checkInputs, type Props } from "./check";
-import { apiClient } from "./credentials";
+import { projectApi } from "./project-index";
 import { changedFields, diffDeclared, type FieldRule, sameSet } from "./diff";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
@@ -105,14 +105,14 @@ export const projectSettings = {
       const live = projectOutputs(project);
       const originals = recordOriginals(declared, live);
       const body = changes(live, declared);
-      if (Object.keys(body).length) project = await apiClient().projects.update(declared.deploymentSlug, declared.projectName, body);
+      if (Object.keys(body).length) project = await projectApi(declared.deploymentSlug, declared.projectName).update(body);
       return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, projectOutputs(project), originals) };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(projectSubject("ProjectSettings", props), async () => {
-      const project = await readUnlessGone(() => apiClient().projects.get(props.deploymentSlug as string, props.projectName as string));
+      const project = await readUnlessGone(projectApi(props.deploymentSlug as string, props.projectName as string).get);
       if (!project) return { id: "" };
       const live = { ...props, ...projectOutputs(project) };
       return { id, props: live, inputs: refreshedInputs(props, live) };
@@ -124,7 +124,7 @@ export const projectSettings = {
       const originals = recordOriginals(declared, olds, pickOriginals(olds));
       const body = changes(olds, declared);
       if (!Object.keys(body).length) return { outs: outputs(declared, keptProjectOutputs(olds), originals) };
-      const project = await apiClient().projects.update(declared.deploymentSlug, declared.projectName, body);
+      const project = await projectApi(declared.deploymentSlug, declared.projectName).update(body);
       return { outs: outputs(declared, projectOutputs(project), originals) };
     });
   },
@@ -132,20 +132,21 @@ export const projectSettings = {
   delete: (_id: string, props: Props): Promise<void> =>
     about(projectSubject("ProjectSettings", props), async () => {
       if (props.restoreOnDelete === false) return;
+      // Put back only what differs from the last known live value: the fewest writes.
       const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = pickOriginals(props);
+      const liveScans = props.managedScanConfig as ManagedScans | undefined;
+      const toggleBack = (name: keyof ManagedScans) => {
+        const original = originalManagedScanConfig?.[name];
+        return original && original.enabled !== liveScans?.[name]?.enabled ? original : undefined;
+      };
+      const diffScan = toggleBack("diffScan");
+      const fullScan = toggleBack("fullScan");
       const body: UpdateProjectRequest = {
-        ...(originalPrimaryBranch !== undefined ? { primary_branch: originalPrimaryBranch } : {}),
-        ...(originalTags !== undefined ? { tags: originalTags } : {}),
-        ...(originalManagedScanConfig !== undefined
-          ? {
-              managed_scan_config: {
-                ...(originalManagedScanConfig.diffScan ? { diff_scan: originalManagedScanConfig.diffScan } : {}),
-                ...(originalManagedScanConfig.fullScan ? { full_scan: originalManagedScanConfig.fullScan } : {}),
-              },
-            }
-          : {}),
+        ...(originalPrimaryBranch !== undefined && originalPrimaryBranch !== props.primaryBranch ? { primary_branch: originalPrimaryBranch } : {}),
+        ...(originalTags !== undefined && !sameSet(originalTags, props.tags) ? { tags: originalTags } : {}),
+        ...(diffScan || fullScan ? { managed_scan_config: { ...(diffScan ? { diff_scan: diffScan } : {}), ...(fullScan ? { full_scan: fullScan } : {}) } } : {}),
       };
       if (!Object.keys(body).length) return;
-      await readUnlessGone(() => apiClient().projects.update(props.deploymentSlug as string, props.projectName as string, body));
+      await readUnlessGone(() => projectApi(props.deploymentSlug as string, props.projectName as string).update(body));
     }),
 };

@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Project } from "../client";
 import { checkInputs, type Props } from "./check";
-import { apiClient } from "./credentials";
+import { projectApi } from "./project-index";
 import { diffDeclared, type FieldRule, sameSet } from "./diff";
 import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
@@ -42,14 +42,14 @@ export const projectTags = {
     return about(projectSubject("ProjectTags", declared), async () => {
       let project = await requireProject(declared.deploymentSlug, declared.projectName);
       const missing = declared.tags.filter((t) => !project.tags.includes(t));
-      if (missing.length) project = await apiClient().projects.addTags(declared.deploymentSlug, declared.projectName, missing);
+      if (missing.length) project = await projectApi(declared.deploymentSlug, declared.projectName).addTags(missing);
       return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, project, missing) };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(projectSubject("ProjectTags", props), async () => {
-      const project = await readUnlessGone(() => apiClient().projects.get(props.deploymentSlug as string, props.projectName as string));
+      const project = await readUnlessGone(projectApi(props.deploymentSlug as string, props.projectName as string).get);
       if (!project) return { id: "" };
       const live = outputs(props as Inputs, project, (props.addedTags as string[] | undefined) ?? []);
       const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
@@ -59,19 +59,19 @@ export const projectTags = {
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
     return about(projectSubject("ProjectTags", declared), async () => {
-      const client = apiClient();
+      const api = projectApi(declared.deploymentSlug, declared.projectName);
       const present = (olds.projectTags as string[] | undefined) ?? [];
       let added = (olds.addedTags as string[] | undefined) ?? [];
       let project: Project | undefined;
       const missing = declared.tags.filter((t) => !present.includes(t));
       if (missing.length) {
-        project = await client.projects.addTags(declared.deploymentSlug, declared.projectName, missing);
+        project = await api.addTags(missing);
         added = [...new Set([...added, ...missing])];
       }
       // Tags no longer declared go only if this resource added them.
       const dropped = added.filter((t) => !declared.tags.includes(t));
       if (dropped.length) {
-        project = await client.projects.removeTags(declared.deploymentSlug, declared.projectName, dropped);
+        project = await api.removeTags(dropped);
         added = added.filter((t) => !dropped.includes(t));
       }
       if (!project) {
@@ -86,6 +86,6 @@ export const projectTags = {
     about(projectSubject("ProjectTags", props), async () => {
       const added = (props.addedTags as string[] | undefined) ?? [];
       if (props.restoreOnDelete === false || !added.length) return;
-      await readUnlessGone(() => apiClient().projects.removeTags(props.deploymentSlug as string, props.projectName as string, added));
+      await readUnlessGone(() => projectApi(props.deploymentSlug as string, props.projectName as string).removeTags(added));
     }),
 };

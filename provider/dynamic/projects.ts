@@ -1,7 +1,7 @@
 /** What the project resources share: finding the project, and its live values as outputs. */
 import type { Project } from "../client";
 import type { Props } from "./check";
-import { apiClient } from "./credentials";
+import { projectApi } from "./project-index";
 import { readUnlessGone } from "./lookup";
 
 export interface ManagedScans {
@@ -16,7 +16,7 @@ export function projectSubject(kind: string, props: Props): string {
 
 /** The project, or an error saying it does not exist (projects come from scans: scan it first). */
 export async function requireProject(deploymentSlug: string, projectName: string): Promise<Project> {
-  const project = await readUnlessGone(() => apiClient().projects.get(deploymentSlug, projectName));
+  const project = await readUnlessGone(projectApi(deploymentSlug, projectName).get);
   if (!project) {
     throw new Error(
       `project "${projectName}" does not exist in deployment "${deploymentSlug}" (projects appear after their first scan; check the name, e.g. "org/repo")`,

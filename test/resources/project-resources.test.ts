@@ -1,6 +1,7 @@
 /** ProjectSettings, ProjectTags and ManagedScan provider methods against the emulator. */
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator";
+import { forgetSharedReads } from "../../provider/dynamic/shared-reads";
 import { checked, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
@@ -49,6 +50,7 @@ describe("ProjectSettings", () => {
 
     live("acme/web-app").tags.push("added-by-hand");
     live("acme/web-app").primaryBranch = "refs/heads/hotfix";
+    forgetSharedReads(); // `pulumi refresh` runs in a new provider process
     const read = await settings.read(id, outs);
     expect(read.props).toMatchObject({ tags: ["team:web", "added-by-hand"], primaryBranch: "refs/heads/hotfix" });
     expect(read.inputs).toMatchObject({ tags: ["team:web", "added-by-hand"], primaryBranch: "refs/heads/hotfix" });
@@ -100,6 +102,7 @@ describe("ProjectSettings", () => {
   it("reads a project deleted from the service as gone", async () => {
     const { id, outs } = await settings.create(await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x"] }));
     env.emulator.state().projects.splice(env.emulator.state().projects.indexOf(live("acme/mobile-app")), 1);
+    forgetSharedReads();
     expect(await settings.read(id, outs)).toEqual({ id: "" });
   });
 
@@ -137,6 +140,7 @@ describe("ProjectTags", () => {
     const inputs = await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x", "y"] });
     const { id, outs } = await tags.create(inputs);
     live("acme/mobile-app").tags = ["y"];
+    forgetSharedReads();
     const read = await tags.read(id, outs);
     expect(read.props).toMatchObject({ tags: ["y"], projectTags: ["y"] });
     expect(await tags.diff(read.props!, inputs)).toMatchObject({ changes: true });
@@ -155,6 +159,18 @@ describe("ProjectTags", () => {
   });
 });
 
+describe("one project, three resources", () => {
+  it("reads the project once for a ProjectSettings, a ProjectTags and a ManagedScan created together", async () => {
+    await Promise.all([
+      settings.create(await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", primaryBranch: "main" })),
+      tags.create(await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["a", "b"] })),
+      scans.create(await checked(scans, { deploymentSlug: "acme", projectName: "acme/mobile-app", fullScan: { enabled: true } })),
+    ]);
+    expect(env.requests().map((r) => r.operation).sort()).toEqual(["projects.addTags", "projects.get", "projects.update", "projects.updateManagedScans"]);
+    expect(live("acme/mobile-app")).toMatchObject({ primaryBranch: "refs/heads/main", tags: ["a", "b"], managedScanConfig: { full_scan: { enabled: true } } });
+  });
+});
+
 describe("ManagedScan", () => {
   it("turns toggles on, and on delete puts back what it found", async () => {
     const inputs = await checked(scans, { deploymentSlug: "acme", projectName: "acme/mobile-app", diffScan: { enabled: true } });
@@ -170,9 +186,11 @@ describe("ManagedScan", () => {
     const inputs = await checked(scans, { deploymentSlug: "acme", projectName: "acme/web-app", fullScan: { enabled: true } });
     const { id, outs } = await scans.create(inputs);
     live("acme/web-app").managedScanConfig.diff_scan.enabled = false;
+    forgetSharedReads();
     const quiet = await scans.read(id, outs);
     expect(await scans.diff(quiet.props!, inputs)).toMatchObject({ changes: false });
     live("acme/web-app").managedScanConfig.full_scan.enabled = false;
+    forgetSharedReads();
     const drifted = await scans.read(id, outs);
     expect(drifted.inputs).toMatchObject({ fullScan: { enabled: false } });
     expect(await scans.diff(drifted.props!, inputs)).toMatchObject({ changes: true });

@@ -90,8 +90,10 @@ async function remove(kind: string, id: string, props: Props) {
   await call("delete", request);
 }
 
-beforeAll(async () => {
-  providers = JSON.parse(execFileSync(process.execPath, [join(__dirname, "../fixtures/print-providers.js")], { cwd: dir, encoding: "utf8" }));
+/** Starts the host as the engine does (a new one per `pulumi` command) and configures it. */
+async function startHost(): Promise<void> {
+  (client as unknown as { close(): void } | undefined)?.close();
+  host?.kill();
   // No SEMGREP_APP_* in the host's environment: the token must come from Configure.
   const { SEMGREP_APP_TOKEN: _t, SEMGREP_APP_URL: _u, ...hostEnv } = process.env;
   host = spawn(process.execPath, [load.resolve("@pulumi/pulumi/cmd/dynamic-provider"), "127.0.0.1:1"], {
@@ -104,6 +106,11 @@ beforeAll(async () => {
   const configure = new messages.ConfigureRequest();
   configure.setArgs(struct({ "semgrep:token": secret(env.emulator.token), "semgrep:url": env.emulator.url }));
   await call("configure", configure);
+}
+
+beforeAll(async () => {
+  providers = JSON.parse(execFileSync(process.execPath, [join(__dirname, "../fixtures/print-providers.js")], { cwd: dir, encoding: "utf8" }));
+  await startHost();
 }, 60_000);
 
 afterAll(() => {
@@ -131,6 +138,7 @@ describe("through the dynamic-provider host", () => {
     expect(JSON.stringify(created.outs)).not.toContain(env.emulator.token);
 
     env.emulator.state().projects[0]!.tags.push("by-hand");
+    await startHost(); // `pulumi refresh` starts a new provider process
     const refreshed = await read("ProjectSettings", created.id, created.outs);
     expect(refreshed.props.tags).toEqual(["a", "by-hand"]);
     expect(refreshed.inputs).toMatchObject({ tags: ["a", "by-hand"] });

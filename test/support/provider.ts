@@ -4,7 +4,7 @@
  */
 import { beforeAll, beforeEach } from "vitest";
 import { run } from "../../provider/dynamic/runtime";
-import { clearRuleIndex } from "../../provider/dynamic/rule-index";
+import { forgetSharedReads } from "../../provider/dynamic/shared-reads";
 import type { ResourceKind } from "../../provider/shims/shim";
 import type { EmulatorFixture } from "./emulator";
 
@@ -38,7 +38,7 @@ export function useProviderAgainst(env: EmulatorFixture): void {
     process.env.SEMGREP_APP_URL = env.emulator.url;
     process.env.SEMGREP_APP_TOKEN = env.emulator.token;
   });
-  beforeEach(() => clearRuleIndex());
+  beforeEach(() => forgetSharedReads());
 }
 
 /** Checks inputs as the engine does before create/update, failing the test on any failure. */

@@ -1,0 +1,29 @@
+/**
+ * Projects as the project resources read and write them: one GET per project shared by every
+ * resource in this provider process (the ProjectSettings, ProjectTags and ManagedScan of one
+ * project read it once), replaced by the answer of each write (see shared-reads.ts).
+ */
+import type { ManagedScanRequest, Project, UpdateProjectRequest } from "../client";
+import { apiAddress, apiClient } from "./credentials";
+import { sharedReads } from "./shared-reads";
+
+const projects = sharedReads<Project>();
+
+/** Reads and writes of one project, through the shared reads. */
+export function projectApi(deploymentSlug: string, projectName: string) {
+  const key = `${apiAddress()}|${deploymentSlug}|${projectName}`;
+  const write = async (request: () => Promise<Project>) => {
+    const project = await request();
+    projects.set(key, project);
+    return project;
+  };
+  const client = apiClient().projects;
+  return {
+    /** The project (a NotFoundError when it does not exist). */
+    get: () => projects.get(key, () => client.get(deploymentSlug, projectName)),
+    update: (body: UpdateProjectRequest) => write(() => client.update(deploymentSlug, projectName, body)),
+    updateManagedScans: (body: ManagedScanRequest) => write(() => client.updateManagedScans(deploymentSlug, projectName, body)),
+    addTags: (tags: string[]) => write(() => client.addTags(deploymentSlug, projectName, tags)),
+    removeTags: (tags: string[]) => write(() => client.removeTags(deploymentSlug, projectName, tags)),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Reads shared by every resource in this provider process: one in-flight read per key (single
+ * flight), kept for a short while and kept right by this process's own writes. The engine runs
+ * one provider process per `pulumi` command, so nothing outlives a command.
+ */
+const TTL_MS = 60_000;
+
+interface Entry<V> {
+  value: Promise<V>;
+  at: number;
+}
+
+export class SharedReads<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+
+  /** The cached value of `key`, or the one `load` gives (loaded once, however many ask at once). */
+  get(key: string, load: () => Promise<V>): Promise<V> {
+    const cached = this.peek(key);
+    if (cached) return cached;
+    const entry: Entry<V> = { value: load(), at: Date.now() };
+    this.#entries.set(key, entry);
+    // A failed read is not kept: the next one tries again.
+    entry.value.catch(() => this.#entries.get(key) === entry && this.#entries.delete(key));
+    return entry.value;
+  }
+
+  /** Records the value a write answered with. */
+  set(key: string, value: V): void {
+    this.#entries.set(key, { value: Promise.resolve(value), at: Date.now() });
+  }
+
+  /** The cached (possibly still loading) value of `key`, without loading it. */
+  peek(key: string): Promise<V> | undefined {
+    const cached = this.#entries.get(key);
+    return cached && Date.now() - cached.at < TTL_MS ? cached.value : undefined;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+const registry: Array<SharedReads<unknown>> = [];
+
+/** A new shared-read cache, cleared with the others by {@link forgetSharedReads}. */
+export function sharedReads<V>(): SharedReads<V> {
+  const reads = new SharedReads<V>();
+  registry.push(reads as SharedReads<unknown>);
+  return reads;
+}
+
+/** Forgets every shared read (the next read asks the service again), as a new provider process would. */
+export function forgetSharedReads(): void {
+  for (const reads of registry) reads.clear();
+}
