@@ -10,7 +10,7 @@ export interface ClientOptions {
   token?: string;
   /** Address of the service; default `SEMGREP_APP_URL`, else https://semgrep.dev. */
   baseUrl?: string;
-  /** Retries after the first attempt of a request (429, 502, 503, 504, resets, timeouts). Default 4. */
+  /** Retries after the first attempt of a request (429, 502, 503, 504, resets, timeouts). Default 8. */
   maxRetries?: number;
   /** Time allowed for the answer's headers, and again for its body, per attempt. Default 30 s. */
   timeoutMs?: number;
@@ -46,7 +46,7 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   return {
     token,
     baseUrl,
-    maxRetries: options.maxRetries ?? 4,
+    maxRetries: options.maxRetries ?? 8,
     timeoutMs: options.timeoutMs ?? 30_000,
     maxConcurrency: options.maxConcurrency ?? 8,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 500,

@@ -2,49 +2,26 @@
 // `npm run demo`: the API emulator (demo preset) plus a real `pulumi up` of the root Pulumi.yaml
 // program (examples/security-baseline) against it, with a local file backend; then the outputs,
 // the emulator's request summary, `pulumi destroy` and clean-up.
-import { execFileSync, spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { offlinePulumiEnv, runPulumi } from "./pulumi-run.mjs";
 
-const REPO = join(dirname(new URL(import.meta.url).pathname), "../..");
-const require = createRequire(join(REPO, "package.json"));
-const { startEmulator } = require("./dist/emulator");
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const { startEmulator } = createRequire(import.meta.url)("../../dist/emulator");
 
 // The program imports "pulumi-semgrep" as a user's would: make this checkout resolvable by name.
 const selfLink = join(REPO, "node_modules", "pulumi-semgrep");
 if (!existsSync(selfLink) && !lstatSync(selfLink, { throwIfNoEntry: false })) symlinkSync("..", selfLink, "dir");
 
-const cliDir = execFileSync(process.execPath, [join(REPO, "test/tools/pulumi-cli.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
-  .trim()
-  .split("\n")
-  .at(-1);
 const work = mkdtempSync(join(tmpdir(), "pulumi-semgrep-demo-"));
+const env = offlinePulumiEnv(work, { SEMGREP_APP_TOKEN: "", SEMGREP_APP_URL: "" });
 const emulator = await startEmulator({ preset: "demo" });
-const env = {
-  ...process.env,
-  PATH: [dirname(process.execPath), cliDir, process.env.PATH].join(delimiter),
-  PULUMI_BACKEND_URL: `file://${work}`,
-  PULUMI_HOME: join(work, ".pulumi"),
-  PULUMI_CONFIG_PASSPHRASE: "demo",
-  PULUMI_SKIP_UPDATE_CHECK: "true",
-  PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-};
-delete env.SEMGREP_APP_TOKEN;
-delete env.SEMGREP_APP_URL;
 
-/** Runs pulumi; output goes to the terminal unless captured. */
-function pulumi(args, { capture = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: REPO, env, stdio: ["ignore", capture ? "pipe" : "inherit", "inherit"] });
-    let out = "";
-    child.stdout?.on("data", (chunk) => (out += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`pulumi ${args.join(" ")} exited with ${code}`))));
-  });
-}
+/** Runs pulumi from the repository root (the root Pulumi.yaml); output goes to the terminal unless captured. */
+const pulumi = (args, { capture = false } = {}) => runPulumi(args, { cwd: REPO, env, stream: !capture });
 
 function summary(title) {
   const counts = {};

@@ -1,0 +1,218 @@
+// The benchmark's engine: a stack of ProjectSettings, ProjectTags and ManagedScan on N projects
+// plus PolicyRuleMode resources across two policies, driven through the real Pulumi CLI against
+// the emulator, phase by phase; the same number of no-I/O dynamic resources as the engine's
+// floor; the state size; and a run under injected faults. Used by `npm run bench` (full size)
+// and by the test suite (small size, request counts asserted exactly).
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { offlinePulumiEnv, runPulumi } from "../tools/pulumi-run.mjs";
+
+const { startEmulator } = createRequire(import.meta.url)("../../dist/emulator");
+
+export const PHASES = ["preview", "up", "noop-up", "refresh", "destroy"];
+const RULE_PAGE = 2000;
+const SAST_POLICY = "10";
+const SECRETS_POLICY = "11";
+
+/** The program of the benchmark stack: its resources come from spec.json. */
+const STACK_PROGRAM = `
+const semgrep = require("pulumi-semgrep");
+const spec = require("./spec.json");
+for (const projectName of spec.projects) {
+  const name = projectName.replace("/", "-");
+  const address = { deploymentSlug: "acme", projectName };
+  new semgrep.ProjectSettings(name + "-settings", { ...address, primaryBranch: "main" });
+  new semgrep.ProjectTags(name + "-tags", { ...address, tags: spec.tags });
+  new semgrep.ManagedScan(name + "-scans", { ...address, diffScan: { enabled: true }, fullScan: { enabled: true } });
+}
+spec.rules.forEach((rule, i) => new semgrep.PolicyRuleMode("rule-" + rule.policyId + "-" + i, { deploymentId: "1", policyId: rule.policyId, rulePath: rule.path, mode: "MODE_BLOCK" }));
+`;
+
+/** The engine's floor: as many dynamic resources, whose provider does no I/O. */
+const FLOOR_PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const spec = require("./spec.json");
+const provider = { async create(inputs) { return { id: inputs.key, outs: inputs }; } };
+for (let i = 0; i < spec.resources; i++) new pulumi.dynamic.Resource(provider, "floor-" + i, { key: "k" + i });
+`;
+
+const TAGS = ["bench", "owner:appsec"];
+
+/** The fewest requests each phase can make, from the service's state before `up`. */
+function minimumRequests(state, projects, rules) {
+  const byName = new Map(state.projects.map((p) => [p.name, p]));
+  const pages = (policyId) => {
+    const count = rules.filter((r) => r.policyId === policyId).length;
+    return count ? Math.ceil(state.policies.find((p) => p.id === policyId).rules.length / RULE_PAGE) : 0;
+  };
+  const listings = pages(SAST_POLICY) + pages(SECRETS_POLICY);
+  let branchWrites = 0;
+  let tagWrites = 0;
+  let scanWrites = 0;
+  for (const name of projects) {
+    const p = byName.get(name);
+    if ((p.primaryBranch ?? p.defaultBranch) !== "refs/heads/main") branchWrites++;
+    if (TAGS.some((t) => !p.tags.includes(t))) tagWrites++;
+    if (!p.managedScanConfig.diff_scan.enabled || !p.managedScanConfig.full_scan.enabled) scanWrites++;
+  }
+  const modes = new Map(state.policies.flatMap((p) => p.rules.map((r) => [`${p.id}|${r.path}`, r.policyMode])));
+  const ruleWrites = rules.filter((r) => modes.get(`${r.policyId}|${r.path}`) !== "MODE_BLOCK").length;
+  const writes = branchWrites + tagWrites + scanWrites + ruleWrites;
+  return {
+    preview: 0,
+    up: projects.length + listings + writes,
+    "noop-up": 0,
+    refresh: projects.length + listings,
+    destroy: writes,
+  };
+}
+
+/** A Pulumi project directory with `files`, node_modules from the installed package, and a stack. */
+async function workspace(installedDir, files, extraEnv) {
+  const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-bench-"));
+  const dir = join(root, "program");
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  symlinkSync(join(installedDir, "node_modules"), join(dir, "node_modules"), "dir");
+  const env = offlinePulumiEnv(root, extraEnv);
+  const run = (args, options = {}) => runPulumi(args, { cwd: dir, env, ...options });
+  await run(["stack", "init", "bench"]);
+  return { dir, run };
+}
+
+/** What the stack manages, for comparing two runs: project settings and rule modes. */
+function managedState(emulator, projects, rules) {
+  const state = emulator.state();
+  const byName = new Map(state.projects.map((p) => [p.name, p]));
+  const modes = new Map(state.policies.flatMap((p) => p.rules.map((r) => [`${p.id}|${r.path}`, r.policyMode])));
+  return JSON.stringify({
+    projects: projects.map((name) => {
+      const p = byName.get(name);
+      return { name, primaryBranch: p.primaryBranch, tags: [...p.tags].sort(), scans: p.managedScanConfig };
+    }),
+    rules: rules.map((r) => modes.get(`${r.policyId}|${r.path}`)),
+  });
+}
+
+const PHASE_COMMANDS = {
+  preview: ["preview"],
+  up: ["up", "--yes", "--skip-preview"],
+  "noop-up": ["up", "--yes", "--skip-preview"],
+  refresh: ["refresh", "--yes", "--skip-preview"],
+  destroy: ["destroy", "--yes", "--skip-preview"],
+};
+
+/** Runs the phases in order; `between(phase)` runs after each. */
+async function runPhases(ws, emulator, between = async (_phase) => {}) {
+  /** @type {Record<string, { requests: number, writes: number, wallSeconds: number, minimumRequests?: number }>} */
+  const phases = {};
+  for (const phase of PHASES) {
+    if (emulator) emulator.requests().length = 0;
+    const started = process.hrtime.bigint();
+    await ws.run(PHASE_COMMANDS[phase]);
+    const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const requests = emulator ? emulator.requests() : [];
+    phases[phase] = { requests: requests.length, writes: requests.filter((r) => r.method !== "GET").length, wallSeconds: Number(wallSeconds.toFixed(2)) };
+    await between(phase);
+  }
+  return phases;
+}
+
+/**
+ * @param {{ installedDir: string, preset?: "demo" | "large", projects?: number, rules?: [number, number],
+ *           faultRate?: number, floor?: boolean, log?: (line: string) => void }} options
+ */
+export async function runBench({ installedDir, preset = "large", projects: projectCount = 50, rules: [sastRules, secretsRules] = [200, 100], faultRate = 0.3, floor = true, log = () => {} }) {
+  const emulator = await startEmulator({ preset });
+  try {
+    const initial = structuredClone(emulator.state());
+    const projects = initial.projects.slice(0, projectCount).map((p) => p.name);
+    const pick = (policyId, count) => initial.policies.find((p) => p.id === policyId).rules.slice(0, count).map((r) => ({ policyId, path: r.path }));
+    const rules = [...pick(SAST_POLICY, sastRules), ...pick(SECRETS_POLICY, secretsRules)];
+    const spec = JSON.stringify({ projects, rules, tags: TAGS });
+    const resources = projects.length * 3 + rules.length;
+    const minimum = minimumRequests(initial, projects, rules);
+
+    log(`stack: ${resources} resources (${projects.length} projects x 3, ${rules.length} rule modes); preset ${preset}`);
+    const credentials = { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
+    const stack = await workspace(installedDir, { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, credentials);
+    let stateBytes = 0;
+    let afterUp = "";
+    const phases = await runPhases(stack, emulator, async (phase) => {
+      log(`  ${phase} done`);
+      if (phase === "up") {
+        stateBytes = Buffer.byteLength((await stack.run(["stack", "export"])).stdout);
+        afterUp = managedState(emulator, projects, rules);
+      }
+    });
+    for (const phase of PHASES) phases[phase].minimumRequests = minimum[phase];
+    const restored = managedState(emulator, projects, rules) === managedState({ state: () => initial }, projects, rules);
+
+    let floorPhases;
+    if (floor) {
+      log("engine floor: as many no-I/O dynamic resources");
+      const floorStack = await workspace(installedDir, { "Pulumi.yaml": "name: floor\nruntime: nodejs\n", "index.js": FLOOR_PROGRAM, "spec.json": JSON.stringify({ resources }) }, {});
+      floorPhases = await runPhases(floorStack, undefined);
+    }
+
+    let faults;
+    if (faultRate > 0) {
+      log(`faults: the same stack at fault rate ${faultRate}`);
+      const faulty = await startEmulator({ preset, faultRate, seed: 1 });
+      try {
+        const ws = await workspace(installedDir, { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, { SEMGREP_APP_URL: faulty.url, SEMGREP_APP_TOKEN: faulty.token });
+        let attempts = 0;
+        let converged = false;
+        while (!converged && attempts < 3) {
+          attempts++;
+          converged = (await ws.run(["up", "--yes", "--skip-preview"], { allowFailure: true })).status === 0;
+        }
+        const injected = faulty.requests().filter((r) => r.fault);
+        faults = {
+          rate: faultRate,
+          converged,
+          upAttempts: attempts,
+          identicalToFaultFree: converged && managedState(faulty, projects, rules) === afterUp,
+          retries: injected.length,
+          injected: { "429": injected.filter((r) => r.fault === "429").length, "503": injected.filter((r) => r.fault === "503").length, drop: injected.filter((r) => r.fault === "drop").length },
+          sbomExportsStarted: faulty.state().sbomExports.length,
+        };
+      } finally {
+        await faulty.close();
+      }
+    }
+
+    return {
+      resources,
+      phases,
+      engineFloorRatio: floorPhases ? Number((phases.up.wallSeconds / floorPhases.up.wallSeconds).toFixed(2)) : undefined,
+      floorPhases,
+      stateBytesPerResource: Math.round(stateBytes / resources),
+      destroyRestoredEverything: restored,
+      faults,
+    };
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** A short table of a result. */
+export function formatTable(result) {
+  const lines = [
+    `${"phase".padEnd(9)} ${"requests".padStart(8)} ${"writes".padStart(6)} ${"minimum".padStart(7)} ${"wall s".padStart(7)} ${"floor s".padStart(7)}`,
+  ];
+  for (const phase of PHASES) {
+    const p = result.phases[phase];
+    const floor = result.floorPhases?.[phase]?.wallSeconds;
+    lines.push(`${phase.padEnd(9)} ${String(p.requests).padStart(8)} ${String(p.writes).padStart(6)} ${String(p.minimumRequests).padStart(7)} ${p.wallSeconds.toFixed(2).padStart(7)} ${(floor ?? NaN).toFixed(2).padStart(7)}`);
+  }
+  lines.push(`resources: ${result.resources}; engineFloorRatio (up): ${result.engineFloorRatio}; state bytes per resource: ${result.stateBytesPerResource}; destroy restored everything: ${result.destroyRestoredEverything}`);
+  if (result.faults) {
+    const f = result.faults;
+    lines.push(`faults at rate ${f.rate}: converged ${f.converged} (after ${f.upAttempts} up), identical to fault-free ${f.identicalToFaultFree}, retries ${f.retries} (429: ${f.injected["429"]}, 503: ${f.injected["503"]}, dropped: ${f.injected.drop})`);
+  }
+  return lines.join("\n");
+}
+

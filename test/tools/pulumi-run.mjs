@@ -1,0 +1,64 @@
+// Running the real Pulumi CLI offline: a local file backend, a throw-away PULUMI_HOME, no update
+// checks, no plugin downloads; Node 24 and the CLI from `npm run pulumi:cli` first on the PATH.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
+let cliDir;
+
+/** @returns {string} the directory holding `pulumi` and its Node.js plugins (built and cached on first use) */
+export function pulumiCliDir() {
+  cliDir ??= execFileSync(process.execPath, [join(REPO, "test/tools/pulumi-cli.mjs")], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .at(-1);
+  return cliDir;
+}
+
+/**
+ * The environment of an offline Pulumi run whose backend and home live under `root` (made here).
+ * @param {string} root
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string>}
+ */
+export function offlinePulumiEnv(root, extra = {}) {
+  mkdirSync(join(root, "backend"), { recursive: true });
+  return {
+    ...process.env,
+    PATH: [dirname(process.execPath), pulumiCliDir(), process.env.PATH ?? ""].join(delimiter),
+    PULUMI_BACKEND_URL: `file://${join(root, "backend")}`,
+    PULUMI_CONFIG_PASSPHRASE: "test-passphrase",
+    PULUMI_HOME: join(root, "home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+    // Programs are type-checked by `npm run typecheck`; here they only run.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    ...extra,
+  };
+}
+
+/**
+ * Runs `pulumi ARGS --non-interactive` without blocking this process (an emulator in it keeps
+ * answering). Resolves with the exit status and output; rejects on failure unless `allowFailure`.
+ * With `stream`, the output goes to this process's terminal instead of being collected.
+ * @param {string[]} args
+ * @param {{ cwd: string, env: Record<string, string>, allowFailure?: boolean, stream?: boolean }} options
+ * @returns {Promise<{ status: number | null, stdout: string, stderr: string }>}
+ */
+export function runPulumi(args, { cwd, env, allowFailure = false, stream = false }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("pulumi", [...args, "--non-interactive"], { cwd, env, stdio: ["ignore", stream ? "inherit" : "pipe", stream ? "inherit" : "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr?.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (status) => {
+      if (status !== 0 && !allowFailure) reject(new Error(`pulumi ${args.join(" ")} exited with ${status}\n${stdout}\n${stderr}`));
+      else resolve({ status, stdout, stderr });
+    });
+  });
+}
