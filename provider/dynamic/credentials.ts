@@ -4,7 +4,7 @@
  * SEMGREP_APP_TOKEN / SEMGREP_APP_URL read at call time. Held in this process's memory only.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { SemgrepClient } from "../client";
+import { MissingTokenError, SemgrepClient } from "../client";
 
 let configured: { token?: string; url?: string } = {};
 
@@ -22,7 +22,16 @@ export function apiClient(): SemgrepClient {
   const key = `${baseUrl ?? ""}\n${token ?? ""}`;
   let client = clients.get(key);
   if (!client) {
-    client = new SemgrepClient({ token, baseUrl, log: (line) => process.stderr.write(`${line}\n`) });
+    try {
+      client = new SemgrepClient({ token, baseUrl, log: (line) => process.stderr.write(`${line}\n`) });
+    } catch (error) {
+      if (error instanceof MissingTokenError) {
+        // `pulumi refresh` and `destroy` configure the provider from the stack's state, not its current config.
+        error.message +=
+          " If semgrep:token was set after this stack's last `pulumi up`, run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks it up.";
+      }
+      throw error;
+    }
     clients.set(key, client);
   }
   return client;

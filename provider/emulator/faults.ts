@@ -1,8 +1,16 @@
 /** Transient faults injected into API requests, as a flaky network or an overloaded service would. */
 import { seededRandom } from "./random";
 
-export type FaultKind = "429" | "503" | "drop";
-export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop"];
+/**
+ * `429` (with Retry-After), `503` (a proxy's HTML page) and `drop` (connection closed before the
+ * request is handled) are the transient faults of `--fault-rate`. `lost` (the request is handled,
+ * then the connection closes before the answer) is chosen only when asked for: it is the case
+ * that must never make a client send a non-idempotent request twice.
+ */
+export type FaultKind = "429" | "503" | "drop" | "lost";
+export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop", "lost"];
+/** The faults `--fault-rate` injects unless told otherwise. */
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop"];
 
 export interface FaultSettings {
   /** Share of API requests answered with a transient fault, 0 to 1. */

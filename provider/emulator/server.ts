@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type ApiRequest, HttpError, routes } from "./api";
-import { chooseFault, FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
+import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
 import { type EmulatorState, type PresetName, PRESETS } from "./model";
 import { buildPreset } from "./presets";
 import { loadState, StateWriter } from "./store";
@@ -31,7 +31,7 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** `Retry-After` sent with an injected 429, in seconds; default 1. */
   retryAfterSeconds?: number;
-  /** Which faults to inject; default all three. */
+  /** Which faults to inject; default 429, 503 and drop. */
   faultKinds?: FaultKind[];
   /** Seed of the fault sequence, to replay one exactly. */
   seed?: number;
@@ -89,7 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faultRate: options.faultRate ?? 0,
     latencyMs: options.latencyMs ?? 0,
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
-    kinds: [...(options.faultKinds ?? FAULT_KINDS)],
+    kinds: [...(options.faultKinds ?? DEFAULT_FAULT_KINDS)],
   };
   const problem = validateFaultSettings(faults);
   if (problem) throw new Error(problem);
@@ -118,15 +118,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const started = Date.now();
     const entry: RequestLogEntry = { method, path: url.pathname, status: 0, at: new Date(started).toISOString(), durationMs: 0 };
     log.push(entry);
+    let lost = false;
     const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       entry.status = status;
       entry.durationMs = Date.now() - started;
-      sendJson(res, status, body, headers);
+      if (lost) req.socket.destroy(); // handled, but the answer never arrives
+      else sendJson(res, status, body, headers);
     };
 
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const fault = chooseFault(faults, random);
-    if (fault) {
+    if (fault === "lost") {
+      entry.fault = fault;
+      lost = true;
+    } else if (fault) {
       entry.fault = fault;
       entry.durationMs = Date.now() - started;
       if (fault === "drop") {

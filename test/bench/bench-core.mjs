@@ -1,5 +1,5 @@
-// The benchmark's engine: a stack of ProjectSettings, ProjectTags and ManagedScan on N projects
-// plus PolicyRuleMode resources across two policies, driven through the real Pulumi CLI against
+// The benchmark's engine: a stack of ProjectSettings, ProjectTags and ManagedScan on N projects,
+// PolicyRuleMode resources across two policies and an SBOM export, driven through the real Pulumi CLI against
 // the emulator, phase by phase; the same number of no-I/O dynamic resources as the engine's
 // floor; the state size; and a run under injected faults. Used by `npm run bench` (full size)
 // and by the test suite (small size, request counts asserted exactly).
@@ -28,6 +28,7 @@ for (const projectName of spec.projects) {
   new semgrep.ManagedScan(name + "-scans", { ...address, diffScan: { enabled: true }, fullScan: { enabled: true } });
 }
 spec.rules.forEach((rule, i) => new semgrep.PolicyRuleMode("rule-" + rule.policyId + "-" + i, { deploymentId: "1", policyId: rule.policyId, rulePath: rule.path, mode: "MODE_BLOCK" }));
+new semgrep.SbomExport("sbom", { deploymentId: "1", repositoryId: String(spec.sbomRepositoryId), ref: "refs/heads/main", triggers: ["bench"] });
 `;
 
 /** The engine's floor: as many dynamic resources, whose provider does no I/O. */
@@ -60,11 +61,12 @@ function minimumRequests(state, projects, rules) {
   const modes = new Map(state.policies.flatMap((p) => p.rules.map((r) => [`${p.id}|${r.path}`, r.policyMode])));
   const ruleWrites = rules.filter((r) => modes.get(`${r.policyId}|${r.path}`) !== "MODE_BLOCK").length;
   const writes = branchWrites + tagWrites + scanWrites + ruleWrites;
+  // The SBOM export: start it and read its status on up; read the status on refresh; nothing to undo.
   return {
     preview: 0,
-    up: projects.length + listings + writes,
+    up: projects.length + listings + writes + 2,
     "noop-up": 0,
-    refresh: projects.length + listings,
+    refresh: projects.length + listings + 1,
     destroy: writes,
   };
 }
@@ -131,11 +133,11 @@ export async function runBench({ installedDir, preset = "large", projects: proje
     const projects = initial.projects.slice(0, projectCount).map((p) => p.name);
     const pick = (policyId, count) => initial.policies.find((p) => p.id === policyId).rules.slice(0, count).map((r) => ({ policyId, path: r.path }));
     const rules = [...pick(SAST_POLICY, sastRules), ...pick(SECRETS_POLICY, secretsRules)];
-    const spec = JSON.stringify({ projects, rules, tags: TAGS });
-    const resources = projects.length * 3 + rules.length;
+    const spec = JSON.stringify({ projects, rules, tags: TAGS, sbomRepositoryId: initial.projects[0].id });
+    const resources = projects.length * 3 + rules.length + 1;
     const minimum = minimumRequests(initial, projects, rules);
 
-    log(`stack: ${resources} resources (${projects.length} projects x 3, ${rules.length} rule modes); preset ${preset}`);
+    log(`stack: ${resources} resources (${projects.length} projects x 3, ${rules.length} rule modes, 1 SBOM export); preset ${preset}`);
     const credentials = { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
     const stack = await workspace(installedDir, { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, credentials);
     let stateBytes = 0;

@@ -68,6 +68,20 @@ describe("which failures are retried", () => {
     }
   });
 
+  it("never starts an SBOM export twice when the service handled it but the answer was lost", async () => {
+    env.emulator.setFaults({ faultRate: 1, kinds: ["lost"] });
+    const error = await env.client({ maxRetries: 4 }).sbom.createExport(1, sbomRequest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(env.requests()).toHaveLength(1);
+    expect(env.emulator.state().sbomExports).toHaveLength(1);
+    // An idempotent write in the same situation is simply sent again.
+    env.emulator.reset();
+    env.emulator.setFaults({ faultRate: 1, kinds: ["lost"] });
+    await env.client({ maxRetries: 2 }).projects.addTags("acme", "acme/mobile-app", ["once"]).catch(() => undefined);
+    expect(env.requests()).toHaveLength(3);
+    expect(env.emulator.state().projects.find((p) => p.name === "acme/mobile-app")!.tags).toEqual(["once"]);
+  });
+
   it("retries starting an SBOM export after a 429, which the service refused without acting", async () => {
     env.emulator.setFaults({ faultRate: 1, kinds: ["429"] });
     const error = await env.client({ maxRetries: 2 }).sbom.createExport(1, sbomRequest).catch((e: unknown) => e);

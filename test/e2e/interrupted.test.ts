@@ -1,0 +1,57 @@
+/**
+ * An `up` killed mid-way (the CLI and its plugins, SIGKILL), then `pulumi cancel` (the dead
+ * process's lock), `pulumi refresh` and `up`, ends in the declared state.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, inject, it } from "vitest";
+import { SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { pulumiWorkspace } from "../support/pulumi";
+
+const PROGRAM = `
+const semgrep = require("pulumi-semgrep");
+const spec = require("./spec.json");
+spec.rules.forEach((rulePath, i) => new semgrep.PolicyRuleMode("rule-" + i, { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath, mode: "MODE_BLOCK" }));
+spec.projects.forEach((projectName, i) => new semgrep.ProjectTags("tags-" + i, { deploymentSlug: "acme", projectName, tags: ["interrupted"] }));
+`;
+
+describe("an interrupted up", () => {
+  it("is finished by refresh and up, ending in the declared state", async () => {
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 150 });
+    try {
+      const sast = emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
+      const rules = sast.rules.filter((r) => r.policyMode !== "MODE_BLOCK").slice(0, 30).map((r) => r.path);
+      const projects = emulator.state().projects.slice(0, 8).map((p) => p.name);
+      const files = {
+        "Pulumi.yaml": "name: interrupted\nruntime: nodejs\n",
+        "index.js": PROGRAM,
+        "spec.json": JSON.stringify({ rules, projects }),
+        "package.json": '{"name":"interrupted","main":"index.js"}',
+      };
+      const workspace = await pulumiWorkspace(files, { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token }, join(inject("installedPackageDir"), "node_modules"));
+
+      // Kill the whole process group once some, but not all, writes have landed.
+      const up = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--parallel", "4"], { cwd: workspace.dir, env: workspace.env, detached: true, stdio: "ignore" });
+      const writes = () => emulator.requests().filter((r) => r.method !== "GET").length;
+      const deadline = Date.now() + 60_000;
+      while (writes() < 5 && Date.now() < deadline) await sleep(20);
+      process.kill(-up.pid!, "SIGKILL");
+      await new Promise((resolve) => up.once("exit", resolve));
+      const landed = writes();
+      expect(landed).toBeGreaterThanOrEqual(5);
+      expect(landed).toBeLessThan(rules.length + projects.length);
+
+      // As a user would recover: release the dead process's lock, refresh (dropping creates that
+      // never reported back: create adopts what exists), then up.
+      await workspace.run(["cancel", "--yes"]);
+      await workspace.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
+      await workspace.run(["up", "--yes", "--skip-preview"]);
+      expect(rules.every((path) => sast.rules.find((r) => r.path === path)!.policyMode === "MODE_BLOCK")).toBe(true);
+      for (const name of projects) expect(emulator.state().projects.find((p) => p.name === name)!.tags).toContain("interrupted");
+      await workspace.run(["preview", "--expect-no-changes"]);
+    } finally {
+      await emulator.close();
+    }
+  }, 300_000);
+});
