@@ -58,3 +58,17 @@ export class SemgrepClient {
     return { baseUrl: this.baseUrl };
   }
 }
+
+const shared = new Map<string, SemgrepClient>();
+
+/**
+ * One client per token and address for the life of the process, for callers that run many
+ * operations with the same credentials (the provider process, a Pulumi program's data sources),
+ * so they share one connection pool and its concurrency limit.
+ */
+export function sharedClient(options: Pick<ClientOptions, "token" | "baseUrl" | "log">): SemgrepClient {
+  const key = `${options.baseUrl ?? ""}\n${options.token ?? ""}`;
+  let client = shared.get(key);
+  if (!client) shared.set(key, (client = new SemgrepClient(options)));
+  return client;
+}

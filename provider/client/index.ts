@@ -1,5 +1,5 @@
 /** `pulumi-semgrep/client`: the typed HTTP client of the Semgrep web API. */
-export { SemgrepClient } from "./client";
+export { SemgrepClient, sharedClient } from "./client";
 export { type ClientOptions, DEFAULT_BASE_URL, TOKEN_ENV, URL_ENV } from "./config";
 export * from "./errors";
 export { Paginated, type PageOf } from "./pagination";

@@ -140,11 +140,6 @@ export class Transport {
     );
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
-
-  /** Keeps the token out of `console.log(client)` and `JSON.stringify(client)`. */
-  toJSON(): object {
-    return { baseUrl: this.#config.baseUrl };
-  }
 }
 
 /** An attempt that ran past its deadline. The code makes it retryable like a socket timeout. */

@@ -4,7 +4,7 @@
  * SEMGREP_APP_TOKEN / SEMGREP_APP_URL read at call time. Held in this process's memory only.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { MissingTokenError, SemgrepClient } from "../client";
+import { MissingTokenError, type SemgrepClient, sharedClient } from "../client";
 
 let configured: { token?: string; url?: string } = {};
 
@@ -13,28 +13,20 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   configured = { token: req.config.get("semgrep:token") || undefined, url: req.config.get("semgrep:url") || undefined };
 }
 
-const clients = new Map<string, SemgrepClient>();
-
-/** The client for the current credentials (one per token and address, kept for the process's life). */
+/** The client for the current credentials. */
 export function apiClient(): SemgrepClient {
   const token = configured.token ?? process.env.SEMGREP_APP_TOKEN;
   const baseUrl = configured.url ?? process.env.SEMGREP_APP_URL;
-  const key = `${baseUrl ?? ""}\n${token ?? ""}`;
-  let client = clients.get(key);
-  if (!client) {
-    try {
-      client = new SemgrepClient({ token, baseUrl, log: (line) => process.stderr.write(`${line}\n`) });
-    } catch (error) {
-      if (error instanceof MissingTokenError) {
-        // `pulumi refresh` and `destroy` configure the provider from the stack's state, not its current config.
-        error.message +=
-          " If semgrep:token was set after this stack's last `pulumi up`, run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks it up.";
-      }
-      throw error;
+  try {
+    return sharedClient({ token, baseUrl, log: (line) => process.stderr.write(`${line}\n`) });
+  } catch (error) {
+    if (error instanceof MissingTokenError) {
+      // `pulumi refresh` and `destroy` configure the provider from the stack's state, not its current config.
+      error.message +=
+        " If semgrep:token was set after this stack's last `pulumi up`, run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks it up.";
     }
-    clients.set(key, client);
+    throw error;
   }
-  return client;
 }
 
 /** The address requests go to, as a key for caches shared between resources. */

@@ -1,10 +1,10 @@
 /**
  * The client the data-source functions use in the Pulumi program's process: the call's own
  * options first, then the stack config (`semgrep:token`, secret, and `semgrep:url`), then
- * SEMGREP_APP_TOKEN / SEMGREP_APP_URL. One client per token and address, kept for the program.
+ * SEMGREP_APP_TOKEN / SEMGREP_APP_URL.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { SemgrepClient } from "../client";
+import { type SemgrepClient, sharedClient } from "../client";
 
 /** Options every data-source function takes (beside Pulumi's own invoke options). */
 export interface SemgrepInvokeOptions extends pulumi.InvokeOptions {
@@ -13,8 +13,6 @@ export interface SemgrepInvokeOptions extends pulumi.InvokeOptions {
   /** Service address for this call, instead of `semgrep:url` / SEMGREP_APP_URL. */
   url?: string;
 }
-
-const clients = new Map<string, SemgrepClient>();
 
 function stackConfig(key: string): string | undefined {
   try {
@@ -26,10 +24,8 @@ function stackConfig(key: string): string | undefined {
 }
 
 export function clientFor(opts: SemgrepInvokeOptions = {}): SemgrepClient {
-  const token = opts.token ?? stackConfig("token") ?? process.env.SEMGREP_APP_TOKEN;
-  const baseUrl = opts.url ?? stackConfig("url") ?? process.env.SEMGREP_APP_URL;
-  const key = `${baseUrl ?? ""}\n${token ?? ""}`;
-  let client = clients.get(key);
-  if (!client) clients.set(key, (client = new SemgrepClient({ token, baseUrl })));
-  return client;
+  return sharedClient({
+    token: opts.token ?? stackConfig("token") ?? process.env.SEMGREP_APP_TOKEN,
+    baseUrl: opts.url ?? stackConfig("url") ?? process.env.SEMGREP_APP_URL,
+  });
 }
