@@ -3,11 +3,9 @@
 // the emulator, phase by phase; the same number of no-I/O dynamic resources as the engine's
 // floor; the state size; and a run under injected faults. Used by `npm run bench` (full size)
 // and by the test suite (small size, request counts asserted exactly).
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { offlinePulumiEnv, runPulumi } from "../tools/pulumi-run.mjs";
+import { pulumiWorkspace } from "../tools/pulumi-run.mjs";
 
 const { startEmulator } = createRequire(import.meta.url)("../../dist/emulator");
 
@@ -71,19 +69,6 @@ function minimumRequests(state, projects, rules) {
   };
 }
 
-/** A Pulumi project directory with `files`, node_modules from the installed package, and a stack. */
-async function workspace(installedDir, files, extraEnv) {
-  const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-bench-"));
-  const dir = join(root, "program");
-  mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  symlinkSync(join(installedDir, "node_modules"), join(dir, "node_modules"), "dir");
-  const env = offlinePulumiEnv(root, extraEnv);
-  const run = (args, options = {}) => runPulumi(args, { cwd: dir, env, ...options });
-  await run(["stack", "init", "bench"]);
-  return { dir, run };
-}
-
 /** What the stack manages, for comparing two runs: project settings and rule modes. */
 function managedState(emulator, projects, rules) {
   const state = emulator.state();
@@ -139,7 +124,7 @@ export async function runBench({ installedDir, preset = "large", projects: proje
 
     log(`stack: ${resources} resources (${projects.length} projects x 3, ${rules.length} rule modes, 1 SBOM export); preset ${preset}`);
     const credentials = { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
-    const stack = await workspace(installedDir, { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, credentials);
+    const stack = await pulumiWorkspace({ "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, credentials, join(installedDir, "node_modules"));
     let stateBytes = 0;
     let afterUp = "";
     const phases = await runPhases(stack, emulator, async (phase) => {
@@ -155,7 +140,7 @@ export async function runBench({ installedDir, preset = "large", projects: proje
     let floorPhases;
     if (floor) {
       log("engine floor: as many no-I/O dynamic resources");
-      const floorStack = await workspace(installedDir, { "Pulumi.yaml": "name: floor\nruntime: nodejs\n", "index.js": FLOOR_PROGRAM, "spec.json": JSON.stringify({ resources }) }, {});
+      const floorStack = await pulumiWorkspace({ "Pulumi.yaml": "name: floor\nruntime: nodejs\n", "index.js": FLOOR_PROGRAM, "spec.json": JSON.stringify({ resources }) }, {}, join(installedDir, "node_modules"));
       floorPhases = await runPhases(floorStack, undefined);
     }
 
@@ -164,7 +149,7 @@ export async function runBench({ installedDir, preset = "large", projects: proje
       log(`faults: the same stack at fault rate ${faultRate}`);
       const faulty = await startEmulator({ preset, faultRate, seed: 1 });
       try {
-        const ws = await workspace(installedDir, { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, { SEMGREP_APP_URL: faulty.url, SEMGREP_APP_TOKEN: faulty.token });
+        const ws = await pulumiWorkspace({ "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, { SEMGREP_APP_URL: faulty.url, SEMGREP_APP_TOKEN: faulty.token }, join(installedDir, "node_modules"));
         let attempts = 0;
         let converged = false;
         while (!converged && attempts < 3) {

@@ -1,7 +1,8 @@
 // Running the real Pulumi CLI offline: a local file backend, a throw-away PULUMI_HOME, no update
 // checks, no plugin downloads; Node 24 and the CLI from `npm run pulumi:cli` first on the PATH.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -61,4 +62,38 @@ export function runPulumi(args, { cwd, env, allowFailure = false, stream = false
       else resolve({ status, stdout, stderr });
     });
   });
+}
+
+/**
+ * @typedef {object} PulumiWorkspace
+ * @property {string} dir the program's directory
+ * @property {Record<string, string>} env
+ * @property {(args: string[], options?: { allowFailure?: boolean, env?: Record<string, string> }) => Promise<{ status: number | null, stdout: string, stderr: string }>} run
+ *   runs `pulumi ARGS` in the program's directory; rejects with its output when it fails, unless `allowFailure`
+ */
+
+/**
+ * A Pulumi project in a temporary directory with its own file backend and a stack `test`
+ * selected. `files` are written into it; `node_modules` links to `nodeModules` (default: this
+ * repo's; pass the installed package's to run as a user's project does).
+ * @param {Record<string, string>} files
+ * @param {Record<string, string>} [extraEnv]
+ * @param {string} [nodeModules]
+ * @returns {Promise<PulumiWorkspace>}
+ */
+export async function pulumiWorkspace(files, extraEnv = {}, nodeModules = join(REPO, "node_modules")) {
+  const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-e2e-"));
+  const dir = join(root, "program");
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  symlinkSync(nodeModules, join(dir, "node_modules"), "dir");
+  const env = offlinePulumiEnv(root, extraEnv);
+  /** @type {PulumiWorkspace} */
+  const workspace = {
+    dir,
+    env,
+    run: (args, options = {}) => runPulumi(args, { cwd: dir, env: { ...env, ...options.env }, allowFailure: options.allowFailure }),
+  };
+  await workspace.run(["stack", "init", "test"]);
+  return workspace;
 }
