@@ -80,7 +80,7 @@ export class Transport {
     const info: RequestInfo = { operation: spec.operation, method: spec.method, path: `/api/v1${spec.path}` };
     const url = this.#config.baseUrl + info.path + queryString(spec.query);
     const idempotent = spec.idempotent ?? true;
-    const { maxRetries, retryBaseDelayMs, maxRetryDelayMs } = this.#config;
+    const { maxRetries } = this.#config;
 
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= maxRetries;

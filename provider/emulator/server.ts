@@ -2,7 +2,7 @@
  * The emulator's HTTP server: bearer auth, injected faults and latency, the request log, the
  * admin endpoints under `/_emulator/`, and dispatch to the API operations in `api.ts`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type ApiRequest, HttpError, routes } from "./api";
