@@ -72,18 +72,22 @@ function outputs(declared: Inputs, live: Props, originals: Originals): Props {
   return { ...declared, ...live, ...originals };
 }
 
-/** The inputs that make the next diff right after a refresh: the live value of each declared field. */
-function refreshedInputs(declared: Props, live: Props): Props {
-  const inputs: Props = { deploymentSlug: declared.deploymentSlug, projectName: declared.projectName, restoreOnDelete: declared.restoreOnDelete };
-  if (declared.primaryBranch !== undefined) {
-    const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT && live.primaryBranch === live.defaultBranch;
-    inputs.primaryBranch = follows ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
-  }
-  if (declared.tags !== undefined) inputs.tags = live.tags;
-  if (declared.managedScanConfig !== undefined) {
+/**
+ * The inputs that make the next diff right after a refresh: the live value of each managed field.
+ * `read` sees only the outputs, where every live value is present; the recorded originals say
+ * which fields the program manages.
+ */
+function refreshedInputs(props: Props, live: Props): Props {
+  const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = pickOriginals(props);
+  const inputs: Props = { deploymentSlug: props.deploymentSlug, projectName: props.projectName, restoreOnDelete: props.restoreOnDelete };
+  if (originalPrimaryBranch !== undefined) inputs.primaryBranch = live.primaryBranch;
+  if (originalTags !== undefined) inputs.tags = live.tags;
+  if (originalManagedScanConfig !== undefined) {
     const liveScans = live.managedScanConfig as ManagedScans;
-    const { diffScan, fullScan } = declared.managedScanConfig as ManagedScans;
-    inputs.managedScanConfig = { ...(diffScan ? { diffScan: liveScans.diffScan } : {}), ...(fullScan ? { fullScan: liveScans.fullScan } : {}) };
+    inputs.managedScanConfig = {
+      ...(originalManagedScanConfig.diffScan ? { diffScan: liveScans.diffScan } : {}),
+      ...(originalManagedScanConfig.fullScan ? { fullScan: liveScans.fullScan } : {}),
+    };
   }
   return inputs;
 }

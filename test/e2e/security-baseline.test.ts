@@ -86,6 +86,12 @@ describe("the security-baseline example through the Pulumi CLI", () => {
     expect(apiRequests()).toBe(count);
   });
 
+  it("refreshes without drift as no change", async () => {
+    const refresh = await workspace.run(["refresh", "--yes", "--skip-preview"]);
+    expect(refresh.stdout).not.toMatch(/updated/);
+    expect(refresh.stdout).toMatch(/13 unchanged/);
+  });
+
   it("finds out-of-band changes on refresh and corrects them on the next up", async () => {
     rule(EVAL).policyMode = "MODE_MONITOR";
     project("acme/web-app").tags = ["team:web"];

@@ -63,6 +63,14 @@ describe("ProjectSettings", () => {
     expect(env.requests().map((r) => `${r.method} ${r.operation}`)).toEqual(["PATCH projects.update"]);
   });
 
+  it("reads back, with no drift, exactly the inputs declared (only the managed fields)", async () => {
+    const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "main", managedScanConfig: { fullScan: { enabled: true } } });
+    const { id, outs } = await settings.create(inputs);
+    forgetSharedReads();
+    const read = await settings.read(id, outs);
+    expect(read.inputs).toEqual(inputs);
+  });
+
   it("restores every original value exactly on delete", async () => {
     const before = structuredClone(live("acme/payments-api"));
     const inputs = await checked(settings, {
