@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 
 const CLI = join(__dirname, "../../dist/emulator/cli.js");
 let child: ChildProcess | undefined;
@@ -52,6 +52,13 @@ describe("pulumi-semgrep-emulator", () => {
     const exit = exited();
     child!.kill("SIGINT");
     expect(await exit).toBe(0);
+  });
+
+  it("is installed as the package's bin, pulumi-semgrep-emulator", () => {
+    const bin = join(inject("installedPackageDir"), "node_modules/.bin/pulumi-semgrep-emulator");
+    const result = spawnSync(bin, ["--help"], { encoding: "utf8", env: { ...process.env, PATH: `${join(process.execPath, "..")}:${process.env.PATH}` } });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/--fault-rate R/);
   });
 
   it("refuses unknown flags and bad values with its usage", () => {
