@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ManagedScanRequest, Project } from "../client";
 import { checkInputs, type Props } from "./check";
-import { projectApi } from "./project-index";
+import { projectOf } from "./project-index";
 import { changedFields, covers, diffDeclared, type FieldRule } from "./diff";
 import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
@@ -57,14 +57,14 @@ export const managedScan = {
       const live = liveManagedScans(project);
       const originals = recordOriginals(declared, live);
       const body = changes(live, declared);
-      if (Object.keys(body).length) project = await projectApi(declared.deploymentSlug, declared.projectName).updateManagedScans(body);
+      if (Object.keys(body).length) project = await projectOf(declared).updateManagedScans(body);
       return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, liveOf(project), originals) };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(projectSubject("ManagedScan", props), async () => {
-      const project = await readUnlessGone(projectApi(props.deploymentSlug as string, props.projectName as string).get);
+      const project = await readUnlessGone(projectOf(props).get);
       if (!project) return { id: "" };
       const live = liveManagedScans(project);
       const inputs: Props = { deploymentSlug: props.deploymentSlug, projectName: props.projectName, restoreOnDelete: props.restoreOnDelete };
@@ -79,7 +79,7 @@ export const managedScan = {
       const originals = recordOriginals(declared, olds, olds);
       const body = changes(olds, declared);
       if (!Object.keys(body).length) return { outs: outputs(declared, olds, originals) };
-      const project = await projectApi(declared.deploymentSlug, declared.projectName).updateManagedScans(body);
+      const project = await projectOf(declared).updateManagedScans(body);
       return { outs: outputs(declared, liveOf(project), originals) };
     });
   },
@@ -91,6 +91,6 @@ export const managedScan = {
       const back = (original: unknown, live: unknown) => (covers(live, original) ? undefined : (original as Toggles["diffScan"]));
       const body = toRequest({ diffScan: back(props.originalDiffScan, props.diffScan), fullScan: back(props.originalFullScan, props.fullScan) });
       if (!Object.keys(body).length) return;
-      await readUnlessGone(() => projectApi(props.deploymentSlug as string, props.projectName as string).updateManagedScans(body));
+      await readUnlessGone(() => projectOf(props).updateManagedScans(body));
     }),
 };

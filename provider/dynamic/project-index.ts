@@ -27,3 +27,8 @@ export function projectApi(deploymentSlug: string, projectName: string) {
     removeTags: (tags: string[]) => write(() => client.removeTags(deploymentSlug, projectName, tags)),
   };
 }
+
+/** {@link projectApi} of the project a resource's properties name. */
+export function projectOf(props: { deploymentSlug?: unknown; projectName?: unknown }) {
+  return projectApi(String(props.deploymentSlug), String(props.projectName));
+}

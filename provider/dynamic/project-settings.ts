@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { UpdateProjectRequest } from "../client";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
 import { checkInputs, type Props } from "./check";
-import { projectApi } from "./project-index";
+import { projectOf } from "./project-index";
 import { changedFields, diffDeclared, type FieldRule, sameSet } from "./diff";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
@@ -109,14 +109,14 @@ export const projectSettings = {
       const live = projectOutputs(project);
       const originals = recordOriginals(declared, live);
       const body = changes(live, declared);
-      if (Object.keys(body).length) project = await projectApi(declared.deploymentSlug, declared.projectName).update(body);
+      if (Object.keys(body).length) project = await projectOf(declared).update(body);
       return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, projectOutputs(project), originals) };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(projectSubject("ProjectSettings", props), async () => {
-      const project = await readUnlessGone(projectApi(props.deploymentSlug as string, props.projectName as string).get);
+      const project = await readUnlessGone(projectOf(props).get);
       if (!project) return { id: "" };
       const live = { ...props, ...projectOutputs(project) };
       return { id, props: live, inputs: refreshedInputs(props, live) };
@@ -128,7 +128,7 @@ export const projectSettings = {
       const originals = recordOriginals(declared, olds, pickOriginals(olds));
       const body = changes(olds, declared);
       if (!Object.keys(body).length) return { outs: outputs(declared, keptProjectOutputs(olds), originals) };
-      const project = await projectApi(declared.deploymentSlug, declared.projectName).update(body);
+      const project = await projectOf(declared).update(body);
       return { outs: outputs(declared, projectOutputs(project), originals) };
     });
   },
@@ -151,6 +151,6 @@ export const projectSettings = {
         ...(diffScan || fullScan ? { managed_scan_config: { ...(diffScan ? { diff_scan: diffScan } : {}), ...(fullScan ? { full_scan: fullScan } : {}) } } : {}),
       };
       if (!Object.keys(body).length) return;
-      await readUnlessGone(() => projectApi(props.deploymentSlug as string, props.projectName as string).update(body));
+      await readUnlessGone(() => projectOf(props).update(body));
     }),
 };

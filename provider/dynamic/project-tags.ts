@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Project } from "../client";
 import { checkInputs, type Props } from "./check";
-import { projectApi } from "./project-index";
+import { projectOf } from "./project-index";
 import { diffDeclared, type FieldRule, sameSet } from "./diff";
 import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
@@ -42,14 +42,14 @@ export const projectTags = {
     return about(projectSubject("ProjectTags", declared), async () => {
       let project = await requireProject(declared.deploymentSlug, declared.projectName);
       const missing = declared.tags.filter((t) => !project.tags.includes(t));
-      if (missing.length) project = await projectApi(declared.deploymentSlug, declared.projectName).addTags(missing);
+      if (missing.length) project = await projectOf(declared).addTags(missing);
       return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, project, missing) };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(projectSubject("ProjectTags", props), async () => {
-      const project = await readUnlessGone(projectApi(props.deploymentSlug as string, props.projectName as string).get);
+      const project = await readUnlessGone(projectOf(props).get);
       if (!project) return { id: "" };
       const live = outputs(props as Inputs, project, (props.addedTags as string[] | undefined) ?? []);
       const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
@@ -59,7 +59,7 @@ export const projectTags = {
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
     return about(projectSubject("ProjectTags", declared), async () => {
-      const api = projectApi(declared.deploymentSlug, declared.projectName);
+      const api = projectOf(declared);
       const present = (olds.projectTags as string[] | undefined) ?? [];
       let added = (olds.addedTags as string[] | undefined) ?? [];
       let project: Project | undefined;
@@ -86,6 +86,6 @@ export const projectTags = {
     about(projectSubject("ProjectTags", props), async () => {
       const added = (props.addedTags as string[] | undefined) ?? [];
       if (props.restoreOnDelete === false || !added.length) return;
-      await readUnlessGone(() => projectApi(props.deploymentSlug as string, props.projectName as string).removeTags(added));
+      await readUnlessGone(() => projectOf(props).removeTags(added));
     }),
 };
