@@ -69,7 +69,9 @@ function recordOriginals(declared: Inputs, live: Props, previous: Originals = {}
 }
 
 function outputs(declared: Inputs, live: Props, originals: Originals): Props {
-  return { ...declared, ...live, ...originals };
+  // `primaryBranch` holds the live ref; remember when the program asked to follow the default branch.
+  const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? { followsDefaultBranch: true } : {};
+  return { ...declared, ...live, ...originals, ...follows };
 }
 
 /**
@@ -80,7 +82,10 @@ function outputs(declared: Inputs, live: Props, originals: Originals): Props {
 function refreshedInputs(props: Props, live: Props): Props {
   const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = pickOriginals(props);
   const inputs: Props = { deploymentSlug: props.deploymentSlug, projectName: props.projectName, restoreOnDelete: props.restoreOnDelete };
-  if (originalPrimaryBranch !== undefined) inputs.primaryBranch = live.primaryBranch;
+  if (originalPrimaryBranch !== undefined) {
+    const stillFollows = props.followsDefaultBranch === true && live.primaryBranch === live.defaultBranch;
+    inputs.primaryBranch = stillFollows ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
+  }
   if (originalTags !== undefined) inputs.tags = live.tags;
   if (originalManagedScanConfig !== undefined) {
     const liveScans = live.managedScanConfig as ManagedScans;

@@ -53,6 +53,8 @@ export class ProjectSettings extends pulumi.dynamic.Resource {
   declare readonly projectId: pulumi.Output<number>;
   /** Live primary branch (a full ref). */
   declare readonly primaryBranch: pulumi.Output<string>;
+  /** True when `primaryBranch: "None"` was declared (the primary branch follows the default branch). */
+  declare readonly followsDefaultBranch: pulumi.Output<boolean | undefined>;
   /** Live default branch (a full ref). */
   declare readonly defaultBranch: pulumi.Output<string>;
   /** Live tags. */
@@ -77,6 +79,7 @@ export class ProjectSettings extends pulumi.dynamic.Resource {
         ...args,
         projectId: undefined,
         defaultBranch: undefined,
+        followsDefaultBranch: undefined,
         url: undefined,
         latestScanAt: undefined,
         originalPrimaryBranch: undefined,

@@ -95,9 +95,11 @@ describe("ProjectSettings", () => {
   it("follows the default branch with primaryBranch None, with no perpetual diff", async () => {
     live("acme/web-app").primaryBranch = "refs/heads/old";
     const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "None" });
-    const { outs } = await settings.create(inputs);
-    expect(outs.primaryBranch).toBe("refs/heads/main");
+    const { id, outs } = await settings.create(inputs);
+    expect(outs).toMatchObject({ primaryBranch: "refs/heads/main", followsDefaultBranch: true });
     expect(await settings.diff(outs, inputs)).toMatchObject({ changes: false });
+    forgetSharedReads();
+    expect((await settings.read(id, outs)).inputs).toEqual(inputs);
   });
 
   it("names the project when it does not exist", async () => {
