@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type DependencyFilter, dependencyFilter, MAX_DEPENDENCY_PAGE_SIZE } from "../client/schemas";
-import { id } from "../dynamic/inputs";
+import { id } from "../client/schemas";
 import { parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
 import { type Inputs, outputForm } from "./output";

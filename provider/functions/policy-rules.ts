@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CONFIDENCES, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/schemas";
-import { id } from "../dynamic/inputs";
+import { id } from "../client/schemas";
 import { parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
 import { type Inputs, outputForm } from "./output";

@@ -1,7 +1,7 @@
 /** Data source: one project. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { deploymentSlug, projectName } from "../dynamic/inputs";
+import { deploymentSlug, projectName } from "../client/schemas";
 import { parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
 import { type Inputs, outputForm } from "./output";

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { MAX_SCAN_PAGE_SIZE, PRODUCTS, SCAN_STATUSES } from "../client/schemas";
-import { id } from "../dynamic/inputs";
+import { id } from "../client/schemas";
 import { parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
 import { type Inputs, outputForm } from "./output";

@@ -1,6 +1,7 @@
 /** The API's zod schemas, shared by the client and the emulator. */
 export * from "./common";
 export * from "./enums";
+export * from "./identifiers";
 export * from "./scans";
 export * from "./projects";
 export * from "./policies";
