@@ -18,10 +18,11 @@ spec.projects.forEach((projectName, i) => new semgrep.ProjectTags("tags-" + i, {
 
 describe("an interrupted up", () => {
   it("is finished by refresh and up, ending in the declared state", async () => {
-    const emulator = await startEmulator({ preset: "demo", latencyMs: 150 });
+    // Slow answers, so that the up is surely still running when it is killed.
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 250 });
     try {
       const sast = emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
-      const rules = sast.rules.filter((r) => r.policyMode !== "MODE_BLOCK").slice(0, 30).map((r) => r.path);
+      const rules = sast.rules.filter((r) => r.policyMode !== "MODE_BLOCK").slice(0, 60).map((r) => r.path);
       const projects = emulator.state().projects.slice(0, 8).map((p) => p.name);
       const files = {
         "Pulumi.yaml": "name: interrupted\nruntime: nodejs\n",
@@ -35,16 +36,17 @@ describe("an interrupted up", () => {
       const up = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--parallel", "4"], { cwd: workspace.dir, env: workspace.env, detached: true, stdio: "ignore" });
       const writes = () => emulator.requests().filter((r) => r.method !== "GET").length;
       const deadline = Date.now() + 60_000;
-      while (writes() < 5 && Date.now() < deadline) await sleep(20);
+      while (writes() < 3 && Date.now() < deadline) await sleep(10);
       process.kill(-up.pid!, "SIGKILL");
       await new Promise((resolve) => up.once("exit", resolve));
       const landed = writes();
-      expect(landed).toBeGreaterThanOrEqual(5);
-      expect(landed).toBeLessThan(rules.length + projects.length);
+      expect(landed).toBeGreaterThanOrEqual(3);
+      expect(landed, "the up finished before it was killed").toBeLessThan(rules.length + projects.length);
 
       // As a user would recover: release the dead process's lock, refresh (dropping creates that
       // never reported back: create adopts what exists), then up.
-      await workspace.run(["cancel", "--yes"]);
+      // (`cancel` answers an error when no lock is left; the refresh below fails if one is.)
+      await workspace.run(["cancel", "--yes"], { allowFailure: true });
       await workspace.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
       await workspace.run(["up", "--yes", "--skip-preview"]);
       expect(rules.every((path) => sast.rules.find((r) => r.path === path)!.policyMode === "MODE_BLOCK")).toBe(true);
