@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CONFIDENCES, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/schemas";
 import { id } from "../client/schemas";
-import { parseArgs } from "./args";
+import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
 import { type Inputs, outputForm } from "./output";
 import { type PolicyInfo, policyInfo, type RuleInfo, ruleInfo } from "./shapes";
@@ -39,9 +39,6 @@ export interface GetPolicyRulesResult {
   /** The matching rules, by path. */
   rules: RuleInfo[];
 }
-
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.array(z.enum(values, { error: `must be one of ${values.join(", ")}` })).optional();
 
 const rulesArgs = z.strictObject({
   deploymentId: id("deployment"),

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { MAX_SCAN_PAGE_SIZE, PRODUCTS, SCAN_STATUSES } from "../client/schemas";
 import { id } from "../client/schemas";
-import { parseArgs } from "./args";
+import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
 import { type Inputs, outputForm } from "./output";
 import { PERSONAL_META_FIELDS, type ScanInfo, scanInfo, type ScanSummaryInfo, scanSummaryInfo } from "./shapes";
@@ -33,9 +33,6 @@ export interface GetScansResult {
   /** Newest first. */
   scans: ScanSummaryInfo[];
 }
-
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.array(z.enum(values, { error: `must be one of ${values.join(", ")}` })).optional();
 
 const scansArgs = z.strictObject({
   deploymentId: id("deployment"),
