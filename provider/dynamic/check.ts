@@ -45,12 +45,10 @@ function describe(value: unknown): string {
 }
 
 /**
- * Validates `news`. Without unknowns, the inputs returned are
- * the schema's normalized output; with unknowns, the inputs go back as given and only the known
- * parts are judged.
+ * Validates the new inputs. Without unknowns, the inputs returned are the schema's normalized
+ * output; with unknowns, they go back as given and only the known parts are judged.
  */
-export function checkInputs<S extends z.ZodType<Props>>(schema: S, news: Props): pulumi.dynamic.CheckResult {
-  const props = news;
+export function checkInputs<S extends z.ZodType<Props>>(schema: S, props: Props): pulumi.dynamic.CheckResult {
   const unknowns = unknownPaths(props);
   const parsed = schema.safeParse(props);
   if (parsed.success) return { inputs: parsed.data };

@@ -7,7 +7,7 @@ import { projectOf } from "./project-index";
 import { changedFields, covers, diffDeclared, type FieldRule } from "./diff";
 import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
-import { liveManagedScans, projectSubject, requireProject } from "./projects";
+import { liveManagedScans, projectResourceId, projectSubject, requireProject } from "./projects";
 
 export const inputs = z.strictObject({ deploymentSlug, projectName, diffScan: toggle.optional(), fullScan: toggle.optional(), restoreOnDelete });
 type Inputs = z.output<typeof inputs>;
@@ -58,7 +58,7 @@ export const managedScan = {
       const originals = recordOriginals(declared, live);
       const body = changes(live, declared);
       if (Object.keys(body).length) project = await projectOf(declared).updateManagedScans(body);
-      return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, liveOf(project), originals) };
+      return { id: projectResourceId(declared), outs: outputs(declared, liveOf(project), originals) };
     });
   },
 

@@ -8,7 +8,7 @@ import { projectOf } from "./project-index";
 import { changedFields, diffDeclared, type FieldRule, sameSet } from "./diff";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
-import { keptProjectOutputs, type ManagedScans, projectOutputs, projectSubject, requireProject } from "./projects";
+import { keptProjectOutputs, type ManagedScans, projectOutputs, projectResourceId, projectSubject, requireProject } from "./projects";
 
 export const inputs = z.strictObject({
   deploymentSlug,
@@ -115,7 +115,7 @@ export const projectSettings = {
       const originals = recordOriginals(declared, live);
       const body = changes(live, declared);
       if (Object.keys(body).length) project = await projectOf(declared).update(body);
-      return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, projectOutputs(project), originals) };
+      return { id: projectResourceId(declared), outs: outputs(declared, projectOutputs(project), originals) };
     });
   },
 

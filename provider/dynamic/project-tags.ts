@@ -10,7 +10,7 @@ import { projectOf } from "./project-index";
 import { diffDeclared, type FieldRule, sameSet } from "./diff";
 import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "./inputs";
 import { about, readUnlessGone } from "./lookup";
-import { projectSubject, requireProject } from "./projects";
+import { projectResourceId, projectSubject, requireProject } from "./projects";
 
 export const inputs = z.strictObject({ deploymentSlug, projectName, tags: declaredTags, restoreOnDelete });
 type Inputs = z.output<typeof inputs>;
@@ -43,7 +43,7 @@ export const projectTags = {
       let project = await requireProject(declared.deploymentSlug, declared.projectName);
       const missing = declared.tags.filter((t) => !project.tags.includes(t));
       if (missing.length) project = await projectOf(declared).addTags(missing);
-      return { id: `${declared.deploymentSlug}/${declared.projectName}`, outs: outputs(declared, project, missing) };
+      return { id: projectResourceId(declared), outs: outputs(declared, project, missing) };
     });
   },
 

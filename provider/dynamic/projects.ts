@@ -14,6 +14,11 @@ export function projectSubject(kind: string, props: Props): string {
   return `${kind} ${String(props.deploymentSlug)}/${String(props.projectName)}`;
 }
 
+/** The id of a project resource: `<deploymentSlug>/<projectName>`. */
+export function projectResourceId(props: { deploymentSlug: string; projectName: string }): string {
+  return `${props.deploymentSlug}/${props.projectName}`;
+}
+
 /** The project, or an error saying it does not exist (projects come from scans: scan it first). */
 export async function requireProject(deploymentSlug: string, projectName: string): Promise<Project> {
   const project = await readUnlessGone(projectApi(deploymentSlug, projectName).get);
