@@ -66,8 +66,8 @@ const shared = new Map<string, SemgrepClient>();
  * operations with the same credentials (the provider process, a Pulumi program's data sources),
  * so they share one connection pool and its concurrency limit.
  */
-export function sharedClient(options: Pick<ClientOptions, "token" | "baseUrl" | "log">): SemgrepClient {
-  const key = `${options.baseUrl ?? ""}\n${options.token ?? ""}`;
+export function sharedClient(options: Pick<ClientOptions, "token" | "baseUrl" | "baseUrlSource" | "log">): SemgrepClient {
+  const key = `${options.baseUrl ?? ""}\n${options.baseUrlSource ?? ""}\n${options.token ?? ""}`;
   let client = shared.get(key);
   if (!client) shared.set(key, (client = new SemgrepClient(options)));
   return client;

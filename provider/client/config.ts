@@ -1,5 +1,5 @@
 /** Where the client's token and address come from: explicit options first, then the environment. */
-import { MissingTokenError } from "./errors";
+import { InvalidBaseUrlError, MissingTokenError } from "./errors";
 
 export const DEFAULT_BASE_URL = "https://semgrep.dev";
 export const TOKEN_ENV = "SEMGREP_APP_TOKEN";
@@ -8,8 +8,13 @@ export const URL_ENV = "SEMGREP_APP_URL";
 export interface ClientOptions {
   /** API token; default `SEMGREP_APP_TOKEN`. Never logged, never part of an error. */
   token?: string;
-  /** Address of the service; default `SEMGREP_APP_URL`, else https://semgrep.dev. */
+  /** Address of the service, e.g. `https://semgrep.dev` (no path); default `SEMGREP_APP_URL`, else https://semgrep.dev. */
   baseUrl?: string;
+  /**
+   * Where `baseUrl` was set, named in every error about the address (a malformed address, a
+   * refused connection, an https address of an http server), e.g. `semgrep:url`. Default `baseUrl`.
+   */
+  baseUrlSource?: string;
   /** Retries after the first attempt of a request (429, 502, 503, 504, resets, timeouts). Default 8. */
   maxRetries?: number;
   /** Time allowed for the answer's headers, and again for its body, per attempt. Default 30 s. */
@@ -29,6 +34,8 @@ export interface ClientOptions {
 export interface ResolvedConfig {
   token: string;
   baseUrl: string;
+  /** Where the address came from (`semgrep:url`, `SEMGREP_APP_URL`, ...), for error messages. */
+  baseUrlSource: string;
   maxRetries: number;
   timeoutMs: number;
   maxConcurrency: number;
@@ -37,15 +44,21 @@ export interface ResolvedConfig {
   log: (line: string) => void;
 }
 
-/** Fills in the defaults; throws {@link MissingTokenError} when no token is found anywhere. */
+/**
+ * Fills in the defaults; throws {@link MissingTokenError} when no token is found anywhere and
+ * {@link InvalidBaseUrlError} when the address is not one the client can use.
+ */
 export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   const env = options.env ?? process.env;
   const token = nonBlank(options.token) ?? nonBlank(env[TOKEN_ENV]);
   if (!token) throw new MissingTokenError();
-  const baseUrl = (nonBlank(options.baseUrl) ?? nonBlank(env[URL_ENV]) ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const explicit = nonBlank(options.baseUrl);
+  const fromEnv = nonBlank(env[URL_ENV]);
+  const baseUrlSource = explicit ? (options.baseUrlSource ?? "baseUrl") : fromEnv ? URL_ENV : "the default address";
   return {
     token,
-    baseUrl,
+    baseUrl: parseBaseUrl(explicit ?? fromEnv ?? DEFAULT_BASE_URL, baseUrlSource),
+    baseUrlSource,
     maxRetries: options.maxRetries ?? 8,
     timeoutMs: options.timeoutMs ?? 30_000,
     maxConcurrency: options.maxConcurrency ?? 8,
@@ -53,6 +66,33 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
     maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
     log: options.log ?? (() => {}),
   };
+}
+
+/**
+ * The service's address as the client uses it (`https://host[:port]`), or an error naming the
+ * setting it came from. The client adds `/api/v1` itself, so an address with a path
+ * (`https://semgrep.dev/api/v1`, a page copied from the browser) would send every request to the
+ * wrong place, where the only symptom is a 404 that looks like a token problem.
+ */
+export function parseBaseUrl(value: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new InvalidBaseUrlError(source, value, "is not an address: give the scheme and host, e.g. https://semgrep.dev");
+  }
+  const shown = `${url.protocol}//${url.host}${url.pathname}${url.search}`; // never the user:password part
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new InvalidBaseUrlError(source, shown, "must start with https:// (or http:// for a local emulator)");
+  }
+  if (url.username || url.password) {
+    throw new InvalidBaseUrlError(source, shown, "must not carry credentials: the token goes in semgrep:token or SEMGREP_APP_TOKEN");
+  }
+  if (url.pathname.replace(/\/+$/, "") !== "" || url.search || url.hash) {
+    const problem = `must be the service's address without a path (e.g. https://semgrep.dev, not …${url.pathname}): the client adds /api/v1 itself`;
+    throw new InvalidBaseUrlError(source, shown, problem);
+  }
+  return url.origin;
 }
 
 function nonBlank(value: string | undefined): string | undefined {

@@ -149,6 +149,18 @@ export class MissingTokenError extends SemgrepError {
   }
 }
 
+/** `semgrep:url`, `SEMGREP_APP_URL` or the `baseUrl` option holds an address the client cannot use. */
+export class InvalidBaseUrlError extends SemgrepError {
+  override name = "InvalidBaseUrlError";
+  /** Where the address was set, e.g. `semgrep:url`. */
+  readonly setting: string;
+
+  constructor(setting: string, value: string, problem: string) {
+    super(`${setting} ${JSON.stringify(value)} ${problem}`);
+    this.setting = setting;
+  }
+}
+
 function errorClassFor(status: number): typeof APIError {
   switch (status) {
     case 400:

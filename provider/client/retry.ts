@@ -35,22 +35,34 @@ export function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Whether a failed connection may be tried again. A request that is not idempotent (starting an
- * SBOM export) is tried again only when it surely never reached the server.
- */
-export function isRetryableConnectionError(error: unknown, idempotent: boolean): boolean {
+/** Whether a failed connection may be tried again: resets, timeouts and connections never made. */
+export function isRetryableConnectionError(error: unknown): boolean {
   const code = errorCode(error);
-  if (!code) return false;
-  return idempotent ? TRANSIENT_CODES.has(code) : NEVER_SENT_CODES.has(code);
+  return code !== undefined && TRANSIENT_CODES.has(code);
+}
+
+/** Whether an answer with this status may be tried again: "not now" rather than "no". */
+export function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status);
 }
 
 /**
- * Whether an answer with this status may be tried again. A 429 means the service refused the
- * request without acting on it, so even a non-idempotent request may be sent again.
+ * Whether a request whose connection failed may nonetheless have been processed: unless the
+ * connection was never made, the service may have acted before the answer was lost.
  */
-export function isRetryableStatus(status: number, idempotent: boolean): boolean {
-  return idempotent ? RETRYABLE_STATUSES.has(status) : status === 429;
+export function mayHaveBeenProcessed(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === undefined || !NEVER_SENT_CODES.has(code);
+}
+
+/** TLS failed: most often an https:// address of a server that speaks plain http. */
+export function isTlsError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || code === "EPROTO")) return true;
+    if (e instanceof Error && /SSL routines|wrong version number|TLS/.test(e.message)) return true;
+  }
+  return false;
 }
 
 /**

@@ -12,8 +12,18 @@ import {
   InvalidRequestError,
   type RequestInfo,
   ResponseValidationError,
+  type SemgrepError,
 } from "./errors";
-import { errorCode, isRetryableConnectionError, isRetryableStatus, retryAfterMs, retryDelayMs, TIMEOUT_CODES } from "./retry";
+import {
+  errorCode,
+  isRetryableConnectionError,
+  isRetryableStatus,
+  isTlsError,
+  mayHaveBeenProcessed,
+  retryAfterMs,
+  retryDelayMs,
+  TIMEOUT_CODES,
+} from "./retry";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -29,8 +39,13 @@ export interface RequestSpec<S extends z.ZodType> {
   body?: unknown;
   /** Schema of a 2xx answer. */
   response: S;
-  /** False for requests that must not be sent twice (starting an SBOM export). Default true. */
-  idempotent?: boolean;
+  /**
+   * For a request that is not idempotent, what sending it twice does (e.g. "an SBOM export may
+   * already have started"). Such a request is retried like any other (every one here is harmless
+   * to repeat, while a failure stops a whole `pulumi up`), and its final error says this when an
+   * attempt may have reached the service.
+   */
+  repeatEffect?: string;
   signal?: AbortSignal;
 }
 
@@ -79,8 +94,13 @@ export class Transport {
   async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
     const info: RequestInfo = { operation: spec.operation, method: spec.method, path: `/api/v1${spec.path}` };
     const url = this.#config.baseUrl + info.path + queryString(spec.query);
-    const idempotent = spec.idempotent ?? true;
     const { maxRetries } = this.#config;
+    // Whether a failed attempt may have been carried out all the same (for `repeatEffect`).
+    let mayHaveActed = false;
+    const fail = (error: SemgrepError): never => {
+      if (spec.repeatEffect && mayHaveActed) error.message += `. An earlier attempt may have reached the service: ${spec.repeatEffect}`;
+      throw error;
+    };
 
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= maxRetries;
@@ -103,20 +123,44 @@ export class Transport {
       } catch (error) {
         if (spec.signal?.aborted) throw error;
         const failure = deadline.aborted ? new TimeoutError(this.#config.timeoutMs, error) : error;
-        if (retriesLeft && isRetryableConnectionError(failure, idempotent)) {
+        mayHaveActed ||= mayHaveBeenProcessed(failure);
+        if (retriesLeft && isRetryableConnectionError(failure)) {
           await this.#backoff(info, attempt, describeConnectionError(failure), undefined);
           continue;
         }
-        throw connectionError(info, failure, attempt);
+        return fail(connectionError(info, failure, attempt, this.#config));
       }
 
       if (status >= 200 && status < 300) return parseAnswer(info, spec.response, text);
-      if (retriesLeft && isRetryableStatus(status, idempotent)) {
+      mayHaveActed ||= status >= 500; // the service (or a proxy) failed, perhaps after acting; a 4xx refused
+      if (retriesLeft && isRetryableStatus(status)) {
         await this.#backoff(info, attempt, `status ${status}`, retryAfterMs(headers));
         continue;
       }
-      throw APIError.fromStatus(info, status, serviceMessage(text), attempt);
+      return fail(APIError.fromStatus(info, status, serviceMessage(text), attempt));
     }
+  }
+
+  /**
+   * Splits the values of a repeated query parameter (`?tags=a&tags=b`) into batches whose URLs
+   * stay within `maxUrlLength`, in order; one empty batch for no values.
+   */
+  splitRepeatedQuery(path: string, key: string, values: readonly string[], maxUrlLength: number): string[][] {
+    const base = this.#config.baseUrl.length + "/api/v1".length + path.length;
+    const batches: string[][] = [[]];
+    let length = base;
+    for (const value of values) {
+      const added = queryString({ [key]: [value] }).length; // "?key=value", or "&key=value" after the first
+      const batch = batches[batches.length - 1]!;
+      if (batch.length && length + added > maxUrlLength) {
+        batches.push([value]);
+        length = base + added;
+      } else {
+        batch.push(value);
+        length += added;
+      }
+    }
+    return batches;
   }
 
   /** Closes the keep-alive connections. */
@@ -201,10 +245,17 @@ function describeConnectionError(error: unknown): string {
   return code ? `${code} (${message})` : message;
 }
 
-function connectionError(info: RequestInfo, error: unknown, attempts: number): APIConnectionError {
+/** The error for an attempt that got no answer, naming the address and where it was set. */
+function connectionError(info: RequestInfo, error: unknown, attempts: number, config: ResolvedConfig): APIConnectionError {
   const code = errorCode(error);
-  const reason = describeConnectionError(error);
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  const address = `${config.baseUrl}, from ${config.baseUrlSource}`;
+  if (isTlsError(error)) {
+    // The raw OpenSSL message (a dump of the record it could not read) helps no one; keep it as the cause.
+    const hint = config.baseUrl.startsWith("https:") ? `; is it an http:// address? Check ${config.baseUrlSource}` : "";
+    return new APIConnectionError(info, `no TLS connection could be made to ${address}${hint}`, attempts, { cause: error });
+  }
+  const reason = `${describeConnectionError(error)} (${address})`;
   return code && TIMEOUT_CODES.has(code)
     ? new APIConnectionTimeoutError(info, `timed out${tries}: ${reason}`, attempts, { cause: error })
     : new APIConnectionError(info, `connection failed${tries}: ${reason}`, attempts, { cause: error });

@@ -4,7 +4,7 @@
  * SEMGREP_APP_TOKEN / SEMGREP_APP_URL read at call time. Held in this process's memory only.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { MissingTokenError, type SemgrepClient, sharedClient } from "../client";
+import { AuthenticationError, MissingTokenError, type SemgrepClient, sharedClient, TOKEN_ENV, URL_ENV } from "../client";
 
 let configured: { token?: string; url?: string } = {};
 
@@ -15,21 +15,27 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
 
 /** The client for the current credentials. */
 export function apiClient(): SemgrepClient {
-  const token = configured.token ?? process.env.SEMGREP_APP_TOKEN;
-  const baseUrl = configured.url ?? process.env.SEMGREP_APP_URL;
-  try {
-    return sharedClient({ token, baseUrl, log: (line) => process.stderr.write(`${line}\n`) });
-  } catch (error) {
-    if (error instanceof MissingTokenError) {
-      // `pulumi refresh` and `destroy` configure the provider from the stack's state, not its current config.
-      error.message +=
-        " If semgrep:token was set after this stack's last `pulumi up`, run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks it up.";
-    }
-    throw error;
-  }
+  const token = configured.token ?? process.env[TOKEN_ENV];
+  const [baseUrl, baseUrlSource] = configured.url ? [configured.url, "semgrep:url"] : [process.env[URL_ENV], URL_ENV];
+  return sharedClient({ token, baseUrl, baseUrlSource, log: (line) => process.stderr.write(`${line}\n`) });
 }
 
 /** The address requests go to, as a key for caches shared between resources. */
 export function apiAddress(): string {
   return apiClient().baseUrl;
+}
+
+/**
+ * `pulumi refresh` and `pulumi destroy` configure the provider from the stack's state, not from
+ * its current config: after the token was set, moved or rotated, they use the old one until the
+ * next `pulumi up`. Errors that can come of that say so.
+ */
+export function withCredentialsHint(error: unknown): unknown {
+  if (error instanceof MissingTokenError || error instanceof AuthenticationError) {
+    error.message =
+      error.message.replace(/\.$/, "") +
+      ". If semgrep:token was set or rotated after this stack's last `pulumi up`, `pulumi refresh` and `pulumi destroy` still use the token saved in the stack's state: " +
+      "run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks up the new one.";
+  }
+  return error;
 }

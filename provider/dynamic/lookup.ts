@@ -1,30 +1,61 @@
 /** Reading an object that may be gone, without mistaking a token problem for a deletion. */
-import { NotFoundError } from "../client";
-import { apiClient } from "./credentials";
+import { type Deployment, NotFoundError } from "../client";
+import { apiAddress, apiClient } from "./credentials";
+import { sharedReads } from "./shared-reads";
+
+const deploymentLists = sharedReads<Deployment[]>();
 
 /**
- * Runs `read`; a 404 means the object is gone, unless the API answers 404 to everything, which
- * is what a token without Web API access gets: then refreshing must fail rather than drop the
- * resource from the stack.
+ * The token's deployments, read once per process. A 404 here too means the token lacks Web API
+ * access (the live service answers 404 to everything then), or the address is not the API's.
  */
-export async function readUnlessGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+async function tokenDeployments(): Promise<Deployment[]> {
+  return deploymentLists.get(apiAddress(), async () => {
+    try {
+      return await apiClient().deployments.list();
+    } catch (probe) {
+      if (probe instanceof NotFoundError) {
+        throw new Error(
+          `the deployment list answers 404 too (${probe.message}), so the token most likely lacks Web API access, ` +
+            `or ${apiAddress()} is not the Semgrep API's address; nothing is treated as deleted until this is fixed`,
+        );
+      }
+      throw probe;
+    }
+  });
+}
+
+/**
+ * Runs `read`, a request about an object that may have been deleted; a 404 means it is gone
+ * (undefined), unless the API answers 404 to everything, which is what a token without Web API
+ * access gets: refreshing must then fail rather than drop the resource from the stack.
+ */
+export async function unlessGone<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {
     return await read();
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     try {
-      await apiClient().deployments.list();
+      await tokenDeployments();
     } catch (probe) {
-      if (probe instanceof NotFoundError) {
-        throw new Error(
-          `${error.message}. The deployment list answers 404 too, so the token most likely lacks Web API access; ` +
-            "nothing is treated as deleted until it has it.",
-        );
-      }
+      if (probe instanceof Error) probe.message = `${error.message}. Also, ${probe.message}`;
       throw probe;
     }
     return undefined;
   }
+}
+
+/**
+ * After a 404 about a project: an error saying that the deployment does not exist, when the
+ * token's deployments do not include `slug` (a deployment id given as the slug, say).
+ */
+export async function missingDeployment(slug: string): Promise<Error | undefined> {
+  const deployments = await tokenDeployments();
+  if (deployments.some((d) => d.slug === slug)) return undefined;
+  const known = deployments.map((d) => `"${d.slug}" (id ${d.id})`).join(", ") || "none";
+  return new Error(
+    `deployment "${slug}" does not exist for this token (its deployments: ${known}); deploymentSlug takes the deployment's slug, not its numeric id`,
+  );
 }
 
 /** Prefixes an error's message with the resource it concerns. */

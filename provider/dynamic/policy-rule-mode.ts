@@ -3,12 +3,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError, type Rule } from "../client";
 import { POLICY_MODES, rulePath } from "../client/schemas";
-import { checkInputs, type Props } from "./check";
+import type { Props } from "./check";
 import { apiClient } from "./credentials";
 import { diffDeclared, type FieldRule } from "./diff";
 import { id, restoreOnDelete } from "./inputs";
-import { about, readUnlessGone } from "./lookup";
+import { about, unlessGone } from "./lookup";
+import { type Claim, checkOwned, diffOwned, holderOf, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
+import { metaOutputs, refreshedMetaInputs, shown } from "./resource-meta";
 import { findRule, rememberRule, ruleCount } from "./rule-index";
+
+const KIND = "PolicyRuleMode";
 
 export const inputs = z.strictObject({
   deploymentId: id("deployment"),
@@ -25,6 +29,14 @@ const FIELDS: FieldRule[] = [
   { name: "rulePath", replaces: true },
   { name: "mode" },
 ];
+
+/** `rule python.lang…eval-detected in policy 10 (deployment 1)` */
+const ruleObject = (props: Props) => `rule ${String(props.rulePath)} in policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
+
+/** The one field a PolicyRuleMode declares: its rule's mode. */
+function modeClaim(props: Props): Claim {
+  return { object: ruleObject(props), field: "mode" };
+}
 
 const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
 
@@ -69,38 +81,46 @@ async function setMode(declared: Pick<Inputs, "deploymentId" | "policyId" | "rul
 }
 
 export const policyRuleMode = {
-  check: (_olds: Props, news: Props) => checkInputs(inputs, news),
+  check: (_olds: Props, news: Props) =>
+    checkOwned(KIND, inputs, news, (declared) => (known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [])),
 
-  diff: async (_id: string, olds: Props, news: Props) => diffDeclared(olds, news, FIELDS),
+  diff: async (_id: string, olds: Props, news: Props) => diffOwned(KIND, olds, news, diffDeclared(olds, news, FIELDS)),
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
     const declared = props as Inputs;
     return about(subject(declared), async () => {
       let rule = await requireRule(declared);
-      const originalMode = rule.policyMode;
-      if (rule.policyMode !== declared.mode) rule = await setMode(declared, declared.mode);
+      // An original is what this resource changed; a mode found as declared has nothing to put back.
+      const originalMode = rule.policyMode !== declared.mode ? rule.policyMode : undefined;
+      if (originalMode === undefined) {
+        await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
+      }
+      else rule = await setMode(declared, declared.mode);
+      settleOwner(KIND, props, "created");
       return {
         id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
-        outs: { ...declared, ...ruleOutputs(rule), originalMode },
+        outs: { ...declared, ...metaOutputs(props), ...ruleOutputs(rule), originalMode },
       };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(subject(props), async () => {
-      const rule = await readUnlessGone(() => findRule(props.deploymentId as string, props.policyId as string, props.rulePath as string));
+      const rule = await unlessGone(() => findRule(props.deploymentId as string, props.policyId as string, props.rulePath as string));
       if (!rule) return { id: "" };
       const live = { ...props, ...ruleOutputs(rule) };
       const { deploymentId, policyId, rulePath: path, restoreOnDelete: restore } = props;
-      return { id, props: live, inputs: { deploymentId, policyId, rulePath: path, mode: live.mode, restoreOnDelete: restore } };
+      const inputs = { deploymentId, policyId, rulePath: path, mode: live.mode, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
+      return { id, props: live, inputs };
     }),
 
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
     return about(subject(declared), async () => {
-      const kept = { ...olds, ...declared, mode: olds.mode };
-      if (olds.mode === declared.mode) return { outs: kept };
-      return { outs: { ...kept, ...ruleOutputs(await setMode(declared, declared.mode)) } };
+      const kept = { ...olds, ...declared, ...metaOutputs(news), mode: olds.mode };
+      const outs = olds.mode === declared.mode ? kept : { ...kept, ...ruleOutputs(await setMode(declared, declared.mode)) };
+      settleOwner(KIND, news, "updated");
+      return { outs };
     });
   },
 
@@ -108,6 +128,11 @@ export const policyRuleMode = {
     about(subject(props), async () => {
       const original = props.originalMode as Inputs["mode"] | undefined;
       if (props.restoreOnDelete === false || !original || original === props.mode) return;
-      await readUnlessGone(() => setMode(props as Inputs, original));
+      const holder = holderOf(modeClaim(props));
+      if (holder) {
+        const before = `its mode before this stack managed it was ${shown(props, "mode", original)}`;
+        return warnHandedOver({ kind: KIND, props, what: `the mode of ${ruleObject(props)}`, value: shown(props, "mode", String(props.mode)), holder, before });
+      }
+      await unlessGone(() => setMode(props as Inputs, original));
     }),
 };

@@ -1,21 +1,33 @@
 /**
  * Projects as the project resources read and write them: one GET per project shared by every
  * resource in this provider process (the ProjectSettings, ProjectTags and ManagedScan of one
- * project read it once), replaced by the answer of each write (see shared-reads.ts).
+ * project read it once), replaced by the answer of each write (see shared-reads.ts). Writes to
+ * one project leave in the order they are made, so that a tag one resource removes and another
+ * then adds back (ownership.ts) ends present.
  */
 import type { ManagedScanRequest, Project, UpdateProjectRequest } from "../client";
 import { apiAddress, apiClient } from "./credentials";
+import { onForget } from "./process-memory";
 import { sharedReads } from "./shared-reads";
 
 const projects = sharedReads<Project>();
+/** The last write to each project, which the next one waits for. */
+const lastWrites = new Map<string, Promise<unknown>>();
+onForget(() => lastWrites.clear());
 
 /** Reads and writes of one project, through the shared reads. */
 export function projectApi(deploymentSlug: string, projectName: string) {
   const key = `${apiAddress()}|${deploymentSlug}|${projectName}`;
-  const write = async (request: () => Promise<Project>) => {
-    const project = await request();
-    projects.set(key, project);
-    return project;
+  const write = (request: () => Promise<Project>): Promise<Project> => {
+    const written = (lastWrites.get(key) ?? Promise.resolve())
+      .catch(() => undefined) // a failed write is its own resource's error, not the next one's
+      .then(request)
+      .then((project) => {
+        projects.set(key, project);
+        return project;
+      });
+    lastWrites.set(key, written);
+    return written;
   };
   const client = apiClient().projects;
   return {

@@ -3,12 +3,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { UpdateProjectRequest } from "../client";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
-import { checkInputs, type Props } from "./check";
-import { projectOf } from "./project-index";
-import { changedFields, diffDeclared, type FieldRule, sameSet } from "./diff";
+import type { Props } from "./check";
+import { diffDeclared, type FieldRule, sameSet } from "./diff";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
-import { about, readUnlessGone } from "./lookup";
-import { keptProjectOutputs, type ManagedScans, projectOutputs, projectResourceId, projectSubject, requireProject } from "./projects";
+import { about, unlessGone } from "./lookup";
+import { type Claim, checkOwned, diffOwned, holderOf, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
+import { projectOf } from "./project-index";
+import { keptProjectOutputs, type ManagedScans, projectObject, projectOutputs, projectResourceId, projectSubject, requireProject } from "./projects";
+import { metaOutputs, refreshedMetaInputs, shown } from "./resource-meta";
+
+const KIND = "ProjectSettings";
 
 export const inputs = z.strictObject({
   deploymentSlug,
@@ -20,108 +24,182 @@ export const inputs = z.strictObject({
 });
 type Inputs = z.output<typeof inputs>;
 
-/** The values a resource found before it managed them, for the fields it manages. */
-interface Originals {
-  originalPrimaryBranch?: string;
-  originalTags?: string[];
-  originalManagedScanConfig?: ManagedScans;
-}
+/** The fields a ProjectSettings can manage, by the names of its `managedFields` output. */
+const MANAGED = ["primaryBranch", "tags", "managedScanConfig.diffScan", "managedScanConfig.fullScan"] as const;
+type Managed = (typeof MANAGED)[number];
+type Values = Partial<Record<Managed, unknown>>;
+
+const followsDefault = (props: Props) => props.followsDefaultBranch === true && props.primaryBranch === props.defaultBranch;
 
 const FIELDS: FieldRule[] = [
   { name: "deploymentSlug", replaces: true },
   { name: "projectName", replaces: true },
+  // "None" holds once this resource has asked the project to follow its default branch, and it still does.
   {
     name: "primaryBranch",
-    equal: (live: unknown, declared: unknown, olds: Props) =>
-      declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? live === olds.defaultBranch : live === declared,
+    equal: (live, declared, olds) => (declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? followsDefault(olds) : live === declared),
   },
   { name: "tags", equal: sameSet },
   { name: "managedScanConfig" },
 ];
 
-/** The PATCH body that makes `live` match what `declared` sets; empty when it already does. */
-function changes(live: Props, declared: Inputs): UpdateProjectRequest {
+/** Each managed field's value in `props`: declared inputs, or live outputs (which carry every field). */
+function valuesOf(props: Props): Values {
+  const scans = props.managedScanConfig as ManagedScans | undefined;
+  return {
+    primaryBranch: props.primaryBranch,
+    tags: props.tags,
+    "managedScanConfig.diffScan": scans?.diffScan,
+    "managedScanConfig.fullScan": scans?.fullScan,
+  };
+}
+
+const declaredFields = (declared: Props): Managed[] => MANAGED.filter((field) => valuesOf(declared)[field] !== undefined);
+
+/** Whether a value of `field` is the one wanted (a ref, a tag set in any order, a toggle). */
+function same(field: Managed, value: unknown, wanted: unknown): boolean {
+  if (field === "tags") return sameSet(value, wanted);
+  if (field === "primaryBranch") return value === wanted;
+  return (value as { enabled?: boolean } | undefined)?.enabled === (wanted as { enabled?: boolean } | undefined)?.enabled;
+}
+
+/** The fields the resource managed: its `managedFields`, or, in state written before that output, those with an original. */
+function managedFieldsOf(props: Props): Managed[] {
+  if (Array.isArray(props.managedFields)) return MANAGED.filter((field) => (props.managedFields as string[]).includes(field));
+  const originals = originalsOf(props);
+  return MANAGED.filter((field) => originals[field] !== undefined);
+}
+
+/** Where each field's original is kept. */
+const ORIGINAL_OUTPUT: Record<Managed, string> = {
+  primaryBranch: "originalPrimaryBranch",
+  tags: "originalTags",
+  "managedScanConfig.diffScan": "originalManagedScanConfig.diffScan",
+  "managedScanConfig.fullScan": "originalManagedScanConfig.fullScan",
+};
+
+function originalsOf(props: Props): Values {
+  return valuesOf({ primaryBranch: props.originalPrimaryBranch, tags: props.originalTags, managedScanConfig: props.originalManagedScanConfig });
+}
+
+function originalOutputs(originals: Values): Props {
+  const diffScan = originals["managedScanConfig.diffScan"];
+  const fullScan = originals["managedScanConfig.fullScan"];
+  return {
+    originalPrimaryBranch: originals.primaryBranch,
+    originalTags: originals.tags,
+    originalManagedScanConfig: diffScan || fullScan ? { diffScan, fullScan } : undefined,
+  };
+}
+
+/** The PATCH body that sets these field values. */
+function request(values: Values): UpdateProjectRequest {
   const body: UpdateProjectRequest = {};
-  const changed = new Set(changedFields(live, declared, FIELDS).map((f) => f.name));
-  if (changed.has("primaryBranch")) body.primary_branch = declared.primaryBranch;
-  if (changed.has("tags")) body.tags = declared.tags;
-  if (changed.has("managedScanConfig")) {
-    const { diffScan, fullScan } = declared.managedScanConfig ?? {};
+  if (values.primaryBranch !== undefined) body.primary_branch = values.primaryBranch as string;
+  if (values.tags !== undefined) body.tags = values.tags as string[];
+  const diffScan = values["managedScanConfig.diffScan"] as { enabled: boolean } | undefined;
+  const fullScan = values["managedScanConfig.fullScan"] as { enabled: boolean } | undefined;
+  if (diffScan || fullScan) {
     body.managed_scan_config = { ...(diffScan ? { diff_scan: diffScan } : {}), ...(fullScan ? { full_scan: fullScan } : {}) };
   }
   return body;
 }
 
-/** What the resource found for each field it manages and has no original for yet. */
-function recordOriginals(declared: Inputs, live: Props, previous: Originals = {}): Originals {
-  const originals: Originals = {};
-  if (declared.primaryBranch !== undefined) originals.originalPrimaryBranch = previous.originalPrimaryBranch ?? (live.primaryBranch as string);
-  if (declared.tags !== undefined) originals.originalTags = previous.originalTags ?? (live.tags as string[]);
-  if (declared.managedScanConfig !== undefined) {
-    const liveScans = live.managedScanConfig as ManagedScans;
-    const before = previous.originalManagedScanConfig ?? {};
-    originals.originalManagedScanConfig = {
-      ...(declared.managedScanConfig.diffScan ? { diffScan: before.diffScan ?? liveScans.diffScan } : {}),
-      ...(declared.managedScanConfig.fullScan ? { fullScan: before.fullScan ?? liveScans.fullScan } : {}),
-    };
-  }
-  return originals;
+/** What a claim of `field` on this project is called, for conflicts and hand-overs. */
+function claimOf(props: Props, field: Managed): Claim {
+  const short = field.replace("managedScanConfig.", "");
+  return { object: projectObject(props), field: short, property: field };
 }
 
-function outputs(declared: Inputs, live: Props, originals: Originals): Props {
-  // `primaryBranch` holds the live ref; remember when the program asked to follow the default branch.
+/**
+ * Applies the declared fields to a project whose last known values are `live`. A field is
+ * written when it differs (`primaryBranch: "None"` unless this resource already made the project
+ * follow its default branch, since the service shows a pinned and a following branch alike). A
+ * field managed for the first time records what it had, as its original, when this write changes
+ * it; one found as declared records nothing (see noteFoundAsDeclared).
+ */
+async function apply(declared: Inputs, props: Props, live: Props, before: { managed: Managed[]; originals: Values }): Promise<Props> {
+  const wanted = valuesOf(declared);
+  const have = valuesOf(live);
+  const changes: Values = {};
+  const originals: Values = {};
+  const foundAsDeclared: Managed[] = [];
+  for (const field of declaredFields(declared)) {
+    const follows = field === "primaryBranch" && wanted.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT;
+    const differs = follows ? !followsDefault(live) : !same(field, have[field], wanted[field]);
+    if (differs) changes[field] = wanted[field];
+    if (before.managed.includes(field)) {
+      originals[field] = before.originals[field];
+    } else if (follows ? have.primaryBranch !== live.defaultBranch : differs) {
+      // (A primary branch equal to the default one may be following it or pinned to it: unknown.)
+      originals[field] = have[field];
+    } else {
+      foundAsDeclared.push(field);
+    }
+  }
+  if (foundAsDeclared.length) {
+    const plural = foundAsDeclared.length > 1;
+    const unset = `${foundAsDeclared.map((f) => ORIGINAL_OUTPUT[f]).join(", ")} ${plural ? "stay" : "stays"} unset`;
+    await noteFoundAsDeclared(KIND, props, { what: `the ${foundAsDeclared.join(" and ")} of ${projectObject(declared)}`, plural, unset });
+  }
+  const project = Object.keys(changes).length ? await projectOf(declared).update(request(changes)) : undefined;
   const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? { followsDefaultBranch: true } : {};
-  return { ...declared, ...live, ...originals, ...follows };
+  return {
+    ...declared,
+    ...metaOutputs(props),
+    ...(project ? projectOutputs(project) : keptProjectOutputs(live)),
+    ...originalOutputs(originals),
+    managedFields: declaredFields(declared),
+    ...follows,
+  };
 }
 
 /**
  * The inputs that make the next diff right after a refresh: the live value of each managed field.
- * `read` sees only the outputs, where every live value is present; the recorded originals say
- * which fields the program manages.
+ * `read` sees only the outputs, where every live value is present; `managedFields` says which
+ * the program manages.
  */
 function refreshedInputs(props: Props, live: Props): Props {
-  const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = pickOriginals(props);
-  const inputs: Props = { deploymentSlug: props.deploymentSlug, projectName: props.projectName, restoreOnDelete: props.restoreOnDelete };
-  if (originalPrimaryBranch !== undefined) {
-    const stillFollows = props.followsDefaultBranch === true && live.primaryBranch === live.defaultBranch;
-    inputs.primaryBranch = stillFollows ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
-  }
-  if (originalTags !== undefined) inputs.tags = live.tags;
-  if (originalManagedScanConfig !== undefined) {
-    const liveScans = live.managedScanConfig as ManagedScans;
-    inputs.managedScanConfig = {
-      ...(originalManagedScanConfig.diffScan ? { diffScan: liveScans.diffScan } : {}),
-      ...(originalManagedScanConfig.fullScan ? { fullScan: liveScans.fullScan } : {}),
-    };
-  }
+  const managed = managedFieldsOf(props);
+  const values = valuesOf(live);
+  const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
+  const inputs: Props = { deploymentSlug: slug, projectName: name, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
+  if (managed.includes("primaryBranch")) inputs.primaryBranch = followsDefault(live) ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
+  if (managed.includes("tags")) inputs.tags = live.tags;
+  const scans = {
+    ...(managed.includes("managedScanConfig.diffScan") ? { diffScan: values["managedScanConfig.diffScan"] } : {}),
+    ...(managed.includes("managedScanConfig.fullScan") ? { fullScan: values["managedScanConfig.fullScan"] } : {}),
+  };
+  if (Object.keys(scans).length) inputs.managedScanConfig = scans;
   return inputs;
 }
 
-function pickOriginals(props: Props): Originals {
-  const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = props as Originals;
-  return { originalPrimaryBranch, originalTags, originalManagedScanConfig };
-}
-
 export const projectSettings = {
-  check: (_olds: Props, news: Props) => checkInputs(inputs, news),
+  check: (_olds: Props, news: Props) =>
+    checkOwned(KIND, inputs, news, (declared) =>
+      known(declared.deploymentSlug, declared.projectName) ? declaredFields(declared).map((field) => claimOf(declared, field)) : [],
+    ),
 
-  diff: async (_id: string, olds: Props, news: Props) => diffDeclared(olds, news, FIELDS),
+  diff: async (_id: string, olds: Props, news: Props) => {
+    const result = diffDeclared(olds, news, FIELDS);
+    // A field the program no longer declares is no longer managed: its original leaves the state.
+    const dropped = managedFieldsOf(olds).some((field) => !declaredFields(news).includes(field));
+    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped });
+  },
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
     const declared = props as Inputs;
-    return about(projectSubject("ProjectSettings", declared), async () => {
-      let project = await requireProject(declared.deploymentSlug, declared.projectName);
-      const live = projectOutputs(project);
-      const originals = recordOriginals(declared, live);
-      const body = changes(live, declared);
-      if (Object.keys(body).length) project = await projectOf(declared).update(body);
-      return { id: projectResourceId(declared), outs: outputs(declared, projectOutputs(project), originals) };
+    return about(projectSubject(KIND, declared), async () => {
+      const project = await requireProject(declared.deploymentSlug, declared.projectName);
+      const outs = await apply(declared, props, projectOutputs(project), { managed: [], originals: {} });
+      settleOwner(KIND, props, "created");
+      return { id: projectResourceId(declared), outs };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
-    about(projectSubject("ProjectSettings", props), async () => {
-      const project = await readUnlessGone(projectOf(props).get);
+    about(projectSubject(KIND, props), async () => {
+      const project = await unlessGone(projectOf(props).get);
       if (!project) return { id: "" };
       const live = { ...props, ...projectOutputs(project) };
       return { id, props: live, inputs: refreshedInputs(props, live) };
@@ -129,33 +207,31 @@ export const projectSettings = {
 
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
-    return about(projectSubject("ProjectSettings", declared), async () => {
-      const originals = recordOriginals(declared, olds, pickOriginals(olds));
-      const body = changes(olds, declared);
-      if (!Object.keys(body).length) return { outs: outputs(declared, keptProjectOutputs(olds), originals) };
-      const project = await projectOf(declared).update(body);
-      return { outs: outputs(declared, projectOutputs(project), originals) };
+    return about(projectSubject(KIND, declared), async () => {
+      const outs = await apply(declared, news, olds, { managed: managedFieldsOf(olds), originals: originalsOf(olds) });
+      settleOwner(KIND, news, "updated");
+      return { outs };
     });
   },
 
   delete: (_id: string, props: Props): Promise<void> =>
-    about(projectSubject("ProjectSettings", props), async () => {
+    about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
-      // Put back only what differs from the last known live value: the fewest writes.
-      const { originalPrimaryBranch, originalTags, originalManagedScanConfig } = pickOriginals(props);
-      const liveScans = props.managedScanConfig as ManagedScans | undefined;
-      const toggleBack = (name: keyof ManagedScans) => {
-        const original = originalManagedScanConfig?.[name];
-        return original && original.enabled !== liveScans?.[name]?.enabled ? original : undefined;
-      };
-      const diffScan = toggleBack("diffScan");
-      const fullScan = toggleBack("fullScan");
-      const body: UpdateProjectRequest = {
-        ...(originalPrimaryBranch !== undefined && originalPrimaryBranch !== props.primaryBranch ? { primary_branch: originalPrimaryBranch } : {}),
-        ...(originalTags !== undefined && !sameSet(originalTags, props.tags) ? { tags: originalTags } : {}),
-        ...(diffScan || fullScan ? { managed_scan_config: { ...(diffScan ? { diff_scan: diffScan } : {}), ...(fullScan ? { full_scan: fullScan } : {}) } } : {}),
-      };
-      if (!Object.keys(body).length) return;
-      await readUnlessGone(() => projectOf(props).update(body));
+      const live = valuesOf(props);
+      const back: Values = {};
+      for (const [field, original] of Object.entries(originalsOf(props)) as Array<[Managed, unknown]>) {
+        // Put back only what differs from the last known value: the fewest writes.
+        if (original === undefined || same(field, live[field], original)) continue;
+        const holder = holderOf(claimOf(props, field));
+        if (!holder) {
+          back[field] = original;
+          continue;
+        }
+        const input = field.split(".")[0]!;
+        const what = `the ${field} of ${projectObject(props)}`;
+        const before = `its value before this stack managed it was ${shown(props, input, JSON.stringify(original))}`;
+        await warnHandedOver({ kind: KIND, props, what, value: shown(props, input, JSON.stringify(live[field])), holder, before });
+      }
+      if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back)));
     }),
 };

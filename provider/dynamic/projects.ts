@@ -2,7 +2,7 @@
 import type { Project } from "../client";
 import type { Props } from "./check";
 import { projectApi } from "./project-index";
-import { readUnlessGone } from "./lookup";
+import { missingDeployment, unlessGone } from "./lookup";
 
 export interface ManagedScans {
   diffScan?: { enabled: boolean };
@@ -19,15 +19,19 @@ export function projectResourceId(props: { deploymentSlug: string; projectName: 
   return `${props.deploymentSlug}/${props.projectName}`;
 }
 
-/** The project, or an error saying it does not exist (projects come from scans: scan it first). */
+/** The project, or an error saying that it, or its deployment, does not exist (projects come from scans: scan it first). */
 export async function requireProject(deploymentSlug: string, projectName: string): Promise<Project> {
-  const project = await readUnlessGone(projectApi(deploymentSlug, projectName).get);
-  if (!project) {
-    throw new Error(
-      `project "${projectName}" does not exist in deployment "${deploymentSlug}" (projects appear after their first scan; check the name, e.g. "org/repo")`,
-    );
-  }
-  return project;
+  const project = await unlessGone(projectApi(deploymentSlug, projectName).get);
+  if (project) return project;
+  throw (
+    (await missingDeployment(deploymentSlug)) ??
+    new Error(`project "${projectName}" does not exist in deployment "${deploymentSlug}" (projects appear after their first scan; check the name, e.g. "org/repo")`)
+  );
+}
+
+/** `project acme/web-app (deployment acme)`: a project as messages and claims name it. */
+export function projectObject(props: Props): string {
+  return `project ${String(props.projectName)} (deployment ${String(props.deploymentSlug)})`;
 }
 
 export function liveManagedScans(project: Project): Required<ManagedScans> {

@@ -3,9 +3,9 @@
  * Loaded by package name, so old state runs the installed package's code.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../shims/shim";
+import { DERIVED_OUTPUTS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
-import { configure } from "./credentials";
+import { configure, withCredentialsHint } from "./credentials";
 import { managedScan } from "./managed-scan";
 import { policyRuleMode } from "./policy-rule-mode";
 import { projectSettings } from "./project-settings";
@@ -32,6 +32,13 @@ export const handlers: Record<ResourceKind, Handler> = {
 
 type Method = keyof Handler | "configure";
 
+/**
+ * Where the checked inputs are among a method's arguments. They carry the placeholders of derived
+ * outputs (resource-meta.ts), which matter to the engine only and must not overwrite the outputs
+ * of the same names.
+ */
+const CHECKED_INPUTS_ARGUMENT: Partial<Record<Method, number>> = { create: 0, diff: 2, update: 2 };
+
 /** Runs one dynamic-provider method of one resource kind. */
 export async function run(kind: ResourceKind, method: Method, args: unknown[]): Promise<unknown> {
   if (method === "configure") return configure(args[0] as pulumi.dynamic.ConfigureRequest);
@@ -39,7 +46,18 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   if (!handler) throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
   const fn = handler[method] as (...a: unknown[]) => unknown;
   if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
-  return withoutUndefined(await fn.apply(handler, args.map(withoutProviderKey)));
+  const given = args.map(withoutProviderKey);
+  const at = CHECKED_INPUTS_ARGUMENT[method];
+  if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
+  try {
+    return withoutUndefined(await fn.apply(handler, given));
+  } catch (error) {
+    throw withCredentialsHint(error);
+  }
+}
+
+function withoutPlaceholders(kind: ResourceKind, inputs: Props): Props {
+  return Object.fromEntries(Object.entries(inputs).filter(([key]) => !(key in DERIVED_OUTPUTS[kind])));
 }
 
 /** The host passes the serialized shim (`__provider`) along with the properties; handlers never need it. */

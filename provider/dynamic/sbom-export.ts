@@ -6,11 +6,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { APIError, type SbomExportStatusResult } from "../client";
 import { createSbomExportRequest } from "../client/schemas";
-import { checkInputs, type Props } from "./check";
+import type { Props } from "./check";
 import { apiClient } from "./credentials";
 import { diffDeclared, type FieldRule } from "./diff";
 import { id } from "./inputs";
 import { about } from "./lookup";
+import { checkResource, metaChanged, metaOutputs, withoutMeta } from "./resource-meta";
 
 const request = createSbomExportRequest.omit({ deploymentId: true, repositoryId: true });
 
@@ -46,29 +47,29 @@ async function status(deploymentId: string, taskToken: string): Promise<Partial<
 }
 
 export const sbomExport = {
-  check: (_olds: Props, news: Props) => checkInputs(inputs, news),
+  check: (_olds: Props, news: Props) => checkResource("SbomExport", inputs, news),
 
   diff: async (_id: string, olds: Props, news: Props) => {
     // Every input identifies the export; an input dropped from the program is a change too.
     const dropped = FIELDS.filter((f) => news[f.name] === undefined && olds[f.name] !== undefined).map((f) => f.name);
     const result = diffDeclared(olds, news, FIELDS);
     const replaces = [...(result.replaces ?? []), ...dropped];
-    return { ...result, changes: result.changes || dropped.length > 0, replaces, deleteBeforeReplace: false };
+    return { ...result, changes: result.changes || dropped.length > 0 || metaChanged(olds, news), replaces, deleteBeforeReplace: false };
   },
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
     const declared = props as Inputs;
     return about(subject(declared), async () => {
-      const { deploymentId, triggers: _triggers, ...body } = declared;
+      const { deploymentId, triggers: _triggers, ...body } = withoutMeta(declared) as Inputs;
       const { taskToken } = await apiClient().sbom.createExport(deploymentId, body);
-      return { id: taskToken, outs: { ...declared, taskToken, ...(await status(deploymentId, taskToken)) } };
+      return { id: taskToken, outs: { ...declared, ...metaOutputs(props), taskToken, ...(await status(deploymentId, taskToken)) } };
     });
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
     about(subject(props), async () => ({ id, props: { ...props, ...(await status(props.deploymentId as string, id)) } })),
 
-  // Every input replaces the resource, so update only ever sees no change.
+  // Every input replaces the resource, so update only ever sees a change of the metadata.
   update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => ({ outs: { ...olds, ...news } }),
 
   delete: async (): Promise<void> => {},

@@ -1,8 +1,10 @@
 /**
  * Reads shared by every resource in this provider process: one in-flight read per key (single
- * flight), kept for a short while and kept right by this process's own writes. The engine runs
- * one provider process per `pulumi` command, so nothing outlives a command.
+ * flight), kept for a short while and kept right by this process's own writes (see
+ * process-memory.ts for how long a process lives).
  */
+import { onForget } from "./process-memory";
+
 const TTL_MS = 60_000;
 
 interface Entry<V> {
@@ -40,16 +42,9 @@ export class SharedReads<V> {
   }
 }
 
-const registry: Array<SharedReads<unknown>> = [];
-
-/** A new shared-read cache, cleared with the others by {@link forgetSharedReads}. */
+/** A new shared-read cache, forgotten with the rest of the process's memory. */
 export function sharedReads<V>(): SharedReads<V> {
   const reads = new SharedReads<V>();
-  registry.push(reads as SharedReads<unknown>);
+  onForget(() => reads.clear());
   return reads;
-}
-
-/** Forgets every shared read (the next read asks the service again), as a new provider process would. */
-export function forgetSharedReads(): void {
-  for (const reads of registry) reads.clear();
 }

@@ -21,6 +21,10 @@ export interface FaultSettings {
   retryAfterSeconds: number;
   /** Which faults to choose from; default all three. */
   kinds: FaultKind[];
+  /** Only requests of these operations (e.g. `sbom.createExport`) get faults; empty for every request. */
+  operations: string[];
+  /** How many more faults to inject at most; null for no limit. Counts down as faults are injected. */
+  maxFaults: number | null;
 }
 
 /** Random numbers for fault decisions: seeded, so a fault sequence can be replayed, or Math.random. */
@@ -28,16 +32,25 @@ export function faultRandom(seed: number | undefined): () => number {
   return seed === undefined ? Math.random : seededRandom(seed);
 }
 
-/** The fault to inject for one request, if any. */
-export function chooseFault(settings: FaultSettings, random: () => number): FaultKind | undefined {
-  if (settings.faultRate <= 0 || random() >= settings.faultRate) return undefined;
+/** The fault to inject for one request of `operation` (when it names one), if any; counts it against `maxFaults`. */
+export function chooseFault(settings: FaultSettings, random: () => number, operation: string | undefined): FaultKind | undefined {
+  if (settings.faultRate <= 0 || settings.maxFaults === 0) return undefined;
+  if (settings.operations.length && !(operation && settings.operations.includes(operation))) return undefined;
+  if (random() >= settings.faultRate) return undefined;
+  if (settings.maxFaults !== null) settings.maxFaults--;
   return settings.kinds[Math.floor(random() * settings.kinds.length)];
 }
 
 export function validateFaultSettings(settings: Partial<FaultSettings>): string | undefined {
-  const { faultRate, latencyMs, retryAfterSeconds, kinds, ...unknown } = settings;
+  const { faultRate, latencyMs, retryAfterSeconds, kinds, operations, maxFaults, ...unknown } = settings;
   const [stray] = Object.keys(unknown);
-  if (stray !== undefined) return `unknown setting ${stray}: use faultRate, latencyMs, retryAfterSeconds or kinds`;
+  if (stray !== undefined) return `unknown setting ${stray}: use faultRate, latencyMs, retryAfterSeconds, kinds, operations or maxFaults`;
+  if (operations !== undefined && !(Array.isArray(operations) && operations.every((o) => typeof o === "string"))) {
+    return "operations must be a list of operation names";
+  }
+  if (maxFaults !== undefined && maxFaults !== null && !(Number.isInteger(maxFaults) && maxFaults >= 0)) {
+    return "maxFaults must be a whole number of 0 or more, or null";
+  }
   if (faultRate !== undefined && !(typeof faultRate === "number" && faultRate >= 0 && faultRate <= 1)) return "faultRate must be a number from 0 to 1";
   if (latencyMs !== undefined && !(Number.isInteger(latencyMs) && latencyMs >= 0)) return "latencyMs must be a whole number of 0 or more";
   if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0)) return "retryAfterSeconds must be a whole number of 0 or more";

@@ -13,6 +13,12 @@ import { loadState, StateWriter } from "./store";
 
 export const DEFAULT_TOKEN = "emulator-token";
 const MAX_BODY_BYTES = 1 << 20;
+/**
+ * Longest request target (path and query) answered: longer ones get 414, as the proxies in front
+ * of web services answer (nginx's default buffer is 8 KiB). Node's own header limit is raised
+ * well above it so that such requests reach the log instead of being cut off by the parser.
+ */
+export const MAX_REQUEST_TARGET = 8_192;
 
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -90,6 +96,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     latencyMs: options.latencyMs ?? 0,
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
     kinds: [...(options.faultKinds ?? DEFAULT_FAULT_KINDS)],
+    operations: [],
+    maxFaults: null,
   };
   const problem = validateFaultSettings(faults);
   if (problem) throw new Error(problem);
@@ -103,7 +111,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let log: RequestLogEntry[] = [];
   let baseUrl = "";
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: `emulator failure: ${error instanceof Error ? error.message : String(error)}` });
       else res.destroy();
@@ -126,8 +134,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       else sendJson(res, status, body, headers);
     };
 
+    const route = routes.find((r) => r.pattern.test(url.pathname) && r.method === method);
+    entry.operation = route?.operation;
+    const targetLength = (req.url ?? "").length;
+    if (targetLength > MAX_REQUEST_TARGET) return finish(414, { error: `request URI too long (${targetLength} bytes; at most ${MAX_REQUEST_TARGET})` });
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    const fault = chooseFault(faults, random);
+    const fault = chooseFault(faults, random, route?.operation);
     if (fault === "lost") {
       entry.fault = fault;
       lost = true;
@@ -149,12 +161,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return finish(401, { error: "Unauthorized: a valid API token is required (Authorization: Bearer <token>)" });
     }
 
-    const route = routes.find((r) => r.pattern.test(url.pathname) && r.method === method);
     if (!route) {
       const known = routes.some((r) => r.pattern.test(url.pathname));
       return finish(known ? 405 : 404, { error: known ? `method ${method} not allowed here` : "not found" });
     }
-    entry.operation = route.operation;
 
     let body: unknown;
     try {
@@ -237,7 +247,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const problem = validateFaultSettings(settings);
       if (problem) throw new Error(problem);
       Object.assign(faults, Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== undefined && k in faults)));
-      return { ...faults, kinds: [...faults.kinds] };
+      return { ...faults, kinds: [...faults.kinds], operations: [...faults.operations] };
     },
     async close() {
       writer.flush();

@@ -4,7 +4,7 @@
  * SEMGREP_APP_TOKEN / SEMGREP_APP_URL.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { type SemgrepClient, sharedClient } from "../client";
+import { type SemgrepClient, sharedClient, TOKEN_ENV, URL_ENV } from "../client";
 
 /** Options every data-source function takes (beside Pulumi's own invoke options). */
 export interface SemgrepInvokeOptions extends pulumi.InvokeOptions {
@@ -24,8 +24,11 @@ function stackConfig(key: string): string | undefined {
 }
 
 export function clientFor(opts: SemgrepInvokeOptions = {}): SemgrepClient {
-  return sharedClient({
-    token: opts.token ?? stackConfig("token") ?? process.env.SEMGREP_APP_TOKEN,
-    baseUrl: opts.url ?? stackConfig("url") ?? process.env.SEMGREP_APP_URL,
-  });
+  const configuredUrl = stackConfig("url");
+  const [baseUrl, baseUrlSource] = opts.url
+    ? [opts.url, "the url invoke option"]
+    : configuredUrl
+      ? [configuredUrl, "semgrep:url"]
+      : [process.env[URL_ENV], URL_ENV];
+  return sharedClient({ token: opts.token ?? stackConfig("token") ?? process.env[TOKEN_ENV], baseUrl, baseUrlSource });
 }

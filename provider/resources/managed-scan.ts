@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
+import { metaInputs, refuseImport } from "./meta";
 import provider from "../shims/ManagedScan";
 import type { ScanToggle } from "./project-settings";
 
@@ -40,17 +41,19 @@ export class ManagedScan extends pulumi.dynamic.Resource {
   declare readonly fullScan: pulumi.Output<ScanToggle>;
   declare readonly projectId: pulumi.Output<number>;
   declare readonly restoreOnDelete: pulumi.Output<boolean | undefined>;
-  /** The diff-scan toggle found at create (when managed). */
+  /** The diff-scan toggle this resource found and changed, put back on delete; unset when it found it as declared. */
   declare readonly originalDiffScan: pulumi.Output<ScanToggle | undefined>;
-  /** The full-scan toggle found at create (when managed). */
+  /** The full-scan toggle this resource found and changed, put back on delete; unset when it found it as declared. */
   declare readonly originalFullScan: pulumi.Output<ScanToggle | undefined>;
+  /** The toggles this resource manages (those declared): `diffScan`, `fullScan`. */
+  declare readonly managedFields: pulumi.Output<string[]>;
 
   constructor(name: string, args: ManagedScanArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       provider,
       name,
-      { ...args, diffScan: args.diffScan, fullScan: args.fullScan, projectId: undefined, originalDiffScan: undefined, originalFullScan: undefined },
-      opts,
+      { ...args, diffScan: args.diffScan, fullScan: args.fullScan, projectId: undefined, managedFields: undefined, ...metaInputs("ManagedScan", name, args) },
+      refuseImport("ManagedScan", name, opts),
       TYPE_MODULE,
       "ManagedScan",
     );

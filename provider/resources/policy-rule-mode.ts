@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PolicyMode } from "../client/schemas/enums";
 import { TYPE_MODULE } from "../shims/shim";
+import { metaInputs, refuseImport } from "./meta";
 import provider from "../shims/PolicyRuleMode";
 
 export interface PolicyRuleModeArgs {
@@ -42,16 +43,16 @@ export class PolicyRuleMode extends pulumi.dynamic.Resource {
   declare readonly confidence: pulumi.Output<string | undefined>;
   declare readonly category: pulumi.Output<string | undefined>;
   declare readonly url: pulumi.Output<string | undefined>;
-  /** The mode found at create, put back on delete. */
-  declare readonly originalMode: pulumi.Output<PolicyMode>;
+  /** The mode this resource found and changed, put back on delete; unset when it found the rule in the declared mode. */
+  declare readonly originalMode: pulumi.Output<PolicyMode | undefined>;
   declare readonly restoreOnDelete: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: PolicyRuleModeArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       provider,
       name,
-      { ...args, ruleId: undefined, severity: undefined, confidence: undefined, category: undefined, url: undefined, originalMode: undefined },
-      opts,
+      { ...args, ruleId: undefined, severity: undefined, confidence: undefined, category: undefined, url: undefined, ...metaInputs("PolicyRuleMode", name, args) },
+      refuseImport("PolicyRuleMode", name, opts),
       TYPE_MODULE,
       "PolicyRuleMode",
     );

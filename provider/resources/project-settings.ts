@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
+import { metaInputs, refuseImport } from "./meta";
 import provider from "../shims/ProjectSettings";
 
 /** A managed-scan toggle. */
@@ -64,12 +65,14 @@ export class ProjectSettings extends pulumi.dynamic.Resource {
   declare readonly url: pulumi.Output<string | undefined>;
   declare readonly latestScanAt: pulumi.Output<string | undefined>;
   declare readonly restoreOnDelete: pulumi.Output<boolean | undefined>;
-  /** The primary branch found at create (only when `primaryBranch` is managed). */
+  /** The primary branch this resource found and changed, put back on delete; unset when not managed or found as declared. */
   declare readonly originalPrimaryBranch: pulumi.Output<string | undefined>;
-  /** The tags found at create (only when `tags` is managed). */
+  /** The tags this resource found and changed, put back on delete; unset when not managed or found as declared. */
   declare readonly originalTags: pulumi.Output<string[] | undefined>;
-  /** The managed-scan toggles found at create, for the toggles managed. */
+  /** The managed-scan toggles this resource found and changed, put back on delete. */
   declare readonly originalManagedScanConfig: pulumi.Output<ManagedScanConfig | undefined>;
+  /** The fields this resource manages (those declared): `primaryBranch`, `tags`, `managedScanConfig.diffScan`, `managedScanConfig.fullScan`. */
+  declare readonly managedFields: pulumi.Output<string[]>;
 
   constructor(name: string, args: ProjectSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -79,17 +82,15 @@ export class ProjectSettings extends pulumi.dynamic.Resource {
         ...args,
         projectId: undefined,
         defaultBranch: undefined,
-        followsDefaultBranch: undefined,
         url: undefined,
         latestScanAt: undefined,
-        originalPrimaryBranch: undefined,
-        originalTags: undefined,
-        originalManagedScanConfig: undefined,
+        managedFields: undefined,
         primaryBranch: args.primaryBranch,
         tags: args.tags,
         managedScanConfig: args.managedScanConfig,
+        ...metaInputs("ProjectSettings", name, args),
       },
-      opts,
+      refuseImport("ProjectSettings", name, opts),
       TYPE_MODULE,
       "ProjectSettings",
     );

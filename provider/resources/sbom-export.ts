@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SbomMetadataComponentType, SbomOutputFormat } from "../client/schemas/enums";
 import { TYPE_MODULE } from "../shims/shim";
+import { metaInputs, refuseImport } from "./meta";
 import provider from "../shims/SbomExport";
 
 export interface SbomExportArgs {
@@ -54,6 +55,13 @@ export class SbomExport extends pulumi.dynamic.Resource {
   declare readonly ref: pulumi.Output<string>;
 
   constructor(name: string, args: SbomExportArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, { ...args, taskToken: undefined, status: undefined, downloadUrl: undefined }, opts, TYPE_MODULE, "SbomExport");
+    super(
+      provider,
+      name,
+      { ...args, taskToken: undefined, status: undefined, downloadUrl: undefined, ...metaInputs("SbomExport", name, args) },
+      refuseImport("SbomExport", name, opts),
+      TYPE_MODULE,
+      "SbomExport",
+    );
   }
 }

@@ -11,8 +11,9 @@
  * by package name, at call time, from the program's directory.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "../kinds";
 
-export type ResourceKind = "ProjectSettings" | "ProjectTags" | "ManagedScan" | "PolicyRuleMode" | "SbomExport";
+export type { ResourceKind };
 
 export function shim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   // Pulumi's serializer never captures `require`; in the provider process it resolves from the

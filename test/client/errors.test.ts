@@ -2,8 +2,10 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  APIConnectionError,
   AuthenticationError,
   BadRequestError,
+  InvalidBaseUrlError,
   InvalidRequestError,
   MissingTokenError,
   NotFoundError,
@@ -80,6 +82,40 @@ describe("configuration", () => {
   it("prefers explicit options over the environment, and defaults to https://semgrep.dev", () => {
     expect(new SemgrepClient({ token: "a", baseUrl: "http://x", env: { SEMGREP_APP_URL: "http://y" } }).baseUrl).toBe("http://x");
     expect(new SemgrepClient({ token: "a", env: {} }).baseUrl).toBe("https://semgrep.dev");
+  });
+
+  it("refuses an address it cannot use, naming the setting it came from", () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ baseUrl: "http://127.0.0.1:8080/api/v1", baseUrlSource: "semgrep:url" }, /^semgrep:url "http:\/\/127\.0\.0\.1:8080\/api\/v1" must be the service's address without a path .*the client adds \/api\/v1 itself/],
+      [{ baseUrl: "semgrep.dev", baseUrlSource: "semgrep:url" }, /^semgrep:url "semgrep\.dev" is not an address: give the scheme and host/],
+      [{ baseUrl: "ftp://semgrep.dev" }, /^baseUrl "ftp:\/\/semgrep\.dev\/?" must start with https:\/\//],
+      [{ baseUrl: "https://user:hunter2@semgrep.dev" }, /^baseUrl "https:\/\/semgrep\.dev\/" must not carry credentials/],
+    ];
+    for (const [options, message] of cases) {
+      const error = (() => {
+        try {
+          return new SemgrepClient({ token: "t", env: {}, ...options });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(InvalidBaseUrlError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain("hunter2");
+    }
+    expect(() => new SemgrepClient({ token: "t", env: { SEMGREP_APP_URL: "https://semgrep.dev/orgs/acme" } })).toThrow(/^SEMGREP_APP_URL "https:\/\/semgrep\.dev\/orgs\/acme" must be the service's address without a path/);
+    expect(new SemgrepClient({ token: "t", env: {}, baseUrl: "https://semgrep.dev/" }).baseUrl).toBe("https://semgrep.dev");
+  });
+
+  it("says an https address of a plain http server is probably meant as http, instead of dumping the TLS failure", async () => {
+    const address = env.emulator.url.replace("http:", "https:");
+    const client = new SemgrepClient({ token: "t", env: {}, baseUrl: address, baseUrlSource: "semgrep:url", maxRetries: 0 });
+    const error = await client.policies.list(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe(
+      `Semgrep API policies.list failed (GET /api/v1/deployments/1/policies): no TLS connection could be made to ${address}, from semgrep:url; is it an http:// address? Check semgrep:url`,
+    );
+    await client.close();
   });
 
   it("says where to put the token when there is none", () => {

@@ -1,6 +1,7 @@
 /** Every operation of api-v1.md through the client, against the emulator over HTTP. */
 import { describe, expect, it } from "vitest";
 import { NotFoundError } from "../../provider/client";
+import { MAX_URL_LENGTH } from "../../provider/client/api/projects";
 import { SAST_POLICY_ID, SECRETS_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 
@@ -143,6 +144,18 @@ describe("projects", () => {
     expect(removed.tags).toEqual(["team:web", "owner:appsec"]);
     const [request] = env.requests("projects.removeTags");
     expect(request?.path).toBe("/api/v1/deployments/acme/projects/acme%2Fweb-app/tags");
+  });
+
+  it("removes 1,200 tags in as many requests as keep each URL within MAX_URL_LENGTH", async () => {
+    const client = env.client();
+    const tags = Array.from({ length: 1200 }, (_, i) => `release:2026.${String(i).padStart(4, "0")}`);
+    await client.projects.addTags("acme", "acme/mobile-app", tags);
+    const removed = await client.projects.removeTags("acme", "acme/mobile-app", tags);
+    expect(removed.tags).toEqual([]);
+    const deletes = env.requests("projects.removeTags");
+    // Each tag takes `&tags=release%3A2026.0000` (25 characters): about 70 fit in a URL of 2,000.
+    expect(deletes.length).toBe(Math.ceil(1200 / Math.floor((MAX_URL_LENGTH - `${env.emulator.url}/api/v1/deployments/acme/projects/acme%2Fmobile-app/tags`.length) / 25)));
+    expect(deletes.every((r) => r.status === 200)).toBe(true);
   });
 
   it("reports an unknown project as NotFoundError naming the operation and path", async () => {

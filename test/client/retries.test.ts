@@ -1,4 +1,4 @@
-/** Retries, backoff, Retry-After, timeouts and the one request that must not be sent twice. */
+/** Retries, backoff, Retry-After, timeouts, and what the final error says of a request that is not idempotent. */
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
@@ -57,24 +57,28 @@ describe("which failures are retried", () => {
     expect(env.requests()).toHaveLength(4);
   });
 
-  it("does not retry starting an SBOM export once the request may have reached the service", async () => {
+  it("retries starting an SBOM export like any request, and says in the final error that one may have started", async () => {
     for (const kind of ["drop", "503"] as const) {
       env.emulator.reset();
       env.emulator.setFaults({ faultRate: 1, kinds: [kind] });
-      await expect(env.client({ maxRetries: 4 }).sbom.createExport(1, sbomRequest)).rejects.toBeInstanceOf(
-        kind === "drop" ? APIConnectionError : InternalServerError,
-      );
-      expect(env.requests("sbom.createExport").length + env.requests().filter((r) => r.fault).length).toBe(1);
+      const error = await env.client({ maxRetries: 2 }).sbom.createExport(1, sbomRequest).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(kind === "drop" ? APIConnectionError : InternalServerError);
+      expect((error as Error).message).toMatch(/An earlier attempt may have reached the service: an SBOM export may already have started$/);
+      expect(env.requests()).toHaveLength(3);
     }
   });
 
-  it("never starts an SBOM export twice when the service handled it but the answer was lost", async () => {
+  it("starts the export once a retry gets through, even when an earlier answer was lost (the export may then be started twice)", async () => {
     env.emulator.setFaults({ faultRate: 1, kinds: ["lost"] });
-    const error = await env.client({ maxRetries: 4 }).sbom.createExport(1, sbomRequest).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APIConnectionError);
-    expect(env.requests()).toHaveLength(1);
-    expect(env.emulator.state().sbomExports).toHaveLength(1);
-    // An idempotent write in the same situation is simply sent again.
+    const client = env.client({ maxRetries: 4 });
+    const pending = client.sbom.createExport(1, sbomRequest);
+    // Let two attempts be handled with their answers lost, then let the third answer arrive.
+    while (env.requests().length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    env.emulator.setFaults({ faultRate: 0 });
+    const { taskToken } = await pending;
+    expect(env.emulator.state().sbomExports.map((j) => j.taskToken)).toContain(taskToken);
+    expect(env.emulator.state().sbomExports.length).toBe(env.requests().length);
+    // An idempotent write in the same situation is simply sent again, with one outcome.
     env.emulator.reset();
     env.emulator.setFaults({ faultRate: 1, kinds: ["lost"] });
     await env.client({ maxRetries: 2 }).projects.addTags("acme", "acme/mobile-app", ["once"]).catch(() => undefined);
@@ -82,10 +86,11 @@ describe("which failures are retried", () => {
     expect(env.emulator.state().projects.find((p) => p.name === "acme/mobile-app")!.tags).toEqual(["once"]);
   });
 
-  it("retries starting an SBOM export after a 429, which the service refused without acting", async () => {
+  it("does not claim an export may have started when every attempt was refused with 429", async () => {
     env.emulator.setFaults({ faultRate: 1, kinds: ["429"] });
     const error = await env.client({ maxRetries: 2 }).sbom.createExport(1, sbomRequest).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as Error).message).not.toMatch(/may already have started/);
     expect(env.requests()).toHaveLength(3);
     expect(env.emulator.state().sbomExports).toHaveLength(0);
     env.emulator.setFaults({ faultRate: 0 });
@@ -93,7 +98,7 @@ describe("which failures are retried", () => {
     expect(env.emulator.state().sbomExports).toHaveLength(1);
   });
 
-  it("retries even a non-idempotent request when the connection was refused (it never reached the service)", async () => {
+  it("does not claim an export may have started when the connection was refused every time (it never reached the service)", async () => {
     const closed = await startEmulator();
     const url = closed.url;
     await closed.close();
@@ -102,6 +107,8 @@ describe("which failures are retried", () => {
     const error = await client.sbom.createExport(1, sbomRequest).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as APIConnectionError).message).toContain("ECONNREFUSED");
+    expect((error as APIConnectionError).message).toContain(`(${url}, from baseUrl)`);
+    expect((error as APIConnectionError).message).not.toMatch(/may already have started/);
     expect(lines).toHaveLength(2);
     await client.close();
   });

@@ -1,6 +1,6 @@
 /** The retry policy's pure parts: what is retried, how long to wait. */
 import { describe, expect, it } from "vitest";
-import { isRetryableConnectionError, isRetryableStatus, retryAfterMs, retryDelayMs } from "../../provider/client/retry";
+import { isRetryableConnectionError, isRetryableStatus, isTlsError, mayHaveBeenProcessed, retryAfterMs, retryDelayMs } from "../../provider/client/retry";
 
 describe("retryAfterMs", () => {
   const now = Date.parse("2026-11-21T12:00:00Z");
@@ -32,16 +32,27 @@ describe("retryDelayMs", () => {
 
 describe("what is retried", () => {
   const error = (code: string) => Object.assign(new Error(code), { code });
-  it("retries 429, 502, 503, 504 of idempotent requests, only 429 of the rest", () => {
-    expect([429, 502, 503, 504, 500, 404].map((s) => isRetryableStatus(s, true))).toEqual([true, true, true, true, false, false]);
-    expect([429, 502, 503, 504].map((s) => isRetryableStatus(s, false))).toEqual([true, false, false, false]);
+  it("retries 429, 502, 503 and 504, nothing else", () => {
+    expect([429, 502, 503, 504, 500, 404, 400].map(isRetryableStatus)).toEqual([true, true, true, true, false, false, false]);
   });
-  it("retries resets and timeouts of idempotent requests, only never-sent failures of the rest", () => {
-    expect(isRetryableConnectionError(error("ECONNRESET"), true)).toBe(true);
-    expect(isRetryableConnectionError(new Error("x", { cause: error("UND_ERR_SOCKET") }), true)).toBe(true);
-    expect(isRetryableConnectionError(error("ECONNRESET"), false)).toBe(false);
-    expect(isRetryableConnectionError(error("ETIMEDOUT"), false)).toBe(false);
-    expect(isRetryableConnectionError(error("ECONNREFUSED"), false)).toBe(true);
-    expect(isRetryableConnectionError(new Error("no code"), true)).toBe(false);
+  it("retries resets, timeouts and connections never made, looking through causes", () => {
+    expect(isRetryableConnectionError(error("ECONNRESET"))).toBe(true);
+    expect(isRetryableConnectionError(new Error("x", { cause: error("UND_ERR_SOCKET") }))).toBe(true);
+    expect(isRetryableConnectionError(error("ETIMEDOUT"))).toBe(true);
+    expect(isRetryableConnectionError(error("ECONNREFUSED"))).toBe(true);
+    expect(isRetryableConnectionError(error("EPROTO"))).toBe(false);
+    expect(isRetryableConnectionError(new Error("no code"))).toBe(false);
+  });
+  it("knows which failed connections may still have been processed", () => {
+    expect(mayHaveBeenProcessed(error("ECONNRESET"))).toBe(true);
+    expect(mayHaveBeenProcessed(error("ETIMEDOUT"))).toBe(true);
+    expect(mayHaveBeenProcessed(new Error("no code"))).toBe(true);
+    expect(mayHaveBeenProcessed(error("ECONNREFUSED"))).toBe(false);
+    expect(mayHaveBeenProcessed(new Error("x", { cause: error("ENOTFOUND") }))).toBe(false);
+  });
+  it("recognizes a TLS failure (an https address of a plain http server)", () => {
+    expect(isTlsError(error("ERR_SSL_WRONG_VERSION_NUMBER"))).toBe(true);
+    expect(isTlsError(new Error("fetch failed", { cause: new Error("C0:error:0A00010B:SSL routines:ssl3_get_record:wrong version number") }))).toBe(true);
+    expect(isTlsError(error("ECONNRESET"))).toBe(false);
   });
 });

@@ -3,16 +3,19 @@
  * state, nor (even decrypted) in our resources' inputs and outputs, nor in anything printed at
  * `-v=9 --logtostderr` by our code (provider log lines, error messages), nor in the emulator's
  * request log. (The CLI's own -v=9 trace of the Configure call does show stack secrets.)
+ * Outputs derived from a secret input are secrets too; a rotated token's 401 says what to run.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { program, programWorkspace } from "../support/program";
 import { pulumiWorkspace } from "../support/pulumi";
 
 const TOKEN = "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e7ab12";
 
-const program = (badRule: boolean) => `
+const tokenProgram = (badRule: boolean) => `
 const semgrep = require("pulumi-semgrep");
 new semgrep.ProjectSettings("web-app", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop" });
 new semgrep.PolicyRuleMode("rule", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${badRule ? "no.such.rule" : "python.lang.security.audit.eval-detected.eval-detected"}", mode: "MODE_DISABLED" });
@@ -29,7 +32,7 @@ describe.each(["stack config semgrep:token", "SEMGREP_APP_TOKEN"])("with the tok
   it("never shows it", async () => {
     const fromConfig = source.startsWith("stack");
     const credentials = fromConfig ? { SEMGREP_APP_TOKEN: "", SEMGREP_APP_URL: "" } : { SEMGREP_APP_TOKEN: TOKEN, SEMGREP_APP_URL: emulator.url };
-    const files = { "Pulumi.yaml": "name: secrets\nruntime: nodejs\n", "index.js": program(false), "package.json": '{"name":"secrets","main":"index.js"}' };
+    const files = { "Pulumi.yaml": "name: secrets\nruntime: nodejs\n", "index.js": tokenProgram(false), "package.json": '{"name":"secrets","main":"index.js"}' };
     const workspace = await pulumiWorkspace(files, credentials, join(inject("installedPackageDir"), "node_modules"));
     if (fromConfig) {
       await workspace.run(["config", "set", "semgrep:url", emulator.url]);
@@ -55,11 +58,11 @@ describe.each(["stack config semgrep:token", "SEMGREP_APP_TOKEN"])("with the tok
     for (const resource of ours) expect(JSON.stringify([resource.inputs, resource.outputs])).not.toContain(TOKEN);
 
     // An error raised by our code, printed by the CLI: the same stack with a rule not in the policy.
-    writeFileSync(join(workspace.dir, "index.js"), program(true));
+    writeFileSync(join(workspace.dir, "index.js"), tokenProgram(true));
     const failed = await run(["up", "--yes", "--skip-preview"], true);
     expect(failed.status).not.toBe(0);
     expect(failed.stdout + failed.stderr).toMatch(/rule "no\.such\.rule" is not in policy 10/);
-    writeFileSync(join(workspace.dir, "index.js"), program(false));
+    writeFileSync(join(workspace.dir, "index.js"), tokenProgram(false));
     await run(["destroy", "--yes", "--skip-preview"]);
 
     const all = printed.join("\n");
@@ -71,5 +74,78 @@ describe.each(["stack config semgrep:token", "SEMGREP_APP_TOKEN"])("with the tok
     expect(leaks.filter((line) => !engineTrace.test(line))).toEqual([]);
     if (!fromConfig) expect(leaks).toEqual([]);
     expect(JSON.stringify(emulator.requests())).not.toContain(TOKEN);
+  }, 180_000);
+});
+
+describe("outputs derived from a secret input", () => {
+  it("are secrets in the state, and messages print [secret] in place of their values", async () => {
+    const own = await startEmulator({ preset: "demo" });
+    try {
+      const workspace = await programWorkspace(
+        own,
+        program(`
+new semgrep.ProjectTags("codename", { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: pulumi.secret(["codename:falcon"]) });
+new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: [pulumi.secret("tier:1"), "public"] });
+new semgrep.ProjectSettings("payments", { deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["codename:osprey", "pci"]) });
+new semgrep.PolicyRuleMode("quiet-eval", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: pulumi.secret("MODE_DISABLED") });
+`),
+      );
+      const up = await workspace.run(["up", "--yes", "--skip-preview"]);
+      expect(own.state().projects.find((p) => p.name === "acme/mobile-app")!.tags).toEqual(["codename:falcon"]);
+      // "tier:1" was already on acme/web-app: the note about it hides the tag.
+      expect(up.stdout).toMatch(/ProjectTags "web-tags": the tag \[secret\] of project acme\/web-app \(deployment acme\) was already as declared/);
+
+      const exported = await workspace.exported();
+      for (const secret of ["codename:falcon", "codename:osprey", "tier:1", "MODE_DISABLED", "MODE_COMMENT", "team:payments"]) expect(exported).not.toContain(secret);
+      for (const text of [up.stdout, up.stderr]) for (const secret of ["codename:falcon", "codename:osprey", "tier:1"]) expect(text).not.toContain(secret);
+      const state = await workspace.resources();
+      const encrypted = expect.objectContaining({ ciphertext: expect.any(String) });
+      expect(state.codename!.outputs).toMatchObject({ tags: encrypted, addedTags: encrypted, projectTags: encrypted });
+      expect(state["web-tags"]!.outputs).toMatchObject({ tags: encrypted, addedTags: encrypted, projectTags: encrypted });
+      expect(state.payments!.outputs).toMatchObject({ tags: encrypted, originalTags: encrypted });
+      expect(state["quiet-eval"]!.outputs).toMatchObject({ mode: encrypted, originalMode: encrypted });
+      // Outputs of inputs that are not secret stay readable.
+      expect(state["quiet-eval"]!.outputs.severity).toBe("SEVERITY_HIGH");
+
+      const revealed = await workspace.resources({ showSecrets: true });
+      const plaintext = (value: unknown) => expect.objectContaining({ plaintext: JSON.stringify(value) });
+      expect(revealed["quiet-eval"]!.outputs).toMatchObject({ mode: plaintext("MODE_DISABLED"), originalMode: plaintext("MODE_COMMENT") });
+      expect(revealed.codename!.outputs).toMatchObject({ addedTags: plaintext(["codename:falcon"]) });
+
+      await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
+});
+
+describe("a token rotated after the last up", () => {
+  it("fails refresh with a 401 that says what to run, and `refresh --run-program` picks the new token up", async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-rotation-")), "state.json");
+    const before = await startEmulator({ preset: "demo", token: "old-token", dataFile });
+    const workspace = await programWorkspace(before, program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["rotated"] });`), { credentials: "none" });
+    await workspace.run(["config", "set", "semgrep:url", before.url]);
+    await workspace.run(["config", "set", "--secret", "semgrep:token", "old-token"]);
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    await before.close();
+
+    // The service now takes only the new token, which goes into the stack's config.
+    const after = await startEmulator({ token: "new-token", dataFile, port: before.port });
+    try {
+      await workspace.run(["config", "set", "--secret", "semgrep:token", "new-token"]);
+      const refresh = await workspace.run(["refresh", "--yes", "--skip-preview"], { allowFailure: true });
+      expect(refresh.status).not.toBe(0);
+      const printedText = (refresh.stdout + refresh.stderr).replace(/\s+/g, " ");
+      expect(printedText).toMatch(/→ 401\)/);
+      expect(printedText).toContain(
+        "If semgrep:token was set or rotated after this stack's last `pulumi up`, `pulumi refresh` and `pulumi destroy` still use the token saved in the stack's state: run `pulumi up` (or `pulumi refresh --run-program`) once",
+      );
+      await workspace.run(["refresh", "--yes", "--skip-preview", "--run-program"]);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      expect(after.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1"]);
+    } finally {
+      await after.close();
+    }
   }, 180_000);
 });

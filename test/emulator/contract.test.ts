@@ -87,6 +87,15 @@ describe("projects and tags", () => {
     expect((answer.body.project as { tags: string[] }).tags).toEqual(["team:web"]);
   });
 
+  it("answers 414 to a request line longer than a proxy takes, and logs it like any request", async () => {
+    const tags = Array.from({ length: 700 }, (_, i) => `tags=tag-${String(i).padStart(4, "0")}`).join("&");
+    const answer = await call("DELETE", `/deployments/acme/projects/acme%2Fweb-app/tags?${tags}`);
+    expect(answer.status).toBe(414);
+    expect(answer.body.error).toMatch(/request URI too long \(\d+ bytes; at most 8192\)/);
+    expect(env.requests()).toEqual([expect.objectContaining({ method: "DELETE", status: 414, operation: "projects.removeTags" })]);
+    expect(env.emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1"]);
+  });
+
   it("replaces the whole tag set with PATCH, and primary_branch None follows the default branch", async () => {
     const path = "/deployments/acme/projects/acme%2Fmobile-app";
     await call("PATCH", path, { body: { tags: ["x"], primary_branch: "refs/heads/release" } });
@@ -185,5 +194,14 @@ describe("admin endpoints", () => {
     expect((await call("GET", "/deployments/1/policies")).status).toBe(200);
     expect((await admin("POST", "faults", { faultRate: 2 })).status).toBe(400);
     expect((await admin("POST", "faults", { latency: 5 })).status).toBe(400);
+    expect((await admin("POST", "faults", { maxFaults: -1 })).status).toBe(400);
+  });
+
+  it("injects faults into the named operations only, and at most maxFaults of them", async () => {
+    await admin("POST", "faults", { faultRate: 1, kinds: ["503"], operations: ["policies.list"], maxFaults: 2 });
+    expect((await call("GET", `/deployments/1/policies/${SAST_POLICY_ID}`)).status).toBe(200);
+    expect([(await call("GET", "/deployments/1/policies")).status, (await call("GET", "/deployments/1/policies")).status]).toEqual([503, 503]);
+    expect((await call("GET", "/deployments/1/policies")).status).toBe(200);
+    expect((await admin("POST", "faults", {})).body).toMatchObject({ operations: ["policies.list"], maxFaults: 0 });
   });
 });

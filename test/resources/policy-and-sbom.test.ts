@@ -1,6 +1,6 @@
 /** PolicyRuleMode and SbomExport provider methods against the emulator. */
 import { describe, expect, it } from "vitest";
-import { forgetSharedReads } from "../../provider/dynamic/shared-reads";
+import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { checked, provider, useProviderAgainst } from "../support/provider";
@@ -62,7 +62,7 @@ describe("PolicyRuleMode", () => {
     const inputs = await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: EVAL, mode: "MODE_BLOCK" });
     const { id, outs } = await ruleMode.create(inputs);
     rules().find((r) => r.path === EVAL)!.policyMode = "MODE_MONITOR";
-    forgetSharedReads(); // a new provider process, as `pulumi refresh` starts
+    forgetProcessMemory(); // a new provider process, as `pulumi refresh` starts
     const read = await ruleMode.read(id, outs);
     expect(read.props?.mode).toBe("MODE_MONITOR");
     expect(read.inputs).toMatchObject({ mode: "MODE_MONITOR" });
@@ -75,7 +75,7 @@ describe("PolicyRuleMode", () => {
   it("reads a rule gone from the policy as gone", async () => {
     const { id, outs } = await ruleMode.create(await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: EVAL, mode: "MODE_BLOCK" }));
     rules().splice(rules().findIndex((r) => r.path === EVAL), 1);
-    forgetSharedReads();
+    forgetProcessMemory();
     expect(await ruleMode.read(id, outs)).toEqual({ id: "" });
   });
 

@@ -1,7 +1,7 @@
 /** ProjectSettings, ProjectTags and ManagedScan provider methods against the emulator. */
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator";
-import { forgetSharedReads } from "../../provider/dynamic/shared-reads";
+import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { checked, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
@@ -50,7 +50,7 @@ describe("ProjectSettings", () => {
 
     live("acme/web-app").tags.push("added-by-hand");
     live("acme/web-app").primaryBranch = "refs/heads/hotfix";
-    forgetSharedReads(); // `pulumi refresh` runs in a new provider process
+    forgetProcessMemory(); // `pulumi refresh` runs in a new provider process
     const read = await settings.read(id, outs);
     expect(read.props).toMatchObject({ tags: ["team:web", "added-by-hand"], primaryBranch: "refs/heads/hotfix" });
     expect(read.inputs).toMatchObject({ tags: ["team:web", "added-by-hand"], primaryBranch: "refs/heads/hotfix" });
@@ -66,7 +66,7 @@ describe("ProjectSettings", () => {
   it("reads back, with no drift, exactly the inputs declared (only the managed fields)", async () => {
     const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "main", managedScanConfig: { fullScan: { enabled: true } } });
     const { id, outs } = await settings.create(inputs);
-    forgetSharedReads();
+    forgetProcessMemory();
     const read = await settings.read(id, outs);
     expect(read.inputs).toEqual(inputs);
   });
@@ -98,7 +98,7 @@ describe("ProjectSettings", () => {
     const { id, outs } = await settings.create(inputs);
     expect(outs).toMatchObject({ primaryBranch: "refs/heads/main", followsDefaultBranch: true });
     expect(await settings.diff(outs, inputs)).toMatchObject({ changes: false });
-    forgetSharedReads();
+    forgetProcessMemory();
     expect((await settings.read(id, outs)).inputs).toEqual(inputs);
   });
 
@@ -112,7 +112,7 @@ describe("ProjectSettings", () => {
   it("reads a project deleted from the service as gone", async () => {
     const { id, outs } = await settings.create(await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x"] }));
     env.emulator.state().projects.splice(env.emulator.state().projects.indexOf(live("acme/mobile-app")), 1);
-    forgetSharedReads();
+    forgetProcessMemory();
     expect(await settings.read(id, outs)).toEqual({ id: "" });
   });
 
@@ -150,7 +150,7 @@ describe("ProjectTags", () => {
     const inputs = await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x", "y"] });
     const { id, outs } = await tags.create(inputs);
     live("acme/mobile-app").tags = ["y"];
-    forgetSharedReads();
+    forgetProcessMemory();
     const read = await tags.read(id, outs);
     expect(read.props).toMatchObject({ tags: ["y"], projectTags: ["y"] });
     expect(await tags.diff(read.props!, inputs)).toMatchObject({ changes: true });
@@ -196,11 +196,11 @@ describe("ManagedScan", () => {
     const inputs = await checked(scans, { deploymentSlug: "acme", projectName: "acme/web-app", fullScan: { enabled: true } });
     const { id, outs } = await scans.create(inputs);
     live("acme/web-app").managedScanConfig.diff_scan.enabled = false;
-    forgetSharedReads();
+    forgetProcessMemory();
     const quiet = await scans.read(id, outs);
     expect(await scans.diff(quiet.props!, inputs)).toMatchObject({ changes: false });
     live("acme/web-app").managedScanConfig.full_scan.enabled = false;
-    forgetSharedReads();
+    forgetProcessMemory();
     const drifted = await scans.read(id, outs);
     expect(drifted.inputs).toMatchObject({ fullScan: { enabled: false } });
     expect(await scans.diff(drifted.props!, inputs)).toMatchObject({ changes: true });

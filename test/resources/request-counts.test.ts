@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SAST_POLICY_ID } from "../../provider/emulator";
-import { forgetSharedReads } from "../../provider/dynamic/shared-reads";
+import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, provider, useProviderAgainst } from "../support/provider";
 
@@ -66,7 +66,7 @@ describe("requests per operation", () => {
     const inputs = await checked(calls, declared);
     const { id, outs } = await calls.create(inputs);
     expect(take()).toEqual(expected.create);
-    forgetSharedReads(); // reads happen in `pulumi refresh`, a new provider process
+    forgetProcessMemory(); // reads happen in `pulumi refresh`, a new provider process
     const read = await calls.read(id, outs);
     expect(take()).toEqual(expected.read);
     const news = await checked(calls, { ...declared, ...changed });
@@ -106,7 +106,7 @@ describe("refreshing 200 PolicyRuleMode resources of one policy", () => {
     const rules = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.slice(0, 200);
     const calls = provider("PolicyRuleMode");
     const states = rules.map((r) => ({ deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: r.path, mode: r.policyMode }));
-    forgetSharedReads(); // a fresh provider process, as `pulumi refresh` starts
+    forgetProcessMemory(); // a fresh provider process, as `pulumi refresh` starts
     take();
     const reads = await Promise.all(states.map((s) => calls.read(`1/${SAST_POLICY_ID}/${s.rulePath}`, s)));
     expect(reads.every((r, i) => r.props?.mode === states[i]!.mode)).toBe(true);

@@ -30,6 +30,8 @@ export function useEmulator(options: EmulatorOptions & { resetEachTest?: boolean
       latencyMs: options.latencyMs ?? 0,
       retryAfterSeconds: 0,
       kinds: options.faultKinds ?? ["429", "503", "drop"],
+      operations: [],
+      maxFaults: null,
     });
   });
   afterAll(async () => {

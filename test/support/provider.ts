@@ -4,7 +4,8 @@
  */
 import { beforeAll, beforeEach } from "vitest";
 import { run } from "../../provider/dynamic/runtime";
-import { forgetSharedReads } from "../../provider/dynamic/shared-reads";
+import { setNoticeSink, type Severity } from "../../provider/dynamic/notices";
+import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import type { ResourceKind } from "../../provider/shims/shim";
 import type { EmulatorFixture } from "./emulator";
 
@@ -32,13 +33,25 @@ export function provider(kind: ResourceKind): ProviderCalls {
   };
 }
 
-/** Points the provider process's credentials (the environment) at the fixture's emulator. */
+/** The messages the provider sent to the person running `pulumi` since the test began. */
+export const notices: Array<{ severity: Severity; message: string }> = [];
+
+/**
+ * Points the provider process's credentials (the environment) at the fixture's emulator, starts
+ * each test as a new provider process would, and collects its messages in {@link notices}.
+ */
 export function useProviderAgainst(env: EmulatorFixture): void {
   beforeAll(() => {
     process.env.SEMGREP_APP_URL = env.emulator.url;
     process.env.SEMGREP_APP_TOKEN = env.emulator.token;
   });
-  beforeEach(() => forgetSharedReads());
+  beforeEach(() => {
+    forgetProcessMemory();
+    notices.length = 0;
+    setNoticeSink(async (severity, message) => {
+      notices.push({ severity, message });
+    });
+  });
 }
 
 /** Checks inputs as the engine does before create/update, failing the test on any failure. */

@@ -15,6 +15,12 @@ import { segment, type Transport, validateRequest } from "../transport";
 
 const projectAddress = z.object({ deploymentSlug: nonEmpty, projectName: nonEmpty });
 
+/**
+ * The longest URL the client sends. Proxies refuse longer request lines (414 or 431; 8 KiB is
+ * common), so removing many tags at once is split into several requests below this length.
+ */
+export const MAX_URL_LENGTH = 2_000;
+
 export class Projects {
   constructor(private readonly transport: Transport) {}
 
@@ -49,12 +55,20 @@ export class Projects {
     return (await this.transport.request({ operation, method: "PUT", path, body, response: projectEnvelope })).project;
   }
 
-  /** `DELETE .../tags?tags=a&tags=b`: removes tags; removing a tag the project lacks is not an error. */
+  /**
+   * `DELETE .../tags?tags=a&tags=b`: removes tags; removing a tag the project lacks is not an
+   * error. Many tags go in several requests, each URL within {@link MAX_URL_LENGTH}; the answer
+   * is the project after the last one.
+   */
   async removeTags(deploymentSlug: string, projectName: string, tags: readonly string[]): Promise<Project> {
     const operation = "projects.removeTags";
     const path = `${this.#path(operation, deploymentSlug, projectName)}/tags`;
-    const query = { tags: validateRequest(operation, tagList, [...tags]) };
-    return (await this.transport.request({ operation, method: "DELETE", path, query, response: projectEnvelope })).project;
+    const all = validateRequest(operation, tagList, [...tags]);
+    let project: Project | undefined;
+    for (const batch of this.transport.splitRepeatedQuery(path, "tags", all, MAX_URL_LENGTH)) {
+      project = (await this.transport.request({ operation, method: "DELETE", path, query: { tags: batch }, response: projectEnvelope })).project;
+    }
+    return project!;
   }
 
   /** `GET /deployments/{deploymentSlug}/projects` (live-service helper, not in api-v1.md): every project, page by page. */

@@ -14,14 +14,18 @@ export class Sbom {
   constructor(private readonly transport: Transport) {}
 
   /**
-   * `POST /deployments/{deploymentId}/sbom/export`: starts an export job. Not idempotent: it is
-   * retried only when the request surely never reached the service (refused connection, 429).
+   * `POST /deployments/{deploymentId}/sbom/export`: starts an export job. Not idempotent, but
+   * retried like every request: a second export is harmless, a failure is not. When it finally
+   * fails after an attempt that may have reached the service, the error says an export may
+   * already have started.
    */
   async createExport(deploymentId: string | number, params: Omit<CreateSbomExportRequest, "deploymentId">): Promise<CreateSbomExportResponse> {
     const operation = "sbom.createExport";
     const id = validateRequest(operation, numericId, deploymentId);
     const body = validateRequest(operation, createSbomExportRequest, { ...params, deploymentId: id });
-    return this.transport.request({ operation, method: "POST", path: `/deployments/${segment(id)}/sbom/export`, body, response: createSbomExportResponse, idempotent: false });
+    const path = `/deployments/${segment(id)}/sbom/export`;
+    const repeatEffect = "an SBOM export may already have started";
+    return this.transport.request({ operation, method: "POST", path, body, response: createSbomExportResponse, repeatEffect });
   }
 
   /** `GET /deployments/{deploymentId}/sbom/export/{taskToken}` (live-service extra, not in api-v1.md): the job's status. */

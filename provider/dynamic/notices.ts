@@ -1,0 +1,70 @@
+/**
+ * Messages for the person running `pulumi`: warnings (something was left undone to keep the
+ * stack's state true, such as a value not put back because another resource now declares it)
+ * and notes (what a resource could not know). The dynamic-provider host gets the engine's
+ * address as its first argument; messages go to the engine's log there, which prints them with
+ * the run's diagnostics, counted as warnings. Anywhere else they go to stderr.
+ */
+import { createRequire } from "node:module";
+
+export type Severity = "info" | "warning";
+export type NoticeSink = (severity: Severity, message: string) => Promise<void>;
+
+let sink: NoticeSink | undefined;
+
+/** Sends a message to the person running `pulumi`. Resolves once it is delivered. */
+export function notify(severity: Severity, message: string): Promise<void> {
+  sink ??= engineLog(engineAddress()) ?? stderrSink;
+  return sink(severity, message);
+}
+
+/** Replaces where messages go (tests collect them); `undefined` restores the default. */
+export function setNoticeSink(next: NoticeSink | undefined): void {
+  sink = next;
+}
+
+const stderrSink: NoticeSink = async (severity, message) => {
+  process.stderr.write(`${severity === "warning" ? "warning: " : ""}${message}\n`);
+};
+
+/** The engine's address, when this process is the dynamic-provider host the engine started. */
+function engineAddress(): string | undefined {
+  const [, script, address] = process.argv;
+  return script && /dynamic-provider[\\/]index\.js$/.test(script) && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
+}
+
+/** Pulumi's engine protocol, as the installed @pulumi/pulumi ships it. */
+interface EngineProtocol {
+  grpc: { credentials: { createInsecure(): unknown } };
+  EngineClient: new (address: string, credentials: unknown) => { log(request: unknown, done: (error: Error | null) => void): void };
+  LogRequest: new () => { setSeverity(s: number): void; setMessage(m: string): void; setUrn(u: string): void };
+  LogSeverity: Record<"INFO" | "WARNING", number>;
+}
+
+function loadEngineProtocol(): EngineProtocol {
+  // From @pulumi/pulumi's own location, so that its gRPC library is used whatever the layout.
+  const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
+  const { EngineClient } = fromPulumi("./proto/engine_grpc_pb") as Pick<EngineProtocol, "EngineClient">;
+  const { LogRequest, LogSeverity } = fromPulumi("./proto/engine_pb") as Pick<EngineProtocol, "LogRequest" | "LogSeverity">;
+  return { grpc: fromPulumi("@grpc/grpc-js") as EngineProtocol["grpc"], EngineClient, LogRequest, LogSeverity };
+}
+
+/** Delivery through the engine's `Log` call, falling back to stderr when it cannot be reached. */
+function engineLog(address: string | undefined): NoticeSink | undefined {
+  if (!address) return undefined;
+  let protocol: EngineProtocol;
+  try {
+    protocol = loadEngineProtocol();
+  } catch {
+    return undefined;
+  }
+  const client = new protocol.EngineClient(address, protocol.grpc.credentials.createInsecure());
+  return (severity, message) =>
+    new Promise<void>((resolve) => {
+      const request = new protocol.LogRequest();
+      request.setSeverity(severity === "warning" ? protocol.LogSeverity.WARNING : protocol.LogSeverity.INFO);
+      request.setMessage(message);
+      request.setUrn(""); // the host does not tell a provider which resource it serves
+      client.log(request, (error) => (error ? stderrSink(severity, message).then(resolve) : resolve()));
+    });
+}
