@@ -20,10 +20,23 @@ export const DERIVED_OUTPUTS: Record<ResourceKind, Readonly<Record<string, strin
     originalTags: "tags",
     originalManagedScanConfig: "managedScanConfig",
   },
-  ProjectTags: { addedTags: "tags", projectTags: "tags" },
+  ProjectTags: { addedTags: "tags" },
   ManagedScan: { originalDiffScan: "diffScan", originalFullScan: "fullScan" },
   PolicyRuleMode: { originalMode: "mode" },
   SbomExport: {},
+};
+
+/**
+ * Outputs that hold a whole set other resources of the stack may add to (a project's tags), by
+ * kind: stored as secrets, since another resource's tags may be secrets and this resource
+ * cannot know. Not when the resource declares the input of the same name (then the set is its own).
+ */
+export const SHARED_SET_OUTPUTS: Record<ResourceKind, readonly string[]> = {
+  ProjectSettings: ["tags"],
+  ProjectTags: ["projectTags"],
+  ManagedScan: [],
+  PolicyRuleMode: [],
+  SbomExport: [],
 };
 
 /** The inputs whose values can appear in the provider's messages, hidden there when given as secrets. */

@@ -55,12 +55,16 @@ export function mayHaveBeenProcessed(error: unknown): boolean {
   return code === undefined || !NEVER_SENT_CODES.has(code);
 }
 
-/** TLS failed: most often an https:// address of a server that speaks plain http. */
+/**
+ * The TLS handshake failed: most often an https:// address of a server that speaks plain http.
+ * (A connection reset during the handshake is a reset, retried like any other.)
+ */
 export function isTlsError(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code && TRANSIENT_CODES.has(code)) return false;
+  if (code && (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || code === "EPROTO")) return true;
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || code === "EPROTO")) return true;
-    if (e instanceof Error && /SSL routines|wrong version number|TLS/.test(e.message)) return true;
+    if (e instanceof Error && /SSL routines|wrong version number/.test(e.message)) return true;
   }
   return false;
 }

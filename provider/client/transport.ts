@@ -98,7 +98,7 @@ export class Transport {
     // Whether a failed attempt may have been carried out all the same (for `repeatEffect`).
     let mayHaveActed = false;
     const fail = (error: SemgrepError): never => {
-      if (spec.repeatEffect && mayHaveActed) error.message += `. An earlier attempt may have reached the service: ${spec.repeatEffect}`;
+      if (spec.repeatEffect && mayHaveActed) error.message += `. The request may have reached the service before it failed: ${spec.repeatEffect}`;
       throw error;
     };
 
@@ -253,7 +253,7 @@ function connectionError(info: RequestInfo, error: unknown, attempts: number, co
   if (isTlsError(error)) {
     // The raw OpenSSL message (a dump of the record it could not read) helps no one; keep it as the cause.
     const hint = config.baseUrl.startsWith("https:") ? `; is it an http:// address? Check ${config.baseUrlSource}` : "";
-    return new APIConnectionError(info, `no TLS connection could be made to ${address}${hint}`, attempts, { cause: error });
+    return new APIConnectionError(info, `no TLS connection could be made${tries} to ${address}${hint}`, attempts, { cause: error });
   }
   const reason = `${describeConnectionError(error)} (${address})`;
   return code && TIMEOUT_CODES.has(code)

@@ -38,8 +38,9 @@ function valueAt(value: unknown, path: Path): unknown {
   return path.reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
 }
 
-function describe(value: unknown): string {
+function describe(value: unknown, secret: boolean): string {
   if (value === undefined) return "";
+  if (secret) return "[secret]: ";
   const text = JSON.stringify(value);
   return text !== undefined && text.length <= 80 ? `${text}: ` : "";
 }
@@ -47,8 +48,12 @@ function describe(value: unknown): string {
 /**
  * Validates the new inputs. Without unknowns, the inputs returned are the schema's normalized
  * output; with unknowns, they go back as given and only the known parts are judged.
+ *
+ * The engine prints the value of the property a failure names; a failure about an input in
+ * `secret` (which the program gave as a secret) therefore names no property, and its reason
+ * shows `[secret]` in place of the value.
  */
-export function checkInputs<S extends z.ZodType<Props>>(schema: S, props: Props): pulumi.dynamic.CheckResult {
+export function checkInputs<S extends z.ZodType<Props>>(schema: S, props: Props, secret: ReadonlySet<string> = new Set()): pulumi.dynamic.CheckResult {
   const unknowns = unknownPaths(props);
   const parsed = schema.safeParse(props);
   if (parsed.success) return { inputs: parsed.data };
@@ -61,8 +66,10 @@ export function checkInputs<S extends z.ZodType<Props>>(schema: S, props: Props)
       continue;
     }
     const property = propertyName(issue.path);
-    if (failures.some((f) => f.property === property)) continue; // the first problem of a property is enough
-    failures.push({ property, reason: `${property || "inputs"}: ${describe(valueAt(props, issue.path))}${issue.message}` });
+    const hidden = secret.has(String(issue.path[0]));
+    const reason = `${property || "inputs"}: ${describe(valueAt(props, issue.path), hidden)}${issue.message}`;
+    if (failures.some((f) => f.reason.startsWith(`${property || "inputs"}: `))) continue; // the first problem of a property is enough
+    failures.push({ property: hidden ? "" : property, reason });
   }
   return failures.length ? { inputs: props, failures } : { inputs: props };
 }

@@ -28,14 +28,14 @@ export function apiAddress(): string {
 /**
  * `pulumi refresh` and `pulumi destroy` configure the provider from the stack's state, not from
  * its current config: after the token was set, moved or rotated, they use the old one until the
- * next `pulumi up`. Errors that can come of that say so.
+ * next `pulumi up`. Errors that can come of that (a missing token, a 401, possibly wrapped) say so.
  */
 export function withCredentialsHint(error: unknown): unknown {
-  if (error instanceof MissingTokenError || error instanceof AuthenticationError) {
-    error.message =
-      error.message.replace(/\.$/, "") +
-      ". If semgrep:token was set or rotated after this stack's last `pulumi up`, `pulumi refresh` and `pulumi destroy` still use the token saved in the stack's state: " +
-      "run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks up the new one.";
-  }
-  return error;
+  let cause: unknown = error;
+  while (cause instanceof Error && !(cause instanceof MissingTokenError || cause instanceof AuthenticationError)) cause = cause.cause;
+  if (!(error instanceof Error) || !(cause instanceof Error)) return error;
+  const hint =
+    "If semgrep:token was set or rotated after this stack's last `pulumi up`, `pulumi refresh` and `pulumi destroy` still use the token saved in the stack's state: " +
+    "run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks up the new one.";
+  return new Error(`${error.message.replace(/\.$/, "")}. ${hint}`, { cause: error });
 }

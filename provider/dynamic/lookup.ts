@@ -38,8 +38,8 @@ export async function unlessGone<T>(read: () => Promise<T>): Promise<T | undefin
     try {
       await tokenDeployments();
     } catch (probe) {
-      if (probe instanceof Error) probe.message = `${error.message}. Also, ${probe.message}`;
-      throw probe;
+      // The probe's error is shared by every caller (one read per process): never changed, only wrapped.
+      throw new Error(`${error.message}. Also, ${probe instanceof Error ? probe.message : String(probe)}`, { cause: probe });
     }
     return undefined;
   }
@@ -58,12 +58,15 @@ export async function missingDeployment(slug: string): Promise<Error | undefined
   );
 }
 
-/** Prefixes an error's message with the resource it concerns. */
+/**
+ * Prefixes an error's message with the resource it concerns, in a new error (the original may be
+ * shared by several resources: the rejection of one read made once for all of them).
+ */
 export async function about<T>(subject: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof Error && !error.message.startsWith(subject)) error.message = `${subject}: ${error.message}`;
-    throw error;
+    if (!(error instanceof Error) || error.message.startsWith(subject)) throw error;
+    throw new Error(`${subject}: ${error.message}`, { cause: error });
   }
 }

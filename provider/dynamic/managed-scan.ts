@@ -6,10 +6,12 @@ import type { Props } from "./check";
 import { diffDeclared, type FieldRule } from "./diff";
 import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
 import { about, unlessGone } from "./lookup";
-import { type Claim, checkOwned, diffOwned, holderOf, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
+import { planApply, planUndo } from "./fields";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import type { Claim } from "./ownership";
 import { projectOf } from "./project-index";
 import { liveManagedScans, projectObject, projectResourceId, projectSubject, requireProject } from "./projects";
-import { metaOutputs, refreshedMetaInputs, shown } from "./resource-meta";
+import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
 const KIND = "ManagedScan";
 
@@ -48,32 +50,33 @@ function toRequest(toggles: Toggles): ManagedScanRequest {
 
 const liveOf = (project: Project): Props => ({ ...liveManagedScans(project), projectId: project.id });
 const enabled = (value: unknown) => (value as { enabled?: boolean } | undefined)?.enabled;
-const claimOf = (props: Props, toggle: Toggle): Claim => ({ object: projectObject(props), field: toggle });
+const sameToggle = (a: unknown, b: unknown) => enabled(a) === enabled(b);
+const showToggle = (value: unknown) => JSON.stringify(value);
+
+function claimOf(props: Props, toggle: Toggle): Claim {
+  return { object: projectObject(props), field: toggle, value: props[toggle], secret: secretInputsOf(props).includes(toggle) };
+}
+
+/** What a ManagedScan in this state recorded as each toggle's original (`null` for none). */
+const recorded = (outputs: Props) => Object.fromEntries(managedTogglesOf(outputs).map((t) => [t, outputs[ORIGINAL_OUTPUT[t]] ?? null]));
 
 /**
  * Applies the declared toggles to a project whose last known values are `live`; a toggle managed
  * for the first time records what it had as its original when this write changes it.
  */
-async function apply(declared: Inputs, props: Props, live: Props, before: { managed: Toggle[]; originals: Props }): Promise<Props> {
-  const changes: Toggles = {};
-  const originals: Props = {};
-  const foundAsDeclared: Toggle[] = [];
-  for (const toggle of declaredToggles(declared)) {
-    const differs = enabled(live[toggle]) !== declared[toggle]!.enabled;
-    if (differs) changes[toggle] = declared[toggle];
-    const output = ORIGINAL_OUTPUT[toggle];
-    if (before.managed.includes(toggle)) originals[output] = before.originals[output];
-    else if (differs) originals[output] = live[toggle];
-    else foundAsDeclared.push(toggle);
+async function apply(declared: Inputs, live: Props, before: { managed: Toggle[]; originals: Props }): Promise<Props> {
+  const toggles = declaredToggles(declared);
+  const fields = toggles.map((t) => ({ name: t, wanted: declared[t], have: live[t], differs: !sameToggle(live[t], declared[t]) }));
+  const plan = planApply(fields, { managed: before.managed, originals: Object.fromEntries(TOGGLES.map((t) => [t, before.originals[ORIGINAL_OUTPUT[t]]])) });
+  if (plan.foundAsDeclared.length) {
+    const plural = plan.foundAsDeclared.length > 1;
+    const unset = `${plan.foundAsDeclared.map((t) => ORIGINAL_OUTPUT[t as Toggle]).join(", ")} ${plural ? "stay" : "stays"} unset`;
+    await noteFoundAsDeclared(KIND, declared, { what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`, plural, unset });
   }
-  if (foundAsDeclared.length) {
-    const plural = foundAsDeclared.length > 1;
-    const unset = `${foundAsDeclared.map((t) => ORIGINAL_OUTPUT[t]).join(", ")} ${plural ? "stay" : "stays"} unset`;
-    await noteFoundAsDeclared(KIND, props, { what: `the ${foundAsDeclared.join(" and ")} of ${projectObject(declared)}`, plural, unset });
-  }
-  const project = Object.keys(changes).length ? await projectOf(declared).updateManagedScans(toRequest(changes)) : undefined;
+  const project = Object.keys(plan.changes).length ? await projectOf(declared).updateManagedScans(toRequest(plan.changes as Toggles)) : undefined;
   const current = project ? liveOf(project) : { diffScan: live.diffScan, fullScan: live.fullScan, projectId: live.projectId };
-  return { ...declared, ...metaOutputs(props), ...current, ...originals, managedFields: declaredToggles(declared) };
+  const originals = Object.fromEntries(TOGGLES.map((t) => [ORIGINAL_OUTPUT[t], plan.originals[t]]));
+  return { ...declared, ...current, ...originals, managedFields: toggles };
 }
 
 export const managedScan = {
@@ -86,15 +89,15 @@ export const managedScan = {
     const result = diffDeclared(olds, news, FIELDS);
     // A toggle the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedTogglesOf(olds).some((t) => news[t] === undefined);
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped });
+    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped }, recorded(olds));
   },
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
     const declared = props as Inputs;
     return about(projectSubject(KIND, declared), async () => {
       const project = await requireProject(declared.deploymentSlug, declared.projectName);
-      const outs = await apply(declared, props, liveOf(project), { managed: [], originals: {} });
-      settleOwner(KIND, props, "created");
+      const outs = await apply(declared, liveOf(project), { managed: [], originals: {} });
+      settleOwner(KIND, props, "created", recorded(outs));
       return { id: projectResourceId(declared), outs };
     });
   },
@@ -113,8 +116,8 @@ export const managedScan = {
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
     return about(projectSubject(KIND, declared), async () => {
-      const outs = await apply(declared, news, olds, { managed: managedTogglesOf(olds), originals: olds });
-      settleOwner(KIND, news, "updated");
+      const outs = await apply(declared, olds, { managed: managedTogglesOf(olds), originals: olds });
+      settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };
     });
   },
@@ -122,20 +125,11 @@ export const managedScan = {
   delete: (_id: string, props: Props): Promise<void> =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
-      const back: Toggles = {};
-      for (const toggle of TOGGLES) {
-        // Put back only the toggles that differ from the last known live value.
-        const original = props[ORIGINAL_OUTPUT[toggle]] as { enabled: boolean } | undefined;
-        if (!original || enabled(props[toggle]) === original.enabled) continue;
-        const holder = holderOf(claimOf(props, toggle));
-        if (!holder) {
-          back[toggle] = original;
-          continue;
-        }
-        const what = `the ${toggle} of ${projectObject(props)}`;
-        const before = `its value before this stack managed it was ${shown(props, toggle, JSON.stringify(original))}`;
-        await warnHandedOver({ kind: KIND, props, what, value: shown(props, toggle, JSON.stringify(props[toggle])), holder, before });
-      }
+      const fields = TOGGLES.map((t) => {
+        const claim = claimOf(props, t);
+        return { name: t, claim, original: props[ORIGINAL_OUTPUT[t]], last: props[t], same: sameToggle, show: showToggle, secret: claim.secret === true };
+      });
+      const back = (await planUndo(KIND, props, fields)) as Toggles;
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).updateManagedScans(toRequest(back)));
     }),
 };

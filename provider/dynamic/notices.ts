@@ -2,8 +2,8 @@
  * Messages for the person running `pulumi`: warnings (something was left undone to keep the
  * stack's state true, such as a value not put back because another resource now declares it)
  * and notes (what a resource could not know). The dynamic-provider host gets the engine's
- * address as its first argument; messages go to the engine's log there, which prints them with
- * the run's diagnostics, counted as warnings. Anywhere else they go to stderr.
+ * address as its argument; messages go to the engine's log there, which prints them with the
+ * run's diagnostics (warnings counted as such). Anywhere else they go to stderr.
  */
 import { createRequire } from "node:module";
 
@@ -27,10 +27,14 @@ const stderrSink: NoticeSink = async (severity, message) => {
   process.stderr.write(`${severity === "warning" ? "warning: " : ""}${message}\n`);
 };
 
-/** The engine's address, when this process is the dynamic-provider host the engine started. */
+/**
+ * The engine's address, when this process is the dynamic-provider host the engine started: its
+ * one argument that is an address (the engine may pass flags such as `--logflow` before it).
+ */
 function engineAddress(): string | undefined {
-  const [, script, address] = process.argv;
-  return script && /dynamic-provider[\\/]index\.js$/.test(script) && address && /^[\w.[\]:-]+:\d+$/.test(address) ? address : undefined;
+  const [, script, ...args] = process.argv;
+  if (!script || !/dynamic-provider[\\/]index\.js$/.test(script)) return undefined;
+  return args.find((arg) => /^[\w.[\]:-]+:\d+$/.test(arg));
 }
 
 /** Pulumi's engine protocol, as the installed @pulumi/pulumi ships it. */

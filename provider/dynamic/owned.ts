@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceKind } from "../kinds";
 import { containsUnknown, type Props } from "./check";
-import { type Claim, declare, type Holder, ownerName, type Settlement, settle } from "./ownership";
+import { type Claim, declare, type Holder, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
 import { notify } from "./notices";
 import { checkResource, metaChanged, ownerOf } from "./resource-meta";
 
@@ -34,7 +34,8 @@ export function checkOwned<S extends z.ZodType<Props>>(
   return {
     inputs: result.inputs,
     failures: conflicts.map(({ claim, other }) => ({
-      property: claim.property ?? claim.field,
+      // The engine prints the value of the property a failure names: none for a secret.
+      property: claim.secret ? "" : (claim.property ?? claim.field),
       reason:
         `${ownerName(owner)} declares ${claim.field} of ${claim.object}, which ${ownerName(other)} declares too. ` +
         "Declare each field of an object in one resource only: two would overwrite each other's value, " +
@@ -43,65 +44,93 @@ export function checkOwned<S extends z.ZodType<Props>>(
   };
 }
 
-/** `diff` of an owning resource: the declared fields' result, plus metadata changes. No change means the service holds it. */
-export function diffOwned(kind: ResourceKind, olds: Props, news: Props, result: pulumi.dynamic.DiffResult): pulumi.dynamic.DiffResult {
+/**
+ * `diff` of an owning resource: the declared fields' result, plus metadata changes. No change
+ * means the service holds what it declares, with the originals its state `recorded` (by claim field).
+ */
+export function diffOwned(kind: ResourceKind, olds: Props, news: Props, result: pulumi.dynamic.DiffResult, recorded: Record<string, unknown>): pulumi.dynamic.DiffResult {
   const changes = result.changes === true || metaChanged(olds, news);
-  if (!changes) settleOwner(kind, news, "unchanged");
+  if (!changes) settleOwner(kind, news, "unchanged", recorded);
   return { ...result, changes };
 }
 
-/** Records that the service now holds what the resource declares. */
-export function settleOwner(kind: ResourceKind, props: Props, how: Settlement): void {
+/** Records that the service now holds what the resource declares, and what it recorded as originals (by claim field; `null` for none). */
+export function settleOwner(kind: ResourceKind, props: Props, how: Settlement, recorded: Record<string, unknown>): void {
   const owner = ownerOf(kind, props);
-  if (owner) settle(owner, how);
+  if (owner) settle(owner, how, recorded);
 }
 
-/** `PolicyRuleMode "block-eval"`, or the kind and its object for state written before names were kept. */
-export function describeResource(kind: ResourceKind, props: Props, object: string): string {
+/** `PolicyRuleMode "block-eval"`; for state written before names were kept, `a PolicyRuleMode (state from before 0.2)`. */
+export function describeResource(kind: ResourceKind, props: Props): string {
   const owner = ownerOf(kind, props);
-  return owner ? ownerName(owner) : `${kind} of ${object}`;
+  return owner ? ownerName(owner) : `a ${kind} (state from before 0.2)`;
 }
 
 interface HandOver {
   kind: ResourceKind;
-  /** The properties (outputs) of the resource being deleted. */
+  /** The properties (outputs) of the resource that lets go. */
   props: Props;
-  /** What was left as it is: `the mode of rule x in policy 10 (deployment 1)`. */
+  /** How it lets go; default "was deleted". */
+  verb?: string;
+  /** What it leaves: `the mode of rule x in policy 10 (deployment 1)`. */
   what: string;
-  /** Its value, when the message should show it. */
-  value?: string;
   holder: Holder;
-  /**
-   * What the deleted resource knew of the time before this stack, which no one records once it is
-   * gone (`its value before this stack managed it was MODE_COMMENT`); undefined when it knew nothing.
-   */
-  before?: string;
+  /** The delete wrote the value the holder declares (the service had another). */
+  wrote: boolean;
+  /** What the resource that lets go recorded as the field's original, if anything. */
+  original?: unknown;
+  /** How a value of the field is shown; secret values show as `[secret]` whatever this says. */
+  show: (value: unknown) => string;
+  /** The original is a secret of the program. */
+  secretOriginal?: boolean;
 }
 
 /**
- * Warns that a delete left something as it is because another resource holds it, with what the
- * deleted resource knew of the value before this stack and, after what looks like a rename, the
- * alias that keeps it next time.
+ * Warns that a resource let go of a field another resource of the run holds, saying only what
+ * is known: the value left (or written), what each of the two recorded as the original, what
+ * destroying the holder will do, and, after what looks like a rename, the alias that keeps the
+ * original next time.
  */
-export function warnHandedOver({ kind, props, what, value, holder, before }: HandOver): Promise<void> {
-  const self = describeResource(kind, props, what);
+export function warnHandedOver(handOver: HandOver): Promise<void> {
+  const { kind, props, what, holder, wrote, original, show } = handOver;
+  const self = describeResource(kind, props);
   const other = ownerName(holder.owner);
-  const oldName = ownerOf(kind, props)?.name;
-  const replaced = holder.owner.kind === kind && holder.owner.name === oldName;
-  const now = replaced
-    ? "its replacement holds it now"
-    : holder.settled === "created"
-      ? `${other}, created in this run, declares it now`
-      : `${other} still declares it`;
-  let message = `${self} was deleted and left ${what} as it is${value === undefined ? "" : ` (${value})`}: ${now}.`;
-  if (before !== undefined) {
-    message += ` ${capitalized(before)}; ${replaced ? "the replacement" : other} cannot know that, and destroying it will leave it as it is.`;
+  const owner = ownerOf(kind, props);
+  const replaced = owner !== undefined && sameOwner(owner, holder.owner);
+  const newer = holder.settled === "created";
+  // A shared claim's value is the claim itself (a tag): "declares it" says all.
+  const value = holder.value === undefined || holder.shared ? undefined : holder.secret ? "[secret]" : show(holder.value);
+  const who = replaced ? "its replacement" : other;
+  const action = wrote
+    ? `set ${what} to ${value}, which ${other} declares and its state holds, but the service no longer had`
+    : `left ${what} to ${who}, which ${newer ? "was created in this run and " : ""}declares ${value ?? "it"}`;
+  let message = `${self} ${handOver.verb ?? "was deleted"} and ${action}.`;
+  if (original !== undefined) {
+    const was = handOver.secretOriginal ? "[secret]" : show(original);
+    const recorded = holder.recorded === undefined || holder.recorded === null ? holder.recorded : holder.secret ? "[secret]" : show(holder.recorded);
+    if (newer) {
+      message += ` Before this stack managed it, it was ${was}.`;
+      if (recorded === null) message += ` ${capitalized(who)} found the value this stack had set and recorded no original, so destroying it will leave the value as it is.`;
+      else if (recorded !== undefined) message += ` ${capitalized(who)} recorded ${recorded}, the value this stack had set, as its original, so destroying it will put ${recorded} back, not ${was}.`;
+    } else {
+      message += ` ${self} had recorded ${was} as the value it found`;
+      message += recorded === undefined ? "." : recorded === null ? `; ${other} has recorded none.` : `; ${other} has recorded ${recorded}, which destroying it will put back.`;
+    }
   }
-  if (holder.settled === "created" && !replaced) {
-    const alias = oldName ? `aliases: [{ name: ${JSON.stringify(oldName)} }]` : "an alias naming the old resource";
-    message += ` If ${other} is ${self} renamed, give it \`${alias}\` next time: a rename with an alias keeps what the old resource recorded.`;
+  if (newer && !replaced && holder.owner.kind === kind) {
+    message += ` If ${other} is ${self} renamed or moved, give it ${aliasFor(owner, holder.owner)} next time: an alias keeps what the old resource recorded.`;
   }
   return notify("warning", message);
+}
+
+/** The alias that makes `now` the resource `old` was: `aliases: [{ name: "old" }]`, with the old parent if it moved. */
+function aliasFor(old: Owner | undefined, now: Owner): string {
+  if (!old) return "an alias naming the old resource";
+  const parts = [
+    ...(old.name !== now.name ? [`name: ${JSON.stringify(old.name)}`] : []),
+    ...(old.parent !== now.parent ? [`parent: ${old.parent ? JSON.stringify(old.parent) : "pulumi.rootStackResource"}`] : []),
+  ];
+  return `\`aliases: [{ ${parts.join(", ")} }]\``;
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -115,9 +144,8 @@ export function noteFoundAsDeclared(kind: ResourceKind, props: Props, found: { w
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
   return notify(
     "info",
-    `${describeResource(kind, props, found.what)}: ${found.what} ${were} already as declared, so there is nothing to put back on delete (${found.unset}). ` +
+    `${describeResource(kind, props)}: ${found.what} ${were} already as declared, so there is nothing to put back on delete (${found.unset}). ` +
       `If an earlier run of this stack set ${them} (an interrupted \`pulumi up\`, or \`pulumi state delete\` then \`up\`), what was there before is unknown.`,
   );
 }
 
-export { type Claim, holderOf } from "./ownership";

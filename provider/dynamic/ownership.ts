@@ -4,42 +4,49 @@
  * changes, and runs the deletes of removed resources last (design.md, rule 9), so:
  *  - `check` catches two resources declaring the same field of one object (a conflict: they would
  *    overwrite each other's value and each other's record of the original);
- *  - `delete` leaves alone what another resource now holds: after a rename without an alias the
+ *  - `delete` leaves to another resource what it now holds: after a rename without an alias the
  *    new resource has already adopted the object when the old one is deleted, and a tag one
  *    ProjectTags drops may still be declared by another.
  * Nothing here is written to the service or to state; a new process starts with nothing.
  */
 import { onForget } from "./process-memory";
 
-/** A resource, as messages name it: `PolicyRuleMode "block-eval"`. */
+/** A resource: its kind, its name, and its parent's URN when it has a parent other than the stack. */
 export interface Owner {
   kind: string;
   name: string;
+  parent?: string;
 }
 
 /** One field of one object that a resource declares. */
 export interface Claim {
   /** The object, as messages name it: `project acme/web-app (deployment acme)`. */
   object: string;
-  /** The field, as the resource's inputs name it: `primaryBranch`, `tags`, `tag "pci"`. */
+  /** The field, as messages name it: `primaryBranch`, `tags`, `tag "pci"`. */
   field: string;
   /** The input of this resource that declares it, named in a conflict; default `field`. */
   property?: string;
   /** Several resources may declare it together (the tags ProjectTags add); default false. */
   shared?: boolean;
+  /** The value the resource declares, where one field has one value (a mode, a branch, a toggle). */
+  value?: unknown;
+  /** The value is a secret of the program: messages must not print it. */
+  secret?: boolean;
 }
 
-/** How a holder came to hold its claim in this run. */
+/** How a holder came to hold its claims in this run. */
 export type Settlement = "created" | "updated" | "unchanged";
 
+/** A resource that declares a claim, as a delete finds it. */
 export interface Holder {
   owner: Owner;
+  shared: boolean;
+  value?: unknown;
+  secret: boolean;
   /** Set once the service holds what the resource declares: it was created or updated in this run, or needed no change. */
   settled?: Settlement;
-}
-
-interface Entry extends Holder {
-  shared: boolean;
+  /** What the holder recorded as the field's original when it settled; `null` when it recorded none. */
+  recorded?: unknown;
 }
 
 export interface Conflict {
@@ -47,7 +54,7 @@ export interface Conflict {
   other: Owner;
 }
 
-const entries = new Map<string, Entry[]>();
+const entries = new Map<string, Holder[]>();
 /** The keys each resource has claims under, to replace them when it is checked again. */
 const keysByOwner = new Map<string, Set<string>>();
 /** Claims a resource undid in this run (a tag it dropped and removed). */
@@ -59,43 +66,77 @@ onForget(() => {
 });
 
 const keyOf = (claim: Claim) => `${claim.object}\u0000${claim.field}`;
-const same = (a: Owner, b: Owner) => a.kind === b.kind && a.name === b.name;
+const ownerKey = (owner: Owner) => `${owner.kind}\u0000${owner.name}\u0000${owner.parent ?? ""}`;
+export const sameOwner = (a: Owner, b: Owner) => ownerKey(a) === ownerKey(b);
 
-/** `PolicyRuleMode "block-eval"` */
-export const ownerName = (owner: Owner) => `${owner.kind} ${JSON.stringify(owner.name)}`;
+/** `PolicyRuleMode "block-eval"`, or `PolicyRuleMode "eval" (child of acme:AppSec "appsec")`. */
+export function ownerName(owner: Owner): string {
+  const parent = owner.parent ? parentOf(owner.parent) : undefined;
+  return `${owner.kind} ${JSON.stringify(owner.name)}${parent ? ` (child of ${parent.type} ${JSON.stringify(parent.name)})` : ""}`;
+}
+
+/** A parent's type and name, read from its URN (`urn:pulumi:stack::project::a$b::name`). */
+function parentOf(urn: string): { type: string; name: string } {
+  const parts = urn.split("::");
+  return { type: (parts[2] ?? "").split("$").at(-1) ?? "", name: parts.slice(3).join("::") };
+}
 
 /**
  * Records what a resource declares (replacing what it declared before in this process) and
  * returns the claims another resource already made that cannot be shared.
  */
 export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
-  const ownerKey = ownerName(owner);
-  for (const key of keysByOwner.get(ownerKey) ?? []) entries.set(key, entries.get(key)!.filter((e) => !same(e.owner, owner)));
+  const key = ownerKey(owner);
+  for (const claimKey of keysByOwner.get(key) ?? []) entries.set(claimKey, entries.get(claimKey)!.filter((e) => !sameOwner(e.owner, owner)));
   const keys = new Set<string>();
   const conflicts: Conflict[] = [];
   for (const claim of claims) {
-    const key = keyOf(claim);
-    const list = entries.get(key) ?? [];
+    const claimKey = keyOf(claim);
+    const list = entries.get(claimKey) ?? [];
     const other = list.find((e) => !(e.shared && claim.shared));
     if (other) conflicts.push({ claim, other: other.owner });
-    list.push({ owner, shared: claim.shared ?? false });
-    entries.set(key, list);
-    keys.add(key);
+    list.push({ owner, shared: claim.shared ?? false, value: claim.value, secret: claim.secret ?? false });
+    entries.set(claimKey, list);
+    keys.add(claimKey);
   }
-  keysByOwner.set(ownerKey, keys);
+  keysByOwner.set(key, keys);
   return conflicts;
 }
 
-/** Marks what a resource declares as held on the service: created, updated, or already as declared. */
-export function settle(owner: Owner, how: Settlement): void {
-  for (const key of keysByOwner.get(ownerName(owner)) ?? []) {
-    for (const entry of entries.get(key)!) if (same(entry.owner, owner)) entry.settled = how;
+/**
+ * Marks what a resource declares as held on the service: created, updated, or already as
+ * declared; with, by claim field, what it recorded as the original (`null` for none).
+ */
+export function settle(owner: Owner, how: Settlement, recorded: Record<string, unknown> = {}): void {
+  for (const claimKey of keysByOwner.get(ownerKey(owner)) ?? []) {
+    for (const entry of entries.get(claimKey)!) {
+      if (!sameOwner(entry.owner, owner)) continue;
+      entry.settled = how;
+      const field = claimKey.slice(claimKey.indexOf("\u0000") + 1);
+      if (field in recorded) entry.recorded = recorded[field];
+    }
   }
 }
 
 /** Every resource that declares `claim` in this run, settled or not. */
 export function declarersOf(claim: Claim): Holder[] {
   return entries.get(keyOf(claim)) ?? [];
+}
+
+/** The holders of the claims under `prefix` (`tag `) on `object` that some resource holds now (see holderOf). */
+export function heldUnder(object: string, prefix: string): Holder[] {
+  const start = `${object}\u0000${prefix}`;
+  return [...entries].filter(([key, list]) => key.startsWith(start) && list.some((e) => e.settled)).map(([, list]) => list.find((e) => e.settled)!);
+}
+
+/**
+ * The resource that now holds `claim`, if any: one that declares it and was created, updated or
+ * found unchanged in this run. A resource being deleted is never among them (it is not in the
+ * program), but its replacement, under the same name, may be.
+ */
+export function holderOf(claim: Claim): Holder | undefined {
+  const settled = declarersOf(claim).filter((e) => e.settled);
+  return settled.find((e) => e.settled !== "unchanged") ?? settled[0];
 }
 
 /**
@@ -109,14 +150,4 @@ export function release(claim: Claim): void {
 /** Whether a resource of this run undid `claim`. */
 export function wasReleased(claim: Claim): boolean {
   return released.has(keyOf(claim));
-}
-
-/**
- * The resource that now holds `claim`, if any: one that declares it and was created, updated or
- * found unchanged in this run. A resource being deleted is never among them (it is not in the
- * program), but its replacement, under the same name, may be.
- */
-export function holderOf(claim: Claim): Holder | undefined {
-  const settled = (entries.get(keyOf(claim)) ?? []).filter((e) => e.settled);
-  return settled.find((e) => e.settled === "created") ?? settled[0];
 }

@@ -8,8 +8,10 @@ import { apiClient } from "./credentials";
 import { diffDeclared, type FieldRule } from "./diff";
 import { id, restoreOnDelete } from "./inputs";
 import { about, unlessGone } from "./lookup";
-import { type Claim, checkOwned, diffOwned, holderOf, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
-import { metaOutputs, refreshedMetaInputs, shown } from "./resource-meta";
+import { planUndo } from "./fields";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import type { Claim } from "./ownership";
+import { metaOutputs, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, rememberRule, ruleCount } from "./rule-index";
 
 const KIND = "PolicyRuleMode";
@@ -35,8 +37,11 @@ const ruleObject = (props: Props) => `rule ${String(props.rulePath)} in policy $
 
 /** The one field a PolicyRuleMode declares: its rule's mode. */
 function modeClaim(props: Props): Claim {
-  return { object: ruleObject(props), field: "mode" };
+  return { object: ruleObject(props), field: "mode", value: props.mode, secret: secretInputsOf(props).includes("mode") };
 }
+
+/** What a PolicyRuleMode in this state recorded as the mode's original (`null` for none). */
+const recorded = (outputs: Props) => ({ mode: outputs.originalMode ?? null });
 
 const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
 
@@ -84,7 +89,7 @@ export const policyRuleMode = {
   check: (_olds: Props, news: Props) =>
     checkOwned(KIND, inputs, news, (declared) => (known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [])),
 
-  diff: async (_id: string, olds: Props, news: Props) => diffOwned(KIND, olds, news, diffDeclared(olds, news, FIELDS)),
+  diff: async (_id: string, olds: Props, news: Props) => diffOwned(KIND, olds, news, diffDeclared(olds, news, FIELDS), recorded(olds)),
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
     const declared = props as Inputs;
@@ -94,13 +99,11 @@ export const policyRuleMode = {
       const originalMode = rule.policyMode !== declared.mode ? rule.policyMode : undefined;
       if (originalMode === undefined) {
         await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
+      } else {
+        rule = await setMode(declared, declared.mode);
       }
-      else rule = await setMode(declared, declared.mode);
-      settleOwner(KIND, props, "created");
-      return {
-        id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
-        outs: { ...declared, ...metaOutputs(props), ...ruleOutputs(rule), originalMode },
-      };
+      settleOwner(KIND, props, "created", { mode: originalMode ?? null });
+      return { id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`, outs: { ...declared, ...ruleOutputs(rule), originalMode } };
     });
   },
 
@@ -117,22 +120,20 @@ export const policyRuleMode = {
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
     return about(subject(declared), async () => {
+      // The outputs kept from before, with the metadata as declared now (an input no longer secret leaves secretInputs).
       const kept = { ...olds, ...declared, ...metaOutputs(news), mode: olds.mode };
       const outs = olds.mode === declared.mode ? kept : { ...kept, ...ruleOutputs(await setMode(declared, declared.mode)) };
-      settleOwner(KIND, news, "updated");
+      settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };
     });
   },
 
   delete: (_id: string, props: Props): Promise<void> =>
     about(subject(props), async () => {
-      const original = props.originalMode as Inputs["mode"] | undefined;
-      if (props.restoreOnDelete === false || !original || original === props.mode) return;
-      const holder = holderOf(modeClaim(props));
-      if (holder) {
-        const before = `its mode before this stack managed it was ${shown(props, "mode", original)}`;
-        return warnHandedOver({ kind: KIND, props, what: `the mode of ${ruleObject(props)}`, value: shown(props, "mode", String(props.mode)), holder, before });
-      }
-      await unlessGone(() => setMode(props as Inputs, original));
+      if (props.restoreOnDelete === false) return;
+      const claim = modeClaim(props);
+      const field = { name: "mode", claim, original: props.originalMode, last: props.mode, same: Object.is, show: String, secret: claim.secret === true };
+      const { mode } = await planUndo(KIND, props, [field]);
+      if (mode !== undefined) await unlessGone(() => setMode(props as Inputs, mode as Inputs["mode"]));
     }),
 };

@@ -2,8 +2,9 @@
  * Projects as the project resources read and write them: one GET per project shared by every
  * resource in this provider process (the ProjectSettings, ProjectTags and ManagedScan of one
  * project read it once), replaced by the answer of each write (see shared-reads.ts). Writes to
- * one project leave in the order they are made, so that a tag one resource removes and another
- * then adds back (ownership.ts) ends present.
+ * one project leave in the order they are made, and a read waits for the writes before it, so
+ * that a tag one resource removes and another then adds back (ownership.ts) ends present, and no
+ * resource decides on a project a queued write is about to change.
  */
 import type { ManagedScanRequest, Project, UpdateProjectRequest } from "../client";
 import { apiAddress, apiClient } from "./credentials";
@@ -32,7 +33,10 @@ export function projectApi(deploymentSlug: string, projectName: string) {
   const client = apiClient().projects;
   return {
     /** The project (a NotFoundError when it does not exist). */
-    get: () => projects.get(key, () => client.get(deploymentSlug, projectName)),
+    get: () =>
+      (lastWrites.get(key) ?? Promise.resolve())
+        .catch(() => undefined)
+        .then(() => projects.get(key, () => client.get(deploymentSlug, projectName))),
     update: (body: UpdateProjectRequest) => write(() => client.update(deploymentSlug, projectName, body)),
     updateManagedScans: (body: ManagedScanRequest) => write(() => client.updateManagedScans(deploymentSlug, projectName, body)),
     addTags: (tags: string[]) => write(() => client.addTags(deploymentSlug, projectName, tags)),

@@ -5,12 +5,25 @@ import type { UpdateProjectRequest } from "../client";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
 import type { Props } from "./check";
 import { diffDeclared, type FieldRule, sameSet } from "./diff";
+import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "./fields";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
 import { about, unlessGone } from "./lookup";
-import { type Claim, checkOwned, diffOwned, holderOf, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
+import { checkOwned, describeResource, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import { type Claim, holderOf } from "./ownership";
+import { notify } from "./notices";
 import { projectOf } from "./project-index";
-import { keptProjectOutputs, type ManagedScans, projectObject, projectOutputs, projectResourceId, projectSubject, requireProject } from "./projects";
-import { metaOutputs, refreshedMetaInputs, shown } from "./resource-meta";
+import {
+  keptProjectOutputs,
+  type ManagedScans,
+  projectObject,
+  projectOutputs,
+  projectResourceId,
+  projectSubject,
+  heldTags,
+  requireProject,
+  tagClaim,
+} from "./projects";
+import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
 const KIND = "ProjectSettings";
 
@@ -29,16 +42,27 @@ const MANAGED = ["primaryBranch", "tags", "managedScanConfig.diffScan", "managed
 type Managed = (typeof MANAGED)[number];
 type Values = Partial<Record<Managed, unknown>>;
 
+/** Where each field's original is kept, and the input that declares it. */
+const ORIGINAL_OUTPUT: Record<Managed, string> = {
+  primaryBranch: "originalPrimaryBranch",
+  tags: "originalTags",
+  "managedScanConfig.diffScan": "originalManagedScanConfig.diffScan",
+  "managedScanConfig.fullScan": "originalManagedScanConfig.fullScan",
+};
+const inputOf = (field: Managed) => field.split(".")[0]!;
+
+/** The project follows its default branch because this resource asked it to, and still does. */
 const followsDefault = (props: Props) => props.followsDefaultBranch === true && props.primaryBranch === props.defaultBranch;
+
+/** Whether the live branch is the one declared: "None" once followed; a branch pinned (not followed). */
+function branchHolds(live: Props, declared: unknown): boolean {
+  return declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? followsDefault(live) : live.primaryBranch === declared && live.followsDefaultBranch !== true;
+}
 
 const FIELDS: FieldRule[] = [
   { name: "deploymentSlug", replaces: true },
   { name: "projectName", replaces: true },
-  // "None" holds once this resource has asked the project to follow its default branch, and it still does.
-  {
-    name: "primaryBranch",
-    equal: (live, declared, olds) => (declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? followsDefault(olds) : live === declared),
-  },
+  { name: "primaryBranch", equal: (_live, declared, olds) => branchHolds(olds, declared) },
   { name: "tags", equal: sameSet },
   { name: "managedScanConfig" },
 ];
@@ -46,21 +70,16 @@ const FIELDS: FieldRule[] = [
 /** Each managed field's value in `props`: declared inputs, or live outputs (which carry every field). */
 function valuesOf(props: Props): Values {
   const scans = props.managedScanConfig as ManagedScans | undefined;
-  return {
-    primaryBranch: props.primaryBranch,
-    tags: props.tags,
-    "managedScanConfig.diffScan": scans?.diffScan,
-    "managedScanConfig.fullScan": scans?.fullScan,
-  };
+  return { primaryBranch: props.primaryBranch, tags: props.tags, "managedScanConfig.diffScan": scans?.diffScan, "managedScanConfig.fullScan": scans?.fullScan };
 }
 
 const declaredFields = (declared: Props): Managed[] => MANAGED.filter((field) => valuesOf(declared)[field] !== undefined);
 
-/** Whether a value of `field` is the one wanted (a ref, a tag set in any order, a toggle). */
-function same(field: Managed, value: unknown, wanted: unknown): boolean {
-  if (field === "tags") return sameSet(value, wanted);
-  if (field === "primaryBranch") return value === wanted;
-  return (value as { enabled?: boolean } | undefined)?.enabled === (wanted as { enabled?: boolean } | undefined)?.enabled;
+/** Whether two values of `field` are the same (a ref, a tag set in any order, a toggle). */
+function same(field: Managed, a: unknown, b: unknown): boolean {
+  if (field === "tags") return sameSet(a, b);
+  if (field === "primaryBranch") return a === b;
+  return (a as { enabled?: boolean } | undefined)?.enabled === (b as { enabled?: boolean } | undefined)?.enabled;
 }
 
 /** The fields the resource managed: its `managedFields`, or, in state written before that output, those with an original. */
@@ -69,14 +88,6 @@ function managedFieldsOf(props: Props): Managed[] {
   const originals = originalsOf(props);
   return MANAGED.filter((field) => originals[field] !== undefined);
 }
-
-/** Where each field's original is kept. */
-const ORIGINAL_OUTPUT: Record<Managed, string> = {
-  primaryBranch: "originalPrimaryBranch",
-  tags: "originalTags",
-  "managedScanConfig.diffScan": "originalManagedScanConfig.diffScan",
-  "managedScanConfig.fullScan": "originalManagedScanConfig.fullScan",
-};
 
 function originalsOf(props: Props): Values {
   return valuesOf({ primaryBranch: props.originalPrimaryBranch, tags: props.originalTags, managedScanConfig: props.originalManagedScanConfig });
@@ -92,6 +103,12 @@ function originalOutputs(originals: Values): Props {
   };
 }
 
+/** What a ProjectSettings in this state recorded as each managed field's original (`null` for none), by claim field. */
+function recorded(outputs: Props): Record<string, unknown> {
+  const originals = originalsOf(outputs);
+  return Object.fromEntries(managedFieldsOf(outputs).map((field) => [claimOf(outputs, field).field, originals[field] ?? null]));
+}
+
 /** The PATCH body that sets these field values. */
 function request(values: Values): UpdateProjectRequest {
   const body: UpdateProjectRequest = {};
@@ -105,50 +122,52 @@ function request(values: Values): UpdateProjectRequest {
   return body;
 }
 
-/** What a claim of `field` on this project is called, for conflicts and hand-overs. */
+/** A field of this project, as conflicts and hand-overs name it (a toggle by its short name, as ManagedScan declares it). */
 function claimOf(props: Props, field: Managed): Claim {
-  const short = field.replace("managedScanConfig.", "");
-  return { object: projectObject(props), field: short, property: field };
+  const secret = secretInputsOf(props).includes(inputOf(field));
+  return { object: projectObject(props), field: field.replace("managedScanConfig.", ""), property: field, value: valuesOf(props)[field], secret };
+}
+
+/** What a ProjectSettings declares: its fields, and each of its tags (so that a ProjectTags' delete leaves them alone). */
+function claimsOf(declared: Props): Claim[] {
+  if (!known(declared.deploymentSlug, declared.projectName)) return [];
+  const tags = Array.isArray(declared.tags) ? declared.tags.filter((t) => known(t)).map((t) => tagClaim(declared, String(t))) : [];
+  return [...declaredFields(declared).map((field) => claimOf(declared, field)), ...tags];
 }
 
 /**
- * Applies the declared fields to a project whose last known values are `live`. A field is
- * written when it differs (`primaryBranch: "None"` unless this resource already made the project
- * follow its default branch, since the service shows a pinned and a following branch alike). A
- * field managed for the first time records what it had, as its original, when this write changes
- * it; one found as declared records nothing (see noteFoundAsDeclared).
+ * Applies the declared fields to a project whose last known values are `live` (see planApply).
+ * `primaryBranch: "None"` is written unless this resource already made the project follow its
+ * default branch: the service shows a followed branch and one pinned to the same name alike.
  */
-async function apply(declared: Inputs, props: Props, live: Props, before: { managed: Managed[]; originals: Values }): Promise<Props> {
+async function apply(declared: Inputs, live: Props, before: { managed: Managed[]; originals: Values }): Promise<Props> {
   const wanted = valuesOf(declared);
   const have = valuesOf(live);
-  const changes: Values = {};
-  const originals: Values = {};
-  const foundAsDeclared: Managed[] = [];
-  for (const field of declaredFields(declared)) {
-    const follows = field === "primaryBranch" && wanted.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT;
-    const differs = follows ? !followsDefault(live) : !same(field, have[field], wanted[field]);
-    if (differs) changes[field] = wanted[field];
-    if (before.managed.includes(field)) {
-      originals[field] = before.originals[field];
-    } else if (follows ? have.primaryBranch !== live.defaultBranch : differs) {
-      // (A primary branch equal to the default one may be following it or pinned to it: unknown.)
-      originals[field] = have[field];
-    } else {
-      foundAsDeclared.push(field);
-    }
+  const fields: FieldToApply[] = declaredFields(declared).map((field) => {
+    if (field !== "primaryBranch") return { name: field, wanted: wanted[field], have: have[field], differs: !same(field, have[field], wanted[field]) };
+    const follows = wanted.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT;
+    // A branch equal to the default one may have been followed or pinned: nothing to record then.
+    return { name: field, wanted: wanted[field], have: have[field], differs: !branchHolds(live, wanted[field]), recordable: !follows || have[field] !== live.defaultBranch };
+  });
+  const plan = planApply(fields, before);
+  if (plan.foundAsDeclared.length) {
+    const plural = plan.foundAsDeclared.length > 1;
+    const unset = `${plan.foundAsDeclared.map((f) => ORIGINAL_OUTPUT[f as Managed]).join(", ")} ${plural ? "stay" : "stays"} unset`;
+    await noteFoundAsDeclared(KIND, declared, { what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`, plural, unset });
   }
-  if (foundAsDeclared.length) {
-    const plural = foundAsDeclared.length > 1;
-    const unset = `${foundAsDeclared.map((f) => ORIGINAL_OUTPUT[f]).join(", ")} ${plural ? "stay" : "stays"} unset`;
-    await noteFoundAsDeclared(KIND, props, { what: `the ${foundAsDeclared.join(" and ")} of ${projectObject(declared)}`, plural, unset });
+  if (plan.unrecordable.length) {
+    await notify(
+      "info",
+      `${describeResource(KIND, declared)}: the primary branch of ${projectObject(declared)} was ${String(have.primaryBranch)}, its default branch; ` +
+        "the service does not say whether it followed the default branch or was pinned to it, so nothing is recorded to put back on delete (originalPrimaryBranch stays unset).",
+    );
   }
-  const project = Object.keys(changes).length ? await projectOf(declared).update(request(changes)) : undefined;
+  const project = Object.keys(plan.changes).length ? await projectOf(declared).update(request(plan.changes)) : undefined;
   const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? { followsDefaultBranch: true } : {};
   return {
     ...declared,
-    ...metaOutputs(props),
     ...(project ? projectOutputs(project) : keptProjectOutputs(live)),
-    ...originalOutputs(originals),
+    ...originalOutputs(plan.originals),
     managedFields: declaredFields(declared),
     ...follows,
   };
@@ -174,25 +193,37 @@ function refreshedInputs(props: Props, live: Props): Props {
   return inputs;
 }
 
+/**
+ * Undoing the whole tag set when a ProjectTags of the run now holds the project's tags: the
+ * original set plus the tags ProjectTags resources hold, so that neither side loses its own.
+ */
+async function undoTagsBesideProjectTags(props: Props, original: string[]): Promise<string[] | undefined> {
+  const live = (props.tags as string[] | undefined) ?? [];
+  const held = heldTags(props).filter(({ tag }) => !original.includes(tag));
+  const restored = [...original, ...held.map(({ tag }) => tag)];
+  if (held.length) {
+    const kept = held.map(({ tag, secret }) => (secret ? "[secret]" : JSON.stringify(tag))).join(", ");
+    await notify("info", `${describeResource(KIND, props)} was deleted: it put back the tags of ${projectObject(props)} it found, and kept ${kept}, which ProjectTags of the stack declare.`);
+  }
+  return sameSet(restored, live) ? undefined : restored;
+}
+
 export const projectSettings = {
-  check: (_olds: Props, news: Props) =>
-    checkOwned(KIND, inputs, news, (declared) =>
-      known(declared.deploymentSlug, declared.projectName) ? declaredFields(declared).map((field) => claimOf(declared, field)) : [],
-    ),
+  check: (_olds: Props, news: Props) => checkOwned(KIND, inputs, news, claimsOf),
 
   diff: async (_id: string, olds: Props, news: Props) => {
     const result = diffDeclared(olds, news, FIELDS);
     // A field the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedFieldsOf(olds).some((field) => !declaredFields(news).includes(field));
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped });
+    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped }, recorded(olds));
   },
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
     const declared = props as Inputs;
     return about(projectSubject(KIND, declared), async () => {
       const project = await requireProject(declared.deploymentSlug, declared.projectName);
-      const outs = await apply(declared, props, projectOutputs(project), { managed: [], originals: {} });
-      settleOwner(KIND, props, "created");
+      const outs = await apply(declared, projectOutputs(project), { managed: [], originals: {} });
+      settleOwner(KIND, props, "created", recorded(outs));
       return { id: projectResourceId(declared), outs };
     });
   },
@@ -208,8 +239,8 @@ export const projectSettings = {
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
     return about(projectSubject(KIND, declared), async () => {
-      const outs = await apply(declared, news, olds, { managed: managedFieldsOf(olds), originals: originalsOf(olds) });
-      settleOwner(KIND, news, "updated");
+      const outs = await apply(declared, olds, { managed: managedFieldsOf(olds), originals: originalsOf(olds) });
+      settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };
     });
   },
@@ -218,20 +249,19 @@ export const projectSettings = {
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
       const live = valuesOf(props);
+      const originals = originalsOf(props);
       const back: Values = {};
-      for (const [field, original] of Object.entries(originalsOf(props)) as Array<[Managed, unknown]>) {
-        // Put back only what differs from the last known value: the fewest writes.
-        if (original === undefined || same(field, live[field], original)) continue;
-        const holder = holderOf(claimOf(props, field));
-        if (!holder) {
-          back[field] = original;
-          continue;
-        }
-        const input = field.split(".")[0]!;
-        const what = `the ${field} of ${projectObject(props)}`;
-        const before = `its value before this stack managed it was ${shown(props, input, JSON.stringify(original))}`;
-        await warnHandedOver({ kind: KIND, props, what, value: shown(props, input, JSON.stringify(live[field])), holder, before });
+      // The tag set left to ProjectTags of the run (shared holders), not to another ProjectSettings.
+      const tagsHolder = originals.tags !== undefined ? holderOf(claimOf(props, "tags")) : undefined;
+      if (tagsHolder?.shared) {
+        const tags = await undoTagsBesideProjectTags(props, originals.tags as string[]);
+        if (tags) back.tags = tags;
       }
+      const fields: FieldToUndo[] = MANAGED.filter((field) => !(field === "tags" && tagsHolder?.shared)).map((field) => {
+        const claim = claimOf(props, field);
+        return { name: field, claim, original: originals[field], last: live[field], same: (a, b) => same(field, a, b), show: (v) => JSON.stringify(v), secret: claim.secret === true };
+      });
+      Object.assign(back, await planUndo(KIND, props, fields));
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back)));
     }),
 };

@@ -10,13 +10,15 @@ import type { Props } from "./check";
 import { diffDeclared, type FieldRule, sameSet } from "./diff";
 import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "./inputs";
 import { about, unlessGone } from "./lookup";
-import { type Claim, checkOwned, diffOwned, holderOf, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
-import { declarersOf, type Holder, release, wasReleased } from "./ownership";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
+import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, wasReleased } from "./ownership";
 import { projectOf } from "./project-index";
-import { projectObject, projectResourceId, projectSubject, requireProject } from "./projects";
-import { metaOutputs, refreshedMetaInputs, shown } from "./resource-meta";
+import { projectObject, projectResourceId, projectSubject, requireProject, tagClaim } from "./projects";
+import { ownerOf, refreshedMetaInputs, shown } from "./resource-meta";
 
 const KIND = "ProjectTags";
+/** What a ProjectTags records of a tag it added: the project did not have it. */
+const ABSENT = "absent";
 
 export const inputs = z.strictObject({ deploymentSlug, projectName, tags: declaredTags, restoreOnDelete });
 type Inputs = z.output<typeof inputs>;
@@ -27,29 +29,27 @@ const FIELDS: FieldRule[] = [
   { name: "tags", equal: sameSet },
 ];
 
+const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props.tags.filter((t): t is string => known(t)) : []);
+
 /**
  * What a ProjectTags declares: a share of the project's tags (in conflict with a ProjectSettings
- * that declares the whole set), and each of its tags, shared with any other ProjectTags.
+ * that declares the whole set), and each of its tags, shared with any other resource.
  */
 function claimsOf(declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
-  const object = projectObject(declared);
-  const tags = Array.isArray(declared.tags) ? declared.tags.filter((t) => known(t)) : [];
-  return [{ object, field: "tags", shared: true }, ...tags.map((tag) => tagClaim(declared, String(tag)))];
+  return [{ object: projectObject(declared), field: "tags", shared: true }, ...knownTags(declared).map((tag) => tagClaim(declared, tag))];
 }
 
-const tagClaim = (props: Props, tag: string): Claim => ({
-  object: projectObject(props),
-  field: `tag ${JSON.stringify(tag)}`,
-  property: "tags",
-  shared: true,
-});
+/** What a ProjectTags in this state recorded of each tag (by claim field): absent before it added it, or nothing. */
+function recorded(outputs: Props): Record<string, unknown> {
+  const added = (outputs.addedTags as string[] | undefined) ?? [];
+  return Object.fromEntries(knownTags(outputs).map((tag) => [tagClaim(outputs, tag).field, added.includes(tag) ? ABSENT : null]));
+}
 
 /** Outputs: the declared tags the project has, those this resource added, and the project's whole set. */
-function outputs(declared: Inputs, props: Props, project: Project, addedTags: string[]): Props {
+function outputs(declared: Inputs, project: Project, addedTags: string[]): Props {
   return {
     ...declared,
-    ...metaOutputs(props),
     tags: declared.tags.filter((t) => project.tags.includes(t)),
     addedTags: addedTags.filter((t) => project.tags.includes(t)),
     projectId: project.id,
@@ -61,52 +61,52 @@ function outputs(declared: Inputs, props: Props, project: Project, addedTags: st
  * Removes tags this resource added, but those another resource of the stack holds, which it
  * says. `holderFor` finds that resource: in a delete (which the engine runs once every resource
  * is checked and applied) one that holds the tag now; in an update, any that declares it so far.
- * A tag removed here is released, so that a resource checked later in this run that declares it
- * puts it back (see `diff`).
+ * The removal is queued first and the removed tags released, so that a resource checked later in
+ * this run that declares one of them puts it back after the removal (see `diff`).
  */
-async function removeAdded(props: Props, tags: string[], holderFor: (claim: Claim) => Holder | undefined): Promise<Project | undefined> {
-  const gone: string[] = [];
+async function removeAdded(props: Props, tags: string[], holderFor: (claim: Claim) => Holder | undefined, verb: string): Promise<Project | undefined> {
+  const held = new Map<string, Holder>();
   for (const tag of tags) {
-    const claim = tagClaim(props, tag);
-    const holder = holderFor(claim);
-    if (!holder) {
-      release(claim);
-      gone.push(tag);
-      continue;
-    }
-    const what = `the tag ${shown(props, "tags", JSON.stringify(tag))} of ${projectObject(props)}`;
-    await warnHandedOver({ kind: KIND, props, what, holder, before: "the project did not have it before this stack added it" });
+    const holder = holderFor(tagClaim(props, tag));
+    if (holder) held.set(tag, holder);
   }
-  return gone.length ? unlessGone(() => projectOf(props).removeTags(gone)) : undefined;
+  const gone = tags.filter((t) => !held.has(t));
+  const removal = gone.length ? unlessGone(() => projectOf(props).removeTags(gone)) : undefined;
+  for (const tag of gone) release(tagClaim(props, tag));
+  for (const [tag, holder] of held) {
+    const what = `the tag ${shown(props, "tags", JSON.stringify(tag))} of ${projectObject(props)}`;
+    await warnHandedOver({ kind: KIND, props, verb, what, holder, wrote: false, original: ABSENT, show: String, secretOriginal: false });
+  }
+  return removal;
 }
 
 /** Tags this resource declares that another resource removed earlier in this run. */
-const releasedTags = (declared: Props): string[] =>
-  Array.isArray(declared.tags) ? declared.tags.filter((t): t is string => known(t) && wasReleased(tagClaim(declared, String(t)))) : [];
+const releasedTags = (declared: Props): string[] => knownTags(declared).filter((t) => wasReleased(tagClaim(declared, t)));
 
 export const projectTags = {
   check: (_olds: Props, news: Props) => checkOwned(KIND, inputs, news, claimsOf),
 
   diff: async (_id: string, olds: Props, news: Props) => {
     const result = diffDeclared(olds, news, FIELDS);
-    return diffOwned(KIND, olds, news, releasedTags(news).length ? { ...result, changes: true } : result);
+    return diffOwned(KIND, olds, news, releasedTags(news).length ? { ...result, changes: true } : result, recorded(olds));
   },
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
     const declared = props as Inputs;
     return about(projectSubject(KIND, declared), async () => {
       let project = await requireProject(declared.deploymentSlug, declared.projectName);
-      const present = declared.tags.filter((t) => project.tags.includes(t));
-      const missing = declared.tags.filter((t) => !project.tags.includes(t));
+      const released = releasedTags(declared);
+      const present = declared.tags.filter((t) => project.tags.includes(t) && !released.includes(t));
+      const missing = declared.tags.filter((t) => !present.includes(t));
       if (present.length) {
         const plural = present.length > 1;
-        const tags = present.map((t) => shown(props, "tags", JSON.stringify(t))).join(", ");
-        const what = `the tag${plural ? "s" : ""} ${tags} of ${projectObject(declared)}`;
+        const what = `the tag${plural ? "s" : ""} ${present.map((t) => shown(props, "tags", JSON.stringify(t))).join(", ")} of ${projectObject(declared)}`;
         await noteFoundAsDeclared(KIND, props, { what, plural, unset: "not in addedTags" });
       }
       if (missing.length) project = await projectOf(declared).addTags(missing);
-      settleOwner(KIND, props, "created");
-      return { id: projectResourceId(declared), outs: outputs(declared, props, project, missing) };
+      const outs = outputs(declared, project, missing);
+      settleOwner(KIND, props, "created", recorded(outs));
+      return { id: projectResourceId(declared), outs };
     });
   },
 
@@ -114,7 +114,7 @@ export const projectTags = {
     about(projectSubject(KIND, props), async () => {
       const project = await unlessGone(projectOf(props).get);
       if (!project) return { id: "" };
-      const live = outputs(props as Inputs, props, project, (props.addedTags as string[] | undefined) ?? []);
+      const live = outputs(props as Inputs, project, (props.addedTags as string[] | undefined) ?? []);
       const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
       const inputs = { deploymentSlug: slug, projectName: name, tags: live.tags, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
       return { id, props: live, inputs };
@@ -135,14 +135,14 @@ export const projectTags = {
       // Tags no longer declared go only if this resource added them and no other resource declares them.
       const dropped = added.filter((t) => !declared.tags.includes(t));
       if (dropped.length) {
-        const self = news.resourceName;
-        const declarer = (claim: Claim) => declarersOf(claim).find((d) => !(d.owner.kind === KIND && d.owner.name === self));
-        project = (await removeAdded(news, dropped, declarer)) ?? project;
+        const self = ownerOf(KIND, news);
+        const declarer = (claim: Claim) => declarersOf(claim).find((d) => !self || !sameOwner(d.owner, self));
+        project = (await removeAdded(news, dropped, declarer, "stopped declaring a tag")) ?? project;
         added = added.filter((t) => !dropped.includes(t));
       }
-      settleOwner(KIND, news, "updated");
-      if (!project) return { outs: { ...declared, ...metaOutputs(news), addedTags: added, projectId: olds.projectId, projectTags: present } };
-      return { outs: outputs(declared, news, project, added) };
+      const outs = project ? outputs(declared, project, added) : { ...declared, addedTags: added, projectId: olds.projectId, projectTags: present };
+      settleOwner(KIND, news, "updated", recorded(outs));
+      return { outs };
     });
   },
 
@@ -150,6 +150,6 @@ export const projectTags = {
     about(projectSubject(KIND, props), async () => {
       const added = (props.addedTags as string[] | undefined) ?? [];
       if (props.restoreOnDelete === false || !added.length) return;
-      await removeAdded(props, added, holderOf);
+      await removeAdded(props, added, holderOf, "was deleted");
     }),
 };

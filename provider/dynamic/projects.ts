@@ -3,6 +3,8 @@ import type { Project } from "../client";
 import type { Props } from "./check";
 import { projectApi } from "./project-index";
 import { missingDeployment, unlessGone } from "./lookup";
+import { type Claim, heldUnder } from "./ownership";
+import { secretInputsOf } from "./resource-meta";
 
 export interface ManagedScans {
   diffScan?: { enabled: boolean };
@@ -32,6 +34,20 @@ export async function requireProject(deploymentSlug: string, projectName: string
 /** `project acme/web-app (deployment acme)`: a project as messages and claims name it. */
 export function projectObject(props: Props): string {
   return `project ${String(props.projectName)} (deployment ${String(props.deploymentSlug)})`;
+}
+
+/**
+ * One tag of a project, which any number of resources may declare: ProjectTags, and the
+ * ProjectSettings that declares the whole set (a conflict with ProjectTags on its own).
+ */
+export function tagClaim(props: Props, tag: string): Claim {
+  const secret = secretInputsOf(props).includes("tags");
+  return { object: projectObject(props), field: `tag ${JSON.stringify(tag)}`, property: "tags", shared: true, value: tag, secret };
+}
+
+/** The tags of this project that some resource of the run holds now, and whether the program gave them as secrets. */
+export function heldTags(props: Props): Array<{ tag: string; secret: boolean }> {
+  return heldUnder(projectObject(props), "tag ").map((holder) => ({ tag: holder.value as string, secret: holder.secret }));
 }
 
 export function liveManagedScans(project: Project): Required<ManagedScans> {

@@ -1,7 +1,8 @@
 /**
  * The inputs every resource class passes beside the user's (see provider/resources/meta.ts):
- *  - `resourceName`: the resource's own name, since the host passes no name to the provider; it
- *    names the resource in conflicts and in what a delete leaves to another resource;
+ *  - `resourceName` and, for a resource with a parent, `resourceParent` (the parent's URN): the
+ *    host passes no name to the provider; they identify the resource in conflicts and in what a
+ *    delete leaves to another resource (two components may each have a child of the same name);
  *  - `secretInputs`: which of its value inputs the program gave as secrets (the host hands the
  *    provider plain values), so messages never print them;
  *  - a secret `null` input under the name of each output derived from a secret input (kinds.ts).
@@ -16,11 +17,13 @@ import { sameSet } from "./diff";
 
 const metaSchema = z.strictObject({
   resourceName: z.string({ error: "must be the resource's name (set by the resource class)" }).min(1).optional(),
+  resourceParent: z.string({ error: "must be the URN of the resource's parent (set by the resource class)" }).min(1).optional(),
   secretInputs: z.array(z.string(), { error: "must list input names (set by the resource class)" }).optional(),
 });
+const META_KEYS = Object.keys(metaSchema.shape);
 
 function isMetaKey(kind: ResourceKind, key: string): boolean {
-  return key === "resourceName" || key === "secretInputs" || key in DERIVED_OUTPUTS[kind];
+  return META_KEYS.includes(key) || key in DERIVED_OUTPUTS[kind];
 }
 
 /**
@@ -33,7 +36,7 @@ export function checkResource<S extends z.ZodType<Props>>(kind: ResourceKind, sc
   for (const [key, value] of Object.entries(news)) (isMetaKey(kind, key) ? meta : own)[key] = value;
   const derived = Object.keys(meta).filter((key) => key in DERIVED_OUTPUTS[kind]);
   const checkedMeta = checkInputs(metaSchema, Object.fromEntries(Object.entries(meta).filter(([key]) => !derived.includes(key))));
-  const checked = checkInputs(schema, own);
+  const checked = checkInputs(schema, own, new Set(secretInputsOf(news)));
   const failures = [...(checked.failures ?? []), ...(checkedMeta.failures ?? [])];
   // The derived inputs are placeholders whatever their value: null, or unknown during a preview.
   const inputs = { ...checked.inputs, ...checkedMeta.inputs, ...Object.fromEntries(derived.map((key) => [key, meta[key]])) };
@@ -42,18 +45,23 @@ export function checkResource<S extends z.ZodType<Props>>(kind: ResourceKind, sc
 
 /** The resource these properties belong to, when its class passed its name. */
 export function ownerOf(kind: ResourceKind, props: Props): Owner | undefined {
-  return typeof props.resourceName === "string" ? { kind, name: props.resourceName } : undefined;
+  if (typeof props.resourceName !== "string") return undefined;
+  return { kind, name: props.resourceName, ...(typeof props.resourceParent === "string" ? { parent: props.resourceParent } : {}) };
+}
+
+/** The names of the inputs the program gave as secrets. */
+export function secretInputsOf(props: Props): string[] {
+  return Array.isArray(props.secretInputs) ? props.secretInputs.filter((n): n is string => typeof n === "string") : [];
 }
 
 /** The resource's own inputs, without the metadata (to send them to the service). */
 export function withoutMeta(props: Props): Props {
-  const { resourceName: _name, secretInputs: _secrets, ...own } = props;
-  return own;
+  return Object.fromEntries(Object.entries(props).filter(([key]) => !META_KEYS.includes(key)));
 }
 
-/** The metadata kept in the outputs: the name and the secret inputs, as declared. */
+/** The metadata kept in the outputs, as declared (an absent one clears what older outputs hold). */
 export function metaOutputs(props: Props): Props {
-  return { resourceName: props.resourceName, secretInputs: props.secretInputs };
+  return Object.fromEntries(META_KEYS.map((key) => [key, props[key]]));
 }
 
 /**
@@ -63,24 +71,24 @@ export function metaOutputs(props: Props): Props {
  */
 export function refreshedMetaInputs(kind: ResourceKind, props: Props): Props {
   if (props.resourceName === undefined) return {};
-  const secret = Array.isArray(props.secretInputs) ? props.secretInputs : [];
+  const secret = secretInputsOf(props);
   const placeholders = Object.entries(DERIVED_OUTPUTS[kind]).filter(([, source]) => secret.includes(source));
   return { ...metaOutputs(props), ...Object.fromEntries(placeholders.map(([output]) => [output, null])) };
 }
 
 /**
  * Whether the metadata changed in a way that needs an update (which writes nothing to the
- * service): the state predates it, the resource was renamed with an alias (so that messages
- * name it as the program does), or an input became secret or stopped being one (so that the
- * outputs derived from it are stored accordingly).
+ * service): the state predates it, the resource was renamed or moved with an alias (so that
+ * messages name it as the program does), or an input became secret or stopped being one (so
+ * that the outputs derived from it are stored accordingly).
  */
 export function metaChanged(olds: Props, news: Props): boolean {
-  if (news.resourceName !== undefined && news.resourceName !== olds.resourceName) return true;
+  if (news.resourceName !== undefined && (news.resourceName !== olds.resourceName || news.resourceParent !== olds.resourceParent)) return true;
   if (containsUnknown(news.secretInputs)) return false;
-  return !sameSet(olds.secretInputs ?? [], news.secretInputs ?? []);
+  return !sameSet(secretInputsOf(olds), secretInputsOf(news));
 }
 
 /** `text`, unless the program gave `input` as a secret: messages never print secrets. */
 export function shown(props: Props, input: string, text: string): string {
-  return Array.isArray(props.secretInputs) && props.secretInputs.includes(input) ? "[secret]" : text;
+  return secretInputsOf(props).includes(input) ? "[secret]" : text;
 }

@@ -4,8 +4,9 @@ import { seededRandom } from "./random";
 /**
  * `429` (with Retry-After), `503` (a proxy's HTML page) and `drop` (connection closed before the
  * request is handled) are the transient faults of `--fault-rate`. `lost` (the request is handled,
- * then the connection closes before the answer) is chosen only when asked for: it is the case
- * that must never make a client send a non-idempotent request twice.
+ * then the connection closes before the answer) is chosen only when asked for: a retried write
+ * must then end as the first would have, and only a request that is not idempotent (starting an
+ * SBOM export) may take effect twice.
  */
 export type FaultKind = "429" | "503" | "drop" | "lost";
 export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop", "lost"];
@@ -41,12 +42,13 @@ export function chooseFault(settings: FaultSettings, random: () => number, opera
   return settings.kinds[Math.floor(random() * settings.kinds.length)];
 }
 
-export function validateFaultSettings(settings: Partial<FaultSettings>): string | undefined {
+/** What is wrong with fault settings, if anything; `operations` must name operations the emulator serves. */
+export function validateFaultSettings(settings: Partial<FaultSettings>, knownOperations: readonly string[] = []): string | undefined {
   const { faultRate, latencyMs, retryAfterSeconds, kinds, operations, maxFaults, ...unknown } = settings;
   const [stray] = Object.keys(unknown);
   if (stray !== undefined) return `unknown setting ${stray}: use faultRate, latencyMs, retryAfterSeconds, kinds, operations or maxFaults`;
-  if (operations !== undefined && !(Array.isArray(operations) && operations.every((o) => typeof o === "string"))) {
-    return "operations must be a list of operation names";
+  if (operations !== undefined && !(Array.isArray(operations) && operations.every((o) => typeof o === "string" && knownOperations.includes(o)))) {
+    return `operations must be a list of operation names: ${knownOperations.join(", ")}`;
   }
   if (maxFaults !== undefined && maxFaults !== null && !(Number.isInteger(maxFaults) && maxFaults >= 0)) {
     return "maxFaults must be a whole number of 0 or more, or null";

@@ -19,6 +19,8 @@ const MAX_BODY_BYTES = 1 << 20;
  * well above it so that such requests reach the log instead of being cut off by the parser.
  */
 export const MAX_REQUEST_TARGET = 8_192;
+/** The operation names the emulator serves (`policies.list`, ...), as fault settings name them. */
+const OPERATIONS = [...new Set(routes.map((r) => r.operation))];
 
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -99,7 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     operations: [],
     maxFaults: null,
   };
-  const problem = validateFaultSettings(faults);
+  const problem = validateFaultSettings(faults, OPERATIONS);
   if (problem) throw new Error(problem);
   const random = faultRandom(options.seed);
 
@@ -204,7 +206,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         emulator.reset(wanted as PresetName);
         return sendJson(res, 200, { reset: true, preset });
       }
-      const problem = validateFaultSettings(body);
+      const problem = validateFaultSettings(body, OPERATIONS);
       if (problem) return sendJson(res, 400, { error: problem });
       return sendJson(res, 200, emulator.setFaults(body as Partial<FaultSettings>));
     }
@@ -244,7 +246,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       writer.flush();
     },
     setFaults(settings) {
-      const problem = validateFaultSettings(settings);
+      const problem = validateFaultSettings(settings, OPERATIONS);
       if (problem) throw new Error(problem);
       Object.assign(faults, Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== undefined && k in faults)));
       return { ...faults, kinds: [...faults.kinds], operations: [...faults.operations] };

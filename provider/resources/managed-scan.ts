@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
-import { metaInputs, refuseImport } from "./meta";
+import { metaInputs, resourceOptions } from "./meta";
 import provider from "../shims/ManagedScan";
 import type { ScanToggle } from "./project-settings";
 
@@ -13,7 +13,7 @@ export interface ManagedScanArgs {
   diffScan?: pulumi.Input<ScanToggle>;
   /** Managed full scans (of the primary branch). Not managed when left out. */
   fullScan?: pulumi.Input<ScanToggle>;
-  /** Put back, on delete, the toggles found at create (default `true`). */
+  /** Put back, on delete, the toggles this resource changed, as it found them (default `true`); `false` only stops managing. */
   restoreOnDelete?: pulumi.Input<boolean>;
 }
 
@@ -52,8 +52,8 @@ export class ManagedScan extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...args, diffScan: args.diffScan, fullScan: args.fullScan, projectId: undefined, managedFields: undefined, ...metaInputs("ManagedScan", name, args) },
-      refuseImport("ManagedScan", name, opts),
+      { ...args, diffScan: args.diffScan, fullScan: args.fullScan, projectId: undefined, managedFields: undefined, ...metaInputs("ManagedScan", name, args, opts) },
+      resourceOptions("ManagedScan", name, args, opts),
       TYPE_MODULE,
       "ManagedScan",
     );

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PolicyMode } from "../client/schemas/enums";
 import { TYPE_MODULE } from "../shims/shim";
-import { metaInputs, refuseImport } from "./meta";
+import { metaInputs, resourceOptions } from "./meta";
 import provider from "../shims/PolicyRuleMode";
 
 export interface PolicyRuleModeArgs {
@@ -13,7 +13,7 @@ export interface PolicyRuleModeArgs {
   rulePath: pulumi.Input<string>;
   /** `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK` or `MODE_DISABLED`. */
   mode: pulumi.Input<PolicyMode>;
-  /** Put back, on delete, the mode found at create (default `true`). */
+  /** Put back, on delete, the mode this resource changed, as it found it (default `true`); `false` only stops managing. */
   restoreOnDelete?: pulumi.Input<boolean>;
 }
 
@@ -51,8 +51,8 @@ export class PolicyRuleMode extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...args, ruleId: undefined, severity: undefined, confidence: undefined, category: undefined, url: undefined, ...metaInputs("PolicyRuleMode", name, args) },
-      refuseImport("PolicyRuleMode", name, opts),
+      { ...args, ruleId: undefined, severity: undefined, confidence: undefined, category: undefined, url: undefined, ...metaInputs("PolicyRuleMode", name, args, opts) },
+      resourceOptions("PolicyRuleMode", name, args, opts),
       TYPE_MODULE,
       "PolicyRuleMode",
     );

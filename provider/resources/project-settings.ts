@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
-import { metaInputs, refuseImport } from "./meta";
+import { metaInputs, resourceOptions } from "./meta";
 import provider from "../shims/ProjectSettings";
 
 /** A managed-scan toggle. */
@@ -24,7 +24,7 @@ export interface ProjectSettingsArgs {
   tags?: pulumi.Input<pulumi.Input<string>[]>;
   /** Managed-scan toggles; a toggle left out is not managed. */
   managedScanConfig?: pulumi.Input<{ diffScan?: pulumi.Input<ScanToggle>; fullScan?: pulumi.Input<ScanToggle> }>;
-  /** Put back, on delete, the values found at create (default `true`); `false` only stops managing. */
+  /** Put back, on delete, the values this resource changed, as it found them (default `true`); `false` only stops managing. */
   restoreOnDelete?: pulumi.Input<boolean>;
 }
 
@@ -88,9 +88,9 @@ export class ProjectSettings extends pulumi.dynamic.Resource {
         primaryBranch: args.primaryBranch,
         tags: args.tags,
         managedScanConfig: args.managedScanConfig,
-        ...metaInputs("ProjectSettings", name, args),
+        ...metaInputs("ProjectSettings", name, args, opts),
       },
-      refuseImport("ProjectSettings", name, opts),
+      resourceOptions("ProjectSettings", name, args, opts),
       TYPE_MODULE,
       "ProjectSettings",
     );

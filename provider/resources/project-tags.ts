@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { TYPE_MODULE } from "../shims/shim";
-import { metaInputs, refuseImport } from "./meta";
+import { metaInputs, resourceOptions } from "./meta";
 import provider from "../shims/ProjectTags";
 
 export interface ProjectTagsArgs {
@@ -43,7 +43,7 @@ export class ProjectTags extends pulumi.dynamic.Resource {
   declare readonly restoreOnDelete: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: ProjectTagsArgs, opts?: pulumi.CustomResourceOptions) {
-    const inputs = { ...args, projectId: undefined, ...metaInputs("ProjectTags", name, args) };
-    super(provider, name, inputs, refuseImport("ProjectTags", name, opts), TYPE_MODULE, "ProjectTags");
+    const inputs = { ...args, projectId: undefined, ...metaInputs("ProjectTags", name, args, opts) };
+    super(provider, name, inputs, resourceOptions("ProjectTags", name, args, opts), TYPE_MODULE, "ProjectTags");
   }
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SbomMetadataComponentType, SbomOutputFormat } from "../client/schemas/enums";
 import { TYPE_MODULE } from "../shims/shim";
-import { metaInputs, refuseImport } from "./meta";
+import { metaInputs, resourceOptions } from "./meta";
 import provider from "../shims/SbomExport";
 
 export interface SbomExportArgs {
@@ -58,8 +58,8 @@ export class SbomExport extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...args, taskToken: undefined, status: undefined, downloadUrl: undefined, ...metaInputs("SbomExport", name, args) },
-      refuseImport("SbomExport", name, opts),
+      { ...args, taskToken: undefined, status: undefined, downloadUrl: undefined, ...metaInputs("SbomExport", name, args, opts) },
+      resourceOptions("SbomExport", name, args, opts),
       TYPE_MODULE,
       "SbomExport",
     );

@@ -49,13 +49,14 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
 
     expect(up).toContain(
-      'warning: PolicyRuleMode "block-eval" was deleted and left the mode of rule python.lang.security.audit.eval-detected.eval-detected in policy 10 (deployment 1) as it is (MODE_BLOCK): ' +
-        'PolicyRuleMode "block-eval-renamed", created in this run, declares it now. Its mode before this stack managed it was MODE_COMMENT;',
+      'warning: PolicyRuleMode "block-eval" was deleted and left the mode of rule python.lang.security.audit.eval-detected.eval-detected in policy 10 (deployment 1) ' +
+        'to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK. Before this stack managed it, it was MODE_COMMENT. ' +
+        'PolicyRuleMode "block-eval-renamed" found the value this stack had set and recorded no original, so destroying it will leave the value as it is.',
     );
     expect(up).toContain('give it `aliases: [{ name: "block-eval" }]` next time');
-    expect(up).toMatch(/ProjectSettings "web" was deleted and left the primaryBranch of project acme\/web-app \(deployment acme\) as it is \("refs\/heads\/develop"\): ProjectSettings "web-renamed", created in this run, declares it now\. Its value before this stack managed it was "refs\/heads\/main"/);
-    expect(up).toMatch(/ProjectSettings "web" was deleted and left the tags of project acme\/web-app .* Its value before this stack managed it was \["team:web","tier:1"\]/);
-    expect(up).toMatch(/ProjectTags "mobile-tags" was deleted and left the tag "pci" of project acme\/mobile-app .* The project did not have it before this stack added it;.*aliases: \[\{ name: "mobile-tags" \}\]/);
+    expect(up).toMatch(/ProjectSettings "web" was deleted and left the primaryBranch of project acme\/web-app \(deployment acme\) to ProjectSettings "web-renamed", which was created in this run and declares "refs\/heads\/develop"\. Before this stack managed it, it was "refs\/heads\/main"/);
+    expect(up).toMatch(/ProjectSettings "web" was deleted and left the tags of project acme\/web-app .* Before this stack managed it, it was \["team:web","tier:1"\]/);
+    expect(up).toMatch(/ProjectTags "mobile-tags" was deleted and left the tag "pci" of project acme\/mobile-app .* Before this stack managed it, it was absent\..*aliases: \[\{ name: "mobile-tags" \}\]/);
 
     // The renamed resources claim no original they cannot know: none was recorded.
     const state = await workspace.resources();
@@ -146,7 +147,7 @@ new semgrep.ProjectTags("ownership", { ...${mobile}, tags: ["shared", "owner:app
     workspace.write(program(`new semgrep.ProjectTags("ownership", { ...${mobile}, tags: ["shared", "owner:appsec"] });`));
     const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
     expect(project("acme/mobile-app").tags.sort()).toEqual(["owner:appsec", "shared"]);
-    expect(up).toMatch(/ProjectTags "compliance" was deleted and left the tag "shared" of project acme\/mobile-app \(deployment acme\) as it is: ProjectTags "ownership" still declares it/);
+    expect(up).toMatch(/ProjectTags "compliance" was deleted and left the tag "shared" of project acme\/mobile-app \(deployment acme\) to ProjectTags "ownership", which declares it\./);
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
   }, 180_000);
 });
@@ -203,4 +204,63 @@ new semgrep.ProjectSettings("web-release", { deploymentSlug: "acme", projectName
     expect(project("acme/web-app").primaryBranch).toBe("refs/heads/main");
     expect(writes()).toEqual([]); // "web" found its branch as declared; "web-release" never wrote
   }, 120_000);
+});
+
+describe("what users found (each a regression test)", () => {
+  it("tells apart components' children of the same name, and refuses their conflict at preview", async () => {
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+class Team extends pulumi.ComponentResource {
+  constructor(type, name, mode, opts) {
+    super(type, name, {}, opts);
+    new semgrep.PolicyRuleMode("eval", { ...${rule}, mode }, { parent: this });
+    this.registerOutputs({});
+  }
+}
+new Team("acme:AppSec", "appsec", "MODE_BLOCK");
+new Team("acme:Platform", "platform", "MODE_MONITOR");
+`),
+    );
+    const preview = await workspace.run(["preview"], { allowFailure: true });
+    expect(preview.status).not.toBe(0);
+    expect(printed(preview)).toMatch(/PolicyRuleMode "eval" \(child of acme:(AppSec "appsec"|Platform "platform")\) declares mode of rule .*, which PolicyRuleMode "eval" \(child of acme:(AppSec "appsec"|Platform "platform")\) declares too/);
+    expect(emulator.requests()).toEqual([]);
+  }, 120_000);
+
+  it("after a conflict written by an up without preview, removing one side leaves the service as the other declares", async () => {
+    const a = `new semgrep.PolicyRuleMode("a", { ...${rule}, mode: "MODE_BLOCK" });`;
+    const workspace = await programWorkspace(emulator, program(a));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    workspace.write(program(`new semgrep.PolicyRuleMode("b", { ...${rule}, mode: "MODE_MONITOR" });\n${a}`));
+    expect((await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true })).status).not.toBe(0);
+    workspace.write(program(a));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(evalMode()).toBe("MODE_BLOCK");
+    await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
+  }, 180_000);
+
+  it("a rename that also changes the value says what the renamed resource recorded, and its destroy does as said", async () => {
+    const workspace = await programWorkspace(emulator, program(`new semgrep.PolicyRuleMode("a", { ...${rule}, mode: "MODE_BLOCK" });`));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    workspace.write(program(`new semgrep.PolicyRuleMode("b", { ...${rule}, mode: "MODE_MONITOR" });`));
+    const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
+    expect(evalMode()).toBe("MODE_MONITOR");
+    expect(up).toContain(
+      'PolicyRuleMode "b" recorded MODE_BLOCK, the value this stack had set, as its original, so destroying it will put MODE_BLOCK back, not MODE_COMMENT.',
+    );
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(evalMode()).toBe("MODE_BLOCK");
+  }, 180_000);
+
+  it("a ProjectSettings' tag set taken over by a ProjectTags: the set it found comes back, with the ProjectTags' tags", async () => {
+    const workspace = await programWorkspace(emulator, program(`new semgrep.ProjectSettings("web", { ...${web}, tags: ["a", "b"] });`));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    workspace.write(program(`new semgrep.ProjectTags("web-tags", { ...${web}, tags: ["c"] });`));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1", "c"]);
+    await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1"]);
+  }, 180_000);
 });

@@ -149,3 +149,39 @@ describe("a token rotated after the last up", () => {
     }
   }, 180_000);
 });
+
+describe("secrets in what other resources hold, and in errors", () => {
+  it("keeps a secret tag out of every output of the project's other resources, and out of check errors", async () => {
+    const own = await startEmulator({ preset: "demo" });
+    try {
+      const payments = `deploymentSlug: "acme", projectName: "acme/payments-api"`;
+      const workspace = await programWorkspace(
+        own,
+        program(`
+new semgrep.ProjectTags("codename", { ${payments}, tags: pulumi.secret(["codename:falcon"]) });
+new semgrep.ProjectTags("public", { ${payments}, tags: ["public"] });
+new semgrep.ProjectSettings("branch", { ${payments}, primaryBranch: "main" });
+`),
+      );
+      await workspace.run(["up", "--yes", "--skip-preview"]);
+      await workspace.run(["refresh", "--yes", "--skip-preview"]);
+      expect(await workspace.exported()).not.toContain("codename:falcon");
+
+      // Invalid or conflicting secret inputs fail without printing their values.
+      workspace.write(
+        program(`
+new semgrep.ProjectTags("codename", { ${payments}, tags: pulumi.secret(["codename:falcon"]) });
+new semgrep.ProjectSettings("all-tags", { ${payments}, tags: pulumi.secret(["codename:osprey"]) });
+new semgrep.PolicyRuleMode("loud", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: pulumi.secret("LOUD") });
+`),
+      );
+      const preview = await workspace.run(["preview"], { allowFailure: true });
+      expect(preview.status).not.toBe(0);
+      const text = preview.stdout + preview.stderr;
+      expect(text).toMatch(/mode: \[secret\]: must be one of/);
+      for (const secret of ["codename:falcon", "codename:osprey", "LOUD"]) expect(text).not.toContain(secret);
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
+});

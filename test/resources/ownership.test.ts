@@ -42,10 +42,11 @@ describe("conflicts, refused at check", () => {
 
   it("refuses ProjectSettings tags beside a ProjectTags, and one toggle in a ProjectSettings and a ManagedScan", async () => {
     await checked(tags, { ...web, tags: ["pci"], resourceName: "web-tags" });
-    const settingsCheck = await settings.check({ ...web, tags: ["a"], managedScanConfig: { diffScan: { enabled: true } }, resourceName: "web" });
+    const settingsCheck = await settings.check({ ...web, tags: ["a"], resourceName: "web" });
     expect(settingsCheck.failures).toEqual([{ property: "tags", reason: expect.stringMatching(/^ProjectSettings "web" declares tags of project acme\/web-app \(deployment acme\), which ProjectTags "web-tags" declares too/) }]);
+    await checked(settings, { ...web, managedScanConfig: { diffScan: { enabled: true } }, resourceName: "web-scans-config" });
     const scansCheck = await scans.check({ ...web, diffScan: { enabled: false }, resourceName: "web-scans" });
-    expect(scansCheck.failures?.[0]).toMatchObject({ property: "diffScan", reason: expect.stringMatching(/which ProjectSettings "web" declares too/) });
+    expect(scansCheck.failures).toEqual([{ property: "diffScan", reason: expect.stringMatching(/which ProjectSettings "web-scans-config" declares too/) }]);
   });
 
   it("lets resources share a project when they declare different fields, and ProjectTags share tags", async () => {
@@ -84,7 +85,7 @@ describe("a rename without an alias (create of the new resource, then delete of 
     expect(writes()).toEqual([]);
     expect(warnings()).toEqual([
       expect.stringMatching(
-        /^PolicyRuleMode "block-eval" was deleted and left the mode of rule python\..* as it is \(MODE_BLOCK\): PolicyRuleMode "block-eval-renamed", created in this run, declares it now\. Its mode before this stack managed it was MODE_COMMENT; .* If PolicyRuleMode "block-eval-renamed" is PolicyRuleMode "block-eval" renamed, give it `aliases: \[\{ name: "block-eval" \}\]` next time/,
+        /^PolicyRuleMode "block-eval" was deleted and left the mode of rule python\..* to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "block-eval-renamed" found the value this stack had set and recorded no original, so destroying it will leave the value as it is\. If PolicyRuleMode "block-eval-renamed" is PolicyRuleMode "block-eval" renamed or moved, give it `aliases: \[\{ name: "block-eval" \}\]` next time/,
       ),
     ]);
   });
@@ -104,7 +105,7 @@ describe("a rename without an alias (create of the new resource, then delete of 
     expect(warnings()).toEqual([
       expect.stringMatching(/^ProjectSettings "web" .* the primaryBranch of project acme\/web-app .* it was "refs\/heads\/main"/),
       expect.stringMatching(/^ProjectSettings "web" .* the tags of project acme\/web-app .* it was \["team:web","tier:1"\]/),
-      expect.stringMatching(/^ProjectTags "mobile-tags" .* the tag "pci" of project acme\/mobile-app .* The project did not have it before this stack added it.*aliases: \[\{ name: "mobile-tags" \}\]/),
+      expect.stringMatching(/^ProjectTags "mobile-tags" .* the tag "pci" of project acme\/mobile-app .* Before this stack managed it, it was absent\..*aliases: \[\{ name: "mobile-tags" \}\]/),
     ]);
   });
 
@@ -179,7 +180,7 @@ describe("tags several ProjectTags declare", () => {
     expect(await tags.diff(b.outs, bInputs)).toMatchObject({ changes: false });
     await tags.delete(a.id, a.outs);
     expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "shared", "b"]);
-    expect(warnings()).toEqual([expect.stringMatching(/^ProjectTags "tags-a" .* the tag "shared" .*: ProjectTags "tags-b" still declares it/)]);
+    expect(warnings()).toEqual([expect.stringMatching(/^ProjectTags "tags-a" was deleted and left the tag "shared" of project acme\/web-app \(deployment acme\) to ProjectTags "tags-b", which declares it\./)]);
   });
 
   it("are put back by the declaring resource when another removed them earlier in the same run", async () => {
@@ -208,7 +209,7 @@ describe("secrets", () => {
     await rules.delete(old.id, old.outs);
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).not.toMatch(/MODE_DISABLED|MODE_COMMENT/);
-    expect(warnings()[0]).toMatch(/as it is \(\[secret\]\).*it was \[secret\]/);
+    expect(warnings()[0]).toMatch(/declares \[secret\]\. Before this stack managed it, it was \[secret\]/);
   });
 });
 
@@ -229,5 +230,122 @@ describe("case by case", () => {
   it("refuses a ManagedScan that declares neither toggle", async () => {
     const { failures } = await scans.check({ ...web });
     expect(failures).toEqual([{ property: "diffScan", reason: "diffScan: declare diffScan, fullScan or both: a ManagedScan without either manages nothing" }]);
+  });
+});
+
+describe("defects found in review, each a regression test", () => {
+  const newRun = () => forgetProcessMemory();
+
+  it("a ProjectTags removed while a ProjectSettings starts declaring the whole set leaves the tags that set holds", async () => {
+    const a = await tags.create(await checked(tags, { ...web, tags: ["x"], resourceName: "web-tags" }));
+    newRun();
+    await settings.create(await checked(settings, { ...web, tags: ["x", "y"], resourceName: "web" }));
+    await tags.delete(a.id, a.outs);
+    expect(live("acme/web-app").tags).toEqual(["x", "y"]);
+    expect(warnings()).toEqual([expect.stringMatching(/^ProjectTags "web-tags" was deleted and left the tag "x" .* to ProjectSettings "web", which was created in this run/)]);
+  });
+
+  it("a ProjectSettings whose tag set ProjectTags take over puts back the set it found plus the tags they declare", async () => {
+    const s = await settings.create(await checked(settings, { ...web, tags: ["a", "b"], resourceName: "web" }));
+    newRun();
+    await tags.create(await checked(tags, { ...web, tags: ["c"], resourceName: "web-tags" }));
+    await settings.delete(s.id, s.outs);
+    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "c"]);
+    expect(notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/ProjectSettings "web" was deleted: it put back the tags of project acme\/web-app .* it found, and kept "c", which ProjectTags of the stack declare/));
+  });
+
+  it("a tag released by one ProjectTags and declared by another created later in the run ends present", async () => {
+    const a = await tags.create(await checked(tags, { ...web, tags: ["x", "y"], resourceName: "tags-a" }));
+    newRun();
+    await tags.update(a.id, a.outs, await checked(tags, { ...web, tags: ["y"], resourceName: "tags-a" }));
+    const d = await tags.create(await checked(tags, { ...web, tags: ["x"], resourceName: "tags-d" }));
+    expect(live("acme/web-app").tags).toContain("x");
+    expect(d.outs.addedTags).toEqual(["x"]);
+  });
+
+  it("a rename that also changes the value says truthfully what the new resource recorded and what its destroy will do", async () => {
+    const old = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "a" }));
+    newRun();
+    const renamed = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_MONITOR", resourceName: "b" }));
+    expect(renamed.outs.originalMode).toBe("MODE_BLOCK");
+    await rules.delete(old.id, old.outs);
+    expect(liveRule().policyMode).toBe("MODE_MONITOR");
+    expect(warnings()[0]).toMatch(
+      /to PolicyRuleMode "b", which was created in this run and declares MODE_MONITOR\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "b" recorded MODE_BLOCK, the value this stack had set, as its original, so destroying it will put MODE_BLOCK back, not MODE_COMMENT\./,
+    );
+  });
+
+  it("tells apart children of the same name under different parents", async () => {
+    await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "eval", resourceParent: "urn:pulumi:dev::p::acme:AppSec::appsec" });
+    const { failures } = await rules.check({ ...evalRule, mode: "MODE_MONITOR", resourceName: "eval", resourceParent: "urn:pulumi:dev::p::acme:Platform::platform" });
+    expect(failures?.[0]?.reason).toMatch(
+      /^PolicyRuleMode "eval" \(child of acme:Platform "platform"\) declares mode of .*, which PolicyRuleMode "eval" \(child of acme:AppSec "appsec"\) declares too/,
+    );
+  });
+
+  it("pins the primary branch when the program goes from None to the default branch's name", async () => {
+    const inputs = await checked(settings, { ...web, primaryBranch: "None", resourceName: "web" });
+    const created = await settings.create(inputs);
+    expect(live("acme/web-app").primaryBranch).toBeNull();
+    const pinned = await checked(settings, { ...web, primaryBranch: "main", resourceName: "web" });
+    expect(await settings.diff(created.outs, pinned)).toMatchObject({ changes: true });
+    const updated = await settings.update(created.id, created.outs, pinned);
+    expect(live("acme/web-app").primaryBranch).toBe("refs/heads/main");
+    expect(updated.outs.followsDefaultBranch).toBeUndefined();
+    expect(await settings.diff(updated.outs, pinned)).toMatchObject({ changes: false });
+  });
+
+  it("says a ProjectTags stopped declaring a tag, not that it was deleted, when another resource keeps it", async () => {
+    const a = await tags.create(await checked(tags, { ...web, tags: ["x", "y"], resourceName: "tags-a" }));
+    newRun();
+    await checked(tags, { ...web, tags: ["x"], resourceName: "tags-b" });
+    await tags.update(a.id, a.outs, await checked(tags, { ...web, tags: ["y"], resourceName: "tags-a" }));
+    expect(live("acme/web-app").tags).toContain("x");
+    expect(warnings()).toEqual([expect.stringMatching(/^ProjectTags "tags-a" stopped declaring a tag and left the tag "x" .* to ProjectTags "tags-b"/)]);
+  });
+
+  it("sets the value an unchanged holder declares when the service has the deleted resource's value", async () => {
+    // "b" wrote MONITOR in an earlier run while "a" (which declares BLOCK) was refused; now "b" is removed.
+    const b = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_MONITOR", resourceName: "b" }));
+    newRun();
+    const aInputs = await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "a" });
+    const aState = { ...aInputs, mode: "MODE_BLOCK", originalMode: "MODE_COMMENT" };
+    expect(await rules.diff(aState, aInputs)).toMatchObject({ changes: false });
+    await rules.delete(b.id, b.outs);
+    expect(liveRule().policyMode).toBe("MODE_BLOCK");
+    expect(warnings()[0]).toMatch(/^PolicyRuleMode "b" was deleted and set the mode of .* to MODE_BLOCK, which PolicyRuleMode "a" declares and its state holds, but the service no longer had\./);
+    expect(warnings()[0]).toMatch(/PolicyRuleMode "a" has recorded MODE_COMMENT, which destroying it will put back\./);
+  });
+
+  it("names no property, and prints no value, when a secret input is invalid (the engine would print the property's value)", async () => {
+    const { failures } = await rules.check({ ...evalRule, mode: "BLOCK", resourceName: "r", secretInputs: ["mode"] });
+    expect(failures).toEqual([{ property: "", reason: "mode: [secret]: must be one of MODE_MONITOR, MODE_COMMENT, MODE_BLOCK, MODE_DISABLED" }]);
+    await checked(tags, { ...web, tags: ["x"], resourceName: "t" });
+    const conflict = await settings.check({ ...web, tags: ["codename"], resourceName: "s", secretInputs: ["tags"] });
+    expect(conflict.failures).toEqual([{ property: "", reason: expect.stringMatching(/^ProjectSettings "s" declares tags of/) }]);
+  });
+
+  it("reads back, without drift, exactly the inputs the class passed, metadata and secret placeholders included", async () => {
+    for (const [calls, declared] of [
+      [rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "r", secretInputs: ["mode"], originalMode: null }],
+      [settings, { ...web, primaryBranch: "None", tags: ["pci"], resourceName: "s", resourceParent: "urn:pulumi:dev::p::acme:Team::web", secretInputs: ["tags"], originalTags: null }],
+      [tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x"], resourceName: "t", restoreOnDelete: false }],
+      [scans, { deploymentSlug: "acme", projectName: "acme/mobile-app", fullScan: { enabled: true }, resourceName: "m" }],
+    ] as const) {
+      newRun();
+      const inputs = await checked(calls, declared);
+      const { id, outs } = await calls.create(inputs);
+      newRun();
+      expect((await calls.read(id, outs)).inputs).toEqual(inputs);
+    }
+  });
+
+  it("gives each resource its own error when one failed read is shared by many", async () => {
+    const missing = ["one", "two", "three"].map((name) => ({ deploymentId: "1", policyId: "999", rulePath: `a.${name}`, mode: "MODE_BLOCK", resourceName: name }));
+    const errors = await Promise.all(missing.map(async (declared) => rules.create(await checked(rules, declared)).then(() => "", (e: Error) => e.message)));
+    for (const [i, message] of errors.entries()) {
+      expect(message).toMatch(new RegExp(`^PolicyRuleMode a\\.${missing[i]!.resourceName} in policy 999: policy 999 does not exist`));
+      expect(message.match(/PolicyRuleMode a\./g)).toHaveLength(1);
+    }
   });
 });

@@ -1,0 +1,84 @@
+/**
+ * The value fields of a resource (a rule's mode; a project's branch, tags and scan toggles), as
+ * create and update apply them and delete undoes them, under the ownership rules:
+ *  - an original is recorded when the resource first manages a field and changes it; a value
+ *    found already as declared records none (it may be one an earlier run of this stack set);
+ *  - delete puts back an original unless another resource of the run holds the field; then it
+ *    leaves the field to that resource (setting the value that resource declares, if the service
+ *    has another) and says what the user should know.
+ */
+import type { ResourceKind } from "../kinds";
+import type { Props } from "./check";
+import { warnHandedOver } from "./owned";
+import { type Claim, holderOf } from "./ownership";
+
+/** One field as an apply sees it. */
+export interface FieldToApply {
+  /** The field's name in `managedFields`. */
+  name: string;
+  wanted: unknown;
+  /** The last known live value. */
+  have: unknown;
+  /** Whether the service must be written (default: `have` is not `wanted`). */
+  differs: boolean;
+  /** Whether `have` can be recorded as the original when the write changes it (default true). */
+  recordable?: boolean;
+}
+
+export interface Plan {
+  changes: Record<string, unknown>;
+  originals: Record<string, unknown>;
+  /** Fields managed for the first time and found as declared: no original recorded. */
+  foundAsDeclared: string[];
+  /** Fields managed for the first time and changed, whose value before cannot be recorded. */
+  unrecordable: string[];
+}
+
+/** What an apply writes and records, given what the resource managed and recorded before. */
+export function planApply(fields: readonly FieldToApply[], before: { managed: readonly string[]; originals: Record<string, unknown> }): Plan {
+  const plan: Plan = { changes: {}, originals: {}, foundAsDeclared: [], unrecordable: [] };
+  for (const field of fields) {
+    if (field.differs) plan.changes[field.name] = field.wanted;
+    if (before.managed.includes(field.name)) plan.originals[field.name] = before.originals[field.name];
+    else if (!field.differs) plan.foundAsDeclared.push(field.name);
+    else if (field.recordable === false) plan.unrecordable.push(field.name);
+    else plan.originals[field.name] = field.have;
+  }
+  return plan;
+}
+
+/** One field with an original, as a delete sees it. */
+export interface FieldToUndo {
+  name: string;
+  claim: Claim;
+  original: unknown;
+  /** The last known live value. */
+  last: unknown;
+  same: (a: unknown, b: unknown) => boolean;
+  /** How messages show a value of this field. */
+  show: (value: unknown) => string;
+  /** The program gave this field as a secret: messages show `[secret]`. */
+  secret: boolean;
+}
+
+/**
+ * The values a delete writes: each original, unless another resource holds the field. Then the
+ * field is left to it, with the value it declares written when the service's last known value
+ * differs (it was found unchanged from its own, older, record), and a warning.
+ */
+export async function planUndo(kind: ResourceKind, props: Props, fields: readonly FieldToUndo[]): Promise<Record<string, unknown>> {
+  const writes: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.original === undefined) continue;
+    const holder = holderOf(field.claim);
+    if (!holder) {
+      if (!field.same(field.last, field.original)) writes[field.name] = field.original;
+      continue;
+    }
+    const stale = holder.settled === "unchanged" && holder.value !== undefined && !field.same(holder.value, field.last);
+    if (stale) writes[field.name] = holder.value;
+    const what = `the ${field.name} of ${field.claim.object}`;
+    await warnHandedOver({ kind, props, what, holder, wrote: stale, original: field.original, show: field.show, secretOriginal: field.secret });
+  }
+  return writes;
+}
