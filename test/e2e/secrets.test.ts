@@ -167,19 +167,21 @@ new semgrep.ProjectSettings("branch", { ${payments}, primaryBranch: "main" });
       await workspace.run(["refresh", "--yes", "--skip-preview"]);
       expect(await workspace.exported()).not.toContain("codename:falcon");
 
-      // Invalid or conflicting secret inputs fail without printing their values.
-      workspace.write(
-        program(`
-new semgrep.ProjectTags("codename", { ${payments}, tags: pulumi.secret(["codename:falcon"]) });
-new semgrep.ProjectSettings("all-tags", { ${payments}, tags: pulumi.secret(["codename:osprey"]) });
-new semgrep.PolicyRuleMode("loud", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: pulumi.secret("LOUD") });
-`),
-      );
-      const preview = await workspace.run(["preview"], { allowFailure: true });
-      expect(preview.status).not.toBe(0);
-      const text = preview.stdout + preview.stderr;
-      expect(text).toMatch(/mode: \[secret\]: must be one of/);
-      for (const secret of ["codename:falcon", "codename:osprey", "LOUD"]) expect(text).not.toContain(secret);
+      // Conflicting or invalid secret inputs fail without printing their values (one preview each:
+      // the engine stops a preview at its first failed check).
+      const failures: string[] = [];
+      for (const body of [
+        `new semgrep.ProjectTags("codename", { ${payments}, tags: pulumi.secret(["codename:falcon"]) });\nnew semgrep.ProjectSettings("all-tags", { ${payments}, tags: pulumi.secret(["codename:osprey"]) });`,
+        `new semgrep.PolicyRuleMode("loud", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: pulumi.secret("LOUD") });`,
+      ]) {
+        workspace.write(program(body));
+        const preview = await workspace.run(["preview"], { allowFailure: true });
+        expect(preview.status).not.toBe(0);
+        failures.push(preview.stdout + preview.stderr);
+      }
+      expect(failures[0]).toMatch(/ProjectSettings "all-tags" declares tags of project acme\/payments-api|ProjectTags "codename" declares tags of project acme\/payments-api/);
+      expect(failures[1]).toMatch(/mode: \[secret\]: must be one of/);
+      for (const secret of ["codename:falcon", "codename:osprey", "LOUD"]) expect(failures.join("\n")).not.toContain(secret);
     } finally {
       await own.close();
     }
