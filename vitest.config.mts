@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -7,9 +8,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file starts its own emulator on a free port; the end-to-end files drive the Pulumi CLI.
     pool: "forks",
-    // Two files at once even on 2 cores (vitest's default is one fewer than the cores): the CLI
-    // files spend much of their time waiting on child processes. 6 min instead of 9 here.
-    maxWorkers: 2,
+    // At least two files at once, even on 2 cores (vitest's default is one fewer than the cores):
+    // the CLI files spend much of their time waiting on child processes. 6 min instead of 9 here.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ["./test/support/global-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },

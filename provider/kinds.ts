@@ -27,12 +27,13 @@ export const DERIVED_OUTPUTS: Record<ResourceKind, Readonly<Record<string, strin
 };
 
 /**
- * Outputs that hold a whole set other resources of the stack may add to (a project's tags), by
- * kind: stored as secrets, since another resource's tags may be secrets and this resource
- * cannot know. Not when the resource declares the input of the same name (then the set is its own).
+ * Outputs that hold a whole set other resources of the stack may add to (a project's tags, or
+ * the set found before this resource managed it), by kind: stored as secrets, since another
+ * resource's tags may be secrets and this resource cannot know. Not when the resource declares
+ * the input of the same name (then the set is its own).
  */
 export const SHARED_SET_OUTPUTS: Record<ResourceKind, readonly string[]> = {
-  ProjectSettings: ["tags"],
+  ProjectSettings: ["tags", "originalTags"],
   ProjectTags: ["projectTags"],
   ManagedScan: [],
   PolicyRuleMode: [],

@@ -4,8 +4,9 @@
  *  - an original is recorded when the resource first manages a field and changes it; a value
  *    found already as declared records none (it may be one an earlier run of this stack set);
  *  - delete puts back an original unless another resource of the run holds the field; then it
- *    leaves the field to that resource (setting the value that resource declares, if the service
- *    has another) and says what the user should know.
+ *    leaves the field to that resource (setting the value that resource declares when that one
+ *    was found unchanged from its own state while the deleted resource's state has another value)
+ *    and says what the user should know.
  */
 import type { ResourceKind } from "../kinds";
 import type { Props } from "./check";
@@ -19,7 +20,7 @@ export interface FieldToApply {
   wanted: unknown;
   /** The last known live value. */
   have: unknown;
-  /** Whether the service must be written (default: `have` is not `wanted`). */
+  /** Whether the service must be written (usually: `have` is not `wanted`). */
   differs: boolean;
   /** Whether `have` can be recorded as the original when the write changes it (default true). */
   recordable?: boolean;

@@ -1,8 +1,9 @@
 /**
  * The ownership steps every resource handler takes (see ownership.ts for why):
  * `check` declares what the resource manages and refuses a conflict, `diff`, `create` and
- * `update` record that the service holds it, and `delete` leaves alone, with a warning that says
- * what the user lost, what another resource of the stack now holds.
+ * `update` record that the service holds it (and what the resource recorded as originals), and
+ * `delete` leaves to another resource of the run what it now holds, with a warning that says what
+ * each recorded and what destroying the holder will do.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
@@ -110,8 +111,9 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
     const recorded = holder.recorded === undefined || holder.recorded === null ? holder.recorded : holder.secret ? "[secret]" : show(holder.recorded);
     if (newer) {
       message += ` Before this stack managed it, it was ${was}.`;
-      if (recorded === null) message += ` ${capitalized(who)} found the value this stack had set and recorded no original, so destroying it will leave the value as it is.`;
-      else if (recorded !== undefined) message += ` ${capitalized(who)} recorded ${recorded}, the value this stack had set, as its original, so destroying it will put ${recorded} back, not ${was}.`;
+      if (recorded === null) message += ` ${capitalized(who)} found the value as it declares it and recorded no original, so destroying it will leave the value as it is.`;
+      else if (recorded === was) message += ` ${capitalized(who)} recorded ${recorded} as its original too, so destroying it will put ${recorded} back.`;
+      else if (recorded !== undefined) message += ` ${capitalized(who)} recorded ${recorded}, the value it found, as its original, so destroying it will put ${recorded} back, not ${was}.`;
     } else {
       message += ` ${self} had recorded ${was} as the value it found`;
       message += recorded === undefined ? "." : recorded === null ? `; ${other} has recorded none.` : `; ${other} has recorded ${recorded}, which destroying it will put back.`;

@@ -11,7 +11,7 @@ import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
-import { metaOutputs, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
+import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, rememberRule, ruleCount } from "./rule-index";
 
 const KIND = "PolicyRuleMode";
@@ -44,6 +44,9 @@ function modeClaim(props: Props): Claim {
 const recorded = (outputs: Props) => ({ mode: outputs.originalMode ?? null });
 
 const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
+
+const RULE_OUTPUTS = ["mode", "ruleId", "severity", "confidence", "category", "url"] as const;
+const pickRuleOutputs = (props: Props): Props => Object.fromEntries(RULE_OUTPUTS.map((key) => [key, props[key]]));
 
 /** The rule's descriptive outputs, beside its mode. */
 function ruleOutputs(rule: Rule): Props {
@@ -120,8 +123,8 @@ export const policyRuleMode = {
   update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
     const declared = news as Inputs;
     return about(subject(declared), async () => {
-      // The outputs kept from before, with the metadata as declared now (an input no longer secret leaves secretInputs).
-      const kept = { ...olds, ...declared, ...metaOutputs(news), mode: olds.mode };
+      // What the program declares now (an input dropped from it leaves the outputs), the rule as last known, the original kept.
+      const kept = { ...declared, ...pickRuleOutputs(olds), originalMode: olds.originalMode };
       const outs = olds.mode === declared.mode ? kept : { ...kept, ...ruleOutputs(await setMode(declared, declared.mode)) };
       settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };

@@ -42,7 +42,7 @@ const MANAGED = ["primaryBranch", "tags", "managedScanConfig.diffScan", "managed
 type Managed = (typeof MANAGED)[number];
 type Values = Partial<Record<Managed, unknown>>;
 
-/** Where each field's original is kept, and the input that declares it. */
+/** Where each field's original is kept. */
 const ORIGINAL_OUTPUT: Record<Managed, string> = {
   primaryBranch: "originalPrimaryBranch",
   tags: "originalTags",

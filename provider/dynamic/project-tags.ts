@@ -14,7 +14,7 @@ import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHan
 import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, wasReleased } from "./ownership";
 import { projectOf } from "./project-index";
 import { projectObject, projectResourceId, projectSubject, requireProject, tagClaim } from "./projects";
-import { ownerOf, refreshedMetaInputs, shown } from "./resource-meta";
+import { ownerOf, refreshedMetaInputs, secretInputsOf, shown } from "./resource-meta";
 
 const KIND = "ProjectTags";
 /** What a ProjectTags records of a tag it added: the project did not have it. */
@@ -37,7 +37,8 @@ const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props
  */
 function claimsOf(declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
-  return [{ object: projectObject(declared), field: "tags", shared: true }, ...knownTags(declared).map((tag) => tagClaim(declared, tag))];
+  const secret = secretInputsOf(declared).includes("tags");
+  return [{ object: projectObject(declared), field: "tags", shared: true, secret }, ...knownTags(declared).map((tag) => tagClaim(declared, tag))];
 }
 
 /** What a ProjectTags in this state recorded of each tag (by claim field): absent before it added it, or nothing. */
@@ -72,6 +73,7 @@ async function removeAdded(props: Props, tags: string[], holderFor: (claim: Clai
   }
   const gone = tags.filter((t) => !held.has(t));
   const removal = gone.length ? unlessGone(() => projectOf(props).removeTags(gone)) : undefined;
+  removal?.catch(() => {}); // awaited below, after the warnings: a failure must not go unhandled meanwhile
   for (const tag of gone) release(tagClaim(props, tag));
   for (const [tag, holder] of held) {
     const what = `the tag ${shown(props, "tags", JSON.stringify(tag))} of ${projectObject(props)}`;

@@ -23,8 +23,13 @@ export function metaInputs(kind: ResourceKind, name: string, args: object, opts?
     output,
     pulumi.all([arg(source), pulumi.isSecret(arg(source))]).apply(([, secret]) => (secret ? null : undefined)),
   ]);
-  // The stack itself is no parent worth naming.
-  const resourceParent = opts?.parent?.urn.apply((urn) => (urn.includes("::pulumi:pulumi:Stack::") ? undefined : urn));
+  // The parent's URN as a plain value: an Output of the parent would make the parent a dependency,
+  // and a component as a dependency means waiting for all its children (two would wait for each
+  // other). The stack itself is no parent worth naming.
+  const parent = opts?.parent;
+  const resourceParent = parent
+    ? pulumi.output(new Promise<string | undefined>((resolve) => parent.urn.apply((urn) => resolve(urn.includes("::pulumi:pulumi:Stack::") ? undefined : urn))))
+    : undefined;
   return { resourceName: name, resourceParent, secretInputs, ...Object.fromEntries(placeholders) };
 }
 

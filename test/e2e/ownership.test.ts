@@ -51,7 +51,7 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
     expect(up).toContain(
       'warning: PolicyRuleMode "block-eval" was deleted and left the mode of rule python.lang.security.audit.eval-detected.eval-detected in policy 10 (deployment 1) ' +
         'to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK. Before this stack managed it, it was MODE_COMMENT. ' +
-        'PolicyRuleMode "block-eval-renamed" found the value this stack had set and recorded no original, so destroying it will leave the value as it is.',
+        'PolicyRuleMode "block-eval-renamed" found the value as it declares it and recorded no original, so destroying it will leave the value as it is.',
     );
     expect(up).toContain('give it `aliases: [{ name: "block-eval" }]` next time');
     expect(up).toMatch(/ProjectSettings "web" was deleted and left the primaryBranch of project acme\/web-app \(deployment acme\) to ProjectSettings "web-renamed", which was created in this run and declares "refs\/heads\/develop"\. Before this stack managed it, it was "refs\/heads\/main"/);
@@ -247,7 +247,7 @@ new Team("acme:Platform", "platform", "MODE_MONITOR");
     const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
     expect(evalMode()).toBe("MODE_MONITOR");
     expect(up).toContain(
-      'PolicyRuleMode "b" recorded MODE_BLOCK, the value this stack had set, as its original, so destroying it will put MODE_BLOCK back, not MODE_COMMENT.',
+      'PolicyRuleMode "b" recorded MODE_BLOCK, the value it found, as its original, so destroying it will put MODE_BLOCK back, not MODE_COMMENT.',
     );
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(evalMode()).toBe("MODE_BLOCK");
@@ -262,5 +262,35 @@ new Team("acme:Platform", "platform", "MODE_MONITOR");
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1"]);
+  }, 180_000);
+});
+
+describe("components", () => {
+  it("with several children, one of which takes another's output, go through preview, up, refresh and destroy", async () => {
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+class Team extends pulumi.ComponentResource {
+  constructor(name, opts) {
+    super("acme:Team", name, {}, opts);
+    const settings = new semgrep.ProjectSettings(name + "-settings", { ...${web}, primaryBranch: "develop" }, { parent: this });
+    new semgrep.ProjectTags(name + "-tags", { deploymentSlug: "acme", projectName: settings.projectName, tags: ["team:" + name] }, { parent: this });
+    new semgrep.PolicyRuleMode(name + "-eval", { ...${rule}, mode: "MODE_BLOCK" }, { parent: this });
+    this.registerOutputs({});
+  }
+}
+new Team("web");
+`),
+    );
+    await workspace.run(["preview"]);
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/develop", tags: ["team:web", "tier:1"] });
+    expect(evalMode()).toBe("MODE_BLOCK");
+    const state = await workspace.resources();
+    expect(state["web-eval"]!.outputs.resourceParent).toBe("urn:pulumi:test::e2e::acme:Team::web");
+    await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1"] });
+    expect(evalMode()).toBe("MODE_COMMENT");
   }, 180_000);
 });

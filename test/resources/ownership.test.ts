@@ -85,7 +85,7 @@ describe("a rename without an alias (create of the new resource, then delete of 
     expect(writes()).toEqual([]);
     expect(warnings()).toEqual([
       expect.stringMatching(
-        /^PolicyRuleMode "block-eval" was deleted and left the mode of rule python\..* to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "block-eval-renamed" found the value this stack had set and recorded no original, so destroying it will leave the value as it is\. If PolicyRuleMode "block-eval-renamed" is PolicyRuleMode "block-eval" renamed or moved, give it `aliases: \[\{ name: "block-eval" \}\]` next time/,
+        /^PolicyRuleMode "block-eval" was deleted and left the mode of rule python\..* to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "block-eval-renamed" found the value as it declares it and recorded no original, so destroying it will leave the value as it is\. If PolicyRuleMode "block-eval-renamed" is PolicyRuleMode "block-eval" renamed or moved, give it `aliases: \[\{ name: "block-eval" \}\]` next time/,
       ),
     ]);
   });
@@ -271,7 +271,7 @@ describe("defects found in review, each a regression test", () => {
     await rules.delete(old.id, old.outs);
     expect(liveRule().policyMode).toBe("MODE_MONITOR");
     expect(warnings()[0]).toMatch(
-      /to PolicyRuleMode "b", which was created in this run and declares MODE_MONITOR\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "b" recorded MODE_BLOCK, the value this stack had set, as its original, so destroying it will put MODE_BLOCK back, not MODE_COMMENT\./,
+      /to PolicyRuleMode "b", which was created in this run and declares MODE_MONITOR\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "b" recorded MODE_BLOCK, the value it found, as its original, so destroying it will put MODE_BLOCK back, not MODE_COMMENT\./,
     );
   });
 
@@ -347,5 +347,32 @@ describe("defects found in review, each a regression test", () => {
       expect(message).toMatch(new RegExp(`^PolicyRuleMode a\\.${missing[i]!.resourceName} in policy 999: policy 999 does not exist`));
       expect(message.match(/PolicyRuleMode a\./g)).toHaveLength(1);
     }
+  });
+});
+
+describe("defects found in the second review", () => {
+  it("names no property when the ProjectTags side of a conflict is the secret one", async () => {
+    await checked(settings, { ...web, tags: ["a"], resourceName: "s" });
+    const { failures } = await tags.check({ ...web, tags: ["codename"], resourceName: "t", secretInputs: ["tags"] });
+    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^ProjectTags "t" declares tags of/) }]);
+  });
+
+  it("drops from the outputs an input the program no longer declares (restoreOnDelete), so the next diff is quiet", async () => {
+    const created = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", restoreOnDelete: false, resourceName: "r" }));
+    const without = await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "r" });
+    expect(await rules.diff(created.outs, without)).toMatchObject({ changes: true });
+    const updated = await rules.update(created.id, created.outs, without);
+    expect(updated.outs).not.toHaveProperty("restoreOnDelete");
+    expect(updated.outs).toMatchObject({ originalMode: "MODE_COMMENT", severity: "SEVERITY_HIGH" });
+    expect(await rules.diff(updated.outs, without)).toMatchObject({ changes: false });
+  });
+
+  it("says what the renamed resource recorded when the service drifted back to the original before the rename", async () => {
+    const old = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "a" }));
+    liveRule().policyMode = "MODE_COMMENT"; // reverted by hand
+    forgetProcessMemory();
+    await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "b" }));
+    await rules.delete(old.id, old.outs);
+    expect(warnings()[0]).toMatch(/PolicyRuleMode "b" recorded MODE_COMMENT as its original too, so destroying it will put MODE_COMMENT back\./);
   });
 });
