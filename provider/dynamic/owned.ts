@@ -147,7 +147,8 @@ export function noteFoundAsDeclared(kind: ResourceKind, props: Props, found: { w
   return notify(
     "info",
     `${describeResource(kind, props)}: ${found.what} ${were} already as declared, so there is nothing to put back on delete (${found.unset}). ` +
-      `If an earlier run of this stack set ${them} (an interrupted \`pulumi up\`, or \`pulumi state delete\` then \`up\`), what was there before is unknown.`,
+      `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi state delete\`, or through a resource this run renames or replaces, ` +
+      "whose warning below then gives what was there before), this resource cannot know what was there before.",
   );
 }
 

@@ -59,10 +59,13 @@ const entries = new Map<string, Holder[]>();
 const keysByOwner = new Map<string, Set<string>>();
 /** Claims a resource undid in this run (a tag it dropped and removed). */
 const released = new Set<string>();
+/** Claims a resource took up in this run (a tag it added). */
+const added = new Set<string>();
 onForget(() => {
   entries.clear();
   keysByOwner.clear();
   released.clear();
+  added.clear();
 });
 
 const keyOf = (claim: Claim) => `${claim.object}\u0000${claim.field}`;
@@ -150,4 +153,14 @@ export function release(claim: Claim): void {
 /** Whether a resource of this run undid `claim`. */
 export function wasReleased(claim: Claim): boolean {
   return released.has(keyOf(claim));
+}
+
+/** Records that a resource is adding what `claim` names (a tag), before the write leaves. */
+export function take(claim: Claim): void {
+  added.add(keyOf(claim));
+}
+
+/** Whether a resource of this run added what `claim` names: found there, it is still this stack's own. */
+export function wasTaken(claim: Claim): boolean {
+  return added.has(keyOf(claim));
 }

@@ -203,7 +203,11 @@ async function undoTagsBesideProjectTags(props: Props, original: string[]): Prom
   const restored = [...original, ...held.map(({ tag }) => tag)];
   if (held.length) {
     const kept = held.map(({ tag, secret }) => (secret ? "[secret]" : JSON.stringify(tag))).join(", ");
-    await notify("info", `${describeResource(KIND, props)} was deleted: it put back the tags of ${projectObject(props)} it found, and kept ${kept}, which ProjectTags of the stack declare.`);
+    await notify(
+      "warning",
+      `${describeResource(KIND, props)} was deleted: it put back the tags of ${projectObject(props)} it found, and kept ${kept}, which ProjectTags of the stack declare. ` +
+        "A ProjectTags that found such a tag already there did not add it, so destroying it will leave the tag.",
+    );
   }
   return sameSet(restored, live) ? undefined : restored;
 }

@@ -11,7 +11,7 @@ import { diffDeclared, type FieldRule, sameSet } from "./diff";
 import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "./inputs";
 import { about, unlessGone } from "./lookup";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
-import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, wasReleased } from "./ownership";
+import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "./ownership";
 import { projectOf } from "./project-index";
 import { projectObject, projectResourceId, projectSubject, requireProject, tagClaim } from "./projects";
 import { ownerOf, refreshedMetaInputs, secretInputsOf, shown } from "./resource-meta";
@@ -98,15 +98,18 @@ export const projectTags = {
     return about(projectSubject(KIND, declared), async () => {
       let project = await requireProject(declared.deploymentSlug, declared.projectName);
       const released = releasedTags(declared);
-      const present = declared.tags.filter((t) => project.tags.includes(t) && !released.includes(t));
-      const missing = declared.tags.filter((t) => !present.includes(t));
+      // A tag another resource of this run added is the stack's own too: this one counts it as added.
+      const takenInRun = declared.tags.filter((t) => project.tags.includes(t) && wasTaken(tagClaim(declared, t)));
+      const present = declared.tags.filter((t) => project.tags.includes(t) && !released.includes(t) && !takenInRun.includes(t));
+      const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t));
       if (present.length) {
         const plural = present.length > 1;
         const what = `the tag${plural ? "s" : ""} ${present.map((t) => shown(props, "tags", JSON.stringify(t))).join(", ")} of ${projectObject(declared)}`;
         await noteFoundAsDeclared(KIND, props, { what, plural, unset: "not in addedTags" });
       }
+      for (const tag of missing) take(tagClaim(declared, tag));
       if (missing.length) project = await projectOf(declared).addTags(missing);
-      const outs = outputs(declared, project, missing);
+      const outs = outputs(declared, project, [...missing, ...takenInRun]);
       settleOwner(KIND, props, "created", recorded(outs));
       return { id: projectResourceId(declared), outs };
     });
@@ -131,6 +134,7 @@ export const projectTags = {
       const released = releasedTags(declared);
       const missing = declared.tags.filter((t) => !present.includes(t) || released.includes(t));
       if (missing.length) {
+        for (const tag of missing) take(tagClaim(declared, tag));
         project = await projectOf(declared).addTags(missing);
         added = [...new Set([...added, ...missing])];
       }

@@ -43,7 +43,7 @@ export class ProjectTags extends pulumi.dynamic.Resource {
   declare readonly restoreOnDelete: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: ProjectTagsArgs, opts?: pulumi.CustomResourceOptions) {
-    const inputs = { ...args, projectId: undefined, ...metaInputs("ProjectTags", name, args, opts) };
+    const inputs = { ...args, projectId: undefined, projectTags: undefined, ...metaInputs("ProjectTags", name, args, opts) };
     super(provider, name, inputs, resourceOptions("ProjectTags", name, args, opts), TYPE_MODULE, "ProjectTags");
   }
 }

@@ -89,7 +89,7 @@ describe("re-adopting what this stack set", () => {
     await workspace.run(["up", "--yes", "--skip-preview"]);
     await workspace.run(["state", "delete", urnOf("PolicyRuleMode", "block-eval"), "--yes"]);
     const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
-    expect(up).toMatch(/PolicyRuleMode "block-eval": the mode of rule .* was already as declared, so there is nothing to put back on delete \(originalMode stays unset\)\. If an earlier run of this stack set it .* what was there before is unknown/);
+    expect(up).toMatch(/PolicyRuleMode "block-eval": the mode of rule .* was already as declared, so there is nothing to put back on delete \(originalMode stays unset\)\. If this stack set it \(in an interrupted `pulumi up`, before `pulumi state delete`.*this resource cannot know what was there before/);
     const state = await workspace.resources();
     expect(state["block-eval"]!.outputs).not.toHaveProperty("originalMode");
     // Destroy claims nothing: it leaves the mode rather than "restoring" the one this stack set.

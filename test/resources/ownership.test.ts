@@ -174,7 +174,7 @@ describe("tags several ProjectTags declare", () => {
     const a = await tags.create(await checked(tags, { ...web, tags: ["shared", "a"], resourceName: "tags-a" }));
     const bInputs = await checked(tags, { ...web, tags: ["shared", "b"], resourceName: "tags-b" });
     const b = await tags.create(bInputs);
-    expect(b.outs.addedTags).toEqual(["b"]);
+    expect(b.outs.addedTags).toEqual(["b", "shared"]); // tags-a added "shared" in this run: the stack's own
     forgetProcessMemory(); // the next `up`: tags-a is gone from the program, tags-b is unchanged
     await checked(tags, bInputs);
     expect(await tags.diff(b.outs, bInputs)).toMatchObject({ changes: false });
@@ -374,5 +374,22 @@ describe("defects found in the second review", () => {
     await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "b" }));
     await rules.delete(old.id, old.outs);
     expect(warnings()[0]).toMatch(/PolicyRuleMode "b" recorded MODE_COMMENT as its original too, so destroying it will put MODE_COMMENT back\./);
+  });
+});
+
+describe("defects found in the second user trial", () => {
+  it("two ProjectTags adding one new tag in a run both count it as added, whichever reads the project second", async () => {
+    const a = await tags.create(await checked(tags, { ...web, tags: ["shared", "a"], resourceName: "tags-a" }));
+    const b = await tags.create(await checked(tags, { ...web, tags: ["shared", "b"], resourceName: "tags-b" }));
+    expect([a.outs.addedTags, b.outs.addedTags]).toEqual([["shared", "a"], ["b", "shared"]]);
+    expect(notices).toEqual([]);
+  });
+
+  it("keeps ProjectTags.projectTags an output of the class", async () => {
+    const { ProjectTags } = await import("../../provider/resources");
+    const pulumi = await import("@pulumi/pulumi");
+    await pulumi.runtime.setMocks({ newResource: (args) => ({ id: args.name, state: args.inputs }), call: () => ({}) });
+    const resource = new ProjectTags("t", { ...web, tags: ["x"] });
+    expect(pulumi.Output.isInstance(resource.projectTags)).toBe(true);
   });
 });
