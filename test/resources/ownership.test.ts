@@ -5,10 +5,12 @@
  * recorded only for what a resource changed, fields dropped from the program, secrets kept out
  * of messages. The same cases through the real CLI: test/e2e/ownership.test.ts.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import { ProjectTags } from "../../provider/resources";
 import { checked, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
@@ -386,8 +388,6 @@ describe("defects found in the second user trial", () => {
   });
 
   it("keeps ProjectTags.projectTags an output of the class", async () => {
-    const { ProjectTags } = await import("../../provider/resources");
-    const pulumi = await import("@pulumi/pulumi");
     await pulumi.runtime.setMocks({ newResource: (args) => ({ id: args.name, state: args.inputs }), call: () => ({}) });
     const resource = new ProjectTags("t", { ...web, tags: ["x"] });
     expect(pulumi.Output.isInstance(resource.projectTags)).toBe(true);
