@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
+    testTimeout: 120_000, // CLI tests run several pulumi commands each, two files at a time
     hookTimeout: 60_000,
     // Each file starts its own emulator on a free port; the end-to-end files drive the Pulumi CLI.
     pool: "forks",
