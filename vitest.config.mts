@@ -1,9 +1,9 @@
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 120_000, // CLI tests run several pulumi commands each, two files at a time
     hookTimeout: 60_000,
     // Each file starts its own emulator on a free port; the end-to-end files drive the Pulumi CLI.
@@ -13,5 +13,17 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ["./test/support/global-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    projects: [
+      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"], exclude: ["test/live/**"] } },
+      {
+        // The end-to-end and data-source tests once more, against an emulator that leaves out
+        // every field at its default value (`--omit-empty`), as protobuf's JSON mapping does.
+        extends: true,
+        test: { name: "omit-empty", include: ["test/e2e/**/*.test.ts", "test/functions/**/*.test.ts"] },
+        resolve: {
+          alias: [{ find: /^(\.\.\/)+provider\/emulator$/, replacement: fileURLToPath(new URL("./test/support/omit-empty-emulator.ts", import.meta.url)) }],
+        },
+      },
+    ],
   },
 });

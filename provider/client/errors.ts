@@ -29,29 +29,36 @@ export class APIError extends SemgrepError {
   readonly serviceMessage: string;
   /** Attempts made, retries included. */
   readonly attempts: number;
+  /** The service's machine-readable error code (`{"code": "DEPLOYMENT_MIGRATED"}`), when it sent one. */
+  readonly code: string | undefined;
 
-  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1) {
-    super(APIError.describe(info, status, serviceMessage));
+  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string) {
+    super(APIError.describe(info, status, serviceMessage, code));
     this.operation = info.operation;
     this.method = info.method;
     this.path = info.path;
     this.status = status;
     this.serviceMessage = serviceMessage;
     this.attempts = attempts;
+    this.code = code;
   }
 
-  private static describe(info: RequestInfo, status: number, serviceMessage: string): string {
-    const detail = serviceMessage ? `: ${serviceMessage}` : "";
-    const hint = hintFor(status);
+  private static describe(info: RequestInfo, status: number, serviceMessage: string, code: string | undefined): string {
+    const said = serviceMessage.replace(/\.+$/, "");
+    const detail = said ? `: ${said}` : code ? `: ${code}` : "";
+    const hint = hintFor(status, code);
     return `Semgrep API ${info.operation} failed (${info.method} ${info.path} → ${status})${detail}${hint ? `. ${hint}` : ""}`;
   }
 
-  /** Builds the subclass that matches `status`. */
-  static fromStatus(info: RequestInfo, status: number, serviceMessage: string, attempts = 1): APIError {
-    const Kind = errorClassFor(status);
-    return new Kind(info, status, serviceMessage, attempts);
+  /** Builds the subclass that matches the error code, else the status. */
+  static fromStatus(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string): APIError {
+    const Kind = code === DEPLOYMENT_MIGRATED ? DeploymentMigratedError : errorClassFor(status);
+    return new Kind(info, status, serviceMessage, attempts, code);
   }
 }
+
+/** The error code of {@link DeploymentMigratedError}. */
+export const DEPLOYMENT_MIGRATED = "DEPLOYMENT_MIGRATED";
 
 /** 400: the request was malformed or a value was out of range. */
 export class BadRequestError extends APIError {
@@ -76,6 +83,14 @@ export class ConflictError extends APIError {
 /** 422: the request was understood but its values were refused. */
 export class UnprocessableEntityError extends APIError {
   override name = "UnprocessableEntityError";
+}
+/**
+ * 410 with the code `DEPLOYMENT_MIGRATED`: the deployment uses Semgrep's unified policies
+ * (Policies V2), and the deprecated v1 policy operations (list policies, list a policy's rules,
+ * change a rule's mode) are gone for it.
+ */
+export class DeploymentMigratedError extends APIError {
+  override name = "DeploymentMigratedError";
 }
 /** 429: too many requests (after the client's own retries). */
 export class RateLimitError extends APIError {
@@ -182,7 +197,14 @@ function errorClassFor(status: number): typeof APIError {
   }
 }
 
-function hintFor(status: number): string {
+function hintFor(status: number, code: string | undefined): string {
+  if (code === DEPLOYMENT_MIGRATED) {
+    return (
+      "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
+      "PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
+      "Manage this deployment's rules in its detection policies instead (Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})"
+    );
+  }
   switch (status) {
     case 401:
       return "Check the token: it is missing, unknown or revoked (semgrep:token or SEMGREP_APP_TOKEN)";

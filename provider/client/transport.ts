@@ -137,7 +137,8 @@ export class Transport {
         await this.#backoff(info, attempt, `status ${status}`, retryAfterMs(headers));
         continue;
       }
-      return fail(APIError.fromStatus(info, status, serviceMessage(text), attempt));
+      const { message, code } = serviceError(text);
+      return fail(APIError.fromStatus(info, status, message, attempt, code));
     }
   }
 
@@ -218,20 +219,24 @@ function parseAnswer<S extends z.ZodType>(info: RequestInfo, schema: S, text: st
   return parsed.data;
 }
 
-/** The service's own message: `{"error": "..."}` (Flask style), else a short excerpt of the body. */
-function serviceMessage(text: string): string {
+/**
+ * The service's own message, `{"error": "..."}` (Flask style) or `{"message": "..."}`, else a
+ * short excerpt of the body; and its machine-readable `code`, when there is one.
+ */
+function serviceError(text: string): { message: string; code?: string } {
   try {
     const json = JSON.parse(text) as unknown;
     if (json && typeof json === "object") {
-      const { error, message } = json as { error?: unknown; message?: unknown };
-      if (typeof error === "string") return error;
-      if (typeof message === "string") return message;
+      const { error, message, code } = json as { error?: unknown; message?: unknown; code?: unknown };
+      const said = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
+      const known = typeof code === "string" && code !== "" ? { code } : {};
+      if (said !== undefined || known.code) return { message: said ?? "", ...known };
     }
   } catch {
     // Not JSON: proxies answer 502/503/504 with HTML or nothing.
   }
-  if (/^\s*</.test(text)) return "(an HTML error page)";
-  return excerpt(text);
+  if (/^\s*</.test(text)) return { message: "(an HTML error page)" };
+  return { message: excerpt(text) };
 }
 
 function excerpt(text: string): string {

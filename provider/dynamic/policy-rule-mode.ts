@@ -1,7 +1,7 @@
 /** PolicyRuleMode in the provider process: the mode of one rule (by path) in one policy. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotFoundError, type Rule } from "../client";
+import { DeploymentMigratedError, NotFoundError, type Rule } from "../client";
 import { POLICY_MODES, rulePath } from "../client/schemas";
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
@@ -11,6 +11,7 @@ import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
+import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, rememberRule, ruleCount } from "./rule-index";
 
@@ -132,11 +133,41 @@ export const policyRuleMode = {
   },
 
   delete: (_id: string, props: Props): Promise<void> =>
-    about(subject(props), async () => {
-      if (props.restoreOnDelete === false) return;
-      const claim = modeClaim(props);
-      const field = { name: "mode", claim, original: props.originalMode, last: props.mode, same: Object.is, show: String, secret: claim.secret === true };
-      const { mode } = await planUndo(KIND, props, [field]);
-      if (mode !== undefined) await unlessGone(() => setMode(props as Inputs, mode as Inputs["mode"]));
-    }),
+    about(subject(props), () =>
+      unlessMigrated(props, async () => {
+        if (props.restoreOnDelete === false) return;
+        const claim = modeClaim(props);
+        const field = { name: "mode", claim, original: props.originalMode, last: props.mode, same: Object.is, show: String, secret: claim.secret === true };
+        const { mode } = await planUndo(KIND, props, [field]);
+        if (mode !== undefined) await unlessGone(() => setMode(props as Inputs, mode as Inputs["mode"]));
+      }),
+    ),
 };
+
+/** Whether `error`, or an error it wraps (`cause`), is a `kind`. */
+function causedBy(error: unknown, kind: abstract new (...args: never[]) => Error): boolean {
+  let current: unknown = error;
+  while (current instanceof Error) {
+    if (current instanceof kind) return true;
+    current = (current as Error).cause;
+  }
+  return false;
+}
+
+/**
+ * Deleting once the deployment has moved to unified policies: the v1 rule mode is gone with the
+ * v1 policy, so there is nothing left to restore, and the resource leaves the stack with a
+ * warning (a refresh or an update still fails, so that nothing is dropped unasked).
+ */
+async function unlessMigrated(props: Props, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!causedBy(error, DeploymentMigratedError)) throw error;
+    await notify(
+      "warning",
+      `${subject(props)}: deployment ${String(props.deploymentId)} now uses Semgrep's unified policies (Policies V2), where v1 rule modes no longer exist: ` +
+        `nothing to restore (${String(props.originalMode ?? props.mode)}), so the resource only leaves the stack`,
+    );
+  }
+}

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import {
-  addTagsObjectRequest,
+  addTagsRequest,
   createSbomExportRequest,
   type DependencyFilter,
   listLockfilesRequest,
@@ -19,15 +19,27 @@ import {
   updateRuleModeRequest,
 } from "../client/schemas";
 import type { EmulatorState, StoredDependency, StoredLockfile, StoredProject, StoredRepository, StoredScan } from "./model";
-import { renderPolicy, renderProject, renderRule, renderScanDetail, renderScanSummary, renderUpdatedRule, scanStatus } from "./render";
+import { renderListProject, renderPolicy, renderProject, renderRule, renderScanDetail, renderScanSummary, scanStatus } from "./render";
 
-/** An answer other than 200, with the service's `{"error": "..."}` body. */
+/** An answer other than 200, with the service's `{"error": "..."}` body (and `code`, where the service sends one). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
+  }
+}
+
+/** What a v1 policy operation answers once the deployment uses unified policies (Policies V2). */
+export class DeploymentMigrated extends HttpError {
+  constructor() {
+    super(
+      410,
+      "This deployment has been migrated to Unified Policies; use the Policies V2 API",
+      "DEPLOYMENT_MIGRATED",
+    );
   }
 }
 
@@ -50,6 +62,8 @@ export interface Route {
   /** Operation name, for the request log. */
   operation: string;
   handle: (req: ApiRequest) => unknown;
+  /** A deprecated v1 policy operation: gone (410) on a deployment migrated to Policies V2. */
+  replacedByPoliciesV2?: true;
 }
 
 const DEP = "/api/v1/deployments/(?<deployment>[^/]+)";
@@ -61,9 +75,9 @@ export const routes: Route[] = [
   { method: "GET", pattern: new RegExp(`^${DEP}/scan/(?<scan>[^/]+)$`), operation: "scans.get", handle: getScan },
   { method: "POST", pattern: new RegExp(`^${DEP}/dependencies/repositories$`), operation: "dependencies.listRepositories", handle: listRepositories },
   { method: "POST", pattern: new RegExp(`^${DEP}/dependencies/repositories/(?<repository>[^/]+)/lockfiles$`), operation: "dependencies.listLockfiles", handle: listLockfiles },
-  { method: "GET", pattern: new RegExp(`^${DEP}/policies$`), operation: "policies.list", handle: listPolicies },
-  { method: "GET", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.listRules", handle: listRules },
-  { method: "PUT", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.updateRuleMode", handle: updateRuleMode },
+  { method: "GET", pattern: new RegExp(`^${DEP}/policies$`), operation: "policies.list", handle: listPolicies, replacedByPoliciesV2: true },
+  { method: "GET", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.listRules", handle: listRules, replacedByPoliciesV2: true },
+  { method: "PUT", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.updateRuleMode", handle: updateRuleMode, replacedByPoliciesV2: true },
   { method: "GET", pattern: new RegExp(`^${DEP}/projects$`), operation: "projects.list", handle: listProjects },
   { method: "PATCH", pattern: new RegExp(`^${PROJECT}/managed-scan$`), operation: "projects.updateManagedScans", handle: updateManagedScans },
   { method: "PUT", pattern: new RegExp(`^${PROJECT}/tags$`), operation: "projects.addTags", handle: addTags },
@@ -97,6 +111,14 @@ function deploymentBySlug(req: ApiRequest) {
   const deployment = req.state.deployments.find((d) => d.slug === slug);
   if (!deployment) throw new HttpError(404, `deployment ${slug} not found`);
   return deployment;
+}
+
+/** Body fields that repeat the path (`deploymentSlug`, `projectName`) must say the same. */
+function matchesPath(req: ApiRequest, body: { deploymentSlug?: string; projectName?: string }): void {
+  for (const [field, value] of [["deploymentSlug", req.params.deployment], ["projectName", req.params.project]] as const) {
+    const given = body[field];
+    if (given !== undefined && given !== value) throw new HttpError(400, `invalid request: ${field} ${JSON.stringify(given)} does not match the path (${JSON.stringify(value)})`);
+  }
 }
 
 function findProject(req: ApiRequest): StoredProject {
@@ -145,13 +167,15 @@ function searchScans(req: ApiRequest) {
   const body = parse(scanSearchRequest, req.body ?? {});
   const since = body.since ? Date.parse(body.since) : undefined;
   const products = (body.products ?? []).filter((p) => p !== "PRODUCT_UNSPECIFIED").map((p) => PRODUCT_NAMES[p]);
+  // UNSPECIFIED asks for no particular status: with it in the list, every status matches.
+  const statuses = body.statuses?.includes("SCAN_STATUS_UNSPECIFIED") ? [] : (body.statuses ?? []);
   const matches = (scan: StoredScan) =>
     scan.deploymentId === deployment.id &&
     (body.branch === undefined || scan.branch === body.branch || scan.branch === `refs/heads/${body.branch}`) &&
     (body.repository_id === undefined || scan.repositoryId === body.repository_id) &&
     (body.is_full_scan === undefined || scan.isFullScan === (body.is_full_scan === 1)) &&
     (since === undefined || Date.parse(scan.startedAt) > since) &&
-    (body.statuses === undefined || body.statuses.length === 0 || body.statuses.includes(scanStatus(scan, req.now) as never)) &&
+    (statuses.length === 0 || statuses.includes(scanStatus(scan, req.now) as never)) &&
     products.every((p) => p !== undefined && scan.enabledProducts.includes(p)) &&
     (body.total_time?.min === undefined || scan.totalTime >= body.total_time.min) &&
     (body.total_time?.max === undefined || scan.totalTime <= body.total_time.max);
@@ -285,7 +309,7 @@ function updateRuleMode(req: ApiRequest) {
     rule.lastChangeBy = "api-token";
     req.changed();
   }
-  return { policyId: policy.id, updatedRule: renderUpdatedRule(rule, req.baseUrl) };
+  return { policyId: policy.id, updatedRule: renderRule(rule, req.baseUrl) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,7 +323,7 @@ function listProjects(req: ApiRequest) {
     throw new HttpError(400, "invalid request: page must be 0 or more and page_size 1 to 1000");
   }
   const projects = req.state.projects.filter((p) => p.deploymentId === deployment.id);
-  return { projects: projects.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize).map(renderProject) };
+  return { projects: projects.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize).map(renderListProject) };
 }
 
 function getProject(req: ApiRequest) {
@@ -309,12 +333,13 @@ function getProject(req: ApiRequest) {
 function updateProject(req: ApiRequest) {
   const project = findProject(req);
   const body = parse(updateProjectRequest, req.body ?? {});
+  matchesPath(req, body);
   if (body.primary_branch !== undefined) {
     project.primaryBranch = body.primary_branch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? null : body.primary_branch;
   }
   if (body.tags !== undefined) project.tags = [...body.tags];
-  if (body.managed_scan_config?.diff_scan) project.managedScanConfig.diff_scan = { ...body.managed_scan_config.diff_scan };
-  if (body.managed_scan_config?.full_scan) project.managedScanConfig.full_scan = { ...body.managed_scan_config.full_scan };
+  if (body.managed_scan_config?.diff_scan) project.managedScanConfig.diff_scan = switched(body.managed_scan_config.diff_scan);
+  if (body.managed_scan_config?.full_scan) project.managedScanConfig.full_scan = switched(body.managed_scan_config.full_scan);
   req.changed();
   return { project: renderProject(project) };
 }
@@ -322,16 +347,24 @@ function updateProject(req: ApiRequest) {
 function updateManagedScans(req: ApiRequest) {
   const project = findProject(req);
   const body = parse(managedScanRequest, req.body ?? {});
-  if (body.diff_scan) project.managedScanConfig.diff_scan = { ...body.diff_scan };
-  if (body.full_scan) project.managedScanConfig.full_scan = { ...body.full_scan };
+  matchesPath(req, body);
+  if (body.diff_scan) project.managedScanConfig.diff_scan = switched(body.diff_scan);
+  if (body.full_scan) project.managedScanConfig.full_scan = switched(body.full_scan);
   req.changed();
   return { project: renderProject(project) };
 }
 
+/** `{}` is how protobuf's JSON mapping writes `{enabled: false}`. */
+function switched(toggle: { enabled?: boolean }): { enabled: boolean } {
+  return { enabled: toggle.enabled ?? false };
+}
+
 function addTags(req: ApiRequest) {
   const project = findProject(req);
-  // The contract's body is a bare array; Semgrep's own scripts send `{ tags }`. Both are accepted.
-  const tags = Array.isArray(req.body) ? parse(tagList, req.body) : parse(addTagsObjectRequest, req.body).tags;
+  // The OpenAPI's body is the object `{deploymentSlug?, projectName?, tags}` (the names repeat the
+  // path); its example is a bare array, which the service takes too.
+  const tags = Array.isArray(req.body) ? parse(tagList, req.body) : parse(addTagsRequest, req.body).tags;
+  matchesPath(req, req.body as { deploymentSlug?: string; projectName?: string });
   const fresh = tags.filter((t) => !project.tags.includes(t));
   if (fresh.length) {
     project.tags = [...project.tags, ...fresh];

@@ -17,6 +17,11 @@ const USAGE = `Usage: pulumi-semgrep-emulator [options]
   --fault-rate R     share of requests answered with a transient fault (0 to 1; default 0)
   --latency-ms N     delay before every answer (default 0)
   --seed N           seed of the fault sequence, to replay it
+  --omit-empty       leave out of every answer the fields at their default value (false, 0, "",
+                     empty lists, null) except those the OpenAPI marks required, as protobuf's
+                     JSON mapping does
+  --policies-v2      the deployment is migrated to unified policies: the v1 policy operations
+                     answer 410 Gone with the error code DEPLOYMENT_MIGRATED
   -h, --help         this text`;
 
 function fail(message: string): never {
@@ -44,6 +49,8 @@ async function main(): Promise<void> {
         "fault-rate": { type: "string" },
         "latency-ms": { type: "string" },
         seed: { type: "string" },
+        "omit-empty": { type: "boolean" },
+        "policies-v2": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -65,6 +72,8 @@ async function main(): Promise<void> {
     faultRate: numberFlag("fault-rate", values["fault-rate"], (n) => n >= 0 && n <= 1),
     latencyMs: numberFlag("latency-ms", values["latency-ms"], (n) => Number.isInteger(n) && n >= 0),
     seed: numberFlag("seed", values.seed, Number.isInteger),
+    omitEmpty: values["omit-empty"],
+    policiesV2: values["policies-v2"],
   });
   let stopping = false;
   const stop = (signal: string) => {

@@ -74,6 +74,11 @@ export interface StoredScan {
   totalTime: number;
   hasLogs: boolean;
   meta: Record<string, unknown>;
+  /**
+   * A status the state table cannot derive: queued and not started (`SCAN_STATUS_PENDING`), or
+   * stopped by a user (`SCAN_STATUS_CANCELLED`). Absent for every other scan.
+   */
+  status?: "SCAN_STATUS_PENDING" | "SCAN_STATUS_CANCELLED";
 }
 
 export interface StoredDependency {

@@ -262,7 +262,7 @@ function buildScans(random: Random, projects: StoredProject[], count: number, no
     const project = projects[i % Math.min(projects.length, 40)] as StoredProject;
     const branch = random() < 0.5 ? project.defaultBranch : pick(random, BRANCHES);
     const isFullScan = branch === project.defaultBranch && random() < 0.7;
-    // Newest scans have the highest ids; the first few are still running.
+    // Newest scans have the highest ids; the first few are still running, the newest one queued.
     const startedAt = i >= count - 3 ? now - (count - i) * 60_000 : EPOCH - (count - i) * 2 * HOUR;
     const roll = random();
     let completedAt: number | null;
@@ -313,6 +313,12 @@ function buildScans(random: Random, projects: StoredProject[], count: number, no
         commit_author_image_url: `https://avatars.acme.example/${username}`,
       },
     });
+  }
+  // The newest scan is still queued; the two oldest that never finished were cancelled instead.
+  const newest = scans[scans.length - 1];
+  if (newest) newest.status = "SCAN_STATUS_PENDING";
+  for (const scan of scans.filter((s) => s.completedAt === null && s !== newest).slice(0, 2)) {
+    if (Date.parse(scan.startedAt) < EPOCH) scan.status = "SCAN_STATUS_CANCELLED";
   }
   // Newest first, as the service lists them.
   return scans.reverse();

@@ -5,9 +5,11 @@ const HOUR = 3_600_000;
 
 /**
  * The status follows the spec's state table: finished with exit code 0 or 1 → COMPLETED, with any
- * other → ERROR; unfinished for more than an hour → NEVER_FINISHED, else RUNNING.
+ * other → ERROR; unfinished for more than an hour → NEVER_FINISHED, else RUNNING. Pending and
+ * cancelled scans are marked as such.
  */
 export function scanStatus(scan: StoredScan, now: number): string {
+  if (scan.status) return scan.status;
   if (scan.completedAt !== null) return scan.exitCode === 0 || scan.exitCode === 1 ? "SCAN_STATUS_COMPLETED" : "SCAN_STATUS_ERROR";
   return now - Date.parse(scan.startedAt) > HOUR ? "SCAN_STATUS_NEVER_FINISHED" : "SCAN_STATUS_RUNNING";
 }
@@ -73,6 +75,12 @@ export function renderProject(project: StoredProject) {
   };
 }
 
+/** A project in the project list: the OpenAPI's `ListProject` has no `managed_scan_config`. */
+export function renderListProject(project: StoredProject) {
+  const { managed_scan_config: _m, ...rest } = renderProject(project);
+  return rest;
+}
+
 export function renderPolicy(policy: StoredPolicy) {
   return { id: policy.id, name: policy.name, slug: policy.slug, isDefault: policy.isDefault, productType: policy.productType };
 }
@@ -83,17 +91,31 @@ export function renderRule(rule: StoredRule, baseUrl: string) {
   return { ...rest, url: ruleUrl(rule, baseUrl), ...(lastChangeBy ? { lastChangeBy } : {}) };
 }
 
-/** A rule as the update answers it: `vulnerabilityClass` is a single string there. */
-export function renderUpdatedRule(rule: StoredRule, baseUrl: string) {
-  const { vulnerabilityClass, lastChangeBy, ...rest } = rule;
-  return {
-    ...rest,
-    url: ruleUrl(rule, baseUrl),
-    vulnerabilityClass: vulnerabilityClass[0] ?? "",
-    ...(lastChangeBy ? { lastChangeBy } : {}),
-  };
-}
 
 function ruleUrl(rule: StoredRule, baseUrl: string): string {
   return `${baseUrl}/r/${rule.path}`;
+}
+
+/**
+ * Fields the OpenAPI marks required in the answers the emulator gives (`Project`, `ListProject`,
+ * `Deployment`, the project envelopes and lists, the SBOM and dependency answers), kept by
+ * {@link withoutEmptyFields} even when empty. By name: no optional field of another answer
+ * shares one of these names and can be empty.
+ */
+const REQUIRED_FIELDS = new Set(["id", "name", "tags", "slug", "project", "projects", "taskToken", "status", "hasMore", "repositorySummaries", "lockfileSummaries"]);
+
+/**
+ * An answer as protobuf's JSON mapping writes it by default (the emulator's `--omit-empty`):
+ * fields whose value is false, 0, "", an empty list or null are left out, at every depth, except
+ * the required ones.
+ */
+export function withoutEmptyFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyFields);
+  if (value === null || typeof value !== "object") return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    const empty = field === false || field === 0 || field === "" || field === null || (Array.isArray(field) && field.length === 0);
+    if (!empty || REQUIRED_FIELDS.has(key)) kept[key] = withoutEmptyFields(field);
+  }
+  return kept;
 }

@@ -5,10 +5,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type ApiRequest, HttpError, routes } from "./api";
+import { type ApiRequest, DeploymentMigrated, HttpError, routes } from "./api";
 import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
 import { type EmulatorState, type PresetName, PRESETS } from "./model";
 import { buildPreset } from "./presets";
+import { withoutEmptyFields } from "./render";
 import { loadState, StateWriter } from "./store";
 
 export const DEFAULT_TOKEN = "emulator-token";
@@ -43,6 +44,16 @@ export interface EmulatorOptions {
   faultKinds?: FaultKind[];
   /** Seed of the fault sequence, to replay one exactly. */
   seed?: number;
+  /**
+   * Answer as protobuf's JSON mapping does by default: fields at their default value (false, 0,
+   * "", an empty list, null) are left out, except those the OpenAPI marks required.
+   */
+  omitEmpty?: boolean;
+  /**
+   * The deployment is migrated to Semgrep's unified policies: every v1 policy operation answers
+   * `410 Gone` with the error code `DEPLOYMENT_MIGRATED`.
+   */
+  policiesV2?: boolean;
 }
 
 /** One line of the request log. Never holds a header value or the token. */
@@ -178,9 +189,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const params = Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, decodeURIComponent(v)]));
     const apiRequest: ApiRequest = { state, params, query: url.searchParams, body, baseUrl, now: Date.now(), changed: () => writer.schedule() };
     try {
-      finish(200, route.handle(apiRequest));
+      if (options.policiesV2 && route.replacedByPoliciesV2) throw new DeploymentMigrated();
+      const answer = route.handle(apiRequest);
+      finish(200, options.omitEmpty ? withoutEmptyFields(answer) : answer);
     } catch (error) {
-      if (error instanceof HttpError) finish(error.status, { error: error.message });
+      if (error instanceof HttpError) finish(error.status, { error: error.message, ...(error.code ? { code: error.code } : {}) });
       else throw error;
     }
   }

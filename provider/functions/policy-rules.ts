@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CONFIDENCES, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/schemas";
 import { id } from "../client/schemas";
+import type { SemgrepClient } from "../client";
 import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
 import { type Inputs, outputForm } from "./output";
@@ -76,7 +77,7 @@ export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInv
   const rules: RuleInfo[] = [];
   const anyOf = (wanted: readonly string[] | undefined, value: string | undefined) => !wanted?.length || (value !== undefined && wanted.includes(value));
   for await (const page of client.policies.listRules(deploymentId, policyId).pages()) {
-    policy ??= policyInfo(page.answer.policy);
+    policy ??= page.answer.policy ? policyInfo(page.answer.policy) : undefined;
     for (const rule of page.items.map(ruleInfo)) {
       const keep =
         (!filter.rulePathPrefix || rule.path.startsWith(filter.rulePathPrefix)) &&
@@ -89,8 +90,9 @@ export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInv
       if (keep) rules.push(rule);
     }
   }
-  // A policy always comes with its first page, even an empty one.
-  return { policy: policy!, rules: rules.sort((a, b) => a.path.localeCompare(b.path)) };
+  // The policy comes with its rules; an answer that leaves it out costs one more read.
+  policy ??= await policyById(client, deploymentId, policyId);
+  return { policy, rules: rules.sort((a, b) => a.path.localeCompare(b.path)) };
 }
 
 /**
@@ -106,3 +108,10 @@ export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInv
  */
 export const getPolicyRulesOutput: (args: Inputs<GetPolicyRulesArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetPolicyRulesResult> =
   outputForm(getPolicyRules);
+
+/** A policy found in the deployment's policy list, for a rules answer that left it out. */
+async function policyById(client: SemgrepClient, deploymentId: string, policyId: string): Promise<PolicyInfo> {
+  const found = (await client.policies.list(deploymentId)).find((p) => p.id === policyId);
+  if (!found) throw new Error(`getPolicyRules: policy ${policyId} is not among deployment ${deploymentId}'s policies`);
+  return policyInfo(found);
+}

@@ -89,7 +89,7 @@ describe("policies and rules", () => {
 
   it("lists a policy's rules (6) with vulnerabilityClass always a list", async () => {
     const page = await env.client().policies.listRulesPage(1, SAST_POLICY_ID, { limit: 10 });
-    expect(page.policy.id).toBe(SAST_POLICY_ID);
+    expect(page.policy?.id).toBe(SAST_POLICY_ID);
     expect(page.rules).toHaveLength(10);
     expect(page.rules[0]?.path).toBe("python.lang.security.audit.eval-detected.eval-detected");
     for (const rule of page.rules) expect(Array.isArray(rule.vulnerabilityClass)).toBe(true);

@@ -47,6 +47,19 @@ describe("pulumi-semgrep-emulator", () => {
     expect(JSON.parse(readFileSync(file, "utf8")).projects[0].tags).toContain("from-cli");
   });
 
+  it("--omit-empty leaves out default values but required fields; --policies-v2 answers the v1 policy operations 410", async () => {
+    const url = await start(["--omit-empty", "--policies-v2"]);
+    const get = (path: string) => fetch(`${url}/api/v1${path}`, { headers: { authorization: "Bearer emulator-token" } });
+    const mobile = await get("/deployments/acme/projects/acme%2Fmobile-app");
+    const { project } = (await mobile.json()) as { project: Record<string, unknown> };
+    expect(project.tags).toEqual([]); // required by the OpenAPI: kept
+    expect(project.managed_scan_config).toEqual({ diff_scan: {}, full_scan: {} }); // `enabled: false` left out
+    for (const path of ["/deployments/1/policies", "/deployments/1/policies/10"]) {
+      const gone = await get(path);
+      expect({ status: gone.status, body: await gone.json() }).toMatchObject({ status: 410, body: { code: "DEPLOYMENT_MIGRATED" } });
+    }
+  });
+
   it("stops cleanly on SIGINT", async () => {
     await start(["--port", "0", "--preset", "large"]);
     const exit = exited();

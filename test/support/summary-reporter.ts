@@ -1,20 +1,27 @@
 /**
  * Ends a test run with the plain closing line `Tests: N passed, N failed, N skipped`, which CI
- * reads to know how many tests ran (it does not parse vitest's own summary).
+ * reads to know how many tests ran (it does not parse vitest's own summary), preceded by one
+ * `Not run: ...` line for each tier that could not run here (a skipped test whose name says
+ * "did not run"), so that a missing tier is never mistaken for a pass.
  */
 import type { Reporter, TestModule } from "vitest/node" with { "resolution-mode": "import" };
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
+    const notRun: string[] = [];
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") counts.passed++;
         else if (state === "failed") counts.failed++;
-        else counts.skipped++;
+        else {
+          counts.skipped++;
+          if (test.name.includes("did not run")) notRun.push(test.name);
+        }
       }
     }
+    for (const name of notRun) process.stdout.write(`\nNot run: ${name}`);
     process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }
 }

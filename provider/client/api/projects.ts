@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { nonEmpty } from "../schemas/common";
 import {
+  addTagsRequest,
   managedScanRequest,
   type ManagedScanRequest,
   type Project,
@@ -50,8 +51,8 @@ export class Projects {
   async addTags(deploymentSlug: string, projectName: string, tags: readonly string[]): Promise<Project> {
     const operation = "projects.addTags";
     const path = `${this.#path(operation, deploymentSlug, projectName)}/tags`;
-    // The contract's body is a bare JSON array of the tags.
-    const body = validateRequest(operation, tagList, [...tags]);
+    // The OpenAPI's body is the object `AddProjectTagsRequest`; only its example is a bare array.
+    const body = validateRequest(operation, addTagsRequest, { tags: [...tags] });
     return (await this.transport.request({ operation, method: "PUT", path, body, response: projectEnvelope })).project;
   }
 

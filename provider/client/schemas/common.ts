@@ -46,6 +46,23 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
   return z.union([z.enum(values), z.string()]);
 }
 
+/*
+ * Protobuf's JSON mapping leaves out fields at their default value (false, 0, "", empty lists),
+ * and the OpenAPI marks almost nothing required: these read an absent field as its default.
+ */
+/** A boolean that may be left out: absent reads as false. */
+export const flag = z.boolean().nullish().transform((v) => v ?? false);
+/** A list that may be left out: absent reads as empty. */
+export const list = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .nullish()
+    .transform((v) => v ?? []);
+/** An integer that may be left out: absent reads as 0. */
+export const count = looseInt.nullish().transform((v) => v ?? 0);
+/** A string that may be left out: absent reads as "". */
+export const text = z.string().nullish().transform((v) => v ?? "");
+
 /** A string that must not be empty (after trimming). */
 export const nonEmpty = z.string().trim().min(1, "must not be empty");
 

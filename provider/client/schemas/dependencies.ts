@@ -1,6 +1,6 @@
 /** Dependency inventory: repositories with dependencies, lockfiles of a repository (operations 3, 4). */
 import { z } from "zod";
-import { looseInt } from "./common";
+import { count, flag, list, looseInt, text } from "./common";
 
 export const MAX_DEPENDENCY_PAGE_SIZE = 100;
 
@@ -34,16 +34,16 @@ export type ListRepositoriesRequest = z.input<typeof listRepositoriesRequest>;
 
 export const repositorySummary = z.looseObject({
   id: looseInt,
-  name: z.string(),
-  numDependencies: looseInt.nullish().transform((v) => v ?? 0),
-  hasDependencyPathScan: z.boolean().nullish().transform((v) => v ?? false),
+  name: text,
+  numDependencies: count,
+  hasDependencyPathScan: flag,
 });
 export type RepositorySummary = z.output<typeof repositorySummary>;
 
 export const listRepositoriesResponse = z.looseObject({
   cursor: looseInt.nullish(),
-  hasMore: z.boolean().nullish().transform((v) => v ?? false),
-  repositorySummaries: z.array(repositorySummary).default([]),
+  hasMore: flag,
+  repositorySummaries: list(repositorySummary),
 });
 export type ListRepositoriesResponse = z.output<typeof listRepositoriesResponse>;
 
@@ -57,14 +57,14 @@ export const listLockfilesRequest = z.strictObject({
 export type ListLockfilesRequest = z.input<typeof listLockfilesRequest>;
 
 export const lockfileSummary = z.looseObject({
-  lockfilePath: z.string(),
-  numDependencies: looseInt.nullish().transform((v) => v ?? 0),
+  lockfilePath: text,
+  numDependencies: count,
 });
 export type LockfileSummary = z.output<typeof lockfileSummary>;
 
 export const listLockfilesResponse = z.looseObject({
   cursor: z.string().nullish(),
-  hasMore: z.boolean().nullish().transform((v) => v ?? false),
-  lockfileSummaries: z.array(lockfileSummary).default([]),
+  hasMore: flag,
+  lockfileSummaries: list(lockfileSummary),
 });
 export type ListLockfilesResponse = z.output<typeof listLockfilesResponse>;

@@ -9,6 +9,9 @@ export const SCAN_STATUSES = [
   "SCAN_STATUS_CANCELLED",
 ] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
+/** What a scan search may ask for: a status, or `SCAN_STATUS_UNSPECIFIED` (any status). */
+export const SCAN_STATUS_FILTERS = ["SCAN_STATUS_UNSPECIFIED", ...SCAN_STATUSES] as const;
+export type ScanStatusFilter = (typeof SCAN_STATUS_FILTERS)[number];
 
 export const PRODUCTS = [
   "PRODUCT_UNSPECIFIED",

@@ -1,20 +1,20 @@
 /** Policies and rules: list policies, list a policy's rules, change one rule's mode (operations 5 to 7). */
 import { z } from "zod";
-import { looseId, openEnum, timestamp } from "./common";
+import { flag, list, looseId, openEnum, text, timestamp } from "./common";
 import { CONFIDENCES, POLICY_MODES, PRODUCT_TYPES, RULE_SOURCES, SEVERITIES } from "./enums";
 
 export const MAX_RULE_PAGE_SIZE = 2000;
 
 export const policy = z.looseObject({
   id: looseId,
-  name: z.string(),
+  name: text,
   slug: z.string().nullish(),
-  isDefault: z.boolean().nullish().transform((v) => v ?? false),
+  isDefault: flag,
   productType: openEnum(PRODUCT_TYPES).nullish(),
 });
 export type Policy = z.output<typeof policy>;
 
-export const policyListResponse = z.looseObject({ policies: z.array(policy).default([]) });
+export const policyListResponse = z.looseObject({ policies: list(policy) });
 
 /** A list in the description, a single string in some answers: always a list here. */
 const stringOrList = z
@@ -40,13 +40,16 @@ export const rule = z.looseObject({
   confidence: openEnum(CONFIDENCES).nullish(),
   severity: openEnum(SEVERITIES).nullish(),
   source: openEnum(RULE_SOURCES).nullish(),
-  policyMode: openEnum(POLICY_MODES),
-  languages: z.array(z.string()).nullish().transform((v) => v ?? []),
-  technologies: z.array(z.string()).nullish().transform((v) => v ?? []),
-  cweCategories: z.array(z.string()).nullish().transform((v) => v ?? []),
-  owaspCategories: z.array(z.string()).nullish().transform((v) => v ?? []),
+  /** Absent is the enum's zero value, `MODE_UNSPECIFIED`, which no declared mode equals. */
+  policyMode: openEnum(POLICY_MODES)
+    .nullish()
+    .transform((v) => v ?? "MODE_UNSPECIFIED"),
+  languages: list(z.string()),
+  technologies: list(z.string()),
+  cweCategories: list(z.string()),
+  owaspCategories: list(z.string()),
   vulnerabilityClass: stringOrList,
-  rulesets: z.array(z.string()).nullish().transform((v) => v ?? []),
+  rulesets: list(z.string()),
   registryMaintainer: z.string().nullish(),
   lastChangeAt: timestamp.nullish(),
   lastChangeBy: z.string().nullish(),
@@ -63,8 +66,8 @@ export type ListRulesQuery = z.input<typeof listRulesQuery>;
 
 export const rulesPage = z.looseObject({
   cursor: z.string().nullish(),
-  policy,
-  rules: z.array(rule).default([]),
+  policy: policy.nullish(),
+  rules: list(rule),
 });
 export type RulesPage = z.output<typeof rulesPage>;
 
@@ -76,5 +79,6 @@ export const updateRuleModeRequest = z.strictObject({
 });
 export type UpdateRuleModeRequest = z.input<typeof updateRuleModeRequest>;
 
-export const updateRuleModeResponse = z.looseObject({ policyId: looseId, updatedRule: rule });
+/** `updatedRule` is what the provider records, so an answer without it cannot be used. */
+export const updateRuleModeResponse = z.looseObject({ policyId: looseId.nullish(), updatedRule: rule });
 export type UpdateRuleModeResponse = z.output<typeof updateRuleModeResponse>;

@@ -1,6 +1,6 @@
 /** Projects: read, update, managed scans, tags (operations 8 to 12). */
 import { z } from "zod";
-import { looseInt, timestamp } from "./common";
+import { flag, list, looseInt, timestamp } from "./common";
 
 /** `refs/heads/<branch>`, or `None` (the primary branch then follows the default branch). */
 export const PRIMARY_BRANCH_FOLLOWS_DEFAULT = "None";
@@ -18,17 +18,18 @@ export const tagName = z
 /** A list of tags with no repeats. */
 export const tagList = z.array(tagName).refine((tags) => new Set(tags).size === tags.length, "tags must not repeat");
 
-export const toggle = z.strictObject({ enabled: z.boolean() });
+/** A managed-scan switch as sent; `{}` is how protobuf's JSON mapping writes `{enabled: false}`. */
+export const toggle = z.strictObject({ enabled: z.boolean().optional() });
 
 export const managedScanConfig = z.looseObject({
-  diff_scan: z.looseObject({ enabled: z.boolean() }).nullish(),
-  full_scan: z.looseObject({ enabled: z.boolean() }).nullish(),
+  diff_scan: z.looseObject({ enabled: flag }).nullish(),
+  full_scan: z.looseObject({ enabled: flag }).nullish(),
 });
 
 export const project = z.looseObject({
   id: looseInt,
   name: z.string(),
-  tags: z.array(z.string()).nullish().transform((t) => t ?? []),
+  tags: list(z.string()),
   created_at: timestamp.nullish(),
   default_branch: z.string().nullish(),
   latest_scan_at: timestamp.nullish(),
@@ -59,11 +60,14 @@ export const managedScanRequest = z.strictObject({
 });
 export type ManagedScanRequest = z.input<typeof managedScanRequest>;
 
-/** Add tags as Semgrep's own scripts send them, `{ tags }`; the contract's body is the bare array (`tagList`). */
-export const addTagsObjectRequest = z.strictObject({ tags: tagList });
+/**
+ * Add tags: the OpenAPI's `AddProjectTagsRequest`. The client sends `{ tags }`, as Semgrep's own
+ * scripts do; the names repeat the path when given.
+ */
+export const addTagsRequest = z.strictObject({ deploymentSlug: z.string().optional(), projectName: z.string().optional(), tags: tagList });
 
-export const projectListResponse = z.looseObject({ projects: z.array(project).default([]) });
+export const projectListResponse = z.looseObject({ projects: list(project) });
 
 export const deployment = z.looseObject({ id: looseInt, name: z.string().nullish(), slug: z.string() });
 export type Deployment = z.output<typeof deployment>;
-export const deploymentListResponse = z.looseObject({ deployments: z.array(deployment).default([]) });
+export const deploymentListResponse = z.looseObject({ deployments: list(deployment) });

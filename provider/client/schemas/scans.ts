@@ -1,7 +1,7 @@
 /** Scans: search (operation 1) and details (operation 2). */
 import { z } from "zod";
-import { looseId, looseInt, looseNumber, openEnum, timestamp } from "./common";
-import { PRODUCTS, SCAN_STATUSES } from "./enums";
+import { count, flag, list, looseId, looseInt, looseNumber, openEnum, timestamp } from "./common";
+import { PRODUCTS, SCAN_STATUS_FILTERS, SCAN_STATUSES } from "./enums";
 
 export const MAX_SCAN_PAGE_SIZE = 500;
 
@@ -15,19 +15,14 @@ export const scanSearchRequest = z.strictObject({
   products: z.array(z.enum(PRODUCTS)).optional(),
   repository_id: z.number().int().nonnegative().optional(),
   since: z.iso.datetime({ offset: true }).optional(),
-  statuses: z.array(z.enum(SCAN_STATUSES)).optional(),
+  statuses: z.array(z.enum(SCAN_STATUS_FILTERS)).optional(),
   total_time: z
     .strictObject({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() })
     .optional(),
 });
 export type ScanSearchRequest = z.input<typeof scanSearchRequest>;
 
-const findingsCounts = z.looseObject({
-  code: looseInt.optional(),
-  secrets: looseInt.optional(),
-  supply_chain: looseInt.optional(),
-  total: looseInt.optional(),
-});
+const findingsCounts = z.looseObject({ code: count, secrets: count, supply_chain: count, total: count });
 
 export const scanSummary = z.looseObject({
   id: looseId,
@@ -37,18 +32,21 @@ export const scanSummary = z.looseObject({
   commit: z.string().nullish(),
   started_at: timestamp.nullish(),
   completed_at: timestamp.nullish(),
-  enabled_products: z.array(z.string()).default([]),
+  enabled_products: list(z.string()),
   exit_code: looseInt.nullish(),
   findings_counts: findingsCounts.nullish(),
-  is_full_scan: z.boolean().nullish(),
-  status: openEnum(SCAN_STATUSES),
+  is_full_scan: flag,
+  /** Absent is the enum's zero value. */
+  status: openEnum(SCAN_STATUSES)
+    .nullish()
+    .transform((v) => v ?? "SCAN_STATUS_UNSPECIFIED"),
   total_time: looseNumber.nullish(),
-});
+}).transform(finishedExitCode);
 export type ScanSummary = z.output<typeof scanSummary>;
 
 export const scanSearchResponse = z.looseObject({
   cursor: z.string().nullish(),
-  scans: z.array(scanSummary).default([]),
+  scans: list(scanSummary),
 });
 export type ScanSearchResponse = z.output<typeof scanSearchResponse>;
 
@@ -81,10 +79,18 @@ export const scanDetail = z.looseObject({
   repository_id: looseInt,
   started_at: timestamp.nullish(),
   completed_at: timestamp.nullish(),
-  enabled_products: z.array(z.string()).default([]),
+  enabled_products: list(z.string()),
   exit_code: looseInt.nullish(),
-  has_logs: z.boolean().nullish(),
-  stats: z.looseObject({ findings: looseInt.nullish(), total_time: looseNumber.nullish() }).nullish(),
+  has_logs: flag,
+  stats: z.looseObject({ findings: count, total_time: looseNumber.nullish() }).nullish(),
   meta: scanMeta.nullish(),
-});
+}).transform(finishedExitCode);
+
+/**
+ * A finished scan whose answer has no exit code exited with 0: protobuf's JSON mapping leaves a
+ * zero out. An unfinished scan has none.
+ */
+function finishedExitCode<T extends { completed_at?: string | null; exit_code?: number | null }>(scan: T): T {
+  return scan.completed_at && scan.exit_code == null ? { ...scan, exit_code: 0 } : scan;
+}
 export type ScanDetail = z.output<typeof scanDetail>;

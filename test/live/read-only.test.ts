@@ -1,0 +1,76 @@
+/**
+ * The live tier (`npm run test:live`): read-only operations against the real Semgrep service with
+ * `SEMGREP_APP_TOKEN` (and `SEMGREP_APP_URL` if set), every answer validated twice: by the client's
+ * own schemas (the call fails otherwise) and, when `SEMGREP_OPENAPI_V1` names the file, by the
+ * OpenAPI. It never writes: only GET requests and the POST searches, which change nothing.
+ * Without a token it does nothing and says so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DeploymentMigratedError, SemgrepClient, TOKEN_ENV, URL_ENV, DEFAULT_BASE_URL, type Deployment } from "../../provider/client";
+import { Contract, contractFileFrom, OPENAPI_V1_ENV } from "../support/openapi";
+import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
+
+const token = process.env[TOKEN_ENV];
+const contractFile = contractFileFrom(process.env, OPENAPI_V1_ENV);
+
+if (!token) {
+  it.skip(`live tier did not run: set ${TOKEN_ENV} (and optionally ${URL_ENV}) to run read-only checks against the real service`, () => {});
+} else {
+  describe("the real service, read-only", () => {
+    let proxy: RecordingProxy;
+    let client: SemgrepClient;
+    let deployment: Deployment;
+    beforeAll(async () => {
+      // Every request goes through a recording proxy, so the raw answers can be checked against the OpenAPI.
+      proxy = await startRecordingProxy((process.env[URL_ENV] || DEFAULT_BASE_URL).replace(/\/+$/, ""));
+      client = new SemgrepClient({ baseUrl: proxy.url, token, env: {} });
+      [deployment] = (await client.deployments.list()) as [Deployment];
+      expect(deployment, "the token sees no deployment").toBeDefined();
+    });
+    afterAll(async () => {
+      await client?.close();
+      await proxy?.close();
+    });
+
+    it("lists the deployment's projects and reads one", async () => {
+      const projects = await client.projects.list(deployment.slug);
+      if (projects[0]) expect((await client.projects.get(deployment.slug, projects[0].name)).name).toBe(projects[0].name);
+    });
+
+    it("lists policies and one page of a policy's rules (or learns that the deployment uses unified policies)", async () => {
+      try {
+        const [policy] = await client.policies.list(deployment.id);
+        if (policy) await client.policies.listRulesPage(deployment.id, policy.id, { limit: 50 });
+      } catch (error) {
+        if (!(error instanceof DeploymentMigratedError)) throw error;
+        console.log(`live: deployment ${deployment.slug} uses unified policies: ${error.message}`);
+      }
+    });
+
+    it("reads one page of scans and one scan", async () => {
+      const { scans } = await client.scans.searchPage(deployment.id, { limit: 20 });
+      if (scans[0]) await client.scans.get(deployment.id, scans[0].id);
+    });
+
+    it("reads one page of repositories with dependencies and one repository's lockfiles", async () => {
+      const { repositorySummaries } = await client.dependencies.listRepositoriesPage(deployment.id, { pageSize: 10 });
+      if (repositorySummaries[0]) await client.dependencies.listLockfilesPage(deployment.id, repositorySummaries[0].id, { pageSize: 10 });
+    });
+
+    it.skipIf(!contractFile)("answers in the shape of Semgrep's OpenAPI (extra fields are reported, not failed)", () => {
+      const lenient = new Contract(contractFile!, { strict: false });
+      const strict = new Contract(contractFile!);
+      const problems: string[] = [];
+      const extras = new Set<string>();
+      for (const exchange of proxy.exchanges) {
+        const op = lenient.match(exchange.method, new URL(exchange.url, "http://live").pathname);
+        if (!op || exchange.status !== 200) continue;
+        problems.push(...lenient.checkAnswer(op, exchange.answer));
+        for (const line of strict.checkAnswer(op, exchange.answer)) if (line.includes("is not documented")) extras.add(line);
+      }
+      if (extras.size) console.log(`live: fields the OpenAPI does not document:\n  ${[...extras].join("\n  ")}`);
+      expect(problems).toEqual([]);
+      expect(proxy.exchanges.every((e) => e.method === "GET" || e.url.endsWith("/search") || e.url.includes("/dependencies"))).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+/** `npm run test:live`: read-only checks against the real Semgrep service (see the README). */
+export default defineConfig({
+  test: {
+    include: ["test/live/**/*.test.ts"],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+  },
+});
