@@ -7,7 +7,6 @@ import type { z } from "zod";
 import {
   addTagsRequest,
   createSbomExportRequest,
-  type DependencyFilter,
   listLockfilesRequest,
   listRepositoriesRequest,
   listRulesQuery,
@@ -18,7 +17,8 @@ import {
   updateProjectRequest,
   updateRuleModeRequest,
 } from "../client/schemas";
-import type { EmulatorState, StoredDependency, StoredLockfile, StoredProject, StoredRepository, StoredScan } from "./model";
+import { dependencyCount, lockfileCounts } from "./dependencies";
+import type { EmulatorState, StoredProject, StoredScan } from "./model";
 import { renderListProject, renderPolicy, renderProject, renderRule, renderScanDetail, renderScanSummary, scanStatus } from "./render";
 
 /** An answer other than 200, with the service's `{"error": "..."}` body (and `code`, where the service sends one). */
@@ -194,50 +194,12 @@ function getScan(req: ApiRequest) {
 // ---------------------------------------------------------------------------------------------
 // Dependencies
 
-type Filter = z.output<typeof listRepositoriesRequest>["dependencyFilter"];
-
-function dependencyMatches(dep: StoredDependency, filter: NonNullable<Filter>): boolean {
-  if (filter.name !== undefined && !dep.name.includes(filter.name)) return false;
-  if (filter.version !== undefined && dep.version !== filter.version) return false;
-  if (filter.license?.length && !filter.license.includes(dep.license)) return false;
-  for (const pf of filter.packageFilters ?? []) {
-    if (pf.name !== undefined && !(pf.exactNameMatch ? dep.name === pf.name : dep.name.includes(pf.name))) return false;
-    if (pf.exactVersion !== undefined && dep.version !== pf.exactVersion) return false;
-    if (pf.versionLowerBound !== undefined && compareVersions(dep.version, pf.versionLowerBound) < 0) return false;
-    if (pf.versionUpperBound !== undefined && compareVersions(dep.version, pf.versionUpperBound) > 0) return false;
-  }
-  return true;
-}
-
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split(/[.-]/).map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/** The dependencies of a lockfile that pass the filter (every attribute of the filter must hold). */
-function matchingDependencies(lockfile: StoredLockfile, filter: Filter): StoredDependency[] {
-  if (!filter) return lockfile.dependencies;
-  if (filter.lockfilePath !== undefined && lockfile.lockfilePath !== filter.lockfilePath) return [];
-  return lockfile.dependencies.filter((d) => dependencyMatches(d, filter));
-}
-
-function repositoryMatches(repo: StoredRepository, filter: Filter): number {
-  if (filter?.repositoryId?.length && !filter.repositoryId.includes(repo.id)) return 0;
-  return repo.lockfiles.reduce((n, l) => n + matchingDependencies(l, filter).length, 0);
-}
-
 function listRepositories(req: ApiRequest) {
   const deployment = deploymentById(req);
   const body = parse(listRepositoriesRequest, req.body ?? {});
-  const filter: Filter = body.dependencyFilter as DependencyFilter | undefined;
   const rows = req.state.repositories
     .filter((r) => r.deploymentId === deployment.id)
-    .map((r) => ({ repo: r, count: repositoryMatches(r, filter) }))
+    .map((r) => ({ repo: r, count: dependencyCount(r, body.dependencyFilter) }))
     .filter((row) => row.count > 0);
   const offset = body.cursor ?? 0;
   const size = body.pageSize ?? 5;
@@ -261,9 +223,7 @@ function listLockfiles(req: ApiRequest) {
   const repo = /^\d+$/.test(id) ? req.state.repositories.find((r) => r.id === Number(id) && r.deploymentId === deployment.id) : undefined;
   if (!repo) throw new HttpError(404, `repository ${id} not found`);
   const body = parse(listLockfilesRequest, req.body ?? {});
-  const rows = repo.lockfiles
-    .map((l) => ({ lockfilePath: l.lockfilePath, numDependencies: matchingDependencies(l, body.dependencyFilter).length }))
-    .filter((row) => row.numDependencies > 0);
+  const rows = lockfileCounts(repo, body.dependencyFilter).filter((row) => row.numDependencies > 0);
   const result = page(rows, decodeCursor(body.cursor), body.pageSize ?? 5);
   return { ...(result.cursor ? { cursor: result.cursor } : {}), hasMore: result.cursor !== "", lockfileSummaries: result.items };
 }

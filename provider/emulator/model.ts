@@ -2,6 +2,7 @@
  * The emulator's stored state: plain JSON-serializable records, close to what the service keeps.
  * Rendering into the wire shapes of api-v1.md happens in `render.ts`.
  */
+import type { Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
 
 export interface StoredDeployment {
   id: number;
@@ -85,6 +86,10 @@ export interface StoredDependency {
   name: string;
   version: string;
   license: string;
+  ecosystem: Ecosystem;
+  transitivity: Transitivity;
+  /** What the deployment's license policy says of `license`. */
+  licensePolicySetting: LicensePolicySetting;
 }
 
 export interface StoredLockfile {
@@ -97,6 +102,12 @@ export interface StoredRepository {
   deploymentId: number;
   name: string;
   hasDependencyPathScan: boolean;
+  /**
+   * Dependency listings leave an archived repository out unless asked for archived ones only
+   * (`includeArchived`). The project listing does not return archived repositories either, so
+   * an archived repository has no entry in `projects`.
+   */
+  archived: boolean;
   lockfiles: StoredLockfile[];
 }
 

@@ -2,9 +2,11 @@
  * Deterministic sample data: the same preset always gives the same ids, names, rules and scans.
  * `demo` is small and realistic; `large` has the same shape at benchmark scale.
  */
+import type { Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
 import type {
   EmulatorState,
   PresetName,
+  StoredDependency,
   StoredLockfile,
   StoredPolicy,
   StoredProject,
@@ -20,11 +22,13 @@ interface PresetSize {
   secretsRules: number;
   scans: number;
   dependencyRepositories: number;
+  /** Archived repositories with dependencies, besides those of the projects (see StoredRepository.archived). */
+  archivedRepositories: number;
 }
 
 const SIZES: Record<PresetName, PresetSize> = {
-  demo: { extraProjects: 11, sastRules: 320, secretsRules: 60, scans: 300, dependencyRepositories: 14 },
-  large: { extraProjects: 297, sastRules: 5000, secretsRules: 400, scans: 2000, dependencyRepositories: 300 },
+  demo: { extraProjects: 11, sastRules: 320, secretsRules: 60, scans: 300, dependencyRepositories: 14, archivedRepositories: 2 },
+  large: { extraProjects: 297, sastRules: 5000, secretsRules: 400, scans: 2000, dependencyRepositories: 300, archivedRepositories: 10 },
 };
 
 export const DEMO_DEPLOYMENT = { id: 1, slug: "acme", name: "Acme Corp" } as const;
@@ -58,7 +62,13 @@ export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
     const latest = scans.find((s) => s.repositoryId === project.id);
     project.latestScanAt = latest ? latest.startedAt : null;
   }
-  const repositories = buildRepositories(random, projects.slice(0, size.dependencyRepositories));
+  // Dependency traits and archived repositories draw from streams of their own: the projects'
+  // repositories keep the lockfiles and dependencies (and counts) they had before either existed.
+  const traits = prng(name === "demo" ? 3 : 4);
+  const repositories = [
+    ...buildRepositories(random, traits, projects.slice(0, size.dependencyRepositories)),
+    ...buildRepositories(prng(name === "demo" ? 5 : 6), traits, archivedRepositories(size.archivedRepositories)),
+  ];
   return { deployments: [{ ...DEMO_DEPLOYMENT }], projects, policies, scans, repositories, sbomExports: [] };
 }
 
@@ -324,34 +334,60 @@ function buildScans(random: Random, projects: StoredProject[], count: number, no
   return scans.reverse();
 }
 
-const PACKAGES: Array<[string, string[], string]> = [
-  ["lodash", ["4.17.20", "4.17.21"], "MIT"],
-  ["express", ["4.18.2", "4.19.2", "5.1.0"], "MIT"],
-  ["react", ["18.2.0", "18.3.1", "19.1.0"], "MIT"],
-  ["axios", ["0.27.2", "1.6.8", "1.7.9"], "MIT"],
-  ["jsonwebtoken", ["8.5.1", "9.0.2"], "MIT"],
-  ["requests", ["2.28.2", "2.31.0", "2.32.3"], "Apache-2.0"],
-  ["django", ["3.2.25", "4.2.16", "5.1.4"], "BSD-3-Clause"],
-  ["flask", ["2.2.5", "3.0.3"], "BSD-3-Clause"],
-  ["pyyaml", ["5.4.1", "6.0.2"], "MIT"],
-  ["log4j-core", ["2.14.1", "2.17.1", "2.24.3"], "Apache-2.0"],
-  ["spring-core", ["5.3.39", "6.1.14"], "Apache-2.0"],
-  ["golang.org/x/net", ["0.17.0", "0.33.0"], "BSD-3-Clause"],
-  ["github.com/gin-gonic/gin", ["1.9.1", "1.10.0"], "MIT"],
-  ["rails", ["6.1.7", "7.1.5"], "MIT"],
-  ["nokogiri", ["1.15.5", "1.16.8"], "MIT"],
-  ["openssl", ["0.10.55", "0.10.68"], "Apache-2.0"],
-  ["serde", ["1.0.197", "1.0.215"], "MIT"],
-  ["minimist", ["1.2.5", "1.2.8"], "MIT"],
-  ["moment", ["2.29.1", "2.30.1"], "MIT"],
-  ["chart.js", ["3.9.1", "4.4.7"], "MIT"],
-  ["gpl-widget", ["1.0.0", "2.1.0"], "GPL-3.0-only"],
-  ["left-pad", ["1.3.0"], "WTFPL"],
+const PACKAGES: Array<[string, string[], string, Ecosystem]> = [
+  ["lodash", ["4.17.20", "4.17.21"], "MIT", "npm"],
+  ["express", ["4.18.2", "4.19.2", "5.1.0"], "MIT", "npm"],
+  ["react", ["18.2.0", "18.3.1", "19.1.0"], "MIT", "npm"],
+  ["axios", ["0.27.2", "1.6.8", "1.7.9"], "MIT", "npm"],
+  ["jsonwebtoken", ["8.5.1", "9.0.2"], "MIT", "npm"],
+  ["requests", ["2.28.2", "2.31.0", "2.32.3"], "Apache-2.0", "pypi"],
+  ["django", ["3.2.25", "4.2.16", "5.1.4"], "BSD-3-Clause", "pypi"],
+  ["flask", ["2.2.5", "3.0.3"], "BSD-3-Clause", "pypi"],
+  ["pyyaml", ["5.4.1", "6.0.2"], "MIT", "pypi"],
+  ["log4j-core", ["2.14.1", "2.17.1", "2.24.3"], "Apache-2.0", "maven"],
+  ["spring-core", ["5.3.39", "6.1.14"], "Apache-2.0", "maven"],
+  ["golang.org/x/net", ["0.17.0", "0.33.0"], "BSD-3-Clause", "gomod"],
+  ["github.com/gin-gonic/gin", ["1.9.1", "1.10.0"], "MIT", "gomod"],
+  ["rails", ["6.1.7", "7.1.5"], "MIT", "gem"],
+  ["nokogiri", ["1.15.5", "1.16.8"], "MIT", "gem"],
+  ["openssl", ["0.10.55", "0.10.68"], "Apache-2.0", "cargo"],
+  ["serde", ["1.0.197", "1.0.215"], "MIT", "cargo"],
+  ["minimist", ["1.2.5", "1.2.8"], "MIT", "npm"],
+  ["moment", ["2.29.1", "2.30.1"], "MIT", "npm"],
+  ["chart.js", ["3.9.1", "4.4.7"], "MIT", "npm"],
+  ["gpl-widget", ["1.0.0", "2.1.0"], "GPL-3.0-only", "npm"],
+  ["left-pad", ["1.3.0"], "WTFPL", "npm"],
 ];
 const LOCKFILES = ["package-lock.json", "yarn.lock", "poetry.lock", "requirements.txt", "go.sum", "Gemfile.lock", "Cargo.lock", "pom.xml"];
 
-function buildRepositories(random: Random, projects: StoredProject[]): StoredRepository[] {
-  return projects.map((project, index) => {
+/** The deployment's license policy: licenses it does not name are allowed. */
+const LICENSE_POLICY: Record<string, LicensePolicySetting> = {
+  "GPL-3.0-only": "LICENSE_POLICY_SETTING_BLOCK",
+  WTFPL: "LICENSE_POLICY_SETTING_COMMENT",
+};
+
+/** A requirements.txt lists no dependency graph, so whether a package is direct is not known. */
+function transitivity(traits: Random, lockfilePath: string): Transitivity {
+  if (lockfilePath.endsWith("requirements.txt")) return "UNKNOWN_TRANSITIVITY";
+  return traits() < 0.4 ? "DIRECT" : "TRANSITIVE";
+}
+
+type RepositorySeed = Pick<StoredRepository, "id" | "deploymentId" | "name"> & { archived?: boolean };
+
+const ARCHIVED_NAMES = ["legacy-monolith", "old-website", "flash-games", "perl-tools", "angularjs-admin"];
+
+/** Ids far past the projects' (101 up), so they never meet a project id. */
+function archivedRepositories(count: number): RepositorySeed[] {
+  return Array.from({ length: count }, (_, i) => {
+    const base = ARCHIVED_NAMES[i % ARCHIVED_NAMES.length] as string;
+    const suffix = i < ARCHIVED_NAMES.length ? "" : `-${Math.floor(i / ARCHIVED_NAMES.length) + 1}`;
+    return { id: 9001 + i, deploymentId: DEMO_DEPLOYMENT.id, name: `acme/${base}${suffix}`, archived: true };
+  });
+}
+
+/** `random` picks lockfiles and packages; `traits` only the transitivity. */
+function buildRepositories(random: Random, traits: Random, seeds: RepositorySeed[]): StoredRepository[] {
+  return seeds.map((seed, index) => {
     const lockfiles: StoredLockfile[] = [];
     const count = int(random, 1, 4);
     for (let i = 0; i < count; i++) {
@@ -359,15 +395,23 @@ function buildRepositories(random: Random, projects: StoredProject[]): StoredRep
       const lockfilePath = `${dir}${pick(random, LOCKFILES)}`;
       if (lockfiles.some((l) => l.lockfilePath === lockfilePath)) continue;
       const names = new Set<string>();
-      const dependencies = [];
+      const dependencies: StoredDependency[] = [];
       for (let d = int(random, 5, 18); d > 0; d--) {
-        const [name, versions, license] = pick(random, PACKAGES);
+        const [name, versions, license, ecosystem] = pick(random, PACKAGES);
         if (names.has(name)) continue;
         names.add(name);
-        dependencies.push({ name, version: pick(random, versions), license });
+        dependencies.push({
+          name,
+          version: pick(random, versions),
+          license,
+          ecosystem,
+          transitivity: transitivity(traits, lockfilePath),
+          licensePolicySetting: LICENSE_POLICY[license] ?? "LICENSE_POLICY_SETTING_ALLOW",
+        });
       }
       lockfiles.push({ lockfilePath, dependencies });
     }
-    return { id: project.id, deploymentId: project.deploymentId, name: project.name, hasDependencyPathScan: index % 3 === 0, lockfiles };
+    const { id, deploymentId, name } = seed;
+    return { id, deploymentId, name, hasDependencyPathScan: index % 3 === 0, archived: seed.archived ?? false, lockfiles };
   });
 }

@@ -7,6 +7,5 @@ export function parseArgs<S extends z.ZodType>(fn: string, schema: S, args: unkn
   return validateRequest(fn, schema, args ?? {});
 }
 
-/** An optional list of enum values, with a message that lists them. */
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.array(z.enum(values, { error: `must be one of ${values.join(", ")}` })).optional();
+/** Shared with the client's request schemas, which refuse bad enum values the same way. */
+export { oneOf } from "../client/schemas/common";

@@ -13,7 +13,11 @@ export type { DependencyFilter };
 export interface GetDependencyRepositoriesArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
   deploymentId: string | number;
-  /** Only repositories with dependencies matching this filter (e.g. `{ name: "lodash" }`). */
+  /**
+   * Only repositories with dependencies matching this filter, e.g. `{ name: "lodash" }` or
+   * `{ ecosystem: ["npm"], transitivity: ["DIRECT"], licensePolicySettings: ["LICENSE_POLICY_SETTING_BLOCK"] }`.
+   * Archived repositories are left out unless `includeArchived: true`, which lists only them.
+   */
   dependencyFilter?: DependencyFilter;
   /** Stop after this many repositories; no further page is read. */
   maxResults?: number;
@@ -70,7 +74,11 @@ export interface GetLockfilesArgs {
   deploymentId: string | number;
   /** Numeric id of the repository. */
   repositoryId: string | number;
-  /** Only lockfiles with dependencies matching this filter. */
+  /**
+   * Only lockfiles with dependencies matching this filter. The lockfiles of an archived
+   * repository are listed only with `includeArchived: true` (the service's default leaves
+   * archived repositories out).
+   */
   dependencyFilter?: DependencyFilter;
 }
 
@@ -88,6 +96,7 @@ const lockfilesArgs = z.strictObject({ deploymentId: id("deployment"), repositor
  * ```ts
  * import { getLockfiles } from "pulumi-semgrep";
  * const { lockfiles } = await getLockfiles({ deploymentId: "1", repositoryId: "101" });
+ * const direct = await getLockfiles({ deploymentId: "1", repositoryId: "101", dependencyFilter: { transitivity: ["DIRECT"] } });
  * ```
  */
 export async function getLockfiles(args: GetLockfilesArgs, opts?: SemgrepInvokeOptions): Promise<GetLockfilesResult> {

@@ -62,6 +62,10 @@ describe("bad input is refused before any request", () => {
     ["an unknown field", (c) => c.projects.update("acme", "acme/web-app", { tagz: ["a"] } as never), /Unrecognized key: "tagz"/],
     ["a malformed SBOM ref", (c) => c.sbom.createExport(1, { repositoryId: "101", ref: "main" }), /ref: must be refs\/heads/],
     ["a page size of 0", (c) => c.dependencies.listRepositoriesPage(1, { pageSize: 0 }), /pageSize: Too small/],
+    ["an unknown ecosystem", (c) => c.dependencies.listRepositoriesPage(1, { dependencyFilter: { ecosystem: ["npm", "npmjs" as never] } }), /dependencyFilter\.ecosystem\.1: must be one of no_package_manager, npm, pypi, /],
+    ["an unknown transitivity", (c) => c.dependencies.listLockfilesPage(1, 101, { dependencyFilter: { transitivity: ["INDIRECT" as never] } }), /dependencyFilter\.transitivity\.0: must be one of UNKNOWN_TRANSITIVITY, TRANSITIVE, DIRECT$/],
+    ["an unknown license policy outcome", (c) => c.dependencies.listRepositoriesPage(1, { dependencyFilter: { licensePolicySettings: ["LICENSE_POLICY_SETTING_WARN" as never] } }), /dependencyFilter\.licensePolicySettings\.0: must be one of LICENSE_POLICY_SETTING_UNSPECIFIED, /],
+    ["includeArchived that is not a boolean", (c) => c.dependencies.listLockfilesPage(1, 101, { dependencyFilter: { includeArchived: "yes" as never } }), /dependencyFilter\.includeArchived: Invalid input: expected boolean/],
   ];
   it.each(cases)("refuses %s", async (_name, call, message) => {
     const error = await call(env.client()).catch((e: unknown) => e);

@@ -78,6 +78,26 @@ describe("dependencies", () => {
     expect(lockfiles.reduce((n, l) => n + l.numDependencies, 0)).toBe(repo!.numDependencies);
     await expect(client.dependencies.listLockfiles(1, 424242).toArray()).rejects.toBeInstanceOf(NotFoundError);
   });
+
+  it("sends ecosystem, transitivity, license policy and archived filters (3, 4)", async () => {
+    const client = env.client();
+    const total = (repos: Array<{ numDependencies: number }>) => repos.reduce((n, r) => n + r.numDependencies, 0);
+    const all = await client.dependencies.listRepositories(1).toArray();
+    const npm = await client.dependencies.listRepositories(1, { dependencyFilter: { ecosystem: ["npm"] } }).toArray();
+    const npmDirect = await client.dependencies.listRepositories(1, { dependencyFilter: { ecosystem: ["npm"], transitivity: ["DIRECT"] } }).toArray();
+    expect(total(npm)).toBeLessThan(total(all));
+    expect(total(npmDirect)).toBeGreaterThan(0);
+    expect(total(npmDirect)).toBeLessThan(total(npm));
+    const unspecified = await client.dependencies.listRepositories(1, { dependencyFilter: { licensePolicySettings: ["LICENSE_POLICY_SETTING_UNSPECIFIED"] } }).toArray();
+    expect(unspecified).toEqual(all);
+
+    const archived = await client.dependencies.listRepositories(1, { dependencyFilter: { includeArchived: true } }).toArray();
+    expect(archived.map((r) => r.name)).toEqual(["acme/legacy-monolith", "acme/old-website"]);
+    expect(all.map((r) => r.id)).not.toContain(archived[0]!.id);
+    expect(await client.dependencies.listLockfiles(1, archived[0]!.id).toArray()).toEqual([]);
+    const lockfiles = await client.dependencies.listLockfiles(1, archived[0]!.id, { dependencyFilter: { includeArchived: true } }).toArray();
+    expect(lockfiles.reduce((n, l) => n + l.numDependencies, 0)).toBe(archived[0]!.numDependencies);
+  });
 });
 
 describe("policies and rules", () => {

@@ -34,6 +34,8 @@ describe("bad input answers 400", () => {
     ["a rule page over 2000", "GET", `/deployments/1/policies/${SAST_POLICY_ID}?limit=2001`, {}, /limit/],
     ["a dependency page size of 0", "POST", "/deployments/1/dependencies/repositories", { body: { pageSize: 0 } }, /pageSize/],
     ["a dependency page size of 101", "POST", "/deployments/1/dependencies/repositories/101/lockfiles", { body: { pageSize: 101 } }, /pageSize/],
+    ["an unknown ecosystem", "POST", "/deployments/1/dependencies/repositories", { body: { dependencyFilter: { ecosystem: ["npmjs"] } } }, /dependencyFilter\.ecosystem\.0: must be one of/],
+    ["an unknown transitivity", "POST", "/deployments/1/dependencies/repositories/101/lockfiles", { body: { dependencyFilter: { transitivity: ["INDIRECT"] } } }, /dependencyFilter\.transitivity\.0/],
     ["a cursor it never issued", "GET", `/deployments/1/policies/${SAST_POLICY_ID}?cursor=xyz`, {}, /cursor/],
     ["a primary branch that is not a ref", "PATCH", "/deployments/acme/projects/acme%2Fweb-app", { body: { primary_branch: "main" } }, /primary_branch/],
     ["tags that are not strings", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: [1, 2] }, /expected string/],

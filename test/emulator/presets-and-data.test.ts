@@ -12,7 +12,8 @@ describe("presets", () => {
       projects: state.projects.map((p) => `${p.id}:${p.name}`),
       rules: state.policies.flatMap((p) => p.rules.map((r) => `${r.id}:${r.path}:${r.policyMode}`)),
       scans: state.scans.map((s) => `${s.id}:${s.repositoryId}:${s.branch}`),
-      repositories: state.repositories.map((r) => `${r.id}:${r.lockfiles.length}`),
+      repositories: state.repositories.map((r) => `${r.id}:${r.archived}:${r.lockfiles.length}`),
+      dependencies: state.repositories.flatMap((r) => r.lockfiles.flatMap((l) => l.dependencies.map((d) => `${d.name}:${d.ecosystem}:${d.transitivity}:${d.licensePolicySetting}`))),
     });
     expect(ids(buildPreset("demo", 1))).toEqual(ids(buildPreset("demo", 2)));
     expect(ids(buildPreset("large", 1))).toEqual(ids(buildPreset("large", 2)));
@@ -38,7 +39,24 @@ describe("presets", () => {
     const large = buildPreset("large");
     expect(large.policies.find((p) => p.id === SAST_POLICY_ID)!.rules).toHaveLength(5000);
     expect(large.scans).toHaveLength(2000);
-    expect(large.repositories).toHaveLength(300);
+    expect(large.repositories.filter((r) => !r.archived)).toHaveLength(300);
+    expect(large.repositories.filter((r) => r.archived)).toHaveLength(10);
+  });
+
+  it("dependencies: an ecosystem, a transitivity and a license-policy outcome each; archived repositories beside the projects'", () => {
+    const demo = buildPreset("demo");
+    const deps = demo.repositories.flatMap((r) => r.lockfiles.flatMap((l) => l.dependencies.map((d) => ({ ...d, lockfilePath: l.lockfilePath }))));
+    expect(new Set(deps.map((d) => d.ecosystem))).toEqual(new Set(["npm", "pypi", "maven", "gomod", "gem", "cargo"]));
+    expect(new Set(deps.map((d) => d.transitivity))).toEqual(new Set(["DIRECT", "TRANSITIVE", "UNKNOWN_TRANSITIVITY"]));
+    for (const d of deps) expect(d.transitivity === "UNKNOWN_TRANSITIVITY").toBe(d.lockfilePath.endsWith("requirements.txt"));
+    for (const d of deps) {
+      const outcome = { "GPL-3.0-only": "LICENSE_POLICY_SETTING_BLOCK", WTFPL: "LICENSE_POLICY_SETTING_COMMENT" }[d.license] ?? "LICENSE_POLICY_SETTING_ALLOW";
+      expect(d.licensePolicySetting).toBe(outcome);
+    }
+    const archived = demo.repositories.filter((r) => r.archived);
+    expect(archived.map((r) => r.name)).toEqual(["acme/legacy-monolith", "acme/old-website"]);
+    expect(demo.repositories.filter((r) => !r.archived).map((r) => r.id)).toEqual(demo.projects.map((p) => p.id));
+    for (const repo of archived) expect(demo.projects.some((p) => p.id === repo.id || p.name === repo.name)).toBe(false);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   getScanOutput,
   getScans,
   getScansOutput,
+  type DependencyFilter,
   InvalidRequestError,
 } from "../../provider";
 import { SAST_POLICY_ID } from "../../provider/emulator";
@@ -160,6 +161,41 @@ describe("projects and dependencies", () => {
     expect(lockfiles.map((l) => l.lockfilePath)).toEqual([...lockfiles.map((l) => l.lockfilePath)].sort((a, b) => a.localeCompare(b)));
     expect((await resolve(getLockfilesOutput({ deploymentId: "1", repositoryId: "101" }))).value).toEqual({ lockfiles });
     await expect(getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { licence: ["MIT"] } as never })).rejects.toThrow(/Unrecognized key: "licence"/);
+  });
+
+  it("getDependencyRepositories / getLockfiles filter by ecosystem, transitivity, license policy and archived state", async () => {
+    const filter: DependencyFilter = { ecosystem: ["npm"], transitivity: ["DIRECT"], licensePolicySettings: ["LICENSE_POLICY_SETTING_BLOCK"] };
+    const all = await getDependencyRepositories({ deploymentId: "1" });
+    const blocked = await getDependencyRepositories({ deploymentId: "1", dependencyFilter: filter });
+    expect(blocked.repositories.length).toBeGreaterThan(0);
+    expect(blocked.repositories.length).toBeLessThan(100);
+    expect(count("dependencies.listRepositories")).toBe(4); // 3 for every repository, 1 for the few matching
+    const [first] = blocked.repositories;
+    expect(first!.numDependencies).toBeLessThan(all.repositories.find((r) => r.id === first!.id)!.numDependencies);
+    // Both listings count the same dependencies.
+    const viaLockfiles = await resolve(getLockfilesOutput({ deploymentId: "1", repositoryId: pulumi.output(String(first!.id)), dependencyFilter: filter }));
+    expect(viaLockfiles.value.lockfiles.reduce((n, l) => n + l.numDependencies, 0)).toBe(first!.numDependencies);
+
+    const archived = await resolve(getDependencyRepositoriesOutput({ deploymentId: "1", dependencyFilter: { includeArchived: true } }));
+    expect(archived.value.repositories).toHaveLength(10);
+    expect(count("dependencies.listRepositories")).toBe(5);
+    const allIds = new Set(all.repositories.map((r) => r.id));
+    for (const repo of archived.value.repositories) expect(allIds.has(repo.id)).toBe(false);
+    const archivedId = archived.value.repositories[0]!.id;
+    expect((await getLockfiles({ deploymentId: "1", repositoryId: archivedId })).lockfiles).toEqual([]);
+    expect((await getLockfiles({ deploymentId: "1", repositoryId: archivedId, dependencyFilter: { includeArchived: true } })).lockfiles.length).toBeGreaterThan(0);
+  });
+
+  it("refuses an unknown ecosystem, transitivity or license policy outcome, naming the field, before any request", async () => {
+    await expect(getDependencyRepositories({ deploymentId: "1", dependencyFilter: { ecosystem: ["npmjs" as never] } })).rejects.toThrow(
+      /getDependencyRepositories: invalid request: dependencyFilter\.ecosystem\.0: must be one of no_package_manager, npm, /,
+    );
+    await expect(getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { transitivity: ["INDIRECT" as never] } })).rejects.toThrow(
+      /getLockfiles: invalid request: dependencyFilter\.transitivity\.0: must be one of UNKNOWN_TRANSITIVITY, TRANSITIVE, DIRECT/,
+    );
+    await expect(getDependencyRepositories({ deploymentId: "1", dependencyFilter: { licensePolicySettings: ["ALLOW" as never] } })).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { includeArchived: "yes" as never } })).rejects.toThrow(/dependencyFilter\.includeArchived: Invalid input: expected boolean/);
+    expect(env.requests()).toEqual([]);
   });
 
   it("takes the token and address from the call's options over the environment", async () => {

@@ -70,3 +70,7 @@ export const nonEmpty = z.string().trim().min(1, "must not be empty");
 export const numericId = z
   .union([z.string(), z.number().int().nonnegative().transform((n) => String(n))])
   .pipe(z.string().regex(/^\d+$/, "must be a numeric id (digits only)"));
+
+/** An optional list of enum values; a bad item is refused with a message that lists the values. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.array(z.enum(values, { error: `must be one of ${values.join(", ")}` })).optional();

@@ -1,6 +1,7 @@
 /** Dependency inventory: repositories with dependencies, lockfiles of a repository (operations 3, 4). */
 import { z } from "zod";
-import { count, flag, list, looseInt, text } from "./common";
+import { count, flag, list, looseInt, oneOf, text } from "./common";
+import { ECOSYSTEMS, LICENSE_POLICY_SETTINGS, TRANSITIVITIES } from "./enums";
 
 export const MAX_DEPENDENCY_PAGE_SIZE = 100;
 
@@ -11,14 +12,38 @@ export const packageFilter = z.strictObject({
   versionLowerBound: z.string().optional(),
   versionUpperBound: z.string().optional(),
 });
+export type PackageFilter = z.input<typeof packageFilter>;
 
+/**
+ * What dependencies to count, in both listings. Every field given must hold; a list matches when
+ * any of its values does; an empty list filters nothing.
+ */
 export const dependencyFilter = z.strictObject({
+  /** Licenses, e.g. `["MIT"]`. */
   license: z.array(z.string().min(1)).optional(),
+  /** Path of the lockfile, e.g. `foo/bar/package-lock.json`. */
   lockfilePath: z.string().min(1).optional(),
+  /** Deprecated by the service in favour of `packageFilters`. */
   name: z.string().min(1).optional(),
   version: z.string().min(1).optional(),
+  /** Repository ids; leave out where the operation has the repository in its path. */
   repositoryId: z.array(z.number().int().nonnegative()).optional(),
+  /** Packages by name and version bounds; a dependency matching any one of them counts. */
   packageFilters: z.array(packageFilter).optional(),
+  /** Package ecosystems, e.g. `["npm", "pypi"]`. */
+  ecosystem: oneOf(ECOSYSTEMS),
+  /** `DIRECT`, `TRANSITIVE` or `UNKNOWN_TRANSITIVITY` dependencies. */
+  transitivity: oneOf(TRANSITIVITIES),
+  /**
+   * Outcomes of the license policy, e.g. `["LICENSE_POLICY_SETTING_BLOCK"]`;
+   * `LICENSE_POLICY_SETTING_UNSPECIFIED` matches every dependency.
+   */
+  licensePolicySettings: oneOf(LICENSE_POLICY_SETTINGS),
+  /**
+   * `true`: only dependencies of archived repositories. `false` or unset: archived repositories
+   * are left out (the service's default).
+   */
+  includeArchived: z.boolean().optional(),
 });
 export type DependencyFilter = z.input<typeof dependencyFilter>;
 

@@ -71,3 +71,38 @@ export const SBOM_EXPORT_STATUSES = [
   "SBOM_EXPORT_STATUS_FAILED",
 ] as const;
 export type SbomExportStatus = (typeof SBOM_EXPORT_STATUSES)[number];
+
+/**
+ * Dependency filter values (the OpenAPI's `protos.sca.v1.DependencyFilter`). The description puts
+ * the ecosystem and license-policy enums at the array level; they are the values of the items.
+ */
+export const ECOSYSTEMS = [
+  "no_package_manager",
+  "npm",
+  "pypi",
+  "gomod",
+  "cargo",
+  "maven",
+  "gem",
+  "composer",
+  "nuget",
+  "pub",
+  "swiftpm",
+  "hex",
+  "cocoapods",
+  "mix",
+  "opam",
+] as const;
+export type Ecosystem = (typeof ECOSYSTEMS)[number];
+
+export const TRANSITIVITIES = ["UNKNOWN_TRANSITIVITY", "TRANSITIVE", "DIRECT"] as const;
+export type Transitivity = (typeof TRANSITIVITIES)[number];
+
+/** UNSPECIFIED is a valid request value: in a filter it matches every dependency. */
+export const LICENSE_POLICY_SETTINGS = [
+  "LICENSE_POLICY_SETTING_UNSPECIFIED",
+  "LICENSE_POLICY_SETTING_ALLOW",
+  "LICENSE_POLICY_SETTING_COMMENT",
+  "LICENSE_POLICY_SETTING_BLOCK",
+] as const;
+export type LicensePolicySetting = (typeof LICENSE_POLICY_SETTINGS)[number];
