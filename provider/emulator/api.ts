@@ -92,11 +92,22 @@ export const routes: Route[] = [
 // Helpers
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(withoutEmptyStrings(value));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue && issue.path.length ? `${issue.path.join(".")}: ` : "";
   throw new HttpError(400, `invalid request: ${where}${issue?.message ?? "bad value"}`);
+}
+
+/**
+ * A request body as the service reads it: protobuf reads a string field sent as "" as not set
+ * (an empty cursor, `version: ""` in a dependency filter), so such fields are dropped before
+ * validation. Lists and their items are kept as sent.
+ */
+function withoutEmptyStrings(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyStrings);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== "").map(([k, v]) => [k, withoutEmptyStrings(v)]));
 }
 
 function deploymentById(req: ApiRequest) {

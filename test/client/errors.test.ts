@@ -5,6 +5,7 @@ import {
   APIConnectionError,
   AuthenticationError,
   BadRequestError,
+  DeploymentMigratedError,
   InvalidBaseUrlError,
   InvalidRequestError,
   MissingTokenError,
@@ -12,7 +13,7 @@ import {
   ResponseValidationError,
   SemgrepClient,
 } from "../../provider/client";
-import { SAST_POLICY_ID } from "../../provider/emulator";
+import { SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { json, type StubServer, startStub } from "../support/stub-server";
 
@@ -20,6 +21,26 @@ const env = useEmulator({ preset: "demo" });
 const SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
 describe("error mapping", () => {
+  it("maps 410 DEPLOYMENT_MIGRATED to DeploymentMigratedError, saying what to use instead; other operations still work", async () => {
+    const migrated = await startEmulator({ policiesV2: true });
+    const client = new SemgrepClient({ baseUrl: migrated.url, token: migrated.token, env: {} });
+    try {
+      const error = await client.policies.list(1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DeploymentMigratedError);
+      expect(error).toMatchObject({ status: 410, code: "DEPLOYMENT_MIGRATED", attempts: 1, operation: "policies.list" });
+      expect((error as Error).message).toBe(
+        "Semgrep API policies.list failed (GET /api/v1/deployments/1/policies → 410): This deployment has been migrated to Unified Policies; use the Policies V2 API. " +
+          "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
+          "PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
+          "Manage this deployment's rules in its detection policies instead (Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})",
+      );
+      await expect(client.projects.get("acme", "acme/web-app")).resolves.toMatchObject({ name: "acme/web-app" });
+    } finally {
+      await client.close();
+      await migrated.close();
+    }
+  });
+
   it("maps 401 to AuthenticationError with a hint, and never shows the token", async () => {
     const lines: string[] = [];
     const client = env.client({ token: SECRET, log: (l) => lines.push(l) });

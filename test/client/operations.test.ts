@@ -4,6 +4,7 @@ import { NotFoundError } from "../../provider/client";
 import { MAX_URL_LENGTH } from "../../provider/client/api/projects";
 import { SAST_POLICY_ID, SECRETS_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
+import { startRecordingProxy } from "../support/recording-proxy";
 
 const env = useEmulator({ preset: "demo" });
 
@@ -164,6 +165,16 @@ describe("projects", () => {
     expect(removed.tags).toEqual(["team:web", "owner:appsec"]);
     const [request] = env.requests("projects.removeTags");
     expect(request?.path).toBe("/api/v1/deployments/acme/projects/acme%2Fweb-app/tags");
+  });
+
+  it("adds tags with the OpenAPI's body, {tags}, not the bare array of its example", async () => {
+    const proxy = await startRecordingProxy(env.emulator.url);
+    try {
+      await env.client({ baseUrl: proxy.url }).projects.addTags("acme", "acme/web-app", ["pci"]);
+      expect(proxy.exchanges.map((e) => [e.method, e.body])).toEqual([["PUT", { tags: ["pci"] }]]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("removes 1,200 tags in as many requests as keep each URL within MAX_URL_LENGTH", async () => {

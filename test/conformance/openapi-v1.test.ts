@@ -200,6 +200,10 @@ async function driveEveryOperation(client: SemgrepClient): Promise<void> {
     name: "a",
     packageFilters: [{ name: "a", exactNameMatch: false, versionLowerBound: "0.0.1", versionUpperBound: "99" }],
     repositoryId: [101],
+    ecosystem: ["npm" as const, "pypi" as const],
+    transitivity: ["DIRECT" as const, "TRANSITIVE" as const],
+    licensePolicySettings: ["LICENSE_POLICY_SETTING_ALLOW" as const],
+    includeArchived: false,
   };
   const [repository] = await client.dependencies.listRepositories(DEPLOYMENT, { pageSize: 2 }).toArray(3);
   await client.dependencies.listRepositoriesPage(DEPLOYMENT, { dependencyFilter: filter });

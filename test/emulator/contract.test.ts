@@ -39,6 +39,8 @@ describe("bad input answers 400", () => {
     ["a cursor it never issued", "GET", `/deployments/1/policies/${SAST_POLICY_ID}?cursor=xyz`, {}, /cursor/],
     ["a primary branch that is not a ref", "PATCH", "/deployments/acme/projects/acme%2Fweb-app", { body: { primary_branch: "main" } }, /primary_branch/],
     ["tags that are not strings", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: [1, 2] }, /expected string/],
+    ["tags for another project than the path's", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: { deploymentSlug: "acme", projectName: "acme/other", tags: ["x"] } }, /projectName "acme\/other" does not match the path/],
+    ["a toggle for another deployment than the path's", "PATCH", "/deployments/acme/projects/acme%2Fweb-app/managed-scan", { body: { deploymentSlug: "other", diff_scan: { enabled: true } } }, /deploymentSlug "other" does not match the path/],
     ["an SBOM ref that is not a ref", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "main" } }, /ref/],
     ["a tag removal naming no tag", "DELETE", "/deployments/acme/projects/acme%2Fweb-app/tags", {}, /at least one tag/],
   ];
@@ -77,10 +79,11 @@ describe("projects and tags", () => {
     expect(encoded.status).toBe(200);
   });
 
-  it("adds tags from a bare array or from {tags}, as a set", async () => {
+  it("adds tags from a bare array, {tags} or the full documented object, as a set", async () => {
     await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: ["a", "b"] });
-    const answer = await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: { tags: ["b", "c"] } });
-    expect((answer.body.project as { tags: string[] }).tags).toEqual(["a", "b", "c"]);
+    await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: { tags: ["b", "c"] } });
+    const answer = await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["d"] } });
+    expect((answer.body.project as { tags: string[] }).tags).toEqual(["a", "b", "c", "d"]);
   });
 
   it("removes tags named by repeated query keys; a tag the project lacks is no error", async () => {
