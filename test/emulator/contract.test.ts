@@ -38,6 +38,7 @@ describe("bad input answers 400", () => {
     ["a primary branch that is not a ref", "PATCH", "/deployments/acme/projects/acme%2Fweb-app", { body: { primary_branch: "main" } }, /primary_branch/],
     ["tags that are not strings", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: [1, 2] }, /expected string/],
     ["an SBOM ref that is not a ref", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "main" } }, /ref/],
+    ["an SBOM formatVersion with the version string the OpenAPI dropped", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "refs/heads/main", formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } } }, /version/],
     ["a tag removal naming no tag", "DELETE", "/deployments/acme/projects/acme%2Fweb-app/tags", {}, /at least one tag/],
   ];
   it.each(cases)("%s", async (_name, method, path, options, message) => {

@@ -68,3 +68,12 @@ export const SBOM_EXPORT_STATUSES = [
   "SBOM_EXPORT_STATUS_FAILED",
 ] as const;
 export type SbomExportStatus = (typeof SBOM_EXPORT_STATUSES)[number];
+
+/** `formatVersion.cyclonedxVersion` of an SBOM export (the OpenAPI's `protos.sca.v1.SbomFormatVersion`). */
+export const SBOM_CYCLONEDX_VERSIONS = [
+  "SBOM_CYCLONE_DX_VERSION_V1_4",
+  "SBOM_CYCLONE_DX_VERSION_V1_5",
+  "SBOM_CYCLONE_DX_VERSION_V1_6",
+  "SBOM_CYCLONE_DX_VERSION_V1_7",
+] as const;
+export type SbomCycloneDxVersion = (typeof SBOM_CYCLONEDX_VERSIONS)[number];
