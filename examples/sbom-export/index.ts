@@ -8,7 +8,7 @@ const sbom = new SbomExport("payments-api", {
   deploymentId: "1",
   repositoryId: "102",
   ref: "refs/heads/main",
-  formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" },
+  formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_5" },
   sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON",
   metadataComponentType: "SBOM_METADATA_COMPONENT_TYPE_CYCLONE_DX_V15_APPLICATION",
   metadataSupplier: { name: "Acme Corp", contact: { email: "appsec@acme.example" } },

@@ -46,7 +46,7 @@ const sbom = new SbomExport("payments-api-sbom", {
   deploymentId,
   repositoryId: "102",
   ref: "refs/heads/main",
-  formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" },
+  formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_5" },
   triggers: [release],
 });
 

@@ -13,6 +13,6 @@ export type {
   ListRepositoriesRequest,
   ListLockfilesRequest,
 } from "./schemas/dependencies";
-export type { CreateSbomExportRequest, CreateSbomExportResponse, SbomExportStatusResult } from "./schemas/sbom";
+export type { CreateSbomExportRequest, CreateSbomExportResponse, SbomExportStatusResult, SbomFormatVersion } from "./schemas/sbom";
 export * from "./schemas/enums";
 export { toDate } from "./schemas/common";

@@ -51,7 +51,7 @@ export function covers(live: unknown, declared: unknown): boolean {
   return false;
 }
 
-function isRecord(value: unknown): value is Props {
+export function isRecord(value: unknown): value is Props {
   return !!value && typeof value === "object" && !Array.isArray(value);
 }
 

@@ -1,6 +1,7 @@
 /**
  * SbomExport in the provider process: starts an export job on create. Any change of its inputs,
- * `triggers` included, replaces it, which starts a new export. Delete only forgets the job.
+ * `triggers` included, replaces it, which starts a new export; `formatVersion` changes only when
+ * the export it asks for does (see sbom-format-version.ts). Delete only forgets the job.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -12,17 +13,22 @@ import { diffDeclared, type FieldRule } from "./diff";
 import { id } from "./inputs";
 import { about } from "./lookup";
 import { checkResource, metaChanged, metaOutputs, withoutMeta } from "./resource-meta";
+import { formatVersionInput, sameFormatVersion, warnDeprecatedVersion, withNormalizedFormatVersion } from "./sbom-format-version";
 
 const request = createSbomExportRequest.omit({ deploymentId: true, repositoryId: true });
 
 export const inputs = request.extend({
   deploymentId: id("deployment"),
   repositoryId: id("repository"),
+  formatVersion: formatVersionInput.optional(),
   triggers: z.union([z.array(z.string()), z.record(z.string(), z.string())], { error: "must be a list of strings or a map of strings" }).optional(),
 });
 type Inputs = z.output<typeof inputs>;
 
-const FIELDS: FieldRule[] = [
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Every input identifies the export. `diff` also asks `equal` about an input dropped from the program. */
+const FIELDS = [
   "deploymentId",
   "repositoryId",
   "ref",
@@ -31,7 +37,7 @@ const FIELDS: FieldRule[] = [
   "metadataComponentType",
   "metadataSupplier",
   "triggers",
-].map((name) => ({ name, replaces: true, equal: (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b) }));
+].map((name) => ({ name, replaces: true, equal: name === "formatVersion" ? sameFormatVersion : sameJson }) satisfies FieldRule);
 
 const subject = (props: Props) => `SbomExport of repository ${String(props.repositoryId)} at ${String(props.ref)}`;
 
@@ -47,11 +53,15 @@ async function status(deploymentId: string, taskToken: string): Promise<Partial<
 }
 
 export const sbomExport = {
-  check: (_olds: Props, news: Props) => checkResource("SbomExport", inputs, news),
+  check: async (_olds: Props, news: Props) => {
+    await warnDeprecatedVersion(news);
+    return checkResource("SbomExport", inputs, news);
+  },
 
   diff: async (_id: string, olds: Props, news: Props) => {
-    // Every input identifies the export; an input dropped from the program is a change too.
-    const dropped = FIELDS.filter((f) => news[f.name] === undefined && olds[f.name] !== undefined).map((f) => f.name);
+    // An input dropped from the program is a change too, unless leaving it out asks for the same
+    // export (an unset formatVersion is the service's default, CycloneDX 1.4).
+    const dropped = FIELDS.filter((f) => news[f.name] === undefined && olds[f.name] !== undefined && !f.equal(olds[f.name], undefined)).map((f) => f.name);
     const result = diffDeclared(olds, news, FIELDS);
     const replaces = [...(result.replaces ?? []), ...dropped];
     return { ...result, changes: result.changes || dropped.length > 0 || metaChanged(olds, news), replaces, deleteBeforeReplace: false };
@@ -67,10 +77,10 @@ export const sbomExport = {
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
-    about(subject(props), async () => ({ id, props: { ...props, ...(await status(props.deploymentId as string, id)) } })),
+    about(subject(props), async () => ({ id, props: { ...withNormalizedFormatVersion(props), ...(await status(props.deploymentId as string, id)) } })),
 
   // Every input replaces the resource, so update only ever sees a change of the metadata.
-  update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => ({ outs: { ...olds, ...news } }),
+  update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => ({ outs: { ...withNormalizedFormatVersion(olds), ...news } }),
 
   delete: async (): Promise<void> => {},
 };

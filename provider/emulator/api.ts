@@ -7,6 +7,8 @@ import type { z } from "zod";
 import {
   addTagsRequest,
   createSbomExportRequest,
+  cyclonedxSpecVersion,
+  DEFAULT_CYCLONEDX_VERSION,
   listLockfilesRequest,
   listRepositoriesRequest,
   listRulesQuery,
@@ -372,6 +374,7 @@ function createSbomExport(req: ApiRequest) {
     deploymentId: deployment.id,
     repositoryId,
     ref: body.ref,
+    specVersion: cyclonedxSpecVersion(body.formatVersion?.cyclonedxVersion ?? DEFAULT_CYCLONEDX_VERSION),
     request: body as Record<string, unknown>,
     createdAt: new Date(req.now).toISOString(),
     statusReads: 0,

@@ -116,6 +116,8 @@ export interface StoredSbomExport {
   deploymentId: number;
   repositoryId: number;
   ref: string;
+  /** The CycloneDX specification version of the document it produces ("1.4" when the request names none). */
+  specVersion: string;
   request: Record<string, unknown>;
   createdAt: string;
   /** Status reads so far: a job reports IN_PROGRESS on its first read, COMPLETED after. */

@@ -230,7 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const repo = state.repositories.find((r) => r.id === job.repositoryId);
       return sendJson(res, 200, {
         bomFormat: "CycloneDX",
-        specVersion: "1.5",
+        specVersion: job.specVersion,
         metadata: { component: { type: "application", name: repo?.name ?? String(job.repositoryId) }, ref: job.ref },
         components: (repo?.lockfiles ?? []).flatMap((l) => l.dependencies.map((d) => ({ type: "library", name: d.name, version: d.version, licenses: [{ license: { id: d.license } }] }))),
       });

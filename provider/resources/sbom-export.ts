@@ -1,8 +1,34 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { SbomMetadataComponentType, SbomOutputFormat } from "../client/schemas/enums";
+import type { SbomCycloneDxVersion, SbomFormat, SbomMetadataComponentType, SbomOutputFormat } from "../client/schemas/enums";
 import { TYPE_MODULE } from "../shims/shim";
 import { metaInputs, resourceOptions } from "./meta";
 import provider from "../shims/SbomExport";
+
+/**
+ * The SBOM's format and CycloneDX version, e.g.
+ * `{ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" }`.
+ * Leaving a field out asks for the service's default, and is the same export as writing the
+ * default out: changing one into the other starts no new export.
+ */
+export interface SbomFormatVersionArgs {
+  /** `SBOM_FORMAT_CYCLONEDX`, the only format (and the default). */
+  format?: pulumi.Input<SbomFormat>;
+  /** The CycloneDX schema version, `SBOM_CYCLONE_DX_VERSION_V1_4` to `_V1_7`; the service produces 1.4 when unset. */
+  cyclonedxVersion?: pulumi.Input<SbomCycloneDxVersion>;
+  /**
+   * The CycloneDX version as `"1.4"` to `"1.7"`, as the API took it before.
+   * @deprecated Give `cyclonedxVersion` (`"1.5"` is `SBOM_CYCLONE_DX_VERSION_V1_5`): the API no
+   * longer takes `version`. It still works, with a warning, and is sent as `cyclonedxVersion`;
+   * changing one spelling into the other starts no new export.
+   */
+  version?: pulumi.Input<string>;
+}
+
+/** `formatVersion` in the outputs: the `cyclonedxVersion` spelling, whichever the program used. */
+export interface SbomFormatVersionOutput {
+  format?: SbomFormat;
+  cyclonedxVersion?: SbomCycloneDxVersion;
+}
 
 export interface SbomExportArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
@@ -11,8 +37,8 @@ export interface SbomExportArgs {
   repositoryId: pulumi.Input<string | number>;
   /** `refs/heads/<branch>` or `refs/pull/<number>/merge`. */
   ref: pulumi.Input<string>;
-  /** e.g. `{ format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" }`. */
-  formatVersion?: pulumi.Input<{ format: pulumi.Input<"SBOM_FORMAT_CYCLONEDX">; version: pulumi.Input<string> }>;
+  /** Format and CycloneDX version: `{ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" }`. */
+  formatVersion?: pulumi.Input<SbomFormatVersionArgs>;
   sbomOutputFormat?: pulumi.Input<SbomOutputFormat>;
   metadataComponentType?: pulumi.Input<SbomMetadataComponentType>;
   metadataSupplier?: pulumi.Input<{
@@ -36,7 +62,7 @@ export interface SbomExportArgs {
  *   deploymentId: "1",
  *   repositoryId: "101",
  *   ref: "refs/heads/main",
- *   formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" },
+ *   formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" },
  *   sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON",
  *   triggers: ["v2.4.0"],
  * });
@@ -53,6 +79,8 @@ export class SbomExport extends pulumi.dynamic.Resource {
   declare readonly deploymentId: pulumi.Output<string>;
   declare readonly repositoryId: pulumi.Output<string>;
   declare readonly ref: pulumi.Output<string>;
+  /** The format and version asked for, in the `cyclonedxVersion` spelling (state of an older build takes it at its next refresh). */
+  declare readonly formatVersion: pulumi.Output<SbomFormatVersionOutput | undefined>;
 
   constructor(name: string, args: SbomExportArgs, opts?: pulumi.CustomResourceOptions) {
     super(

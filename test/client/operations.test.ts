@@ -1,6 +1,6 @@
 /** Every operation of api-v1.md through the client, against the emulator over HTTP. */
 import { describe, expect, it } from "vitest";
-import { NotFoundError } from "../../provider/client";
+import { NotFoundError, type SbomFormatVersion } from "../../provider/client";
 import { MAX_URL_LENGTH } from "../../provider/client/api/projects";
 import { SAST_POLICY_ID, SECRETS_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
@@ -212,7 +212,7 @@ describe("SBOM export", () => {
     const { taskToken } = await client.sbom.createExport(1, {
       repositoryId: "101",
       ref: "refs/heads/main",
-      formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" },
+      formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" },
       sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON",
       metadataComponentType: "SBOM_METADATA_COMPONENT_TYPE_CYCLONE_DX_V15_APPLICATION",
       metadataSupplier: { name: "Acme", contact: { email: "appsec@acme.example" } },
@@ -221,8 +221,23 @@ describe("SBOM export", () => {
     expect((await client.sbom.getExport(1, taskToken)).status).toBe("SBOM_EXPORT_STATUS_IN_PROGRESS");
     const done = await client.sbom.getExport(1, taskToken);
     expect(done.status).toBe("SBOM_EXPORT_STATUS_COMPLETED");
-    const document = (await (await fetch(done.downloadUrl!)).json()) as { bomFormat: string; components: unknown[] };
-    expect(document.bomFormat).toBe("CycloneDX");
+    const document = (await (await fetch(done.downloadUrl!)).json()) as { bomFormat: string; specVersion: string; components: unknown[] };
+    expect(document).toMatchObject({ bomFormat: "CycloneDX", specVersion: "1.6" });
     expect(document.components.length).toBeGreaterThan(0);
+    // The OpenAPI's spelling, exactly: no `version` beside `cyclonedxVersion`.
+    expect(env.emulator.state().sbomExports[0]?.request.formatVersion).toStrictEqual({ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" });
+  });
+
+  it("exports CycloneDX 1.4 when the request names no version, as the service does", async () => {
+    const client = env.client();
+    const { taskToken } = await client.sbom.createExport(1, { repositoryId: "101", ref: "refs/heads/main" });
+    expect(env.emulator.state().sbomExports[0]).toMatchObject({ taskToken, specVersion: "1.4" });
+  });
+
+  it("refuses the version string the OpenAPI no longer has, before sending anything", async () => {
+    const client = env.client();
+    const legacy = { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } as unknown as SbomFormatVersion;
+    await expect(client.sbom.createExport(1, { repositoryId: "101", ref: "refs/heads/main", formatVersion: legacy })).rejects.toThrow(/version/);
+    expect(env.requests()).toEqual([]);
   });
 });

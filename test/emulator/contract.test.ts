@@ -42,6 +42,7 @@ describe("bad input answers 400", () => {
     ["tags for another project than the path's", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: { deploymentSlug: "acme", projectName: "acme/other", tags: ["x"] } }, /projectName "acme\/other" does not match the path/],
     ["a toggle for another deployment than the path's", "PATCH", "/deployments/acme/projects/acme%2Fweb-app/managed-scan", { body: { deploymentSlug: "other", diff_scan: { enabled: true } } }, /deploymentSlug "other" does not match the path/],
     ["an SBOM ref that is not a ref", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "main" } }, /ref/],
+    ["an SBOM formatVersion with the version string the OpenAPI dropped", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "refs/heads/main", formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } } }, /version/],
     ["a tag removal naming no tag", "DELETE", "/deployments/acme/projects/acme%2Fweb-app/tags", {}, /at least one tag/],
   ];
   it.each(cases)("%s", async (_name, method, path, options, message) => {

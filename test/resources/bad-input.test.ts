@@ -65,8 +65,9 @@ const atPreview: Array<[Kind, Record<string, unknown>, string, RegExp]> = [
   ["SbomExport", { ...sbom, ref: "main" }, "ref", /must be refs\/heads\/<branch> or refs\/pull\/<number>\/merge/],
   ["SbomExport", { ...sbom, ref: "refs/pull/abc/merge" }, "ref", /must be refs\/heads/],
   ["SbomExport", { ...sbom, repositoryId: "web-app" }, "repositoryId", /must be the repository id: digits only/],
-  ["SbomExport", { ...sbom, formatVersion: { format: "SPDX", version: "2.3" } }, "formatVersion.format", /"SPDX": Invalid input: expected "SBOM_FORMAT_CYCLONEDX"/],
-  ["SbomExport", { ...sbom, formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "v1" } }, "formatVersion.version", /must be <major>\.<minor>/],
+  ["SbomExport", { ...sbom, formatVersion: { format: "SPDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_5" } }, "formatVersion.format", /"SPDX": must be one of SBOM_FORMAT_CYCLONEDX/],
+  ["SbomExport", { ...sbom, formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "v1" } }, "formatVersion.version", /"v1": must be a CycloneDX version the service supports: one of 1\.4, 1\.5, 1\.6, 1\.7/],
+  ["SbomExport", { ...sbom, formatVersion: { cyclonedxVersion: "V1_5" } }, "formatVersion.cyclonedxVersion", /"V1_5": must be one of SBOM_CYCLONE_DX_VERSION_V1_4, SBOM_CYCLONE_DX_VERSION_V1_5/],
   ["SbomExport", { ...sbom, sbomOutputFormat: "XML" }, "sbomOutputFormat", /Invalid option/],
   ["SbomExport", { ...sbom, triggers: [1, 2] }, "triggers", /must be a list of strings or a map of strings/],
 ];

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
-import { checked, provider, useProviderAgainst } from "../support/provider";
+import { checked, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -106,5 +106,88 @@ describe("SbomExport", () => {
     const { triggers: _dropped, ...withoutTriggers } = request;
     expect(await sbom.diff(olds, withoutTriggers)).toMatchObject({ changes: true, replaces: ["triggers"] });
     expect(await sbom.diff(olds, request)).toMatchObject({ changes: false });
+  });
+});
+
+describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the deprecated version string", () => {
+  const base = { deploymentId: "1", repositoryId: "101", ref: "refs/heads/main", resourceName: "release" };
+  const V1_5 = "SBOM_CYCLONE_DX_VERSION_V1_5";
+  const legacy = { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" };
+  const current = { format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: V1_5 };
+
+  it("takes version: \"1.5\" as cyclonedxVersion V1_5, sends only {format, cyclonedxVersion}, and warns", async () => {
+    const inputs = await checked(sbom, { ...base, formatVersion: legacy });
+    expect(inputs.formatVersion).toStrictEqual(current);
+    expect(notices).toEqual([
+      {
+        severity: "warning",
+        message:
+          'SbomExport "release": formatVersion.version is deprecated (Semgrep\'s API takes formatVersion.cyclonedxVersion); ' +
+          'write cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_5" in place of version: "1.5". It is the same export: changing the spelling starts no new one.',
+      },
+    ]);
+    const { outs } = await sbom.create(inputs);
+    expect(env.emulator.state().sbomExports[0]?.request.formatVersion).toStrictEqual(current);
+    expect(env.emulator.state().sbomExports[0]?.specVersion).toBe("1.5");
+    expect(outs.formatVersion).toStrictEqual(current);
+  });
+
+  it("names no value of a formatVersion given as a secret in the warning", async () => {
+    await checked(sbom, { ...base, formatVersion: legacy, secretInputs: ["formatVersion"] });
+    expect(notices.map((n) => n.message)).toEqual([expect.stringContaining('write cyclonedxVersion in place of version. It is the same export')]);
+  });
+
+  it("warns about nothing for the OpenAPI's spelling, and takes both spellings when they agree", async () => {
+    expect((await checked(sbom, { ...base, formatVersion: current })).formatVersion).toStrictEqual(current);
+    expect(notices).toEqual([]);
+    expect((await checked(sbom, { ...base, formatVersion: { ...legacy, cyclonedxVersion: V1_5 } })).formatVersion).toStrictEqual(current);
+  });
+
+  it.each([
+    ["an unsupported version", { ...legacy, version: "1.3" }, /formatVersion\.version: "1\.3": must be a CycloneDX version the service supports: one of 1\.4, 1\.5, 1\.6, 1\.7/],
+    ["a version of no CycloneDX", { ...legacy, version: "2.0" }, /"2\.0": must be .* one of 1\.4, 1\.5, 1\.6, 1\.7/],
+    ["a version that is not a string", { ...legacy, version: 1.5 }, /formatVersion\.version: 1\.5: must be a string, one of 1\.4, 1\.5, 1\.6, 1\.7/],
+    ["two spellings that disagree", { ...legacy, cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" }, /formatVersion\.version: "1\.5": names another version than formatVersion\.cyclonedxVersion: give only cyclonedxVersion/],
+  ])("refuses %s at check, naming formatVersion.version, before any request", async (_case, formatVersion, reason) => {
+    const { failures } = await sbom.check({ ...base, formatVersion });
+    expect(failures).toEqual([{ property: "formatVersion.version", reason: expect.stringMatching(reason) }]);
+    expect(notices).toEqual([]); // the failure says what to write; no deprecation warning beside it
+    expect(env.requests()).toEqual([]);
+  });
+
+  it("refuses a cyclonedxVersion that is not one of the OpenAPI's values, listing them", async () => {
+    const { failures } = await sbom.check({ ...base, formatVersion: { cyclonedxVersion: "1.6" } });
+    expect(failures).toEqual([{ property: "formatVersion.cyclonedxVersion", reason: expect.stringMatching(/must be one of SBOM_CYCLONE_DX_VERSION_V1_4, .*_V1_7/) }]);
+  });
+
+  it("diffs the two spellings of one version, and a default left out or written out, as no change", async () => {
+    const olds = { ...base, taskToken: "t" };
+    const declared = async (formatVersion?: object) => checked(sbom, { ...base, ...(formatVersion ? { formatVersion } : {}) });
+    // State written before cyclonedxVersion existed, or with the deprecated spelling.
+    expect(await sbom.diff({ ...olds, formatVersion: legacy }, await declared(current))).toMatchObject({ changes: false });
+    expect(await sbom.diff({ ...olds, formatVersion: current }, await declared(legacy))).toMatchObject({ changes: false });
+    expect(await sbom.diff({ ...olds, formatVersion: legacy }, { ...base, formatVersion: legacy })).toMatchObject({ changes: false });
+    // The service exports CycloneDX 1.4 when no version is given.
+    const v14 = { cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_4" };
+    expect(await sbom.diff(olds, await declared(v14))).toMatchObject({ changes: false });
+    expect(await sbom.diff({ ...olds, formatVersion: v14 }, await declared())).toMatchObject({ changes: false });
+    expect(await sbom.diff({ ...olds, formatVersion: { format: "SBOM_FORMAT_CYCLONEDX" } }, await declared({ version: "1.4" }))).toMatchObject({ changes: false });
+  });
+
+  it("replaces (a new export) when the version asked for changes, whichever the spelling", async () => {
+    const olds = { ...base, taskToken: "t" };
+    const v16 = await checked(sbom, { ...base, formatVersion: { version: "1.6" } });
+    expect(await sbom.diff({ ...olds, formatVersion: legacy }, v16)).toMatchObject({ changes: true, replaces: ["formatVersion"] });
+    expect(await sbom.diff(olds, v16)).toMatchObject({ changes: true, replaces: ["formatVersion"] });
+    expect(await sbom.diff({ ...olds, formatVersion: current }, base)).toMatchObject({ changes: true, replaces: ["formatVersion"] });
+    // A version older builds took but the service does not: nothing it equals.
+    expect(await sbom.diff({ ...olds, formatVersion: { ...legacy, version: "2.0" } }, await checked(sbom, { ...base, formatVersion: current }))).toMatchObject({ replaces: ["formatVersion"] });
+  });
+
+  it("shows formatVersion in the cyclonedxVersion spelling once state of an older build is read or updated", async () => {
+    const { id, outs } = await sbom.create(await checked(sbom, { ...base, formatVersion: current }));
+    const old = { ...outs, formatVersion: legacy };
+    expect((await sbom.read(id, old)).props?.formatVersion).toStrictEqual(current);
+    expect((await sbom.update(id, old, { ...base, resourceName: "renamed" })).outs.formatVersion).toStrictEqual(current);
   });
 });

@@ -106,3 +106,12 @@ export const LICENSE_POLICY_SETTINGS = [
   "LICENSE_POLICY_SETTING_BLOCK",
 ] as const;
 export type LicensePolicySetting = (typeof LICENSE_POLICY_SETTINGS)[number];
+
+/** `formatVersion.cyclonedxVersion` of an SBOM export (the OpenAPI's `protos.sca.v1.SbomFormatVersion`). */
+export const SBOM_CYCLONEDX_VERSIONS = [
+  "SBOM_CYCLONE_DX_VERSION_V1_4",
+  "SBOM_CYCLONE_DX_VERSION_V1_5",
+  "SBOM_CYCLONE_DX_VERSION_V1_6",
+  "SBOM_CYCLONE_DX_VERSION_V1_7",
+] as const;
+export type SbomCycloneDxVersion = (typeof SBOM_CYCLONEDX_VERSIONS)[number];
