@@ -212,6 +212,7 @@ async function driveEveryOperation(client: SemgrepClient): Promise<void> {
   const { taskToken } = await client.sbom.createExport(DEPLOYMENT, {
     repositoryId: String(101),
     ref: "refs/heads/main",
+    formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" },
     sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON",
     metadataComponentType: "SBOM_METADATA_COMPONENT_TYPE_CYCLONE_DX_V15_APPLICATION",
     metadataSupplier: { name: "Acme", url: "https://acme.example", contact: { name: "Sec", email: "sec@acme.example", phone: "1" } },
