@@ -4,6 +4,11 @@
  * the service's own message. The token never reaches any of them.
  */
 
+/** An error and the errors it wraps (`cause`), outermost first, at most `depth` of them. */
+export function* causeChain(error: unknown, depth = 5): Generator<unknown> {
+  for (let e: unknown = error, n = 0; e != null && n < depth; e = (e as { cause?: unknown }).cause, n++) yield e;
+}
+
 /** What every client error says about the request that failed. */
 export interface RequestInfo {
   /** The client operation, e.g. `projects.get`. */

@@ -1,4 +1,5 @@
 /** When to try a request again, and how long to wait first. */
+import { causeChain } from "./errors";
 
 /** Statuses that say "not now" rather than "no". */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -28,7 +29,7 @@ export const TIMEOUT_CODES: ReadonlySet<string> = new Set([
 
 /** The error code of a failed connection, looking through `cause` chains. */
 export function errorCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causeChain(error)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") return code;
   }
@@ -63,10 +64,7 @@ export function isTlsError(error: unknown): boolean {
   const code = errorCode(error);
   if (code && TRANSIENT_CODES.has(code)) return false;
   if (code && (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_") || code === "EPROTO")) return true;
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof Error && /SSL routines|wrong version number/.test(e.message)) return true;
-  }
-  return false;
+  return [...causeChain(error)].some((e) => e instanceof Error && /SSL routines|wrong version number/.test(e.message));
 }
 
 /**

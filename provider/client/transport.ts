@@ -46,6 +46,12 @@ export interface RequestSpec<S extends z.ZodType> {
    * attempt may have reached the service.
    */
   repeatEffect?: string;
+  /**
+   * The error code a `410 Gone` of this operation stands for when the answer names none (the
+   * deprecated v1 policy operations: `DEPLOYMENT_MIGRATED`), so the typed error does not depend
+   * on the error body's exact shape.
+   */
+  goneCode?: string;
   signal?: AbortSignal;
 }
 
@@ -138,7 +144,7 @@ export class Transport {
         continue;
       }
       const { message, code } = serviceError(text);
-      return fail(APIError.fromStatus(info, status, message, attempt, code));
+      return fail(APIError.fromStatus(info, status, message, attempt, code ?? (status === 410 ? spec.goneCode : undefined)));
     }
   }
 
@@ -221,16 +227,18 @@ function parseAnswer<S extends z.ZodType>(info: RequestInfo, schema: S, text: st
 
 /**
  * The service's own message, `{"error": "..."}` (Flask style) or `{"message": "..."}`, else a
- * short excerpt of the body; and its machine-readable `code`, when there is one.
+ * short excerpt of the body; and its machine-readable code, when there is one: `code` as a
+ * string, or the `reason` of a gRPC-style `details` entry (where `code` is a number).
  */
 function serviceError(text: string): { message: string; code?: string } {
   try {
     const json = JSON.parse(text) as unknown;
     if (json && typeof json === "object") {
-      const { error, message, code } = json as { error?: unknown; message?: unknown; code?: unknown };
+      const { error, message, code, details } = json as { error?: unknown; message?: unknown; code?: unknown; details?: unknown };
       const said = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
-      const known = typeof code === "string" && code !== "" ? { code } : {};
-      if (said !== undefined || known.code) return { message: said ?? "", ...known };
+      const reason = Array.isArray(details) ? details.map((d) => (d as { reason?: unknown } | null)?.reason).find((r) => typeof r === "string" && r !== "") : undefined;
+      const named = typeof code === "string" && code !== "" ? code : (reason as string | undefined);
+      if (said !== undefined || named) return { message: said ?? "", ...(named ? { code: named } : {}) };
     }
   } catch {
     // Not JSON: proxies answer 502/503/504 with HTML or nothing.

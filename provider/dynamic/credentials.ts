@@ -4,7 +4,7 @@
  * SEMGREP_APP_TOKEN / SEMGREP_APP_URL read at call time. Held in this process's memory only.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { AuthenticationError, MissingTokenError, type SemgrepClient, sharedClient, TOKEN_ENV, URL_ENV } from "../client";
+import { AuthenticationError, causeChain, MissingTokenError, type SemgrepClient, sharedClient, TOKEN_ENV, URL_ENV } from "../client";
 
 let configured: { token?: string; url?: string } = {};
 
@@ -31,9 +31,8 @@ export function apiAddress(): string {
  * next `pulumi up`. Errors that can come of that (a missing token, a 401, possibly wrapped) say so.
  */
 export function withCredentialsHint(error: unknown): unknown {
-  let cause: unknown = error;
-  while (cause instanceof Error && !(cause instanceof MissingTokenError || cause instanceof AuthenticationError)) cause = cause.cause;
-  if (!(error instanceof Error) || !(cause instanceof Error)) return error;
+  const cause = [...causeChain(error)].find((e) => e instanceof MissingTokenError || e instanceof AuthenticationError);
+  if (!(error instanceof Error) || cause === undefined) return error;
   const hint =
     "If semgrep:token was set or rotated after this stack's last `pulumi up`, `pulumi refresh` and `pulumi destroy` still use the token saved in the stack's state: " +
     "run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks up the new one.";

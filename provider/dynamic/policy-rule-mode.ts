@@ -1,7 +1,7 @@
 /** PolicyRuleMode in the provider process: the mode of one rule (by path) in one policy. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { DeploymentMigratedError, NotFoundError, type Rule } from "../client";
+import { causeChain, DeploymentMigratedError, NotFoundError, type Rule } from "../client";
 import { POLICY_MODES, rulePath } from "../client/schemas";
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
@@ -144,16 +144,6 @@ export const policyRuleMode = {
     ),
 };
 
-/** Whether `error`, or an error it wraps (`cause`), is a `kind`. */
-function causedBy(error: unknown, kind: abstract new (...args: never[]) => Error): boolean {
-  let current: unknown = error;
-  while (current instanceof Error) {
-    if (current instanceof kind) return true;
-    current = (current as Error).cause;
-  }
-  return false;
-}
-
 /**
  * Deleting once the deployment has moved to unified policies: the v1 rule mode is gone with the
  * v1 policy, so there is nothing left to restore, and the resource leaves the stack with a
@@ -163,7 +153,7 @@ async function unlessMigrated(props: Props, work: () => Promise<void>): Promise<
   try {
     await work();
   } catch (error) {
-    if (!causedBy(error, DeploymentMigratedError)) throw error;
+    if (![...causeChain(error)].some((e) => e instanceof DeploymentMigratedError)) throw error;
     await notify(
       "warning",
       `${subject(props)}: deployment ${String(props.deploymentId)} now uses Semgrep's unified policies (Policies V2), where v1 rule modes no longer exist: ` +

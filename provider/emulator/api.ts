@@ -126,11 +126,18 @@ function deploymentBySlug(req: ApiRequest) {
   return deployment;
 }
 
-/** Body fields that repeat the path (`deploymentSlug`, `projectName`) must say the same. */
-function matchesPath(req: ApiRequest, body: { deploymentSlug?: string; projectName?: string }): void {
-  for (const [field, value] of [["deploymentSlug", req.params.deployment], ["projectName", req.params.project]] as const) {
-    const given = body[field];
-    if (given !== undefined && given !== value) throw new HttpError(400, `invalid request: ${field} ${JSON.stringify(given)} does not match the path (${JSON.stringify(value)})`);
+/** Where a body repeats the path (field → path parameter), as the OpenAPI's request bodies do. */
+const PROJECT_IN_BODY = { deploymentSlug: "deployment", projectName: "project" } as const;
+const DEPLOYMENT_ID_IN_BODY = { deploymentId: "deployment" } as const;
+
+/** Body fields that repeat a path parameter must say the same, when given. */
+function matchesPath(req: ApiRequest, body: object, fields: Readonly<Record<string, string>>): void {
+  for (const [field, param] of Object.entries(fields)) {
+    const given = (body as Record<string, unknown>)[field];
+    const value = req.params[param];
+    if (given !== undefined && String(given) !== value) {
+      throw new HttpError(400, `invalid request: ${field} ${JSON.stringify(given)} does not match the path (${JSON.stringify(value)})`);
+    }
   }
 }
 
@@ -178,10 +185,11 @@ const PRODUCT_NAMES: Record<string, string> = {
 function searchScans(req: ApiRequest) {
   const deployment = deploymentById(req);
   const body = parse(scanSearchRequest, req.body ?? {});
+  matchesPath(req, body, DEPLOYMENT_ID_IN_BODY);
   const since = body.since ? Date.parse(body.since) : undefined;
   const products = (body.products ?? []).filter((p) => p !== "PRODUCT_UNSPECIFIED").map((p) => PRODUCT_NAMES[p]);
-  // UNSPECIFIED asks for no particular status: with it in the list, every status matches.
-  const statuses = body.statuses?.includes("SCAN_STATUS_UNSPECIFIED") ? [] : (body.statuses ?? []);
+  // UNSPECIFIED, the enum's zero value, asks for no particular status: it is left out, like PRODUCT_UNSPECIFIED.
+  const statuses = (body.statuses ?? []).filter((s) => s !== "SCAN_STATUS_UNSPECIFIED");
   const matches = (scan: StoredScan) =>
     scan.deploymentId === deployment.id &&
     (body.branch === undefined || scan.branch === body.branch || scan.branch === `refs/heads/${body.branch}`) &&
@@ -210,6 +218,7 @@ function getScan(req: ApiRequest) {
 function listRepositories(req: ApiRequest) {
   const deployment = deploymentById(req);
   const body = parse(listRepositoriesRequest, req.body ?? {});
+  matchesPath(req, body, DEPLOYMENT_ID_IN_BODY);
   const rows = req.state.repositories
     .filter((r) => r.deploymentId === deployment.id)
     .map((r) => ({ repo: r, count: dependencyCount(r, body.dependencyFilter) }))
@@ -236,6 +245,7 @@ function listLockfiles(req: ApiRequest) {
   const repo = /^\d+$/.test(id) ? req.state.repositories.find((r) => r.id === Number(id) && r.deploymentId === deployment.id) : undefined;
   if (!repo) throw new HttpError(404, `repository ${id} not found`);
   const body = parse(listLockfilesRequest, req.body ?? {});
+  matchesPath(req, body, { ...DEPLOYMENT_ID_IN_BODY, repositoryId: "repository" });
   const rows = lockfileCounts(repo, body.dependencyFilter).filter((row) => row.numDependencies > 0);
   const result = page(rows, decodeCursor(body.cursor), body.pageSize ?? 5);
   return { ...(result.cursor ? { cursor: result.cursor } : {}), hasMore: result.cursor !== "", lockfileSummaries: result.items };
@@ -271,9 +281,7 @@ function listRules(req: ApiRequest) {
 function updateRuleMode(req: ApiRequest) {
   const policy = findPolicy(req);
   const body = parse(updateRuleModeRequest, req.body);
-  if (body.policyId !== undefined && body.policyId !== policy.id) {
-    throw new HttpError(400, `invalid request: policyId ${body.policyId} does not match the path (${policy.id})`);
-  }
+  matchesPath(req, body, { ...DEPLOYMENT_ID_IN_BODY, policyId: "policy" });
   const rule = policy.rules.find((r) => r.path === body.rulePath);
   if (!rule) throw new HttpError(404, `rule ${body.rulePath} not found in policy ${policy.id}`);
   if (rule.policyMode !== body.policyMode) {
@@ -306,7 +314,7 @@ function getProject(req: ApiRequest) {
 function updateProject(req: ApiRequest) {
   const project = findProject(req);
   const body = parse(updateProjectRequest, req.body ?? {});
-  matchesPath(req, body);
+  matchesPath(req, body, PROJECT_IN_BODY);
   if (body.primary_branch !== undefined) {
     project.primaryBranch = body.primary_branch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? null : body.primary_branch;
   }
@@ -320,7 +328,7 @@ function updateProject(req: ApiRequest) {
 function updateManagedScans(req: ApiRequest) {
   const project = findProject(req);
   const body = parse(managedScanRequest, req.body ?? {});
-  matchesPath(req, body);
+  matchesPath(req, body, PROJECT_IN_BODY);
   if (body.diff_scan) project.managedScanConfig.diff_scan = switched(body.diff_scan);
   if (body.full_scan) project.managedScanConfig.full_scan = switched(body.full_scan);
   req.changed();
@@ -336,8 +344,10 @@ function addTags(req: ApiRequest) {
   const project = findProject(req);
   // The OpenAPI's body is the object `{deploymentSlug?, projectName?, tags}` (the names repeat the
   // path); its example is a bare array, which the service takes too.
-  const tags = Array.isArray(req.body) ? parse(tagList, req.body) : parse(addTagsRequest, req.body).tags;
-  matchesPath(req, req.body as { deploymentSlug?: string; projectName?: string });
+  const body = Array.isArray(req.body) ? { tags: parse(tagList, req.body) } : parse(addTagsRequest, req.body);
+  matchesPath(req, body, PROJECT_IN_BODY);
+  // No `tags` is an empty list in protobuf: nothing to add.
+  const tags = body.tags ?? [];
   const fresh = tags.filter((t) => !project.tags.includes(t));
   if (fresh.length) {
     project.tags = [...project.tags, ...fresh];
@@ -364,6 +374,7 @@ function removeTags(req: ApiRequest) {
 function createSbomExport(req: ApiRequest) {
   const deployment = deploymentById(req);
   const body = parse(createSbomExportRequest, req.body ?? {});
+  matchesPath(req, body, DEPLOYMENT_ID_IN_BODY);
   const repositoryId = Number(body.repositoryId);
   if (!req.state.projects.some((p) => p.id === repositoryId && p.deploymentId === deployment.id)) {
     throw new HttpError(404, `repository ${body.repositoryId} not found`);

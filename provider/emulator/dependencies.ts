@@ -40,7 +40,11 @@ function dependencyMatches(dep: StoredDependency, filter: Filter): boolean {
     anyOf(filter.packageFilters, (pf) => packageMatches(dep, pf)) &&
     anyOf(filter.ecosystem, (ecosystem) => ecosystem === dep.ecosystem) &&
     anyOf(filter.transitivity, (transitivity) => transitivity === dep.transitivity) &&
-    anyOf(filter.licensePolicySettings, (setting) => setting === "LICENSE_POLICY_SETTING_UNSPECIFIED" || setting === dep.licensePolicySetting)
+    // UNSPECIFIED, the enum's zero value, asks for no particular outcome: it is left out.
+    anyOf(
+      filter.licensePolicySettings?.filter((setting) => setting !== "LICENSE_POLICY_SETTING_UNSPECIFIED"),
+      (setting) => setting === dep.licensePolicySetting,
+    )
   );
 }
 

@@ -91,7 +91,6 @@ export function renderRule(rule: StoredRule, baseUrl: string) {
   return { ...rest, url: ruleUrl(rule, baseUrl), ...(lastChangeBy ? { lastChangeBy } : {}) };
 }
 
-
 function ruleUrl(rule: StoredRule, baseUrl: string): string {
   return `${baseUrl}/r/${rule.path}`;
 }
@@ -99,22 +98,31 @@ function ruleUrl(rule: StoredRule, baseUrl: string): string {
 /**
  * Fields the OpenAPI marks required in the answers the emulator gives (`Project`, `ListProject`,
  * `Deployment`, the project envelopes and lists, the SBOM and dependency answers), kept by
- * {@link withoutEmptyFields} even when empty. By name: no optional field of another answer
- * shares one of these names and can be empty.
+ * {@link withoutEmptyFields} even when empty. Listed by name rather than read from the OpenAPI,
+ * which the emulator does not ship; the names that also occur as optional fields elsewhere
+ * (`id`, `name`, `status`) never hold an empty value there.
  */
 const REQUIRED_FIELDS = new Set(["id", "name", "tags", "slug", "project", "projects", "taskToken", "status", "hasMore", "repositorySummaries", "lockfileSummaries"]);
 
 /**
+ * Enum fields whose value is the enum's zero value, which protobuf's JSON mapping leaves out like
+ * any default. `policyMode` has no UNSPECIFIED value in the OpenAPI; its first, `MODE_MONITOR`,
+ * is the zero value.
+ */
+const ZERO_ENUM_VALUES: Readonly<Record<string, string>> = { policyMode: "MODE_MONITOR" };
+
+/**
  * An answer as protobuf's JSON mapping writes it by default (the emulator's `--omit-empty`):
- * fields whose value is false, 0, "", an empty list or null are left out, at every depth, except
- * the required ones.
+ * fields whose value is false, 0 (also an int64 written as the string "0"), "", an empty list,
+ * null or an enum's zero value are left out, at every depth, except the required ones.
  */
 export function withoutEmptyFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutEmptyFields);
   if (value === null || typeof value !== "object") return value;
   const kept: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    const empty = field === false || field === 0 || field === "" || field === null || (Array.isArray(field) && field.length === 0);
+    const empty =
+      field === false || field === 0 || field === "0" || field === "" || field === null || (Array.isArray(field) && field.length === 0) || ZERO_ENUM_VALUES[key] === field;
     if (!empty || REQUIRED_FIELDS.has(key)) kept[key] = withoutEmptyFields(field);
   }
   return kept;

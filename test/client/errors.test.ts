@@ -41,6 +41,20 @@ describe("error mapping", () => {
     }
   });
 
+  it.each([
+    ["a gRPC-style body (numeric code, the reason in details)", { code: 9, message: "deployment migrated", details: [{ reason: "DEPLOYMENT_MIGRATED" }] }],
+    ["a body naming no code", { error: "Gone" }],
+  ])("maps a 410 of a v1 policy operation with %s to DeploymentMigratedError", async (_name, body) => {
+    const stub = await startStub((_req, res) => json(res, 410, body));
+    try {
+      const error = await new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} }).policies.list(1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DeploymentMigratedError);
+      expect(error).toMatchObject({ status: 410, code: "DEPLOYMENT_MIGRATED" });
+    } finally {
+      await stub.close();
+    }
+  });
+
   it("maps 401 to AuthenticationError with a hint, and never shows the token", async () => {
     const lines: string[] = [];
     const client = env.client({ token: SECRET, log: (l) => lines.push(l) });

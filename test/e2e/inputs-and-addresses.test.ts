@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
-import { program, programWorkspace } from "../support/program";
+import { printed, program, programWorkspace } from "../support/program";
 
 let emulator: RunningEmulator;
 beforeEach(async () => {
@@ -14,7 +14,6 @@ beforeEach(async () => {
 });
 afterEach(async () => emulator?.close());
 
-const printed = (result: { stdout: string; stderr: string }) => (result.stdout + result.stderr).replace(/\s+/g, " ");
 const tags = program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["x"] });`);
 
 describe('primaryBranch: "None"', () => {

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
-import { program, programWorkspace, urnOf } from "../support/program";
+import { printed, program, programWorkspace, urnOf } from "../support/program";
 
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 const rule = `{ deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${EVAL}" }`;
@@ -23,7 +23,6 @@ afterEach(async () => emulator?.close());
 const project = (name: string) => emulator.state().projects.find((p) => p.name === name)!;
 const evalMode = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === EVAL)!.policyMode;
 const writes = () => emulator.requests().filter((r) => r.method !== "GET");
-const printed = (result: { stdout: string; stderr: string }) => (result.stdout + result.stderr).replace(/\s+/g, " ");
 
 describe("a rename without an alias", () => {
   /** The program, its resources named with `suffix`, each with an alias to its name without it when `aliased`. */

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
-import { program, type ProgramWorkspace, programWorkspace } from "../support/program";
+import { printed, program, type ProgramWorkspace, programWorkspace } from "../support/program";
 
 const V1_5 = "SBOM_CYCLONE_DX_VERSION_V1_5";
 const sbomProgram = (formatVersion: string) =>
@@ -25,7 +25,6 @@ beforeEach(async () => {
 afterEach(async () => emulator?.close());
 
 const exportsStarted = () => emulator.requests().filter((r) => r.operation === "sbom.createExport").length;
-const printed = (result: { stdout: string; stderr: string }) => (result.stdout + result.stderr).replace(/\s+/g, " ");
 
 /** Rewrites the stack's state as a build before `cyclonedxVersion` wrote it: `{format, version: "1.5"}` in inputs and outputs. */
 async function writeOldState(workspace: ProgramWorkspace): Promise<void> {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
-import { program, programWorkspace } from "../support/program";
+import { printed, program, programWorkspace } from "../support/program";
 
 let emulators: RunningEmulator[] = [];
 afterEach(async () => {
@@ -23,7 +23,6 @@ async function emulator(options: Parameters<typeof startEmulator>[0]): Promise<R
   return started;
 }
 
-const printed = (result: { stdout: string; stderr: string }) => (result.stdout + result.stderr).replace(/\s+/g, " ");
 const MIGRATED = /This deployment uses Semgrep's unified policies \(Policies V2\), where the v1 policy operations are gone: PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies/;
 const ruleMode = program(
   `new semgrep.PolicyRuleMode("block-eval", { deploymentId: "1", policyId: "10", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: "MODE_BLOCK" });`,

@@ -86,10 +86,10 @@ describe("each field narrows, lists match any value, fields all hold", () => {
     expect(unknown.map(([path]) => path)).toEqual(repo.lockfiles.map((l) => l.lockfilePath).filter((p) => p.endsWith("requirements.txt")));
   });
 
-  it("reads LICENSE_POLICY_SETTING_UNSPECIFIED and empty lists as no filter", async () => {
+  it("leaves LICENSE_POLICY_SETTING_UNSPECIFIED out of the filter, and reads empty lists as no filter", async () => {
     const all = await repositories();
     expect(await repositories({ licensePolicySettings: ["LICENSE_POLICY_SETTING_UNSPECIFIED"] })).toEqual(all);
-    expect(await repositories({ licensePolicySettings: [BLOCK, "LICENSE_POLICY_SETTING_UNSPECIFIED"] })).toEqual(all);
+    expect(await repositories({ licensePolicySettings: [BLOCK, "LICENSE_POLICY_SETTING_UNSPECIFIED"] })).toEqual(await repositories({ licensePolicySettings: [BLOCK] }));
     expect(await repositories({ ecosystem: [], transitivity: [], licensePolicySettings: [] })).toEqual(all);
   });
 });

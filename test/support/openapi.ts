@@ -128,6 +128,11 @@ export class Contract {
     return this.checkSchema(op.responseSchema, answer, "answer").map((p) => `${op.operationId}: ${p}`);
   }
 
+  /** The `example` a schema of the file gives (`#/components/schemas/...`), if any. */
+  exampleOf(ref: string): unknown {
+    return (this.#ajv.getSchema(`openapi${ref}`)?.schema as { example?: unknown } | undefined)?.example;
+  }
+
   /** Problems of a value against a schema of the file (`#/components/schemas/...`). */
   checkSchema(ref: string, value: unknown, label: string): string[] {
     let validate = this.#validators.get(ref);

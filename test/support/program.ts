@@ -49,5 +49,8 @@ export async function programWorkspace(emulator: RunningEmulator, index: string,
   };
 }
 
+/** What a CLI run printed (stdout then stderr), with every run of white space made one space. */
+export const printed = (result: { stdout: string; stderr: string }) => (result.stdout + result.stderr).replace(/\s+/g, " ");
+
 /** The URN of resource `name` of kind `kind` in the `test` stack of project `e2e`. */
 export const urnOf = (kind: string, name: string) => `urn:pulumi:test::e2e::pulumi-nodejs:dynamic/semgrep:${kind}::${name}`;

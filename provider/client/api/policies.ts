@@ -15,7 +15,11 @@ import {
 } from "../schemas/policies";
 import type { PolicyMode } from "../schemas/enums";
 import { Paginated } from "../pagination";
+import { DEPLOYMENT_MIGRATED } from "../errors";
 import { segment, type Transport, validateRequest } from "../transport";
+
+/** Every operation here is deprecated: gone (410) once the deployment uses unified policies. */
+const goneCode = DEPLOYMENT_MIGRATED;
 
 export class Policies {
   constructor(private readonly transport: Transport) {}
@@ -24,7 +28,7 @@ export class Policies {
   async list(deploymentId: string | number): Promise<Policy[]> {
     const operation = "policies.list";
     const id = validateRequest(operation, numericId, deploymentId);
-    return (await this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/policies`, response: policyListResponse })).policies;
+    return (await this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/policies`, response: policyListResponse, goneCode })).policies;
   }
 
   /** One page of `GET /deployments/{deploymentId}/policies/{policyId}` (the policy and some of its rules). */
@@ -32,7 +36,7 @@ export class Policies {
     const operation = "policies.listRules";
     const path = this.#path(operation, deploymentId, policyId);
     const q = validateRequest(operation, listRulesQuery, { limit: MAX_RULE_PAGE_SIZE, ...query });
-    return this.transport.request({ operation, method: "GET", path, query: q, response: rulesPage });
+    return this.transport.request({ operation, method: "GET", path, query: q, response: rulesPage, goneCode });
   }
 
   /** Every rule of a policy, read page by page (2,000 a page by default). */
@@ -56,7 +60,7 @@ export class Policies {
       deploymentId: String(deploymentId),
       policyId: String(policyId),
     });
-    return this.transport.request({ operation, method: "PUT", path, body, response: updateRuleModeResponse });
+    return this.transport.request({ operation, method: "PUT", path, body, response: updateRuleModeResponse, goneCode });
   }
 
   #path(operation: string, deploymentId: string | number, policyId: string | number): string {

@@ -36,7 +36,7 @@ export const dependencyFilter = z.strictObject({
   transitivity: oneOf(TRANSITIVITIES),
   /**
    * Outcomes of the license policy, e.g. `["LICENSE_POLICY_SETTING_BLOCK"]`;
-   * `LICENSE_POLICY_SETTING_UNSPECIFIED` matches every dependency.
+   * `LICENSE_POLICY_SETTING_UNSPECIFIED` (the enum's zero value) asks for none and is left out.
    */
   licensePolicySettings: oneOf(LICENSE_POLICY_SETTINGS),
   /**

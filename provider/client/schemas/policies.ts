@@ -40,10 +40,13 @@ export const rule = z.looseObject({
   confidence: openEnum(CONFIDENCES).nullish(),
   severity: openEnum(SEVERITIES).nullish(),
   source: openEnum(RULE_SOURCES).nullish(),
-  /** Absent is the enum's zero value, `MODE_UNSPECIFIED`, which no declared mode equals. */
+  /**
+   * Absent is the enum's zero value, which protobuf's JSON mapping leaves out: the OpenAPI lists
+   * no UNSPECIFIED mode, and its first value, `MODE_MONITOR`, is the zero value.
+   */
   policyMode: openEnum(POLICY_MODES)
     .nullish()
-    .transform((v) => v ?? "MODE_UNSPECIFIED"),
+    .transform((v) => v ?? "MODE_MONITOR"),
   languages: list(z.string()),
   technologies: list(z.string()),
   cweCategories: list(z.string()),

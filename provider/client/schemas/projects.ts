@@ -64,7 +64,7 @@ export type ManagedScanRequest = z.input<typeof managedScanRequest>;
  * Add tags: the OpenAPI's `AddProjectTagsRequest`. The client sends `{ tags }`, as Semgrep's own
  * scripts do; the names repeat the path when given.
  */
-export const addTagsRequest = z.strictObject({ deploymentSlug: z.string().optional(), projectName: z.string().optional(), tags: tagList });
+export const addTagsRequest = z.strictObject({ deploymentSlug: z.string().optional(), projectName: z.string().optional(), tags: tagList.optional() });
 
 export const projectListResponse = z.looseObject({ projects: list(project) });
 
