@@ -40,7 +40,16 @@ export const SHARED_SET_OUTPUTS: Record<ResourceKind, readonly string[]> = {
   SbomExport: [],
 };
 
+/** Inputs, besides the sources of derived outputs, whose values the provider's messages may quote. */
+const QUOTED_INPUTS: Record<ResourceKind, readonly string[]> = {
+  ProjectSettings: [],
+  ProjectTags: [],
+  ManagedScan: [],
+  PolicyRuleMode: [],
+  SbomExport: ["formatVersion"],
+};
+
 /** The inputs whose values can appear in the provider's messages, hidden there when given as secrets. */
 export function valueInputs(kind: ResourceKind): string[] {
-  return [...new Set(Object.values(DERIVED_OUTPUTS[kind]))];
+  return [...new Set([...Object.values(DERIVED_OUTPUTS[kind]), ...QUOTED_INPUTS[kind]])];
 }

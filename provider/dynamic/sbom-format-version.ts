@@ -17,6 +17,7 @@ import {
 import { containsUnknown, type Props } from "./check";
 import { isRecord } from "./diff";
 import { notify } from "./notices";
+import { onForget } from "./process-memory";
 import { ownerName } from "./ownership";
 import { ownerOf, secretInputsOf } from "./resource-meta";
 
@@ -94,9 +95,15 @@ export function warnDeprecatedVersion(props: Props): Promise<void> {
   const owner = ownerOf("SbomExport", props);
   const secret = secretInputsOf(props).includes("formatVersion");
   const respelling = secret ? "cyclonedxVersion in place of version" : `cyclonedxVersion: "${String(translated.value.cyclonedxVersion)}" in place of version: "${given.version}"`;
-  return notify(
-    "warning",
+  const message =
     `${owner ? ownerName(owner) : "An SbomExport"}: formatVersion.version is deprecated (Semgrep's API takes formatVersion.cyclonedxVersion); ` +
-      `write ${respelling}. It is the same export: changing the spelling starts no new one.`,
-  );
+    `write ${respelling}. Changing only the spelling starts no new export.`;
+  // The engine checks a replaced resource twice in one run: say it once.
+  if (warned.has(message)) return Promise.resolve();
+  warned.add(message);
+  return notify("warning", message);
 }
+
+/** Deprecation warnings already given by this provider process. */
+const warned = new Set<string>();
+onForget(() => warned.clear());

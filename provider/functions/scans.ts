@@ -1,7 +1,7 @@
 /** Data sources: scans of a deployment (searched, every page up to a maximum), and one scan's details. */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { MAX_SCAN_PAGE_SIZE, PRODUCTS, SCAN_STATUSES } from "../client/schemas";
+import { MAX_SCAN_PAGE_SIZE, PRODUCTS, SCAN_STATUS_FILTERS } from "../client/schemas";
 import { id } from "../client/schemas";
 import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions } from "./client";
@@ -15,7 +15,7 @@ export interface GetScansArgs {
   branch?: string;
   /** Only scans of this repository. */
   repositoryId?: string | number;
-  /** Only scans in one of these statuses, e.g. `["SCAN_STATUS_ERROR"]`. */
+  /** Only scans in one of these statuses, e.g. `["SCAN_STATUS_ERROR"]` (`SCAN_STATUS_UNSPECIFIED` asks for none). */
   statuses?: string[];
   /** Only scans with these products enabled, e.g. `["PRODUCT_SECRETS"]`. */
   products?: string[];
@@ -38,7 +38,7 @@ const scansArgs = z.strictObject({
   deploymentId: id("deployment"),
   branch: z.string().min(1).optional(),
   repositoryId: id("repository").optional(),
-  statuses: oneOf(SCAN_STATUSES),
+  statuses: oneOf(SCAN_STATUS_FILTERS),
   products: oneOf(PRODUCTS),
   since: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z" }).optional(),
   isFullScan: z.boolean().optional(),

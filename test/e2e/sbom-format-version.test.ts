@@ -16,7 +16,7 @@ const LEGACY = sbomProgram(`{ format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" }`
 const CURRENT = sbomProgram(`{ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "${V1_5}" }`);
 const WARNING =
   'warning: SbomExport "release": formatVersion.version is deprecated (Semgrep\'s API takes formatVersion.cyclonedxVersion); ' +
-  `write cyclonedxVersion: "${V1_5}" in place of version: "1.5". It is the same export: changing the spelling starts no new one.`;
+  `write cyclonedxVersion: "${V1_5}" in place of version: "1.5". Changing only the spelling starts no new export.`;
 
 let emulator: RunningEmulator;
 beforeEach(async () => {
@@ -39,6 +39,18 @@ async function writeOldState(workspace: ProgramWorkspace): Promise<void> {
 }
 
 describe("SbomExport formatVersion through the CLI", () => {
+  it("quotes no value of a formatVersion given as a secret, in the warning or in a check error", async () => {
+    const workspace = await programWorkspace(emulator, sbomProgram(`pulumi.secret({ version: "1.6" })`));
+    const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
+    expect(up).toContain("write cyclonedxVersion in place of version. Changing only the spelling starts no new export.");
+    workspace.write(sbomProgram(`pulumi.secret({ version: "9.9-SECRETVAL" })`));
+    const refused = await workspace.run(["preview"], { allowFailure: true });
+    expect(refused.status).not.toBe(0);
+    expect(printed(refused)).toContain("must be a CycloneDX version the service supports");
+    expect(printed(refused)).not.toContain("SECRETVAL");
+    expect(printed(refused) + up).not.toContain('"1.6"');
+  }, 120_000);
+
   it("warns about version: \"1.5\", sends cyclonedxVersion, and starts no second export once the program is re-spelled", async () => {
     const workspace = await programWorkspace(emulator, LEGACY);
     const up = printed(await workspace.run(["up", "--yes"]));

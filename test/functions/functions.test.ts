@@ -119,7 +119,7 @@ describe("scans", () => {
   });
 
   it("getScans refuses a bad status or date before any request", async () => {
-    await expect(getScans({ deploymentId: "1", statuses: ["FINE"] })).rejects.toThrow(/statuses\.0: must be one of SCAN_STATUS_RUNNING/);
+    await expect(getScans({ deploymentId: "1", statuses: ["FINE"] })).rejects.toThrow(/statuses\.0: must be one of SCAN_STATUS_UNSPECIFIED, SCAN_STATUS_RUNNING/);
     await expect(getScans({ deploymentId: "1", since: "yesterday" })).rejects.toThrow(/since: must be an ISO 8601 date-time/);
     expect(env.requests()).toEqual([]);
   });

@@ -123,7 +123,7 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
         severity: "warning",
         message:
           'SbomExport "release": formatVersion.version is deprecated (Semgrep\'s API takes formatVersion.cyclonedxVersion); ' +
-          'write cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_5" in place of version: "1.5". It is the same export: changing the spelling starts no new one.',
+          'write cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_5" in place of version: "1.5". Changing only the spelling starts no new export.',
       },
     ]);
     const { outs } = await sbom.create(inputs);
@@ -134,7 +134,7 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
 
   it("names no value of a formatVersion given as a secret in the warning", async () => {
     await checked(sbom, { ...base, formatVersion: legacy, secretInputs: ["formatVersion"] });
-    expect(notices.map((n) => n.message)).toEqual([expect.stringContaining('write cyclonedxVersion in place of version. It is the same export')]);
+    expect(notices.map((n) => n.message)).toEqual([expect.stringContaining('write cyclonedxVersion in place of version. Changing only the spelling')]);
   });
 
   it("warns about nothing for the OpenAPI's spelling, and takes both spellings when they agree", async () => {

@@ -8,7 +8,7 @@
  * lists in `corrections`, so that a check never fails on the file's mistakes and never hides
  * ours. YAML is parsed as YAML 1.2, where `on` is a plain string.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
 
@@ -150,10 +150,15 @@ export class Contract {
   }
 }
 
-/** The file named by an environment variable, or undefined when it is unset. */
+/**
+ * The file named by an environment variable, or undefined when it is unset. A name that is set
+ * but names no file is an error that says which variable to fix, never a tier silently skipped.
+ */
 export function contractFileFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const file = env[name];
-  return file && file.trim() !== "" ? file : undefined;
+  if (!file || file.trim() === "") return undefined;
+  if (!existsSync(file)) throw new Error(`${name} is set to ${file}, which does not exist: point it at Semgrep's OpenAPI file, or unset it`);
+  return file;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,14 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     const notRun: string[] = [];
+    const unloaded: string[] = [];
     for (const module of testModules) {
+      // A file that fails before its tests are collected (a bad import, a missing OpenAPI file)
+      // has no tests to count: it counts as one failure, so this line never looks clean.
+      if (module.errors().length) {
+        counts.failed++;
+        unloaded.push(module.moduleId);
+      }
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") counts.passed++;
@@ -22,6 +29,7 @@ export default class SummaryReporter implements Reporter {
       }
     }
     for (const name of notRun) process.stdout.write(`\nNot run: ${name}`);
+    for (const file of unloaded) process.stdout.write(`\nFailed to load: ${file}`);
     process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }
 }
