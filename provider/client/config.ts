@@ -1,4 +1,5 @@
 /** Where the client's token and address come from: explicit options first, then the environment. */
+import type { Dispatcher } from "undici";
 import { InvalidBaseUrlError, MissingTokenError } from "./errors";
 
 export const DEFAULT_BASE_URL = "https://semgrep.dev";
@@ -29,6 +30,12 @@ export interface ClientOptions {
   log?: (line: string) => void;
   /** The environment to read `SEMGREP_APP_TOKEN` / `SEMGREP_APP_URL` from; default `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * The undici dispatcher requests go through, e.g. a `MockAgent` with canned answers in a unit
+   * test. Default: the client's own keep-alive pool of `maxConcurrency` connections, which
+   * `close()` closes (a dispatcher given here is the caller's to close).
+   */
+  dispatcher?: Dispatcher;
 }
 
 export interface ResolvedConfig {
@@ -42,6 +49,7 @@ export interface ResolvedConfig {
   retryBaseDelayMs: number;
   maxRetryDelayMs: number;
   log: (line: string) => void;
+  dispatcher?: Dispatcher;
 }
 
 /**
@@ -65,6 +73,7 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
     retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
     maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
     log: options.log ?? (() => {}),
+    dispatcher: options.dispatcher,
   };
 }
 

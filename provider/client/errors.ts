@@ -106,6 +106,21 @@ export class InternalServerError extends APIError {
   override name = "InternalServerError";
 }
 
+/** The caller's `signal` aborted the request (before an answer, or while waiting to retry). */
+export class APIUserAbortError extends SemgrepError {
+  override name = "APIUserAbortError";
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(info: RequestInfo, options?: { cause?: unknown }) {
+    super(`Semgrep API ${info.operation} (${info.method} ${info.path}) was aborted by the caller`, options);
+    this.operation = info.operation;
+    this.method = info.method;
+    this.path = info.path;
+  }
+}
+
 /** No answer: the connection failed or was reset (after the client's own retries). */
 export class APIConnectionError extends SemgrepError {
   override name = "APIConnectionError";

@@ -2,6 +2,7 @@
  * The one place where requests are sent: URL building, auth header, validation of what goes out
  * and comes back, retries with backoff, timeouts, the concurrency limit and error mapping.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import type { z } from "zod";
 import type { ResolvedConfig } from "./config";
@@ -9,6 +10,7 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  APIUserAbortError,
   InvalidRequestError,
   type RequestInfo,
   ResponseValidationError,
@@ -26,6 +28,19 @@ import {
 } from "./retry";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Options of one call, taken by every client method as its last argument (as the OpenAI and
+ * Anthropic SDKs do), over the client's own settings.
+ */
+export interface RequestOptions {
+  /** Aborts the call: the request in flight, or the wait before a retry (`APIUserAbortError`). */
+  signal?: AbortSignal;
+  /** Deadline of each attempt, in ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. */
+  maxRetries?: number;
+}
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
 export interface RequestSpec<S extends z.ZodType> {
@@ -52,7 +67,8 @@ export interface RequestSpec<S extends z.ZodType> {
    * on the error body's exact shape.
    */
   goneCode?: string;
-  signal?: AbortSignal;
+  /** The caller's per-call options. */
+  options?: RequestOptions;
 }
 
 /** Validates a request value before anything is sent; issues name the field. */
@@ -76,12 +92,15 @@ export const segment = (value: string | number): string => encodeURIComponent(St
 export class Transport {
   readonly #config: ResolvedConfig;
   readonly #dispatcher: Dispatcher;
+  /** Whether the dispatcher is the client's own pool (closed by `close`), not the caller's. */
+  readonly #ownsDispatcher: boolean;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
     // One keep-alive pool per client; `connections` caps the requests in flight (no pipelining),
     // so a burst of calls queues here instead of opening a socket each.
-    this.#dispatcher = new Agent({
+    this.#ownsDispatcher = config.dispatcher === undefined;
+    this.#dispatcher = config.dispatcher ?? new Agent({
       connections: config.maxConcurrency,
       pipelining: 1,
       keepAliveTimeout: 10_000,
@@ -100,7 +119,7 @@ export class Transport {
   async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
     const info: RequestInfo = { operation: spec.operation, method: spec.method, path: `/api/v1${spec.path}` };
     const url = this.#config.baseUrl + info.path + queryString(spec.query);
-    const { maxRetries } = this.#config;
+    const { signal: callerSignal, maxRetries, timeoutMs } = callOptions(info, spec.options, this.#config);
     // Whether a failed attempt may have been carried out all the same (for `repeatEffect`).
     let mayHaveActed = false;
     const fail = (error: SemgrepError): never => {
@@ -111,8 +130,9 @@ export class Transport {
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= maxRetries;
       // The attempt's deadline covers waiting for a connection, the answer's headers and its body.
-      const deadline = AbortSignal.timeout(this.#config.timeoutMs);
-      const signal = spec.signal ? AbortSignal.any([spec.signal, deadline]) : deadline;
+      if (callerSignal?.aborted) throw new APIUserAbortError(info, { cause: callerSignal.reason });
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
       let status: number;
       let headers: Dispatcher.ResponseData["headers"];
       let text: string;
@@ -127,11 +147,11 @@ export class Transport {
         ({ statusCode: status, headers } = response);
         text = await response.body.text();
       } catch (error) {
-        if (spec.signal?.aborted) throw error;
-        const failure = deadline.aborted ? new TimeoutError(this.#config.timeoutMs, error) : error;
+        if (callerSignal?.aborted) throw new APIUserAbortError(info, { cause: error });
+        const failure = deadline.aborted ? new TimeoutError(timeoutMs, error) : error;
         mayHaveActed ||= mayHaveBeenProcessed(failure);
         if (retriesLeft && isRetryableConnectionError(failure)) {
-          await this.#backoff(info, attempt, describeConnectionError(failure), undefined);
+          await this.#backoff(info, attempt, describeConnectionError(failure), undefined, callerSignal);
           continue;
         }
         return fail(connectionError(info, failure, attempt, this.#config));
@@ -140,7 +160,7 @@ export class Transport {
       if (status >= 200 && status < 300) return parseAnswer(info, spec.response, text);
       mayHaveActed ||= status >= 500; // the service (or a proxy) failed, perhaps after acting; a 4xx refused
       if (retriesLeft && isRetryableStatus(status)) {
-        await this.#backoff(info, attempt, `status ${status}`, retryAfterMs(headers));
+        await this.#backoff(info, attempt, `status ${status}`, retryAfterMs(headers), callerSignal);
         continue;
       }
       const { message, code } = serviceError(text);
@@ -172,7 +192,7 @@ export class Transport {
 
   /** Closes the keep-alive connections. */
   async close(): Promise<void> {
-    await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
   #headers(hasBody: boolean): Record<string, string> {
@@ -184,13 +204,28 @@ export class Transport {
     };
   }
 
-  async #backoff(info: RequestInfo, attempt: number, reason: string, askedMs: number | undefined): Promise<void> {
+  async #backoff(info: RequestInfo, attempt: number, reason: string, askedMs: number | undefined, signal: AbortSignal | undefined): Promise<void> {
     const delay = retryDelayMs(attempt, this.#config.retryBaseDelayMs, this.#config.maxRetryDelayMs, askedMs);
     this.#config.log(
       `semgrep: retrying ${info.operation} (${info.method} ${info.path}) after ${reason}: attempt ${attempt + 1} in ${Math.round(delay)} ms`,
     );
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    try {
+      await sleep(delay, undefined, { signal });
+    } catch (error) {
+      throw new APIUserAbortError(info, { cause: error });
+    }
   }
+}
+
+/** The client's settings for one call, with the caller's options over them (checked first). */
+function callOptions(info: RequestInfo, options: RequestOptions | undefined, config: ResolvedConfig): { signal?: AbortSignal; maxRetries: number; timeoutMs: number } {
+  const { signal, maxRetries = config.maxRetries, timeoutMs = config.timeoutMs } = options ?? {};
+  const problems = [
+    ...(Number.isInteger(maxRetries) && maxRetries >= 0 ? [] : [`options.maxRetries: must be a whole number, 0 or more (got ${String(maxRetries)})`]),
+    ...(Number.isFinite(timeoutMs) && timeoutMs > 0 ? [] : [`options.timeoutMs: must be a number of ms above 0 (got ${String(timeoutMs)})`]),
+  ];
+  if (problems.length) throw new InvalidRequestError(info.operation, problems);
+  return { signal, maxRetries, timeoutMs };
 }
 
 /** An attempt that ran past its deadline. The code makes it retryable like a socket timeout. */

@@ -64,7 +64,9 @@ export const sbomExport = {
     const dropped = FIELDS.filter((f) => news[f.name] === undefined && olds[f.name] !== undefined && !f.equal(olds[f.name], undefined)).map((f) => f.name);
     const result = diffDeclared(olds, news, FIELDS);
     const replaces = [...(result.replaces ?? []), ...dropped];
-    return { ...result, changes: result.changes || dropped.length > 0 || metaChanged(olds, news), replaces, deleteBeforeReplace: false };
+    // A dropped input replaces, so it is no longer stable.
+    const stables = (result.stables ?? []).filter((name) => !dropped.includes(name));
+    return { ...result, changes: result.changes || dropped.length > 0 || metaChanged(olds, news), replaces, stables, deleteBeforeReplace: false };
   },
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {

@@ -200,9 +200,12 @@ describe("projects", () => {
   it("lists projects and deployments (live-service helpers)", async () => {
     const client = env.client();
     expect(await client.deployments.list()).toEqual([{ id: 1, name: "Acme Corp", slug: "acme" }]);
-    const projects = await client.projects.list("acme", 5);
+    const projects = await client.projects.list("acme", 5).toArray();
     expect(projects).toHaveLength(14);
     expect(env.requests("projects.list")).toHaveLength(3);
+    // Lazy, as every listing: the first 5 cost one page.
+    await client.projects.list("acme", 5).toArray(5);
+    expect(env.requests("projects.list")).toHaveLength(4);
   });
 });
 

@@ -178,7 +178,7 @@ async function driveEveryOperation(client: SemgrepClient): Promise<void> {
   const [policy] = await client.policies.list(DEPLOYMENT);
   const rules = await client.policies.listRules(DEPLOYMENT, policy!.id, { limit: 100 }).toArray(150);
   await client.policies.updateRuleMode(DEPLOYMENT, policy!.id, { rulePath: rules[0]!.path, policyMode: "MODE_BLOCK" });
-  await client.projects.list(SLUG);
+  await client.projects.list(SLUG, 5).toArray();
   await client.projects.get(SLUG, PROJECT);
   await client.projects.update(SLUG, PROJECT, {
     primary_branch: "refs/heads/main",

@@ -118,7 +118,7 @@ describe("includeArchived", () => {
   });
 
   it("keeps archived repositories out of the project listing, as the OpenAPI says", async () => {
-    const projects = await env.client().projects.list("acme");
+    const projects = await env.client().projects.list("acme").toArray();
     const names = new Set(projects.map((p) => p.name));
     for (const repo of stored().filter((r) => r.archived)) expect(names.has(repo.name)).toBe(false);
   });

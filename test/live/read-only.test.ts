@@ -32,8 +32,8 @@ if (!token) {
       await proxy?.close();
     });
 
-    it("lists the deployment's projects and reads one", async () => {
-      const projects = await client.projects.list(deployment.slug);
+    it("reads one page of the deployment's projects and one project", async () => {
+      const { projects } = await client.projects.listPage(deployment.slug, 0, 20);
       if (projects[0]) expect((await client.projects.get(deployment.slug, projects[0].name)).name).toBe(projects[0].name);
     });
 

@@ -14,23 +14,27 @@ import {
   type RepositorySummary,
 } from "../schemas/dependencies";
 import { Paginated } from "../pagination";
-import { segment, type Transport, validateRequest } from "../transport";
+import { type RequestOptions, segment, type Transport, validateRequest } from "../transport";
 
 export class Dependencies {
   constructor(private readonly transport: Transport) {}
 
   /** One page of `POST /deployments/{deploymentId}/dependencies/repositories`. */
-  async listRepositoriesPage(deploymentId: string | number, params: ListRepositoriesRequest = {}): Promise<ListRepositoriesResponse> {
+  async listRepositoriesPage(deploymentId: string | number, params: ListRepositoriesRequest = {}, options?: RequestOptions): Promise<ListRepositoriesResponse> {
     const operation = "dependencies.listRepositories";
     const id = validateRequest(operation, numericId, deploymentId);
     const body = validateRequest(operation, listRepositoriesRequest, { pageSize: MAX_DEPENDENCY_PAGE_SIZE, ...params, deploymentId: id });
-    return this.transport.request({ operation, method: "POST", path: `/deployments/${segment(id)}/dependencies/repositories`, body, response: listRepositoriesResponse });
+    return this.transport.request({ operation, method: "POST", path: `/deployments/${segment(id)}/dependencies/repositories`, body, response: listRepositoriesResponse, options });
   }
 
   /** Every repository with dependencies matching the filter, page by page (100 a page by default). */
-  listRepositories(deploymentId: string | number, params: Omit<ListRepositoriesRequest, "cursor"> = {}): Paginated<RepositorySummary, number, ListRepositoriesResponse> {
+  listRepositories(
+    deploymentId: string | number,
+    params: Omit<ListRepositoriesRequest, "cursor"> = {},
+    options?: RequestOptions,
+  ): Paginated<RepositorySummary, number, ListRepositoriesResponse> {
     return new Paginated(async (cursor) => {
-      const page = await this.listRepositoriesPage(deploymentId, { ...params, cursor });
+      const page = await this.listRepositoriesPage(deploymentId, { ...params, cursor }, options);
       return { items: page.repositorySummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined, answer: page };
     });
   }
@@ -40,6 +44,7 @@ export class Dependencies {
     deploymentId: string | number,
     repositoryId: string | number,
     params: Omit<ListLockfilesRequest, "repositoryId"> = {},
+    options?: RequestOptions,
   ): Promise<ListLockfilesResponse> {
     const operation = "dependencies.listLockfiles";
     const id = validateRequest(operation, numericId, deploymentId);
@@ -51,7 +56,7 @@ export class Dependencies {
       repositoryId: repo,
     });
     const path = `/deployments/${segment(id)}/dependencies/repositories/${segment(repo)}/lockfiles`;
-    return this.transport.request({ operation, method: "POST", path, body, response: listLockfilesResponse });
+    return this.transport.request({ operation, method: "POST", path, body, response: listLockfilesResponse, options });
   }
 
   /** Every lockfile of one repository matching the filter, page by page. */
@@ -59,9 +64,10 @@ export class Dependencies {
     deploymentId: string | number,
     repositoryId: string | number,
     params: Omit<ListLockfilesRequest, "cursor" | "repositoryId"> = {},
+    options?: RequestOptions,
   ): Paginated<LockfileSummary, string, ListLockfilesResponse> {
     return new Paginated(async (cursor) => {
-      const page = await this.listLockfilesPage(deploymentId, repositoryId, { ...params, cursor });
+      const page = await this.listLockfilesPage(deploymentId, repositoryId, { ...params, cursor }, options);
       return { items: page.lockfileSummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined, answer: page };
     });
   }

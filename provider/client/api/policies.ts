@@ -16,7 +16,7 @@ import {
 import type { PolicyMode } from "../schemas/enums";
 import { Paginated } from "../pagination";
 import { DEPLOYMENT_MIGRATED } from "../errors";
-import { segment, type Transport, validateRequest } from "../transport";
+import { type RequestOptions, segment, type Transport, validateRequest } from "../transport";
 
 /** Every operation here is deprecated: gone (410) once the deployment uses unified policies. */
 const goneCode = DEPLOYMENT_MIGRATED;
@@ -25,24 +25,29 @@ export class Policies {
   constructor(private readonly transport: Transport) {}
 
   /** `GET /deployments/{deploymentId}/policies`. */
-  async list(deploymentId: string | number): Promise<Policy[]> {
+  async list(deploymentId: string | number, options?: RequestOptions): Promise<Policy[]> {
     const operation = "policies.list";
     const id = validateRequest(operation, numericId, deploymentId);
-    return (await this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/policies`, response: policyListResponse, goneCode })).policies;
+    return (await this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/policies`, response: policyListResponse, goneCode, options })).policies;
   }
 
   /** One page of `GET /deployments/{deploymentId}/policies/{policyId}` (the policy and some of its rules). */
-  async listRulesPage(deploymentId: string | number, policyId: string | number, query: ListRulesQuery = {}): Promise<RulesPage> {
+  async listRulesPage(deploymentId: string | number, policyId: string | number, query: ListRulesQuery = {}, options?: RequestOptions): Promise<RulesPage> {
     const operation = "policies.listRules";
     const path = this.#path(operation, deploymentId, policyId);
     const q = validateRequest(operation, listRulesQuery, { limit: MAX_RULE_PAGE_SIZE, ...query });
-    return this.transport.request({ operation, method: "GET", path, query: q, response: rulesPage, goneCode });
+    return this.transport.request({ operation, method: "GET", path, query: q, response: rulesPage, goneCode, options });
   }
 
   /** Every rule of a policy, read page by page (2,000 a page by default). */
-  listRules(deploymentId: string | number, policyId: string | number, query: Omit<ListRulesQuery, "cursor"> = {}): Paginated<Rule, string, RulesPage> {
+  listRules(
+    deploymentId: string | number,
+    policyId: string | number,
+    query: Omit<ListRulesQuery, "cursor"> = {},
+    options?: RequestOptions,
+  ): Paginated<Rule, string, RulesPage> {
     return new Paginated(async (cursor) => {
-      const page = await this.listRulesPage(deploymentId, policyId, { ...query, cursor });
+      const page = await this.listRulesPage(deploymentId, policyId, { ...query, cursor }, options);
       return { items: page.rules, next: page.cursor ?? undefined, answer: page };
     });
   }
@@ -52,6 +57,7 @@ export class Policies {
     deploymentId: string | number,
     policyId: string | number,
     change: { rulePath: string; policyMode: PolicyMode },
+    options?: RequestOptions,
   ): Promise<UpdateRuleModeResponse> {
     const operation = "policies.updateRuleMode";
     const path = this.#path(operation, deploymentId, policyId);
@@ -60,7 +66,7 @@ export class Policies {
       deploymentId: String(deploymentId),
       policyId: String(policyId),
     });
-    return this.transport.request({ operation, method: "PUT", path, body, response: updateRuleModeResponse, goneCode });
+    return this.transport.request({ operation, method: "PUT", path, body, response: updateRuleModeResponse, goneCode, options });
   }
 
   #path(operation: string, deploymentId: string | number, policyId: string | number): string {

@@ -8,11 +8,13 @@ import {
   type Project,
   projectEnvelope,
   projectListResponse,
+  type ProjectListResponse,
   tagList,
   updateProjectRequest,
   type UpdateProjectRequest,
 } from "../schemas/projects";
-import { segment, type Transport, validateRequest } from "../transport";
+import { Paginated } from "../pagination";
+import { type RequestOptions, segment, type Transport, validateRequest } from "../transport";
 
 const projectAddress = z.object({ deploymentSlug: nonEmpty, projectName: nonEmpty });
 
@@ -22,38 +24,41 @@ const projectAddress = z.object({ deploymentSlug: nonEmpty, projectName: nonEmpt
  */
 export const MAX_URL_LENGTH = 2_000;
 
+/** The service's own default page size of the project list. */
+const DEFAULT_PROJECT_PAGE_SIZE = 100;
+
 export class Projects {
   constructor(private readonly transport: Transport) {}
 
   /** `GET /deployments/{deploymentSlug}/projects/{projectName}`. */
-  async get(deploymentSlug: string, projectName: string): Promise<Project> {
+  async get(deploymentSlug: string, projectName: string, options?: RequestOptions): Promise<Project> {
     const operation = "projects.get";
-    return (await this.transport.request({ operation, method: "GET", path: this.#path(operation, deploymentSlug, projectName), response: projectEnvelope })).project;
+    return (await this.transport.request({ operation, method: "GET", path: this.#path(operation, deploymentSlug, projectName), response: projectEnvelope, options })).project;
   }
 
   /** `PATCH /deployments/{deploymentSlug}/projects/{projectName}`: primary branch, tags (the whole set), managed-scan config. */
-  async update(deploymentSlug: string, projectName: string, changes: UpdateProjectRequest): Promise<Project> {
+  async update(deploymentSlug: string, projectName: string, changes: UpdateProjectRequest, options?: RequestOptions): Promise<Project> {
     const operation = "projects.update";
     const path = this.#path(operation, deploymentSlug, projectName);
     const body = validateRequest(operation, updateProjectRequest, { ...changes, deploymentSlug, projectName });
-    return (await this.transport.request({ operation, method: "PATCH", path, body, response: projectEnvelope })).project;
+    return (await this.transport.request({ operation, method: "PATCH", path, body, response: projectEnvelope, options })).project;
   }
 
   /** `PATCH .../managed-scan`: turn diff and/or full managed scans on or off. */
-  async updateManagedScans(deploymentSlug: string, projectName: string, toggles: ManagedScanRequest): Promise<Project> {
+  async updateManagedScans(deploymentSlug: string, projectName: string, toggles: ManagedScanRequest, options?: RequestOptions): Promise<Project> {
     const operation = "projects.updateManagedScans";
     const path = `${this.#path(operation, deploymentSlug, projectName)}/managed-scan`;
     const body = validateRequest(operation, managedScanRequest, { ...toggles, deploymentSlug, projectName });
-    return (await this.transport.request({ operation, method: "PATCH", path, body, response: projectEnvelope })).project;
+    return (await this.transport.request({ operation, method: "PATCH", path, body, response: projectEnvelope, options })).project;
   }
 
   /** `PUT .../tags`: adds tags (tags the project has already stay as they are). */
-  async addTags(deploymentSlug: string, projectName: string, tags: readonly string[]): Promise<Project> {
+  async addTags(deploymentSlug: string, projectName: string, tags: readonly string[], options?: RequestOptions): Promise<Project> {
     const operation = "projects.addTags";
     const path = `${this.#path(operation, deploymentSlug, projectName)}/tags`;
     // The OpenAPI's body is the object `AddProjectTagsRequest`; only its example is a bare array.
     const body = validateRequest(operation, addTagsRequest, { tags: [...tags] });
-    return (await this.transport.request({ operation, method: "PUT", path, body, response: projectEnvelope })).project;
+    return (await this.transport.request({ operation, method: "PUT", path, body, response: projectEnvelope, options })).project;
   }
 
   /**
@@ -61,33 +66,31 @@ export class Projects {
    * error. Many tags go in several requests, each URL within {@link MAX_URL_LENGTH}; the answer
    * is the project after the last one.
    */
-  async removeTags(deploymentSlug: string, projectName: string, tags: readonly string[]): Promise<Project> {
+  async removeTags(deploymentSlug: string, projectName: string, tags: readonly string[], options?: RequestOptions): Promise<Project> {
     const operation = "projects.removeTags";
     const path = `${this.#path(operation, deploymentSlug, projectName)}/tags`;
     const all = validateRequest(operation, tagList, [...tags]);
     let project: Project | undefined;
     for (const batch of this.transport.splitRepeatedQuery(path, "tags", all, MAX_URL_LENGTH)) {
-      project = (await this.transport.request({ operation, method: "DELETE", path, query: { tags: batch }, response: projectEnvelope })).project;
+      project = (await this.transport.request({ operation, method: "DELETE", path, query: { tags: batch }, response: projectEnvelope, options })).project;
     }
     return project!;
   }
 
-  /** `GET /deployments/{deploymentSlug}/projects` (live-service helper, not in api-v1.md): every project, page by page. */
-  async list(deploymentSlug: string, pageSize = 100): Promise<Project[]> {
+  /** One page (numbered from 0) of `GET /deployments/{deploymentSlug}/projects` (live-service helper, not in api-v1.md). */
+  async listPage(deploymentSlug: string, page = 0, pageSize = DEFAULT_PROJECT_PAGE_SIZE, options?: RequestOptions): Promise<ProjectListResponse> {
     const operation = "projects.list";
     const slug = validateRequest(operation, nonEmpty, deploymentSlug);
-    const projects: Project[] = [];
-    for (let page = 0; ; page++) {
-      const answer = await this.transport.request({
-        operation,
-        method: "GET",
-        path: `/deployments/${segment(slug)}/projects`,
-        query: { page, page_size: pageSize },
-        response: projectListResponse,
-      });
-      projects.push(...answer.projects);
-      if (answer.projects.length < pageSize) return projects;
-    }
+    const path = `/deployments/${segment(slug)}/projects`;
+    return this.transport.request({ operation, method: "GET", path, query: { page, page_size: pageSize }, response: projectListResponse, options });
+  }
+
+  /** Every project of the deployment, read page by page (100 a page) only as far as the caller iterates; a short page is the last. */
+  list(deploymentSlug: string, pageSize = DEFAULT_PROJECT_PAGE_SIZE, options?: RequestOptions): Paginated<Project, number, ProjectListResponse> {
+    return new Paginated(async (page = 0) => {
+      const answer = await this.listPage(deploymentSlug, page, pageSize, options);
+      return { items: answer.projects, next: answer.projects.length < pageSize ? undefined : page + 1, answer };
+    });
   }
 
   #path(operation: string, deploymentSlug: string, projectName: string): string {

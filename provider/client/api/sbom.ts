@@ -8,7 +8,7 @@ import {
   sbomExportStatus,
   type SbomExportStatusResult,
 } from "../schemas/sbom";
-import { segment, type Transport, validateRequest } from "../transport";
+import { type RequestOptions, segment, type Transport, validateRequest } from "../transport";
 
 export class Sbom {
   constructor(private readonly transport: Transport) {}
@@ -19,20 +19,20 @@ export class Sbom {
    * fails after an attempt that may have reached the service, the error says an export may
    * already have started.
    */
-  async createExport(deploymentId: string | number, params: Omit<CreateSbomExportRequest, "deploymentId">): Promise<CreateSbomExportResponse> {
+  async createExport(deploymentId: string | number, params: Omit<CreateSbomExportRequest, "deploymentId">, options?: RequestOptions): Promise<CreateSbomExportResponse> {
     const operation = "sbom.createExport";
     const id = validateRequest(operation, numericId, deploymentId);
     const body = validateRequest(operation, createSbomExportRequest, { ...params, deploymentId: id });
     const path = `/deployments/${segment(id)}/sbom/export`;
     const repeatEffect = "an SBOM export may already have started";
-    return this.transport.request({ operation, method: "POST", path, body, response: createSbomExportResponse, repeatEffect });
+    return this.transport.request({ operation, method: "POST", path, body, response: createSbomExportResponse, repeatEffect, options });
   }
 
   /** `GET /deployments/{deploymentId}/sbom/export/{taskToken}` (live-service extra, not in api-v1.md): the job's status. */
-  async getExport(deploymentId: string | number, taskToken: string): Promise<SbomExportStatusResult> {
+  async getExport(deploymentId: string | number, taskToken: string, options?: RequestOptions): Promise<SbomExportStatusResult> {
     const operation = "sbom.getExport";
     const id = validateRequest(operation, numericId, deploymentId);
     const token = validateRequest(operation, nonEmpty, taskToken);
-    return this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/sbom/export/${segment(token)}`, response: sbomExportStatus });
+    return this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/sbom/export/${segment(token)}`, response: sbomExportStatus, options });
   }
 }

@@ -67,6 +67,7 @@ export type ManagedScanRequest = z.input<typeof managedScanRequest>;
 export const addTagsRequest = z.strictObject({ deploymentSlug: z.string().optional(), projectName: z.string().optional(), tags: tagList.optional() });
 
 export const projectListResponse = z.looseObject({ projects: list(project) });
+export type ProjectListResponse = z.output<typeof projectListResponse>;
 
 export const deployment = z.looseObject({ id: looseInt, name: z.string().nullish(), slug: z.string() });
 export type Deployment = z.output<typeof deployment>;
