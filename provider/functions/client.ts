@@ -6,12 +6,26 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type SemgrepClient, sharedClient, TOKEN_ENV, URL_ENV } from "../client";
 
-/** Options every data-source function takes (beside Pulumi's own invoke options). */
-export interface SemgrepInvokeOptions extends pulumi.InvokeOptions {
+/**
+ * Options of every data-source function. The functions read the API from the program's own
+ * process (there is no provider plugin to send an invoke to), so Pulumi's `parent`, `provider`
+ * and `version` have nothing to act on and are not offered.
+ */
+export interface SemgrepInvokeOptions {
   /** API token for this call, instead of `semgrep:token` / SEMGREP_APP_TOKEN. */
   token?: string;
   /** Service address for this call, instead of `semgrep:url` / SEMGREP_APP_URL. */
   url?: string;
+}
+
+/** Options of every `getXOutput`: those of `getX`, and resources to wait for before reading. */
+export interface SemgrepInvokeOutputOptions extends SemgrepInvokeOptions {
+  /**
+   * Read only once these resources exist (created or updated in this run), e.g. a project's
+   * tags after the ProjectTags that adds some. In a preview where one of them is still to be
+   * created, the result is unknown and nothing is read.
+   */
+  dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>;
 }
 
 function stackConfig(key: string): string | undefined {

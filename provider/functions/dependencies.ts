@@ -4,8 +4,8 @@ import { z } from "zod";
 import { type DependencyFilter, dependencyFilter, MAX_DEPENDENCY_PAGE_SIZE } from "../client/schemas";
 import { id } from "../client/schemas";
 import { parseArgs } from "./args";
-import { clientFor, type SemgrepInvokeOptions } from "./client";
-import { type Inputs, outputForm } from "./output";
+import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
+import { type OutputArgs, outputForm } from "./output";
 import { type LockfileInfo, lockfileInfo, type RepositoryInfo, repositoryInfo } from "./shapes";
 
 export type { DependencyFilter };
@@ -22,6 +22,9 @@ export interface GetDependencyRepositoriesArgs {
   /** Stop after this many repositories; no further page is read. */
   maxResults?: number;
 }
+
+/** {@link GetDependencyRepositoriesArgs} as `getDependencyRepositoriesOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetDependencyRepositoriesOutputArgs = OutputArgs<GetDependencyRepositoriesArgs>;
 
 export interface GetDependencyRepositoriesResult {
   /** In the service's order; `numDependencies` counts the matching dependencies. */
@@ -65,8 +68,8 @@ export async function getDependencyRepositories(args: GetDependencyRepositoriesA
  * ```
  */
 export const getDependencyRepositoriesOutput: (
-  args: Inputs<GetDependencyRepositoriesArgs>,
-  opts?: SemgrepInvokeOptions,
+  args: GetDependencyRepositoriesOutputArgs,
+  opts?: SemgrepInvokeOutputOptions,
 ) => pulumi.Output<GetDependencyRepositoriesResult> = outputForm(getDependencyRepositories);
 
 export interface GetLockfilesArgs {
@@ -81,6 +84,9 @@ export interface GetLockfilesArgs {
    */
   dependencyFilter?: DependencyFilter;
 }
+
+/** {@link GetLockfilesArgs} as `getLockfilesOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetLockfilesOutputArgs = OutputArgs<GetLockfilesArgs>;
 
 export interface GetLockfilesResult {
   /** By path. */
@@ -114,4 +120,4 @@ export async function getLockfiles(args: GetLockfilesArgs, opts?: SemgrepInvokeO
  * export const lockfilePaths = getLockfilesOutput({ deploymentId: "1", repositoryId: "101" }).lockfiles.apply((ls) => ls.map((l) => l.lockfilePath));
  * ```
  */
-export const getLockfilesOutput: (args: Inputs<GetLockfilesArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetLockfilesResult> = outputForm(getLockfiles);
+export const getLockfilesOutput: (args: GetLockfilesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetLockfilesResult> = outputForm(getLockfiles);

@@ -1,12 +1,39 @@
 /** The `getXOutput` twin of a `getX` function, as Pulumi's own providers shape them. */
 import * as pulumi from "@pulumi/pulumi";
-import type { SemgrepInvokeOptions } from "./client";
+import type { SemgrepInvokeOptions, SemgrepInvokeOutputOptions } from "./client";
 
-/** `T` with every top-level field a `pulumi.Input`. */
-export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+/**
+ * The arguments of a `getX` as its `getXOutput` takes them: every field, at every depth, may be a
+ * `pulumi.Input` (a value, a Promise or an Output), e.g. `filter.severities` from another
+ * resource's output.
+ */
+export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<InputValue<T[K]>> };
+type InputValue<T> = T extends string | number | boolean | null | undefined
+  ? T
+  : T extends readonly (infer U)[]
+    ? pulumi.Input<InputValue<U>>[]
+    : T extends object
+      ? OutputArgs<T>
+      : T;
 
-/** Runs `fn` once every input is known; during a preview with unknown inputs the result is unknown. */
+/**
+ * Runs `fn` once every input is known and every resource in `dependsOn` exists (a custom
+ * resource's id is known, a component's URN); during a preview with anything unknown the result
+ * is unknown, and nothing is read.
+ */
 export function outputForm<A, R>(fn: (args: A, opts?: SemgrepInvokeOptions) => Promise<R>) {
-  return (args: Inputs<A>, opts?: SemgrepInvokeOptions): pulumi.Output<R> =>
-    (pulumi.output(args) as unknown as pulumi.Output<A>).apply((resolved) => fn(resolved, opts));
+  return (args: OutputArgs<A>, opts: SemgrepInvokeOutputOptions = {}): pulumi.Output<R> => {
+    const { dependsOn, ...credentials } = opts;
+    // pulumi.output resolves Inputs at every depth: what it yields is the plain `A`.
+    const resolved = pulumi.output(args) as unknown as pulumi.Output<A>;
+    return pulumi.all([resolved, dependenciesReady(dependsOn)]).apply(([plain]) => fn(plain as A, credentials));
+  };
+}
+
+/** An Output known once every resource of `dependsOn` exists. */
+function dependenciesReady(dependsOn: SemgrepInvokeOutputOptions["dependsOn"]): pulumi.Output<unknown[]> {
+  return pulumi.output(dependsOn ?? []).apply((deps) => {
+    const resources = (Array.isArray(deps) ? deps : [deps]) as pulumi.Resource[];
+    return pulumi.all(resources.map((r) => (pulumi.CustomResource.isInstance(r) ? r.id : r.urn)));
+  });
 }

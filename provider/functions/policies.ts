@@ -4,14 +4,17 @@ import { z } from "zod";
 import { PRODUCT_TYPES } from "../client/schemas";
 import { id } from "../client/schemas";
 import { parseArgs } from "./args";
-import { clientFor, type SemgrepInvokeOptions } from "./client";
-import { type Inputs, outputForm } from "./output";
+import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
+import { type OutputArgs, outputForm } from "./output";
 import { type PolicyInfo, policyInfo } from "./shapes";
 
 export interface GetPoliciesArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
   deploymentId: string | number;
 }
+
+/** {@link GetPoliciesArgs} as `getPoliciesOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetPoliciesOutputArgs = OutputArgs<GetPoliciesArgs>;
 
 export interface GetPoliciesResult {
   /** Every policy of the deployment, by id. */
@@ -47,7 +50,7 @@ export async function getPolicies(args: GetPoliciesArgs, opts?: SemgrepInvokeOpt
  * export const policyNames = getPoliciesOutput({ deploymentId: "1" }).policies.apply((ps) => ps.map((p) => p.name));
  * ```
  */
-export const getPoliciesOutput: (args: Inputs<GetPoliciesArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetPoliciesResult> = outputForm(getPolicies);
+export const getPoliciesOutput: (args: GetPoliciesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPoliciesResult> = outputForm(getPolicies);
 
 export interface GetPolicyArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
@@ -60,6 +63,9 @@ export interface GetPolicyArgs {
   productType?: string;
   isDefault?: boolean;
 }
+
+/** {@link GetPolicyArgs} as `getPolicyOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetPolicyOutputArgs = OutputArgs<GetPolicyArgs>;
 
 /** The one policy matching the criteria. */
 export type GetPolicyResult = PolicyInfo;
@@ -104,4 +110,4 @@ export async function getPolicy(args: GetPolicyArgs, opts?: SemgrepInvokeOptions
  * export const defaultSastPolicyId = getPolicyOutput({ deploymentId: "1", productType: "PRODUCT_TYPE_SAST", isDefault: true }).id;
  * ```
  */
-export const getPolicyOutput: (args: Inputs<GetPolicyArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetPolicyResult> = outputForm(getPolicy);
+export const getPolicyOutput: (args: GetPolicyOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPolicyResult> = outputForm(getPolicy);

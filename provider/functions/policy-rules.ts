@@ -5,8 +5,8 @@ import { CONFIDENCES, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/s
 import { id } from "../client/schemas";
 import type { SemgrepClient } from "../client";
 import { oneOf, parseArgs } from "./args";
-import { clientFor, type SemgrepInvokeOptions } from "./client";
-import { type Inputs, outputForm } from "./output";
+import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
+import { type OutputArgs, outputForm } from "./output";
 import { type PolicyInfo, policyInfo, type RuleInfo, ruleInfo } from "./shapes";
 
 export interface RuleFilter {
@@ -34,6 +34,9 @@ export interface GetPolicyRulesArgs {
   /** Keep only rules matching every given criterion (each list: any of its values). */
   filter?: RuleFilter;
 }
+
+/** {@link GetPolicyRulesArgs} as `getPolicyRulesOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetPolicyRulesOutputArgs = OutputArgs<GetPolicyRulesArgs>;
 
 export interface GetPolicyRulesResult {
   policy: PolicyInfo;
@@ -106,7 +109,7 @@ export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInv
  *   .rules.apply((rules) => rules.length);
  * ```
  */
-export const getPolicyRulesOutput: (args: Inputs<GetPolicyRulesArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetPolicyRulesResult> =
+export const getPolicyRulesOutput: (args: GetPolicyRulesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPolicyRulesResult> =
   outputForm(getPolicyRules);
 
 /** A policy found in the deployment's policy list, for a rules answer that left it out. */

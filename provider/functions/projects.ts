@@ -3,8 +3,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { deploymentSlug, projectName } from "../client/schemas";
 import { parseArgs } from "./args";
-import { clientFor, type SemgrepInvokeOptions } from "./client";
-import { type Inputs, outputForm } from "./output";
+import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
+import { type OutputArgs, outputForm } from "./output";
 import { type ProjectInfo, projectInfo } from "./shapes";
 
 export interface GetProjectArgs {
@@ -13,6 +13,9 @@ export interface GetProjectArgs {
   /** The project, typically `"<organization>/<repository>"`. */
   projectName: string;
 }
+
+/** {@link GetProjectArgs} as `getProjectOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetProjectOutputArgs = OutputArgs<GetProjectArgs>;
 
 /** The project (fields at the top level). */
 export type GetProjectResult = ProjectInfo;
@@ -43,4 +46,4 @@ export async function getProject(args: GetProjectArgs, opts?: SemgrepInvokeOptio
  * export const webAppTags = getProjectOutput({ deploymentSlug: "acme", projectName: "acme/web-app" }).tags;
  * ```
  */
-export const getProjectOutput: (args: Inputs<GetProjectArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetProjectResult> = outputForm(getProject);
+export const getProjectOutput: (args: GetProjectOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetProjectResult> = outputForm(getProject);

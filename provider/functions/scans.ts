@@ -4,8 +4,8 @@ import { z } from "zod";
 import { MAX_SCAN_PAGE_SIZE, PRODUCTS, SCAN_STATUS_FILTERS } from "../client/schemas";
 import { id } from "../client/schemas";
 import { oneOf, parseArgs } from "./args";
-import { clientFor, type SemgrepInvokeOptions } from "./client";
-import { type Inputs, outputForm } from "./output";
+import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
+import { type OutputArgs, outputForm } from "./output";
 import { PERSONAL_META_FIELDS, type ScanInfo, scanInfo, type ScanSummaryInfo, scanSummaryInfo } from "./shapes";
 
 export interface GetScansArgs {
@@ -28,6 +28,9 @@ export interface GetScansArgs {
   /** Stop after this many scans (newest first); no further page is read. */
   maxResults?: number;
 }
+
+/** {@link GetScansArgs} as `getScansOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetScansOutputArgs = OutputArgs<GetScansArgs>;
 
 export interface GetScansResult {
   /** Newest first. */
@@ -79,13 +82,16 @@ export async function getScans(args: GetScansArgs, opts?: SemgrepInvokeOptions):
  * export const failedScans = getScansOutput({ deploymentId: "1", statuses: ["SCAN_STATUS_ERROR"], maxResults: 10 }).scans.apply((s) => s.length);
  * ```
  */
-export const getScansOutput: (args: Inputs<GetScansArgs>, opts?: SemgrepInvokeOptions) => pulumi.Output<GetScansResult> = outputForm(getScans);
+export const getScansOutput: (args: GetScansOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetScansResult> = outputForm(getScans);
 
 export interface GetScanArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
   deploymentId: string | number;
   scanId: string | number;
 }
+
+/** {@link GetScanArgs} as `getScanOutput` takes them: every field may be a `pulumi.Input`. */
+export type GetScanOutputArgs = OutputArgs<GetScanArgs>;
 
 /** A scan's details (fields at the top level). */
 export type GetScanResult = ScanInfo;
@@ -126,7 +132,7 @@ export type GetScanOutputResult = Omit<ScanInfo, "meta"> & {
  * export const findings = scan.stats.findings;       // not a secret
  * ```
  */
-export function getScanOutput(args: Inputs<GetScanArgs>, opts?: SemgrepInvokeOptions): pulumi.Output<GetScanOutputResult> {
+export function getScanOutput(args: GetScanOutputArgs, opts?: SemgrepInvokeOutputOptions): pulumi.Output<GetScanOutputResult> {
   return outputForm(getScan)(args, opts).apply((scan) => {
     const meta = { ...scan.meta } as Record<string, unknown>;
     for (const field of PERSONAL_META_FIELDS) meta[field] = pulumi.secret(scan.meta[field]);

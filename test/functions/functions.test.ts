@@ -81,6 +81,9 @@ describe("getPolicyRules", () => {
     }
     const viaOutput = await resolve(getPolicyRulesOutput({ deploymentId: "1", policyId: getPolicyOutput({ deploymentId: "1", slug: "default-sast-policy" }).id, filter }));
     expect(viaOutput.value.rules).toEqual(rules);
+    // Nested fields may be Inputs too: a filter list built from Outputs and Promises.
+    const nested = { ...filter, severities: [pulumi.output("SEVERITY_HIGH"), Promise.resolve("SEVERITY_CRITICAL")], categories: pulumi.output(["security"]) };
+    expect((await resolve(getPolicyRulesOutput({ deploymentId: "1", policyId: SAST_POLICY_ID, filter: nested }))).value.rules).toEqual(rules);
   });
 
   it("refuses an unknown filter value, naming the field, before any request", async () => {
