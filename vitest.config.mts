@@ -21,7 +21,12 @@ export default defineConfig({
         extends: true,
         test: { name: "omit-empty", include: ["test/e2e/**/*.test.ts", "test/functions/**/*.test.ts"] },
         resolve: {
-          alias: [{ find: /^(\.\.\/)+provider\/emulator$/, replacement: fileURLToPath(new URL("./test/support/omit-empty-emulator.ts", import.meta.url)) }],
+          alias: [
+            {
+              find: /^(\.\.\/)+provider\/emulator$/,
+              replacement: fileURLToPath(new URL("./test/support/omit-empty-emulator.ts", import.meta.url)),
+            },
+          ],
         },
       },
     ],

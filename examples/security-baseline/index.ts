@@ -33,7 +33,8 @@ const blocking = [
   "go.lang.security.injection.tainted-sql-string.tainted-sql-string",
 ];
 const blocked = blocking.map(
-  (rulePath) => new PolicyRuleMode(`block-${rulePath.split(".").pop()}`, { deploymentId, policyId: sastPolicyId, rulePath, mode: "MODE_BLOCK" }),
+  (rulePath) =>
+    new PolicyRuleMode(`block-${rulePath.split(".").pop()}`, { deploymentId, policyId: sastPolicyId, rulePath, mode: "MODE_BLOCK" }),
 );
 new PolicyRuleMode("monitor-assigned-undefined", {
   deploymentId,

@@ -68,7 +68,7 @@ const shared = new Map<string, SemgrepClient>();
  */
 export function sharedClient(options: Pick<ClientOptions, "token" | "baseUrl" | "baseUrlSource" | "log">): SemgrepClient {
   const key = `${options.baseUrl ?? ""}\n${options.baseUrlSource ?? ""}\n${options.token ?? ""}`;
-  let client = shared.get(key);
-  if (!client) shared.set(key, (client = new SemgrepClient(options)));
+  const client = shared.get(key) ?? new SemgrepClient(options);
+  shared.set(key, client);
   return client;
 }

@@ -100,15 +100,17 @@ export class Transport {
     // One keep-alive pool per client; `connections` caps the requests in flight (no pipelining),
     // so a burst of calls queues here instead of opening a socket each.
     this.#ownsDispatcher = config.dispatcher === undefined;
-    this.#dispatcher = config.dispatcher ?? new Agent({
-      connections: config.maxConcurrency,
-      pipelining: 1,
-      keepAliveTimeout: 10_000,
-      connect: { timeout: config.timeoutMs },
-      // The per-attempt deadline (an AbortSignal) bounds each request; these only back it up.
-      headersTimeout: config.timeoutMs * 2,
-      bodyTimeout: config.timeoutMs * 2,
-    });
+    this.#dispatcher =
+      config.dispatcher ??
+      new Agent({
+        connections: config.maxConcurrency,
+        pipelining: 1,
+        keepAliveTimeout: 10_000,
+        connect: { timeout: config.timeoutMs },
+        // The per-attempt deadline (an AbortSignal) bounds each request; these only back it up.
+        headersTimeout: config.timeoutMs * 2,
+        bodyTimeout: config.timeoutMs * 2,
+      });
   }
 
   get baseUrl(): string {
@@ -123,7 +125,8 @@ export class Transport {
     // Whether a failed attempt may have been carried out all the same (for `repeatEffect`).
     let mayHaveActed = false;
     const fail = (error: SemgrepError): never => {
-      if (spec.repeatEffect && mayHaveActed) error.message += `. The request may have reached the service before it failed: ${spec.repeatEffect}`;
+      if (spec.repeatEffect && mayHaveActed)
+        error.message += `. The request may have reached the service before it failed: ${spec.repeatEffect}`;
       throw error;
     };
 
@@ -204,7 +207,13 @@ export class Transport {
     };
   }
 
-  async #backoff(info: RequestInfo, attempt: number, reason: string, askedMs: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+  async #backoff(
+    info: RequestInfo,
+    attempt: number,
+    reason: string,
+    askedMs: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const delay = retryDelayMs(attempt, this.#config.retryBaseDelayMs, this.#config.maxRetryDelayMs, askedMs);
     this.#config.log(
       `semgrep: retrying ${info.operation} (${info.method} ${info.path}) after ${reason}: attempt ${attempt + 1} in ${Math.round(delay)} ms`,
@@ -218,11 +227,19 @@ export class Transport {
 }
 
 /** The client's settings for one call, with the caller's options over them (checked first). */
-function callOptions(info: RequestInfo, options: RequestOptions | undefined, config: ResolvedConfig): { signal?: AbortSignal; maxRetries: number; timeoutMs: number } {
+function callOptions(
+  info: RequestInfo,
+  options: RequestOptions | undefined,
+  config: ResolvedConfig,
+): { signal?: AbortSignal; maxRetries: number; timeoutMs: number } {
   const { signal, maxRetries = config.maxRetries, timeoutMs = config.timeoutMs } = options ?? {};
   const problems = [
-    ...(Number.isInteger(maxRetries) && maxRetries >= 0 ? [] : [`options.maxRetries: must be a whole number, 0 or more (got ${String(maxRetries)})`]),
-    ...(Number.isFinite(timeoutMs) && timeoutMs > 0 ? [] : [`options.timeoutMs: must be a number of ms above 0 (got ${String(timeoutMs)})`]),
+    ...(Number.isInteger(maxRetries) && maxRetries >= 0
+      ? []
+      : [`options.maxRetries: must be a whole number, 0 or more (got ${String(maxRetries)})`]),
+    ...(Number.isFinite(timeoutMs) && timeoutMs > 0
+      ? []
+      : [`options.timeoutMs: must be a number of ms above 0 (got ${String(timeoutMs)})`]),
   ];
   if (problems.length) throw new InvalidRequestError(info.operation, problems);
   return { signal, maxRetries, timeoutMs };
@@ -271,7 +288,9 @@ function serviceError(text: string): { message: string; code?: string } {
     if (json && typeof json === "object") {
       const { error, message, code, details } = json as { error?: unknown; message?: unknown; code?: unknown; details?: unknown };
       const said = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
-      const reason = Array.isArray(details) ? details.map((d) => (d as { reason?: unknown } | null)?.reason).find((r) => typeof r === "string" && r !== "") : undefined;
+      const reason = Array.isArray(details)
+        ? details.map((d) => (d as { reason?: unknown } | null)?.reason).find((r) => typeof r === "string" && r !== "")
+        : undefined;
       const named = typeof code === "string" && code !== "" ? code : (reason as string | undefined);
       if (said !== undefined || named) return { message: said ?? "", ...(named ? { code: named } : {}) };
     }

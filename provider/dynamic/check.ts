@@ -22,7 +22,7 @@ export function containsUnknown(value: unknown): boolean {
 
 function unknownPaths(value: unknown, path: PropertyKey[] = [], found: Path[] = []): Path[] {
   if (value === UNKNOWN) found.push(path);
-  else if (Array.isArray(value)) value.forEach((v, i) => unknownPaths(v, [...path, i], found));
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) unknownPaths(v, [...path, i], found);
   else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) unknownPaths(v, [...path, k], found);
   return found;
 }
@@ -31,7 +31,10 @@ const isPrefix = (a: Path, b: Path) => a.length <= b.length && a.every((k, i) =>
 
 /** `managedScanConfig.diffScan.enabled`, `tags[1]` */
 export function propertyName(path: Path): string {
-  return path.reduce<string>((name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)), "");
+  return path.reduce<string>(
+    (name, key) => (typeof key === "number" ? `${name}[${key}]` : name ? `${name}.${String(key)}` : String(key)),
+    "",
+  );
 }
 
 function valueAt(value: unknown, path: Path): unknown {
@@ -53,7 +56,11 @@ function describe(value: unknown, secret: boolean): string {
  * `secret` (which the program gave as a secret) therefore names no property, and its reason
  * shows `[secret]` in place of the value.
  */
-export function checkInputs<S extends z.ZodType<Props>>(schema: S, props: Props, secret: ReadonlySet<string> = new Set()): pulumi.dynamic.CheckResult {
+export function checkInputs<S extends z.ZodType<Props>>(
+  schema: S,
+  props: Props,
+  secret: ReadonlySet<string> = new Set(),
+): pulumi.dynamic.CheckResult {
   const unknowns = unknownPaths(props);
   const parsed = schema.safeParse(props);
   if (parsed.success) return { inputs: parsed.data };

@@ -44,7 +44,8 @@ export function diffDeclared(olds: Props, news: Props, fields: readonly FieldRul
  */
 export function covers(live: unknown, declared: unknown): boolean {
   if (live === declared) return true;
-  if (Array.isArray(live) && Array.isArray(declared)) return live.length === declared.length && live.every((v, i) => covers(v, declared[i]));
+  if (Array.isArray(live) && Array.isArray(declared))
+    return live.length === declared.length && live.every((v, i) => covers(v, declared[i]));
   if (isRecord(live) && isRecord(declared)) {
     return Object.entries(declared).every(([key, value]) => value === undefined || covers(live[key], value));
   }

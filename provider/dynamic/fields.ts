@@ -36,7 +36,10 @@ export interface Plan {
 }
 
 /** What an apply writes and records, given what the resource managed and recorded before. */
-export function planApply(fields: readonly FieldToApply[], before: { managed: readonly string[]; originals: Record<string, unknown> }): Plan {
+export function planApply(
+  fields: readonly FieldToApply[],
+  before: { managed: readonly string[]; originals: Record<string, unknown> },
+): Plan {
   const plan: Plan = { changes: {}, originals: {}, foundAsDeclared: [], unrecordable: [] };
   for (const field of fields) {
     if (field.differs) plan.changes[field.name] = field.wanted;
@@ -79,7 +82,16 @@ export async function planUndo(kind: ResourceKind, props: Props, fields: readonl
     const stale = holder.settled === "unchanged" && holder.value !== undefined && !field.same(holder.value, field.last);
     if (stale) writes[field.name] = holder.value;
     const what = `the ${field.name} of ${field.claim.object}`;
-    await warnHandedOver({ kind, props, what, holder, wrote: stale, original: field.original, show: field.show, secretOriginal: field.secret });
+    await warnHandedOver({
+      kind,
+      props,
+      what,
+      holder,
+      wrote: stale,
+      original: field.original,
+      show: field.show,
+      secretOriginal: field.secret,
+    });
   }
   return writes;
 }

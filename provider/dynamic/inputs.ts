@@ -8,6 +8,7 @@ export { tagList };
 function validBranchName(name: string): boolean {
   return (
     name.length > 0 &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names
     !/[\s~^:?*[\\\x00-\x1f\x7f]/.test(name) &&
     !name.includes("..") &&
     !name.includes("@{") &&
@@ -25,7 +26,7 @@ function validBranchName(name: string): boolean {
  * `refs/heads/<branch>`), or `None` to follow the default branch.
  */
 export const primaryBranch = z
-  .string({ error: "must be a string: a branch such as \"main\" or \"refs/heads/main\", or \"None\"" })
+  .string({ error: 'must be a string: a branch such as "main" or "refs/heads/main", or "None"' })
   .max(256, "must be at most 256 characters")
   .transform((value, ctx) => {
     if (value === PRIMARY_BRANCH_FOLLOWS_DEFAULT) return value;
@@ -35,13 +36,19 @@ export const primaryBranch = z
     }
     const name = value.startsWith("refs/heads/") ? value.slice("refs/heads/".length) : value;
     if (!validBranchName(name)) {
-      ctx.addIssue({ code: "custom", message: "is not a valid branch name (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\\\', no trailing '/', '.' or '.lock')" });
+      ctx.addIssue({
+        code: "custom",
+        message: "is not a valid branch name (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\\\', no trailing '/', '.' or '.lock')",
+      });
       return z.NEVER;
     }
     return `refs/heads/${name}`;
   });
 
-export const toggle = z.strictObject({ enabled: z.boolean({ error: "must be true or false" }) }, { error: "must be an object { enabled: boolean }" });
+export const toggle = z.strictObject(
+  { enabled: z.boolean({ error: "must be true or false" }) },
+  { error: "must be an object { enabled: boolean }" },
+);
 
 export const restoreOnDelete = z.boolean({ error: "must be true or false" }).optional();
 

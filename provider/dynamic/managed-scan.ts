@@ -67,13 +67,22 @@ const recorded = (outputs: Props) => Object.fromEntries(managedTogglesOf(outputs
 async function apply(declared: Inputs, live: Props, before: { managed: Toggle[]; originals: Props }): Promise<Props> {
   const toggles = declaredToggles(declared);
   const fields = toggles.map((t) => ({ name: t, wanted: declared[t], have: live[t], differs: !sameToggle(live[t], declared[t]) }));
-  const plan = planApply(fields, { managed: before.managed, originals: Object.fromEntries(TOGGLES.map((t) => [t, before.originals[ORIGINAL_OUTPUT[t]]])) });
+  const plan = planApply(fields, {
+    managed: before.managed,
+    originals: Object.fromEntries(TOGGLES.map((t) => [t, before.originals[ORIGINAL_OUTPUT[t]]])),
+  });
   if (plan.foundAsDeclared.length) {
     const plural = plan.foundAsDeclared.length > 1;
     const unset = `${plan.foundAsDeclared.map((t) => ORIGINAL_OUTPUT[t as Toggle]).join(", ")} ${plural ? "stay" : "stays"} unset`;
-    await noteFoundAsDeclared(KIND, declared, { what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`, plural, unset });
+    await noteFoundAsDeclared(KIND, declared, {
+      what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`,
+      plural,
+      unset,
+    });
   }
-  const project = Object.keys(plan.changes).length ? await projectOf(declared).updateManagedScans(toRequest(plan.changes as Toggles)) : undefined;
+  const project = Object.keys(plan.changes).length
+    ? await projectOf(declared).updateManagedScans(toRequest(plan.changes as Toggles))
+    : undefined;
   const current = project ? liveOf(project) : { diffScan: live.diffScan, fullScan: live.fullScan, projectId: live.projectId };
   const originals = Object.fromEntries(TOGGLES.map((t) => [ORIGINAL_OUTPUT[t], plan.originals[t]]));
   return { ...declared, ...current, ...originals, managedFields: toggles };
@@ -127,7 +136,15 @@ export const managedScan = {
       if (props.restoreOnDelete === false) return;
       const fields = TOGGLES.map((t) => {
         const claim = claimOf(props, t);
-        return { name: t, claim, original: props[ORIGINAL_OUTPUT[t]], last: props[t], same: sameToggle, show: showToggle, secret: claim.secret === true };
+        return {
+          name: t,
+          claim,
+          original: props[ORIGINAL_OUTPUT[t]],
+          last: props[t],
+          same: sameToggle,
+          show: showToggle,
+          secret: claim.secret === true,
+        };
       });
       const back = (await planUndo(KIND, props, fields)) as Toggles;
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).updateManagedScans(toRequest(back)));

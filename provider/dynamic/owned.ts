@@ -49,7 +49,13 @@ export function checkOwned<S extends z.ZodType<Props>>(
  * `diff` of an owning resource: the declared fields' result, plus metadata changes. No change
  * means the service holds what it declares, with the originals its state `recorded` (by claim field).
  */
-export function diffOwned(kind: ResourceKind, olds: Props, news: Props, result: pulumi.dynamic.DiffResult, recorded: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diffOwned(
+  kind: ResourceKind,
+  olds: Props,
+  news: Props,
+  result: pulumi.dynamic.DiffResult,
+  recorded: Record<string, unknown>,
+): pulumi.dynamic.DiffResult {
   const changes = result.changes === true || metaChanged(olds, news);
   if (!changes) settleOwner(kind, news, "unchanged", recorded);
   return { ...result, changes };
@@ -108,15 +114,24 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
   let message = `${self} ${handOver.verb ?? "was deleted"} and ${action}.`;
   if (original !== undefined) {
     const was = handOver.secretOriginal ? "[secret]" : show(original);
-    const recorded = holder.recorded === undefined || holder.recorded === null ? holder.recorded : holder.secret ? "[secret]" : show(holder.recorded);
+    const recorded =
+      holder.recorded === undefined || holder.recorded === null ? holder.recorded : holder.secret ? "[secret]" : show(holder.recorded);
     if (newer) {
       message += ` Before this stack managed it, it was ${was}.`;
-      if (recorded === null) message += ` ${capitalized(who)} found the value as it declares it and recorded no original, so destroying it will leave the value as it is.`;
-      else if (recorded === was) message += ` ${capitalized(who)} recorded ${recorded} as its original too, so destroying it will put ${recorded} back.`;
-      else if (recorded !== undefined) message += ` ${capitalized(who)} recorded ${recorded}, the value it found, as its original, so destroying it will put ${recorded} back, not ${was}.`;
+      if (recorded === null)
+        message += ` ${capitalized(who)} found the value as it declares it and recorded no original, so destroying it will leave the value as it is.`;
+      else if (recorded === was)
+        message += ` ${capitalized(who)} recorded ${recorded} as its original too, so destroying it will put ${recorded} back.`;
+      else if (recorded !== undefined)
+        message += ` ${capitalized(who)} recorded ${recorded}, the value it found, as its original, so destroying it will put ${recorded} back, not ${was}.`;
     } else {
       message += ` ${self} had recorded ${was} as the value it found`;
-      message += recorded === undefined ? "." : recorded === null ? `; ${other} has recorded none.` : `; ${other} has recorded ${recorded}, which destroying it will put back.`;
+      message +=
+        recorded === undefined
+          ? "."
+          : recorded === null
+            ? `; ${other} has recorded none.`
+            : `; ${other} has recorded ${recorded}, which destroying it will put back.`;
     }
   }
   if (newer && !replaced && holder.owner.kind === kind) {
@@ -142,7 +157,11 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
  * its delete will leave it: it cannot tell a value that was there before the stack from one an
  * earlier, interrupted run of this stack set.
  */
-export function noteFoundAsDeclared(kind: ResourceKind, props: Props, found: { what: string; plural?: boolean; unset: string }): Promise<void> {
+export function noteFoundAsDeclared(
+  kind: ResourceKind,
+  props: Props,
+  found: { what: string; plural?: boolean; unset: string },
+): Promise<void> {
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
   return notify(
     "info",
@@ -151,4 +170,3 @@ export function noteFoundAsDeclared(kind: ResourceKind, props: Props, found: { w
       "whose warning below then gives what was there before), this resource cannot know what was there before.",
   );
 }
-

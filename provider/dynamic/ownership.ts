@@ -1,7 +1,7 @@
 /**
  * Which resource of the stack declares which field of which object, as this provider process has
  * seen it. The engine checks every resource of the program in the process that then applies the
- * changes, and runs the deletes of removed resources last (design.md, rule 9), so:
+ * changes, and runs the deletes of removed resources last (the engine's order of steps), so:
  *  - `check` catches two resources declaring the same field of one object (a conflict: they would
  *    overwrite each other's value and each other's record of the original);
  *  - `delete` leaves to another resource what it now holds: after a rename without an alias the
@@ -90,7 +90,11 @@ function parentOf(urn: string): { type: string; name: string } {
  */
 export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
   const key = ownerKey(owner);
-  for (const claimKey of keysByOwner.get(key) ?? []) entries.set(claimKey, entries.get(claimKey)!.filter((e) => !sameOwner(e.owner, owner)));
+  for (const claimKey of keysByOwner.get(key) ?? [])
+    entries.set(
+      claimKey,
+      entries.get(claimKey)!.filter((e) => !sameOwner(e.owner, owner)),
+    );
   const keys = new Set<string>();
   const conflicts: Conflict[] = [];
   for (const claim of claims) {
@@ -129,7 +133,9 @@ export function declarersOf(claim: Claim): Holder[] {
 /** The holders of the claims under `prefix` (`tag `) on `object` that some resource holds now (see holderOf). */
 export function heldUnder(object: string, prefix: string): Holder[] {
   const start = `${object}\u0000${prefix}`;
-  return [...entries].filter(([key, list]) => key.startsWith(start) && list.some((e) => e.settled)).map(([, list]) => list.find((e) => e.settled)!);
+  return [...entries]
+    .filter(([key, list]) => key.startsWith(start) && list.some((e) => e.settled))
+    .map(([, list]) => list.find((e) => e.settled)!);
 }
 
 /**

@@ -34,7 +34,8 @@ const FIELDS: FieldRule[] = [
 ];
 
 /** `rule python.lang…eval-detected in policy 10 (deployment 1)` */
-const ruleObject = (props: Props) => `rule ${String(props.rulePath)} in policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
+const ruleObject = (props: Props) =>
+  `rule ${String(props.rulePath)} in policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
 
 /** The one field a PolicyRuleMode declares: its rule's mode. */
 function modeClaim(props: Props): Claim {
@@ -84,14 +85,19 @@ async function requireRule(declared: Inputs): Promise<Rule> {
 
 /** Sets the mode and returns the rule as the service answered. */
 async function setMode(declared: Pick<Inputs, "deploymentId" | "policyId" | "rulePath">, mode: Inputs["mode"]): Promise<Rule> {
-  const { updatedRule } = await apiClient().policies.updateRuleMode(declared.deploymentId, declared.policyId, { rulePath: declared.rulePath, policyMode: mode });
+  const { updatedRule } = await apiClient().policies.updateRuleMode(declared.deploymentId, declared.policyId, {
+    rulePath: declared.rulePath,
+    policyMode: mode,
+  });
   rememberRule(declared.deploymentId, declared.policyId, updatedRule);
   return updatedRule;
 }
 
 export const policyRuleMode = {
   check: (_olds: Props, news: Props) =>
-    checkOwned(KIND, inputs, news, (declared) => (known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [])),
+    checkOwned(KIND, inputs, news, (declared) =>
+      known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [],
+    ),
 
   diff: async (_id: string, olds: Props, news: Props) => diffOwned(KIND, olds, news, diffDeclared(olds, news, FIELDS), recorded(olds)),
 
@@ -107,7 +113,10 @@ export const policyRuleMode = {
         rule = await setMode(declared, declared.mode);
       }
       settleOwner(KIND, props, "created", { mode: originalMode ?? null });
-      return { id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`, outs: { ...declared, ...ruleOutputs(rule), originalMode } };
+      return {
+        id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
+        outs: { ...declared, ...ruleOutputs(rule), originalMode },
+      };
     });
   },
 
@@ -117,7 +126,14 @@ export const policyRuleMode = {
       if (!rule) return { id: "" };
       const live = { ...props, ...ruleOutputs(rule) };
       const { deploymentId, policyId, rulePath: path, restoreOnDelete: restore } = props;
-      const inputs = { deploymentId, policyId, rulePath: path, mode: live.mode, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
+      const inputs = {
+        deploymentId,
+        policyId,
+        rulePath: path,
+        mode: live.mode,
+        restoreOnDelete: restore,
+        ...refreshedMetaInputs(KIND, props),
+      };
       return { id, props: live, inputs };
     }),
 
@@ -137,7 +153,15 @@ export const policyRuleMode = {
       unlessMigrated(props, async () => {
         if (props.restoreOnDelete === false) return;
         const claim = modeClaim(props);
-        const field = { name: "mode", claim, original: props.originalMode, last: props.mode, same: Object.is, show: String, secret: claim.secret === true };
+        const field = {
+          name: "mode",
+          claim,
+          original: props.originalMode,
+          last: props.mode,
+          same: Object.is,
+          show: String,
+          secret: claim.secret === true,
+        };
         const { mode } = await planUndo(KIND, props, [field]);
         if (mode !== undefined) await unlessGone(() => setMode(props as Inputs, mode as Inputs["mode"]));
       }),

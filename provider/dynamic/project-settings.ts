@@ -56,7 +56,9 @@ const followsDefault = (props: Props) => props.followsDefaultBranch === true && 
 
 /** Whether the live branch is the one declared: "None" once followed; a branch pinned (not followed). */
 function branchHolds(live: Props, declared: unknown): boolean {
-  return declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? followsDefault(live) : live.primaryBranch === declared && live.followsDefaultBranch !== true;
+  return declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT
+    ? followsDefault(live)
+    : live.primaryBranch === declared && live.followsDefaultBranch !== true;
 }
 
 const FIELDS: FieldRule[] = [
@@ -70,7 +72,12 @@ const FIELDS: FieldRule[] = [
 /** Each managed field's value in `props`: declared inputs, or live outputs (which carry every field). */
 function valuesOf(props: Props): Values {
   const scans = props.managedScanConfig as ManagedScans | undefined;
-  return { primaryBranch: props.primaryBranch, tags: props.tags, "managedScanConfig.diffScan": scans?.diffScan, "managedScanConfig.fullScan": scans?.fullScan };
+  return {
+    primaryBranch: props.primaryBranch,
+    tags: props.tags,
+    "managedScanConfig.diffScan": scans?.diffScan,
+    "managedScanConfig.fullScan": scans?.fullScan,
+  };
 }
 
 const declaredFields = (declared: Props): Managed[] => MANAGED.filter((field) => valuesOf(declared)[field] !== undefined);
@@ -90,7 +97,11 @@ function managedFieldsOf(props: Props): Managed[] {
 }
 
 function originalsOf(props: Props): Values {
-  return valuesOf({ primaryBranch: props.originalPrimaryBranch, tags: props.originalTags, managedScanConfig: props.originalManagedScanConfig });
+  return valuesOf({
+    primaryBranch: props.originalPrimaryBranch,
+    tags: props.originalTags,
+    managedScanConfig: props.originalManagedScanConfig,
+  });
 }
 
 function originalOutputs(originals: Values): Props {
@@ -125,7 +136,13 @@ function request(values: Values): UpdateProjectRequest {
 /** A field of this project, as conflicts and hand-overs name it (a toggle by its short name, as ManagedScan declares it). */
 function claimOf(props: Props, field: Managed): Claim {
   const secret = secretInputsOf(props).includes(inputOf(field));
-  return { object: projectObject(props), field: field.replace("managedScanConfig.", ""), property: field, value: valuesOf(props)[field], secret };
+  return {
+    object: projectObject(props),
+    field: field.replace("managedScanConfig.", ""),
+    property: field,
+    value: valuesOf(props)[field],
+    secret,
+  };
 }
 
 /** What a ProjectSettings declares: its fields, and each of its tags (so that a ProjectTags' delete leaves them alone). */
@@ -144,16 +161,27 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
   const wanted = valuesOf(declared);
   const have = valuesOf(live);
   const fields: FieldToApply[] = declaredFields(declared).map((field) => {
-    if (field !== "primaryBranch") return { name: field, wanted: wanted[field], have: have[field], differs: !same(field, have[field], wanted[field]) };
+    if (field !== "primaryBranch")
+      return { name: field, wanted: wanted[field], have: have[field], differs: !same(field, have[field], wanted[field]) };
     const follows = wanted.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT;
     // A branch equal to the default one may have been followed or pinned: nothing to record then.
-    return { name: field, wanted: wanted[field], have: have[field], differs: !branchHolds(live, wanted[field]), recordable: !follows || have[field] !== live.defaultBranch };
+    return {
+      name: field,
+      wanted: wanted[field],
+      have: have[field],
+      differs: !branchHolds(live, wanted[field]),
+      recordable: !follows || have[field] !== live.defaultBranch,
+    };
   });
   const plan = planApply(fields, before);
   if (plan.foundAsDeclared.length) {
     const plural = plan.foundAsDeclared.length > 1;
     const unset = `${plan.foundAsDeclared.map((f) => ORIGINAL_OUTPUT[f as Managed]).join(", ")} ${plural ? "stay" : "stays"} unset`;
-    await noteFoundAsDeclared(KIND, declared, { what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`, plural, unset });
+    await noteFoundAsDeclared(KIND, declared, {
+      what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`,
+      plural,
+      unset,
+    });
   }
   if (plan.unrecordable.length) {
     await notify(
@@ -263,7 +291,15 @@ export const projectSettings = {
       }
       const fields: FieldToUndo[] = MANAGED.filter((field) => !(field === "tags" && tagsHolder?.shared)).map((field) => {
         const claim = claimOf(props, field);
-        return { name: field, claim, original: originals[field], last: live[field], same: (a, b) => same(field, a, b), show: (v) => JSON.stringify(v), secret: claim.secret === true };
+        return {
+          name: field,
+          claim,
+          original: originals[field],
+          last: live[field],
+          same: (a, b) => same(field, a, b),
+          show: (v) => JSON.stringify(v),
+          secret: claim.secret === true,
+        };
       });
       Object.assign(back, await planUndo(KIND, props, fields));
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back)));

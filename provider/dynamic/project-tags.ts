@@ -38,7 +38,10 @@ const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props
 function claimsOf(declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
   const secret = secretInputsOf(declared).includes("tags");
-  return [{ object: projectObject(declared), field: "tags", shared: true, secret }, ...knownTags(declared).map((tag) => tagClaim(declared, tag))];
+  return [
+    { object: projectObject(declared), field: "tags", shared: true, secret },
+    ...knownTags(declared).map((tag) => tagClaim(declared, tag)),
+  ];
 }
 
 /** What a ProjectTags in this state recorded of each tag (by claim field): absent before it added it, or nothing. */
@@ -65,7 +68,12 @@ function outputs(declared: Inputs, project: Project, addedTags: string[]): Props
  * The removal is queued first and the removed tags released, so that a resource checked later in
  * this run that declares one of them puts it back after the removal (see `diff`).
  */
-async function removeAdded(props: Props, tags: string[], holderFor: (claim: Claim) => Holder | undefined, verb: string): Promise<Project | undefined> {
+async function removeAdded(
+  props: Props,
+  tags: string[],
+  holderFor: (claim: Claim) => Holder | undefined,
+  verb: string,
+): Promise<Project | undefined> {
   const held = new Map<string, Holder>();
   for (const tag of tags) {
     const holder = holderFor(tagClaim(props, tag));
@@ -121,7 +129,13 @@ export const projectTags = {
       if (!project) return { id: "" };
       const live = outputs(props as Inputs, project, (props.addedTags as string[] | undefined) ?? []);
       const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
-      const inputs = { deploymentSlug: slug, projectName: name, tags: live.tags, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
+      const inputs = {
+        deploymentSlug: slug,
+        projectName: name,
+        tags: live.tags,
+        restoreOnDelete: restore,
+        ...refreshedMetaInputs(KIND, props),
+      };
       return { id, props: live, inputs };
     }),
 
@@ -146,7 +160,9 @@ export const projectTags = {
         project = (await removeAdded(news, dropped, declarer, "stopped declaring a tag")) ?? project;
         added = added.filter((t) => !dropped.includes(t));
       }
-      const outs = project ? outputs(declared, project, added) : { ...declared, addedTags: added, projectId: olds.projectId, projectTags: present };
+      const outs = project
+        ? outputs(declared, project, added)
+        : { ...declared, addedTags: added, projectId: olds.projectId, projectTags: present };
       settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };
     });

@@ -27,7 +27,9 @@ export async function requireProject(deploymentSlug: string, projectName: string
   if (project) return project;
   throw (
     (await missingDeployment(deploymentSlug)) ??
-    new Error(`project "${projectName}" does not exist in deployment "${deploymentSlug}" (projects appear after their first scan; check the name, e.g. "org/repo")`)
+    new Error(
+      `project "${projectName}" does not exist in deployment "${deploymentSlug}" (projects appear after their first scan; check the name, e.g. "org/repo")`,
+    )
   );
 }
 
@@ -59,7 +61,15 @@ export function liveManagedScans(project: Project): Required<ManagedScans> {
 }
 
 /** Output names of a project's live values. */
-export const LIVE_PROJECT_OUTPUTS = ["projectId", "defaultBranch", "primaryBranch", "tags", "url", "managedScanConfig", "latestScanAt"] as const;
+export const LIVE_PROJECT_OUTPUTS = [
+  "projectId",
+  "defaultBranch",
+  "primaryBranch",
+  "tags",
+  "url",
+  "managedScanConfig",
+  "latestScanAt",
+] as const;
 
 /** The live values kept in a resource's outputs (from state, without asking the service). */
 export function keptProjectOutputs(props: Props): Props {

@@ -83,7 +83,8 @@ export function refreshedMetaInputs(kind: ResourceKind, props: Props): Props {
  * that the outputs derived from it are stored accordingly).
  */
 export function metaChanged(olds: Props, news: Props): boolean {
-  if (news.resourceName !== undefined && (news.resourceName !== olds.resourceName || news.resourceParent !== olds.resourceParent)) return true;
+  if (news.resourceName !== undefined && (news.resourceName !== olds.resourceName || news.resourceParent !== olds.resourceParent))
+    return true;
   if (containsUnknown(news.secretInputs)) return false;
   return !sameSet(secretInputsOf(olds), secretInputsOf(news));
 }

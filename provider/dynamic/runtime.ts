@@ -43,7 +43,8 @@ const CHECKED_INPUTS_ARGUMENT: Partial<Record<Method, number>> = { create: 0, di
 export async function run(kind: ResourceKind, method: Method, args: unknown[]): Promise<unknown> {
   if (method === "configure") return configure(args[0] as pulumi.dynamic.ConfigureRequest);
   const handler = handlers[kind];
-  if (!handler) throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
+  if (!handler)
+    throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
   const fn = handler[method] as (...a: unknown[]) => unknown;
   if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
   const given = args.map(withoutProviderKey);
@@ -74,7 +75,11 @@ function withoutProviderKey(arg: unknown): unknown {
 function withoutUndefined(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutUndefined);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUndefined(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, withoutUndefined(v)]),
+    );
   }
   return value;
 }

@@ -21,7 +21,9 @@ export const inputs = request.extend({
   deploymentId: id("deployment"),
   repositoryId: id("repository"),
   formatVersion: formatVersionInput.optional(),
-  triggers: z.union([z.array(z.string()), z.record(z.string(), z.string())], { error: "must be a list of strings or a map of strings" }).optional(),
+  triggers: z
+    .union([z.array(z.string()), z.record(z.string(), z.string())], { error: "must be a list of strings or a map of strings" })
+    .optional(),
 });
 type Inputs = z.output<typeof inputs>;
 
@@ -61,12 +63,20 @@ export const sbomExport = {
   diff: async (_id: string, olds: Props, news: Props) => {
     // An input dropped from the program is a change too, unless leaving it out asks for the same
     // export (an unset formatVersion is the service's default, CycloneDX 1.4).
-    const dropped = FIELDS.filter((f) => news[f.name] === undefined && olds[f.name] !== undefined && !f.equal(olds[f.name], undefined)).map((f) => f.name);
+    const dropped = FIELDS.filter((f) => news[f.name] === undefined && olds[f.name] !== undefined && !f.equal(olds[f.name], undefined)).map(
+      (f) => f.name,
+    );
     const result = diffDeclared(olds, news, FIELDS);
     const replaces = [...(result.replaces ?? []), ...dropped];
     // A dropped input replaces, so it is no longer stable.
     const stables = (result.stables ?? []).filter((name) => !dropped.includes(name));
-    return { ...result, changes: result.changes || dropped.length > 0 || metaChanged(olds, news), replaces, stables, deleteBeforeReplace: false };
+    return {
+      ...result,
+      changes: result.changes || dropped.length > 0 || metaChanged(olds, news),
+      replaces,
+      stables,
+      deleteBeforeReplace: false,
+    };
   },
 
   create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
@@ -79,10 +89,15 @@ export const sbomExport = {
   },
 
   read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
-    about(subject(props), async () => ({ id, props: { ...withNormalizedFormatVersion(props), ...(await status(props.deploymentId as string, id)) } })),
+    about(subject(props), async () => ({
+      id,
+      props: { ...withNormalizedFormatVersion(props), ...(await status(props.deploymentId as string, id)) },
+    })),
 
   // Every input replaces the resource, so update only ever sees a change of the metadata.
-  update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => ({ outs: { ...withNormalizedFormatVersion(olds), ...news } }),
+  update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => ({
+    outs: { ...withNormalizedFormatVersion(olds), ...news },
+  }),
 
   delete: async (): Promise<void> => {},
 };

@@ -28,10 +28,14 @@ function translate({ version, ...rest }: Props): { value: Props } | { problem: s
   if (version === undefined) return { value: rest };
   const named = typeof version === "string" ? cyclonedxVersionOf(version) : undefined;
   if (named === undefined) {
-    return { problem: `must be a CycloneDX version the service supports: one of ${SUPPORTED} (deprecated: give cyclonedxVersion, e.g. "SBOM_CYCLONE_DX_VERSION_V1_5")` };
+    return {
+      problem: `must be a CycloneDX version the service supports: one of ${SUPPORTED} (deprecated: give cyclonedxVersion, e.g. "SBOM_CYCLONE_DX_VERSION_V1_5")`,
+    };
   }
   if (rest.cyclonedxVersion !== undefined && rest.cyclonedxVersion !== named) {
-    return { problem: "names another version than formatVersion.cyclonedxVersion: give only cyclonedxVersion (version is its deprecated spelling)" };
+    return {
+      problem: "names another version than formatVersion.cyclonedxVersion: give only cyclonedxVersion (version is its deprecated spelling)",
+    };
   }
   return { value: { ...rest, cyclonedxVersion: named } };
 }
@@ -94,7 +98,9 @@ export function warnDeprecatedVersion(props: Props): Promise<void> {
   if (!("value" in translated)) return Promise.resolve();
   const owner = ownerOf("SbomExport", props);
   const secret = secretInputsOf(props).includes("formatVersion");
-  const respelling = secret ? "cyclonedxVersion in place of version" : `cyclonedxVersion: "${String(translated.value.cyclonedxVersion)}" in place of version: "${given.version}"`;
+  const respelling = secret
+    ? "cyclonedxVersion in place of version"
+    : `cyclonedxVersion: "${String(translated.value.cyclonedxVersion)}" in place of version: "${given.version}"`;
   const message =
     `${owner ? ownerName(owner) : "An SbomExport"}: formatVersion.version is deprecated (Semgrep's API takes formatVersion.cyclonedxVersion); ` +
     `write ${respelling}. Changing only the spelling starts no new export.`;

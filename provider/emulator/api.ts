@@ -1,5 +1,5 @@
 /**
- * The 13 operations of api-v1.md (and the live service's extras) over the emulator's state.
+ * The operations of Semgrep's web API (v1) that the client uses, over the emulator's state.
  * Requests are validated with the client's own zod schemas; a bad one is answered 400.
  */
 import { randomUUID } from "node:crypto";
@@ -37,11 +37,7 @@ export class HttpError extends Error {
 /** What a v1 policy operation answers once the deployment uses unified policies (Policies V2). */
 export class DeploymentMigrated extends HttpError {
   constructor() {
-    super(
-      410,
-      "This deployment has been migrated to Unified Policies; use the Policies V2 API",
-      "DEPLOYMENT_MIGRATED",
-    );
+    super(410, "This deployment has been migrated to Unified Policies; use the Policies V2 API", "DEPLOYMENT_MIGRATED");
   }
 }
 
@@ -75,13 +71,40 @@ export const routes: Route[] = [
   { method: "GET", pattern: /^\/api\/v1\/deployments$/, operation: "deployments.list", handle: listDeployments },
   { method: "POST", pattern: new RegExp(`^${DEP}/scans/search$`), operation: "scans.search", handle: searchScans },
   { method: "GET", pattern: new RegExp(`^${DEP}/scan/(?<scan>[^/]+)$`), operation: "scans.get", handle: getScan },
-  { method: "POST", pattern: new RegExp(`^${DEP}/dependencies/repositories$`), operation: "dependencies.listRepositories", handle: listRepositories },
-  { method: "POST", pattern: new RegExp(`^${DEP}/dependencies/repositories/(?<repository>[^/]+)/lockfiles$`), operation: "dependencies.listLockfiles", handle: listLockfiles },
+  {
+    method: "POST",
+    pattern: new RegExp(`^${DEP}/dependencies/repositories$`),
+    operation: "dependencies.listRepositories",
+    handle: listRepositories,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^${DEP}/dependencies/repositories/(?<repository>[^/]+)/lockfiles$`),
+    operation: "dependencies.listLockfiles",
+    handle: listLockfiles,
+  },
   { method: "GET", pattern: new RegExp(`^${DEP}/policies$`), operation: "policies.list", handle: listPolicies, replacedByPoliciesV2: true },
-  { method: "GET", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.listRules", handle: listRules, replacedByPoliciesV2: true },
-  { method: "PUT", pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`), operation: "policies.updateRuleMode", handle: updateRuleMode, replacedByPoliciesV2: true },
+  {
+    method: "GET",
+    pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`),
+    operation: "policies.listRules",
+    handle: listRules,
+    replacedByPoliciesV2: true,
+  },
+  {
+    method: "PUT",
+    pattern: new RegExp(`^${DEP}/policies/(?<policy>[^/]+)$`),
+    operation: "policies.updateRuleMode",
+    handle: updateRuleMode,
+    replacedByPoliciesV2: true,
+  },
   { method: "GET", pattern: new RegExp(`^${DEP}/projects$`), operation: "projects.list", handle: listProjects },
-  { method: "PATCH", pattern: new RegExp(`^${PROJECT}/managed-scan$`), operation: "projects.updateManagedScans", handle: updateManagedScans },
+  {
+    method: "PATCH",
+    pattern: new RegExp(`^${PROJECT}/managed-scan$`),
+    operation: "projects.updateManagedScans",
+    handle: updateManagedScans,
+  },
   { method: "PUT", pattern: new RegExp(`^${PROJECT}/tags$`), operation: "projects.addTags", handle: addTags },
   { method: "DELETE", pattern: new RegExp(`^${PROJECT}/tags$`), operation: "projects.removeTags", handle: removeTags },
   { method: "GET", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.get", handle: getProject },
@@ -97,7 +120,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(withoutEmptyStrings(value));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const where = issue && issue.path.length ? `${issue.path.join(".")}: ` : "";
+  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
   throw new HttpError(400, `invalid request: ${where}${issue?.message ?? "bad value"}`);
 }
 
@@ -109,7 +132,11 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 function withoutEmptyStrings(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutEmptyStrings);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== "").map(([k, v]) => [k, withoutEmptyStrings(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== "")
+      .map(([k, v]) => [k, withoutEmptyStrings(v)]),
+  );
 }
 
 function deploymentById(req: ApiRequest) {

@@ -36,10 +36,10 @@ function numberFlag(name: string, raw: string | undefined, check: (n: number) =>
   return value;
 }
 
-async function main(): Promise<void> {
-  let values;
+/** The command line's flags; a usage error for an unknown flag. */
+function readFlags() {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       options: {
         port: { type: "string" },
         host: { type: "string" },
@@ -54,10 +54,14 @@ async function main(): Promise<void> {
         help: { type: "boolean", short: "h" },
       },
       strict: true,
-    }));
+    }).values;
   } catch (error) {
     fail((error as Error).message);
   }
+}
+
+async function main(): Promise<void> {
+  const values = readFlags();
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;

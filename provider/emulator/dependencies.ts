@@ -9,7 +9,10 @@ import type { StoredDependency, StoredLockfile, StoredRepository } from "./model
 export type Filter = z.output<typeof dependencyFilter>;
 
 /** Matching dependencies of each lockfile of `repo`, those with none included. */
-export function lockfileCounts(repo: StoredRepository, filter: Filter | undefined): Array<{ lockfilePath: string; numDependencies: number }> {
+export function lockfileCounts(
+  repo: StoredRepository,
+  filter: Filter | undefined,
+): Array<{ lockfilePath: string; numDependencies: number }> {
   if (!repositoryMatches(repo, filter)) return [];
   return repo.lockfiles.map((l) => ({ lockfilePath: l.lockfilePath, numDependencies: matchingDependencies(l, filter).length }));
 }

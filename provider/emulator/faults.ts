@@ -47,15 +47,20 @@ export function validateFaultSettings(settings: Partial<FaultSettings>, knownOpe
   const { faultRate, latencyMs, retryAfterSeconds, kinds, operations, maxFaults, ...unknown } = settings;
   const [stray] = Object.keys(unknown);
   if (stray !== undefined) return `unknown setting ${stray}: use faultRate, latencyMs, retryAfterSeconds, kinds, operations or maxFaults`;
-  if (operations !== undefined && !(Array.isArray(operations) && operations.every((o) => typeof o === "string" && knownOperations.includes(o)))) {
+  if (
+    operations !== undefined &&
+    !(Array.isArray(operations) && operations.every((o) => typeof o === "string" && knownOperations.includes(o)))
+  ) {
     return `operations must be a list of operation names: ${knownOperations.join(", ")}`;
   }
   if (maxFaults !== undefined && maxFaults !== null && !(Number.isInteger(maxFaults) && maxFaults >= 0)) {
     return "maxFaults must be a whole number of 0 or more, or null";
   }
-  if (faultRate !== undefined && !(typeof faultRate === "number" && faultRate >= 0 && faultRate <= 1)) return "faultRate must be a number from 0 to 1";
+  if (faultRate !== undefined && !(typeof faultRate === "number" && faultRate >= 0 && faultRate <= 1))
+    return "faultRate must be a number from 0 to 1";
   if (latencyMs !== undefined && !(Number.isInteger(latencyMs) && latencyMs >= 0)) return "latencyMs must be a whole number of 0 or more";
-  if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0)) return "retryAfterSeconds must be a whole number of 0 or more";
+  if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0))
+    return "retryAfterSeconds must be a whole number of 0 or more";
   if (kinds !== undefined && !(Array.isArray(kinds) && kinds.length > 0 && kinds.every((k) => FAULT_KINDS.includes(k)))) {
     return `kinds must be a non-empty list of ${FAULT_KINDS.join(", ")}`;
   }

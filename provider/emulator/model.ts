@@ -1,6 +1,6 @@
 /**
  * The emulator's stored state: plain JSON-serializable records, close to what the service keeps.
- * Rendering into the wire shapes of api-v1.md happens in `render.ts`.
+ * Rendering into the API's wire shapes happens in `render.ts`.
  */
 import type { Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
 

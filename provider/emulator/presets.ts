@@ -44,8 +44,7 @@ type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const int = (random: Random, min: number, max: number): number => min + Math.floor(random() * (max - min + 1));
 const iso = (ms: number): string => new Date(ms).toISOString();
-const hex = (random: Random, length: number): string =>
-  Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
+const hex = (random: Random, length: number): string => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
 
 /** Builds a preset. `now` places the few still-running scans within the last hour. */
 export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
@@ -53,8 +52,22 @@ export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
   const random = prng(name === "demo" ? 1 : 2);
   const projects = buildProjects(random, size.extraProjects);
   const policies = [
-    policy(SAST_POLICY_ID, "Default SAST Policy", "default-sast-policy", true, "PRODUCT_TYPE_SAST", sastRules(random, size.sastRules, 100_000)),
-    policy(SECRETS_POLICY_ID, "Default Secrets Policy", "default-secrets-policy", true, "PRODUCT_TYPE_SECRETS", secretsRules(random, size.secretsRules, 200_000)),
+    policy(
+      SAST_POLICY_ID,
+      "Default SAST Policy",
+      "default-sast-policy",
+      true,
+      "PRODUCT_TYPE_SAST",
+      sastRules(random, size.sastRules, 100_000),
+    ),
+    policy(
+      SECRETS_POLICY_ID,
+      "Default Secrets Policy",
+      "default-secrets-policy",
+      true,
+      "PRODUCT_TYPE_SECRETS",
+      secretsRules(random, size.secretsRules, 200_000),
+    ),
     policy(STRICT_POLICY_ID, "Strict SAST (pilot)", "strict-sast-pilot", false, "PRODUCT_TYPE_SAST", sastRules(prng(7), 40, 300_000)),
   ];
   const scans = buildScans(random, projects, size.scans, now);
@@ -77,7 +90,19 @@ const NAMED_PROJECTS: Array<Pick<StoredProject, "name" | "tags" | "defaultBranch
   { name: "acme/payments-api", tags: ["team:payments", "pci", "tier:0"], defaultBranch: "refs/heads/main", diff: true, full: false },
   { name: "acme/mobile-app", tags: [], defaultBranch: "refs/heads/develop", diff: false, full: false },
 ];
-const EXTRA_NAMES = ["infra", "docs-site", "data-pipeline", "auth-service", "admin-portal", "search", "billing", "notifications", "gateway", "ml-platform", "design-system"];
+const EXTRA_NAMES = [
+  "infra",
+  "docs-site",
+  "data-pipeline",
+  "auth-service",
+  "admin-portal",
+  "search",
+  "billing",
+  "notifications",
+  "gateway",
+  "ml-platform",
+  "design-system",
+];
 const TEAMS = ["web", "platform", "data", "identity", "growth", "mobile"];
 
 function buildProjects(random: Random, extra: number): StoredProject[] {
@@ -117,10 +142,20 @@ const KNOWN_SAST_RULES: Array<[string, string, string, string[]]> = [
   ["python.lang.security.audit.exec-detected.exec-detected", "SEVERITY_HIGH", "security", ["python"]],
   ["python.django.security.injection.sql.sql-injection-using-raw.sql-injection-using-raw", "SEVERITY_CRITICAL", "security", ["python"]],
   ["python.flask.security.audit.debug-enabled.debug-enabled", "SEVERITY_MEDIUM", "security", ["python"]],
-  ["javascript.express.security.audit.xss.direct-response-write.direct-response-write", "SEVERITY_HIGH", "security", ["javascript", "typescript"]],
+  [
+    "javascript.express.security.audit.xss.direct-response-write.direct-response-write",
+    "SEVERITY_HIGH",
+    "security",
+    ["javascript", "typescript"],
+  ],
   ["javascript.lang.security.audit.code-string-concat.code-string-concat", "SEVERITY_HIGH", "security", ["javascript"]],
   ["javascript.browser.security.insecure-document-method.insecure-document-method", "SEVERITY_MEDIUM", "security", ["javascript"]],
-  ["typescript.react.security.audit.react-dangerouslysetinnerhtml.react-dangerouslysetinnerhtml", "SEVERITY_MEDIUM", "security", ["typescript"]],
+  [
+    "typescript.react.security.audit.react-dangerouslysetinnerhtml.react-dangerouslysetinnerhtml",
+    "SEVERITY_MEDIUM",
+    "security",
+    ["typescript"],
+  ],
   ["java.lang.security.audit.formatted-sql-string.formatted-sql-string", "SEVERITY_HIGH", "security", ["java"]],
   ["java.spring.security.audit.spring-csrf-disabled.spring-csrf-disabled", "SEVERITY_MEDIUM", "security", ["java"]],
   ["go.lang.security.audit.net.use-tls.use-tls", "SEVERITY_MEDIUM", "security", ["go"]],
@@ -142,8 +177,37 @@ const LANGUAGES: Array<[string, string[]]> = [
   ["rust", ["lang", "actix"]],
 ];
 const SUBCATEGORIES = ["audit", "injection", "crypto", "xss", "ssrf", "deserialization", "path-traversal", "auth", "secrets", "xxe"];
-const WORDS = ["unsafe", "tainted", "insecure", "weak", "missing", "hardcoded", "dynamic", "unvalidated", "raw", "open", "exposed", "default"];
-const NOUNS = ["query", "hash", "cookie", "redirect", "template", "cipher", "random", "header", "regex", "upload", "session", "command", "url", "pickle", "yaml-load"];
+const WORDS = [
+  "unsafe",
+  "tainted",
+  "insecure",
+  "weak",
+  "missing",
+  "hardcoded",
+  "dynamic",
+  "unvalidated",
+  "raw",
+  "open",
+  "exposed",
+  "default",
+];
+const NOUNS = [
+  "query",
+  "hash",
+  "cookie",
+  "redirect",
+  "template",
+  "cipher",
+  "random",
+  "header",
+  "regex",
+  "upload",
+  "session",
+  "command",
+  "url",
+  "pickle",
+  "yaml-load",
+];
 const CWE = [
   "CWE-89: Improper Neutralization of Special Elements used in an SQL Command ('SQL Injection')",
   "CWE-79: Improper Neutralization of Input During Web Page Generation ('Cross-site Scripting')",
@@ -153,8 +217,22 @@ const CWE = [
   "CWE-502: Deserialization of Untrusted Data",
   "CWE-22: Improper Limitation of a Pathname to a Restricted Directory ('Path Traversal')",
 ];
-const OWASP = ["A03:2021 - Injection", "A02:2021 - Cryptographic Failures", "A10:2021 - Server-Side Request Forgery (SSRF)", "A01:2021 - Broken Access Control", "A08:2021 - Software and Data Integrity Failures"];
-const VULN_CLASSES = ["SQL Injection", "Cross-Site-Scripting (XSS)", "Code Injection", "Cryptographic Issues", "Server-Side Request Forgery (SSRF)", "Insecure Deserialization ", "Path Traversal"];
+const OWASP = [
+  "A03:2021 - Injection",
+  "A02:2021 - Cryptographic Failures",
+  "A10:2021 - Server-Side Request Forgery (SSRF)",
+  "A01:2021 - Broken Access Control",
+  "A08:2021 - Software and Data Integrity Failures",
+];
+const VULN_CLASSES = [
+  "SQL Injection",
+  "Cross-Site-Scripting (XSS)",
+  "Code Injection",
+  "Cryptographic Issues",
+  "Server-Side Request Forgery (SSRF)",
+  "Insecure Deserialization ",
+  "Path Traversal",
+];
 const MODES = ["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABLED"];
 const CONFIDENCE_LEVELS = ["CONFIDENCE_LOW", "CONFIDENCE_MEDIUM", "CONFIDENCE_HIGH"];
 const SEVERITY_LEVELS = ["SEVERITY_LOW", "SEVERITY_MEDIUM", "SEVERITY_HIGH", "SEVERITY_CRITICAL"];
@@ -198,7 +276,13 @@ function sastRules(random: Random, count: number, firstId: number): StoredRule[]
   }
   if (rules.length < count) {
     const custom = baseRule(random, firstId + rules.length, "acme.no-hardcoded-internal-urls");
-    Object.assign(custom, { source: "SOURCE_CUSTOM", category: "best-practice", registryMaintainer: "acme", languages: ["generic"], lastChangeBy: "security-team@acme.example" });
+    Object.assign(custom, {
+      source: "SOURCE_CUSTOM",
+      category: "best-practice",
+      registryMaintainer: "acme",
+      languages: ["generic"],
+      lastChangeBy: "security-team@acme.example",
+    });
     push(custom);
   }
   while (rules.length < count) {
@@ -207,7 +291,8 @@ function sastRules(random: Random, count: number, firstId: number): StoredRule[]
     const category = random() < 0.8 ? "security" : pick(random, ["best-practice", "correctness", "performance", "maintainability"]);
     const name = `${pick(random, WORDS)}-${pick(random, NOUNS)}`;
     let path = `${language}.${framework}.${category}.${pick(random, SUBCATEGORIES)}.${name}.${name}`;
-    for (let n = 2; used.has(path); n++) path = `${language}.${framework}.${category}.${pick(random, SUBCATEGORIES)}.${name}-${n}.${name}-${n}`;
+    for (let n = 2; used.has(path); n++)
+      path = `${language}.${framework}.${category}.${pick(random, SUBCATEGORIES)}.${name}-${n}.${name}-${n}`;
     const rule = baseRule(random, firstId + rules.length, path);
     rule.category = category;
     rule.languages = [language];
@@ -278,7 +363,8 @@ function buildScans(random: Random, projects: StoredProject[], count: number, no
     let completedAt: number | null;
     let exitCode: number | null;
     if (i >= count - 3) [completedAt, exitCode] = [null, null];
-    else if (roll < 0.05) [completedAt, exitCode] = [null, null]; // never finished
+    else if (roll < 0.05)
+      [completedAt, exitCode] = [null, null]; // never finished
     else if (roll < 0.15) [completedAt, exitCode] = [startedAt + int(random, 30, 900) * 1000, pick(random, [2, 3, 4, 7, 123])];
     else [completedAt, exitCode] = [startedAt + int(random, 20, 1200) * 1000, random() < 0.6 ? 1 : 0];
     const products = ["sast", ...(random() < 0.6 ? ["secrets"] : []), ...(random() < 0.5 ? ["sca"] : [])];
@@ -315,7 +401,12 @@ function buildScans(random: Random, projects: StoredProject[], count: number, no
         ci_job_url: `https://ci.acme.example/jobs/${id}`,
         repository: project.name,
         ...(pullRequest
-          ? { pull_request_id: String(pullRequest), pull_request_title: "Login flow", pull_request_author_username: username, pull_request_author_image_url: `https://avatars.acme.example/${username}` }
+          ? {
+              pull_request_id: String(pullRequest),
+              pull_request_title: "Login flow",
+              pull_request_author_username: username,
+              pull_request_author_image_url: `https://avatars.acme.example/${username}`,
+            }
           : {}),
         commit_author_name: authorName,
         commit_author_username: username,

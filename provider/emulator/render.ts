@@ -1,4 +1,4 @@
-/** Stored records → the wire shapes of api-v1.md, with the live service's quirks (real-api-notes.md). */
+/** Stored records → the wire shapes of Semgrep's OpenAPI, with the live service's quirks (numbers as strings, two timestamp forms). */
 import type { StoredPolicy, StoredProject, StoredRule, StoredScan } from "./model";
 
 const HOUR = 3_600_000;
@@ -102,7 +102,19 @@ function ruleUrl(rule: StoredRule, baseUrl: string): string {
  * which the emulator does not ship; the names that also occur as optional fields elsewhere
  * (`id`, `name`, `status`) never hold an empty value there.
  */
-const REQUIRED_FIELDS = new Set(["id", "name", "tags", "slug", "project", "projects", "taskToken", "status", "hasMore", "repositorySummaries", "lockfileSummaries"]);
+const REQUIRED_FIELDS = new Set([
+  "id",
+  "name",
+  "tags",
+  "slug",
+  "project",
+  "projects",
+  "taskToken",
+  "status",
+  "hasMore",
+  "repositorySummaries",
+  "lockfileSummaries",
+]);
 
 /**
  * Enum fields whose value is the enum's zero value, which protobuf's JSON mapping leaves out like
@@ -122,7 +134,13 @@ export function withoutEmptyFields(value: unknown): unknown {
   const kept: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     const empty =
-      field === false || field === 0 || field === "0" || field === "" || field === null || (Array.isArray(field) && field.length === 0) || ZERO_ENUM_VALUES[key] === field;
+      field === false ||
+      field === 0 ||
+      field === "0" ||
+      field === "" ||
+      field === null ||
+      (Array.isArray(field) && field.length === 0) ||
+      ZERO_ENUM_VALUES[key] === field;
     if (!empty || REQUIRED_FIELDS.has(key)) kept[key] = withoutEmptyFields(field);
   }
   return kept;

@@ -143,14 +143,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const finish = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       entry.status = status;
       entry.durationMs = Date.now() - started;
-      if (lost) req.socket.destroy(); // handled, but the answer never arrives
+      if (lost)
+        req.socket.destroy(); // handled, but the answer never arrives
       else sendJson(res, status, body, headers);
     };
 
     const route = routes.find((r) => r.pattern.test(url.pathname) && r.method === method);
     entry.operation = route?.operation;
     const targetLength = (req.url ?? "").length;
-    if (targetLength > MAX_REQUEST_TARGET) return finish(414, { error: `request URI too long (${targetLength} bytes; at most ${MAX_REQUEST_TARGET})` });
+    if (targetLength > MAX_REQUEST_TARGET)
+      return finish(414, { error: `request URI too long (${targetLength} bytes; at most ${MAX_REQUEST_TARGET})` });
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const fault = chooseFault(faults, random, route?.operation);
     if (fault === "lost") {
@@ -187,7 +189,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     const groups = route.pattern.exec(url.pathname)?.groups ?? {};
     const params = Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, decodeURIComponent(v)]));
-    const apiRequest: ApiRequest = { state, params, query: url.searchParams, body, baseUrl, now: Date.now(), changed: () => writer.schedule() };
+    const apiRequest: ApiRequest = {
+      state,
+      params,
+      query: url.searchParams,
+      body,
+      baseUrl,
+      now: Date.now(),
+      changed: () => writer.schedule(),
+    };
     try {
       if (options.policiesV2 && route.replacedByPoliciesV2) throw new DeploymentMigrated();
       const answer = route.handle(apiRequest);
@@ -232,7 +242,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         bomFormat: "CycloneDX",
         specVersion: job.specVersion,
         metadata: { component: { type: "application", name: repo?.name ?? String(job.repositoryId) }, ref: job.ref },
-        components: (repo?.lockfiles ?? []).flatMap((l) => l.dependencies.map((d) => ({ type: "library", name: d.name, version: d.version, licenses: [{ license: { id: d.license } }] }))),
+        components: (repo?.lockfiles ?? []).flatMap((l) =>
+          l.dependencies.map((d) => ({ type: "library", name: d.name, version: d.version, licenses: [{ license: { id: d.license } }] })),
+        ),
       });
     }
     return sendJson(res, 404, { error: `no admin endpoint ${route}` });

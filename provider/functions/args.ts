@@ -1,5 +1,5 @@
 /** Validation of data-source arguments: bad values are refused, naming the field, before any request. */
-import { z } from "zod";
+import type { z } from "zod";
 import { validateRequest } from "../client/transport";
 
 /** The client's request validation, for a function's arguments (absent arguments read as `{}`). */

@@ -50,7 +50,10 @@ const repositoriesArgs = z.strictObject({
  * });
  * ```
  */
-export async function getDependencyRepositories(args: GetDependencyRepositoriesArgs, opts?: SemgrepInvokeOptions): Promise<GetDependencyRepositoriesResult> {
+export async function getDependencyRepositories(
+  args: GetDependencyRepositoriesArgs,
+  opts?: SemgrepInvokeOptions,
+): Promise<GetDependencyRepositoriesResult> {
   const { deploymentId, dependencyFilter: filter, maxResults } = parseArgs("getDependencyRepositories", repositoriesArgs, args);
   const pageSize = Math.min(MAX_DEPENDENCY_PAGE_SIZE, maxResults ?? MAX_DEPENDENCY_PAGE_SIZE);
   const listing = clientFor(opts).dependencies.listRepositories(deploymentId, { dependencyFilter: filter, pageSize });
@@ -93,7 +96,11 @@ export interface GetLockfilesResult {
   lockfiles: LockfileInfo[];
 }
 
-const lockfilesArgs = z.strictObject({ deploymentId: id("deployment"), repositoryId: id("repository"), dependencyFilter: dependencyFilter.optional() });
+const lockfilesArgs = z.strictObject({
+  deploymentId: id("deployment"),
+  repositoryId: id("repository"),
+  dependencyFilter: dependencyFilter.optional(),
+});
 
 /**
  * The lockfiles of one repository (matching the filter), every page read.
@@ -120,4 +127,5 @@ export async function getLockfiles(args: GetLockfilesArgs, opts?: SemgrepInvokeO
  * export const lockfilePaths = getLockfilesOutput({ deploymentId: "1", repositoryId: "101" }).lockfiles.apply((ls) => ls.map((l) => l.lockfilePath));
  * ```
  */
-export const getLockfilesOutput: (args: GetLockfilesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetLockfilesResult> = outputForm(getLockfiles);
+export const getLockfilesOutput: (args: GetLockfilesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetLockfilesResult> =
+  outputForm(getLockfiles);

@@ -50,7 +50,8 @@ export async function getPolicies(args: GetPoliciesArgs, opts?: SemgrepInvokeOpt
  * export const policyNames = getPoliciesOutput({ deploymentId: "1" }).policies.apply((ps) => ps.map((p) => p.name));
  * ```
  */
-export const getPoliciesOutput: (args: GetPoliciesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPoliciesResult> = outputForm(getPolicies);
+export const getPoliciesOutput: (args: GetPoliciesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPoliciesResult> =
+  outputForm(getPolicies);
 
 export interface GetPolicyArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
@@ -96,9 +97,13 @@ export async function getPolicy(args: GetPolicyArgs, opts?: SemgrepInvokeOptions
   const matches = policies.filter((p) => wanted.every(([key, value]) => p[key] === value));
   if (matches.length === 1) return matches[0]!;
   const described = wanted.length ? wanted.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ") : "no criteria";
-  const list = (ps: PolicyInfo[]) => ps.map((p) => `${p.id} "${p.name}" (${p.productType ?? "?"}${p.isDefault ? ", default" : ""})`).join("; ");
-  if (!matches.length) throw new Error(`getPolicy: no policy of deployment ${deploymentId} matches ${described}; its policies: ${list(policies) || "none"}`);
-  throw new Error(`getPolicy: ${matches.length} policies of deployment ${deploymentId} match ${described}: ${list(matches)}; add criteria (id, slug, name, productType, isDefault) to pick one`);
+  const list = (ps: PolicyInfo[]) =>
+    ps.map((p) => `${p.id} "${p.name}" (${p.productType ?? "?"}${p.isDefault ? ", default" : ""})`).join("; ");
+  if (!matches.length)
+    throw new Error(`getPolicy: no policy of deployment ${deploymentId} matches ${described}; its policies: ${list(policies) || "none"}`);
+  throw new Error(
+    `getPolicy: ${matches.length} policies of deployment ${deploymentId} match ${described}: ${list(matches)}; add criteria (id, slug, name, productType, isDefault) to pick one`,
+  );
 }
 
 /**
@@ -110,4 +115,5 @@ export async function getPolicy(args: GetPolicyArgs, opts?: SemgrepInvokeOptions
  * export const defaultSastPolicyId = getPolicyOutput({ deploymentId: "1", productType: "PRODUCT_TYPE_SAST", isDefault: true }).id;
  * ```
  */
-export const getPolicyOutput: (args: GetPolicyOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPolicyResult> = outputForm(getPolicy);
+export const getPolicyOutput: (args: GetPolicyOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPolicyResult> =
+  outputForm(getPolicy);

@@ -78,7 +78,8 @@ export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInv
   const client = clientFor(opts);
   let policy: PolicyInfo | undefined;
   const rules: RuleInfo[] = [];
-  const anyOf = (wanted: readonly string[] | undefined, value: string | undefined) => !wanted?.length || (value !== undefined && wanted.includes(value));
+  const anyOf = (wanted: readonly string[] | undefined, value: string | undefined) =>
+    !wanted?.length || (value !== undefined && wanted.includes(value));
   for await (const page of client.policies.listRules(deploymentId, policyId).pages()) {
     policy ??= page.answer.policy ? policyInfo(page.answer.policy) : undefined;
     for (const rule of page.items.map(ruleInfo)) {
@@ -109,8 +110,10 @@ export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInv
  *   .rules.apply((rules) => rules.length);
  * ```
  */
-export const getPolicyRulesOutput: (args: GetPolicyRulesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetPolicyRulesResult> =
-  outputForm(getPolicyRules);
+export const getPolicyRulesOutput: (
+  args: GetPolicyRulesOutputArgs,
+  opts?: SemgrepInvokeOutputOptions,
+) => pulumi.Output<GetPolicyRulesResult> = outputForm(getPolicyRules);
 
 /** A policy found in the deployment's policy list, for a rules answer that left it out. */
 async function policyById(client: SemgrepClient, deploymentId: string, policyId: string): Promise<PolicyInfo> {

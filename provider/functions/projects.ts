@@ -46,4 +46,5 @@ export async function getProject(args: GetProjectArgs, opts?: SemgrepInvokeOptio
  * export const webAppTags = getProjectOutput({ deploymentSlug: "acme", projectName: "acme/web-app" }).tags;
  * ```
  */
-export const getProjectOutput: (args: GetProjectOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetProjectResult> = outputForm(getProject);
+export const getProjectOutput: (args: GetProjectOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetProjectResult> =
+  outputForm(getProject);

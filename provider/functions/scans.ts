@@ -59,7 +59,11 @@ const scansArgs = z.strictObject({
  * ```
  */
 export async function getScans(args: GetScansArgs, opts?: SemgrepInvokeOptions): Promise<GetScansResult> {
-  const { deploymentId, branch, repositoryId, statuses, products, since, isFullScan, totalTime, maxResults } = parseArgs("getScans", scansArgs, args);
+  const { deploymentId, branch, repositoryId, statuses, products, since, isFullScan, totalTime, maxResults } = parseArgs(
+    "getScans",
+    scansArgs,
+    args,
+  );
   const listing = clientFor(opts).scans.search(deploymentId, {
     branch,
     repository_id: repositoryId === undefined ? undefined : Number(repositoryId),
@@ -82,7 +86,8 @@ export async function getScans(args: GetScansArgs, opts?: SemgrepInvokeOptions):
  * export const failedScans = getScansOutput({ deploymentId: "1", statuses: ["SCAN_STATUS_ERROR"], maxResults: 10 }).scans.apply((s) => s.length);
  * ```
  */
-export const getScansOutput: (args: GetScansOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetScansResult> = outputForm(getScans);
+export const getScansOutput: (args: GetScansOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetScansResult> =
+  outputForm(getScans);
 
 export interface GetScanArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */

@@ -113,7 +113,8 @@ export interface LockfileInfo {
 }
 
 const opt = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
-const title = (value: unknown): string | undefined => (typeof value === "string" ? value : value == null ? undefined : JSON.stringify(value));
+const title = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : value == null ? undefined : JSON.stringify(value);
 
 export function policyInfo(p: Policy): PolicyInfo {
   return { id: p.id, name: p.name, slug: opt(p.slug), isDefault: p.isDefault, productType: opt(p.productType) };
@@ -153,7 +154,12 @@ export function scanSummaryInfo(s: ScanSummary): ScanSummaryInfo {
     completedAt: opt(s.completed_at),
     enabledProducts: s.enabled_products,
     exitCode: opt(s.exit_code),
-    findingsCounts: { code: counts?.code ?? 0, secrets: counts?.secrets ?? 0, supplyChain: counts?.supply_chain ?? 0, total: counts?.total ?? 0 },
+    findingsCounts: {
+      code: counts?.code ?? 0,
+      secrets: counts?.secrets ?? 0,
+      supplyChain: counts?.supply_chain ?? 0,
+      total: counts?.total ?? 0,
+    },
     isFullScan: opt(s.is_full_scan),
     status: s.status,
     totalTime: opt(s.total_time),

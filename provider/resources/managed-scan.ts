@@ -52,7 +52,14 @@ export class ManagedScan extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...args, diffScan: args.diffScan, fullScan: args.fullScan, projectId: undefined, managedFields: undefined, ...metaInputs("ManagedScan", name, args, opts) },
+      {
+        ...args,
+        diffScan: args.diffScan,
+        fullScan: args.fullScan,
+        projectId: undefined,
+        managedFields: undefined,
+        ...metaInputs("ManagedScan", name, args, opts),
+      },
       resourceOptions("ManagedScan", name, args, opts),
       TYPE_MODULE,
       "ManagedScan",

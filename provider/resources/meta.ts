@@ -28,7 +28,11 @@ export function metaInputs(kind: ResourceKind, name: string, args: object, opts?
   // other). The stack itself is no parent worth naming.
   const parent = opts?.parent;
   const resourceParent = parent
-    ? pulumi.output(new Promise<string | undefined>((resolve) => parent.urn.apply((urn) => resolve(urn.includes("::pulumi:pulumi:Stack::") ? undefined : urn))))
+    ? pulumi.output(
+        new Promise<string | undefined>((resolve) =>
+          parent.urn.apply((urn) => resolve(urn.includes("::pulumi:pulumi:Stack::") ? undefined : urn)),
+        ),
+      )
     : undefined;
   return { resourceName: name, resourceParent, secretInputs, ...Object.fromEntries(placeholders) };
 }
@@ -39,7 +43,12 @@ export function metaInputs(kind: ResourceKind, name: string, args: object, opts?
  * dynamic-provider host cannot import (pulumi/pulumi#16175), and fails deep inside with a message
  * that helps no one.
  */
-export function resourceOptions(kind: ResourceKind, name: string, args: object, opts: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions {
+export function resourceOptions(
+  kind: ResourceKind,
+  name: string,
+  args: object,
+  opts: pulumi.CustomResourceOptions = {},
+): pulumi.CustomResourceOptions {
   if (opts.import !== undefined) {
     throw new Error(
       `${kind} ${JSON.stringify(name)}: opts.import cannot work for dynamic resources such as this one (pulumi/pulumi#16175; \`pulumi import\` neither). ` +

@@ -51,7 +51,15 @@ export class PolicyRuleMode extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { ...args, ruleId: undefined, severity: undefined, confidence: undefined, category: undefined, url: undefined, ...metaInputs("PolicyRuleMode", name, args, opts) },
+      {
+        ...args,
+        ruleId: undefined,
+        severity: undefined,
+        confidence: undefined,
+        category: undefined,
+        url: undefined,
+        ...metaInputs("PolicyRuleMode", name, args, opts),
+      },
       resourceOptions("PolicyRuleMode", name, args, opts),
       TYPE_MODULE,
       "PolicyRuleMode",

@@ -101,7 +101,11 @@ async function runPhases(ws, emulator, between = async (_phase) => {}) {
     await ws.run(PHASE_COMMANDS[phase]);
     const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const requests = emulator ? emulator.requests() : [];
-    phases[phase] = { requests: requests.length, writes: requests.filter((r) => r.method !== "GET").length, wallSeconds: Number(wallSeconds.toFixed(2)) };
+    phases[phase] = {
+      requests: requests.length,
+      writes: requests.filter((r) => r.method !== "GET").length,
+      wallSeconds: Number(wallSeconds.toFixed(2)),
+    };
     await between(phase);
   }
   return phases;
@@ -111,12 +115,24 @@ async function runPhases(ws, emulator, between = async (_phase) => {}) {
  * @param {{ installedDir: string, preset?: "demo" | "large", projects?: number, rules?: [number, number],
  *           faultRate?: number, floor?: boolean, log?: (line: string) => void }} options
  */
-export async function runBench({ installedDir, preset = "large", projects: projectCount = 50, rules: [sastRules, secretsRules] = [200, 100], faultRate = 0.3, floor = true, log = () => {} }) {
+export async function runBench({
+  installedDir,
+  preset = "large",
+  projects: projectCount = 50,
+  rules: [sastRules, secretsRules] = [200, 100],
+  faultRate = 0.3,
+  floor = true,
+  log = () => {},
+}) {
   const emulator = await startEmulator({ preset });
   try {
     const initial = structuredClone(emulator.state());
     const projects = initial.projects.slice(0, projectCount).map((p) => p.name);
-    const pick = (policyId, count) => initial.policies.find((p) => p.id === policyId).rules.slice(0, count).map((r) => ({ policyId, path: r.path }));
+    const pick = (policyId, count) =>
+      initial.policies
+        .find((p) => p.id === policyId)
+        .rules.slice(0, count)
+        .map((r) => ({ policyId, path: r.path }));
     const rules = [...pick(SAST_POLICY, sastRules), ...pick(SECRETS_POLICY, secretsRules)];
     const spec = JSON.stringify({ projects, rules, tags: TAGS, sbomRepositoryId: initial.projects[0].id });
     const resources = projects.length * 3 + rules.length + 1;
@@ -124,7 +140,11 @@ export async function runBench({ installedDir, preset = "large", projects: proje
 
     log(`stack: ${resources} resources (${projects.length} projects x 3, ${rules.length} rule modes, 1 SBOM export); preset ${preset}`);
     const credentials = { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
-    const stack = await pulumiWorkspace({ "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, credentials, join(installedDir, "node_modules"));
+    const stack = await pulumiWorkspace(
+      { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec },
+      credentials,
+      join(installedDir, "node_modules"),
+    );
     let stateBytes = 0;
     let afterUp = "";
     const phases = await runPhases(stack, emulator, async (phase) => {
@@ -140,7 +160,11 @@ export async function runBench({ installedDir, preset = "large", projects: proje
     let floorPhases;
     if (floor) {
       log("engine floor: as many no-I/O dynamic resources");
-      const floorStack = await pulumiWorkspace({ "Pulumi.yaml": "name: floor\nruntime: nodejs\n", "index.js": FLOOR_PROGRAM, "spec.json": JSON.stringify({ resources }) }, {}, join(installedDir, "node_modules"));
+      const floorStack = await pulumiWorkspace(
+        { "Pulumi.yaml": "name: floor\nruntime: nodejs\n", "index.js": FLOOR_PROGRAM, "spec.json": JSON.stringify({ resources }) },
+        {},
+        join(installedDir, "node_modules"),
+      );
       floorPhases = await runPhases(floorStack, undefined);
     }
 
@@ -149,7 +173,11 @@ export async function runBench({ installedDir, preset = "large", projects: proje
       log(`faults: the same stack at fault rate ${faultRate}`);
       const faulty = await startEmulator({ preset, faultRate, seed: 1 });
       try {
-        const ws = await pulumiWorkspace({ "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec }, { SEMGREP_APP_URL: faulty.url, SEMGREP_APP_TOKEN: faulty.token }, join(installedDir, "node_modules"));
+        const ws = await pulumiWorkspace(
+          { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec },
+          { SEMGREP_APP_URL: faulty.url, SEMGREP_APP_TOKEN: faulty.token },
+          join(installedDir, "node_modules"),
+        );
         let attempts = 0;
         let converged = false;
         while (!converged && attempts < 3) {
@@ -163,7 +191,11 @@ export async function runBench({ installedDir, preset = "large", projects: proje
           upAttempts: attempts,
           identicalToFaultFree: converged && managedState(faulty, projects, rules) === afterUp,
           retries: injected.length,
-          injected: { "429": injected.filter((r) => r.fault === "429").length, "503": injected.filter((r) => r.fault === "503").length, drop: injected.filter((r) => r.fault === "drop").length },
+          injected: {
+            429: injected.filter((r) => r.fault === "429").length,
+            503: injected.filter((r) => r.fault === "503").length,
+            drop: injected.filter((r) => r.fault === "drop").length,
+          },
           sbomExportsStarted: faulty.state().sbomExports.length,
         };
       } finally {
@@ -193,13 +225,18 @@ export function formatTable(result) {
   for (const phase of PHASES) {
     const p = result.phases[phase];
     const floor = result.floorPhases?.[phase]?.wallSeconds;
-    lines.push(`${phase.padEnd(9)} ${String(p.requests).padStart(8)} ${String(p.writes).padStart(6)} ${String(p.minimumRequests).padStart(7)} ${p.wallSeconds.toFixed(2).padStart(7)} ${(floor ?? NaN).toFixed(2).padStart(7)}`);
+    lines.push(
+      `${phase.padEnd(9)} ${String(p.requests).padStart(8)} ${String(p.writes).padStart(6)} ${String(p.minimumRequests).padStart(7)} ${p.wallSeconds.toFixed(2).padStart(7)} ${(floor ?? NaN).toFixed(2).padStart(7)}`,
+    );
   }
-  lines.push(`resources: ${result.resources}; engineFloorRatio (up): ${result.engineFloorRatio}; state bytes per resource: ${result.stateBytesPerResource}; destroy restored everything: ${result.destroyRestoredEverything}`);
+  lines.push(
+    `resources: ${result.resources}; engineFloorRatio (up): ${result.engineFloorRatio}; state bytes per resource: ${result.stateBytesPerResource}; destroy restored everything: ${result.destroyRestoredEverything}`,
+  );
   if (result.faults) {
     const f = result.faults;
-    lines.push(`faults at rate ${f.rate}: converged ${f.converged} (after ${f.upAttempts} up), identical to fault-free ${f.identicalToFaultFree}, retries ${f.retries} (429: ${f.injected["429"]}, 503: ${f.injected["503"]}, dropped: ${f.injected.drop})`);
+    lines.push(
+      `faults at rate ${f.rate}: converged ${f.converged} (after ${f.upAttempts} up), identical to fault-free ${f.identicalToFaultFree}, retries ${f.retries} (429: ${f.injected["429"]}, 503: ${f.injected["503"]}, dropped: ${f.injected.drop})`,
+    );
   }
   return lines.join("\n");
 }
-

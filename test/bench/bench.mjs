@@ -29,5 +29,7 @@ const result = await runBench({
 });
 if (values.out) writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(formatTable(result));
-const missed = Object.entries(result.phases).filter(([, p]) => p.requests > p.minimumRequests).map(([phase]) => phase);
+const missed = Object.entries(result.phases)
+  .filter(([, p]) => p.requests > p.minimumRequests)
+  .map(([phase]) => phase);
 if (missed.length) console.log(`above the minimum: ${missed.join(", ")}`);

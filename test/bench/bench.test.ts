@@ -8,7 +8,14 @@ import { PHASES, runBench } from "./bench-core.mjs";
 
 describe("benchmark, small", () => {
   it("is at the minimum in every phase, restores on destroy, and converges under faults", async () => {
-    const result = await runBench({ installedDir: inject("installedPackageDir"), preset: "large", projects: 3, rules: [6, 3], faultRate: 0.3, floor: false });
+    const result = await runBench({
+      installedDir: inject("installedPackageDir"),
+      preset: "large",
+      projects: 3,
+      rules: [6, 3],
+      faultRate: 0.3,
+      floor: false,
+    });
     const phase = (name: string) => result.phases[name]!;
     for (const name of PHASES) expect({ name, requests: phase(name).requests }).toEqual({ name, requests: phase(name).minimumRequests });
     expect(phase("preview").requests).toBe(0);

@@ -4,7 +4,13 @@
  */
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
-import { APIConnectionTimeoutError, APIUserAbortError, InternalServerError, InvalidRequestError, SemgrepClient } from "../../provider/client";
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  InternalServerError,
+  InvalidRequestError,
+  SemgrepClient,
+} from "../../provider/client";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 
@@ -15,7 +21,10 @@ describe("signal", () => {
     env.emulator.setFaults({ latencyMs: 2_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await env.client().policies.list(1, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await env
+      .client()
+      .policies.list(1, { signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIUserAbortError);
     expect(error).toMatchObject({ operation: "policies.list", method: "GET", path: "/api/v1/deployments/1/policies" });
     expect(env.requests("policies.list")).toHaveLength(1);
@@ -52,7 +61,10 @@ describe("signal", () => {
 describe("timeoutMs and maxRetries", () => {
   it("maxRetries of one call overrides the client's", async () => {
     env.emulator.setFaults({ faultRate: 1, kinds: ["503"] });
-    const error = await env.client({ maxRetries: 5 }).deployments.list({ maxRetries: 0 }).catch((e: unknown) => e);
+    const error = await env
+      .client({ maxRetries: 5 })
+      .deployments.list({ maxRetries: 0 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ attempts: 1 });
     expect(env.requests("deployments.list")).toHaveLength(1);
@@ -60,12 +72,18 @@ describe("timeoutMs and maxRetries", () => {
 
   it("timeoutMs of one call overrides the client's", async () => {
     env.emulator.setFaults({ latencyMs: 1_000 });
-    const error = await env.client({ timeoutMs: 30_000 }).deployments.list({ timeoutMs: 50, maxRetries: 0 }).catch((e: unknown) => e);
+    const error = await env
+      .client({ timeoutMs: 30_000 })
+      .deployments.list({ timeoutMs: 50, maxRetries: 0 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
   });
 
   it("refuses options it cannot use, naming them, before any request", async () => {
-    const error = await env.client().deployments.list({ maxRetries: -1, timeoutMs: 0 }).catch((e: unknown) => e);
+    const error = await env
+      .client()
+      .deployments.list({ maxRetries: -1, timeoutMs: 0 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as InvalidRequestError).issues).toEqual([
       "options.maxRetries: must be a whole number, 0 or more (got -1)",

@@ -42,7 +42,10 @@ describe("error mapping", () => {
   });
 
   it.each([
-    ["a gRPC-style body (numeric code, the reason in details)", { code: 9, message: "deployment migrated", details: [{ reason: "DEPLOYMENT_MIGRATED" }] }],
+    [
+      "a gRPC-style body (numeric code, the reason in details)",
+      { code: 9, message: "deployment migrated", details: [{ reason: "DEPLOYMENT_MIGRATED" }] },
+    ],
     ["a body naming no code", { error: "Gone" }],
   ])("maps a 410 of a v1 policy operation with %s to DeploymentMigratedError", async (_name, body) => {
     const stub = await startStub((_req, res) => json(res, 410, body));
@@ -62,14 +65,25 @@ describe("error mapping", () => {
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, method: "GET", path: "/api/v1/deployments/1/policies", operation: "policies.list" });
     expect((error as Error).message).toMatch(/semgrep:token or SEMGREP_APP_TOKEN/);
-    for (const text of [String(error), (error as Error).stack ?? "", JSON.stringify(error), inspect(error, { depth: 5 }), inspect(client, { depth: 5 }), JSON.stringify(client), ...lines]) {
+    for (const text of [
+      String(error),
+      (error as Error).stack ?? "",
+      JSON.stringify(error),
+      inspect(error, { depth: 5 }),
+      inspect(client, { depth: 5 }),
+      JSON.stringify(client),
+      ...lines,
+    ]) {
       expect(text).not.toContain(SECRET);
     }
     expect(JSON.stringify(env.emulator.requests())).not.toContain(SECRET);
   });
 
   it("maps 404 to NotFoundError with the Web API access hint", async () => {
-    const error = await env.client().policies.listRulesPage(1, 999).catch((e: unknown) => e);
+    const error = await env
+      .client()
+      .policies.listRulesPage(1, 999)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as Error).message).toBe(
       "Semgrep API policies.listRules failed (GET /api/v1/deployments/1/policies/999 → 404): policy 999 not found. " +
@@ -78,7 +92,10 @@ describe("error mapping", () => {
   });
 
   it("maps the service's 400 to BadRequestError with its message", async () => {
-    const error = await env.client().scans.searchPage(1, { cursor: "not-a-cursor" }).catch((e: unknown) => e);
+    const error = await env
+      .client()
+      .scans.searchPage(1, { cursor: "not-a-cursor" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).serviceMessage).toMatch(/cursor/);
   });
@@ -87,20 +104,49 @@ describe("error mapping", () => {
 describe("bad input is refused before any request", () => {
   const cases: Array<[string, (c: SemgrepClient) => Promise<unknown>, RegExp]> = [
     ["a non-numeric deployment id", (c) => c.policies.list("acme"), /\(value\): must be a numeric id/],
-    ["an unknown rule mode", (c) => c.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "a.b", policyMode: "MODE_LOUD" as never }), /policyMode: Invalid option/],
-    ["a rule path that is not dotted", (c) => c.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "eval-detected", policyMode: "MODE_BLOCK" }), /rulePath: must be a dotted rule path/],
+    [
+      "an unknown rule mode",
+      (c) => c.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "a.b", policyMode: "MODE_LOUD" as never }),
+      /policyMode: Invalid option/,
+    ],
+    [
+      "a rule path that is not dotted",
+      (c) => c.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "eval-detected", policyMode: "MODE_BLOCK" }),
+      /rulePath: must be a dotted rule path/,
+    ],
     ["a page size over the maximum", (c) => c.scans.searchPage(1, { limit: 501 }), /limit: Too big/],
     ["an unknown scan status", (c) => c.scans.searchPage(1, { statuses: ["SCAN_STATUS_FINE" as never] }), /statuses\.0: Invalid option/],
-    ["a branch that is not a full ref", (c) => c.projects.update("acme", "acme/web-app", { primary_branch: "main" }), /primary_branch: .*refs\/heads/],
+    [
+      "a branch that is not a full ref",
+      (c) => c.projects.update("acme", "acme/web-app", { primary_branch: "main" }),
+      /primary_branch: .*refs\/heads/,
+    ],
     ["repeated tags", (c) => c.projects.addTags("acme", "acme/web-app", ["a", "a"]), /tags must not repeat/],
     ["an empty project name", (c) => c.projects.get("acme", " "), /projectName: must not be empty/],
     ["an unknown field", (c) => c.projects.update("acme", "acme/web-app", { tagz: ["a"] } as never), /Unrecognized key: "tagz"/],
     ["a malformed SBOM ref", (c) => c.sbom.createExport(1, { repositoryId: "101", ref: "main" }), /ref: must be refs\/heads/],
     ["a page size of 0", (c) => c.dependencies.listRepositoriesPage(1, { pageSize: 0 }), /pageSize: Too small/],
-    ["an unknown ecosystem", (c) => c.dependencies.listRepositoriesPage(1, { dependencyFilter: { ecosystem: ["npm", "npmjs" as never] } }), /dependencyFilter\.ecosystem\.1: must be one of no_package_manager, npm, pypi, /],
-    ["an unknown transitivity", (c) => c.dependencies.listLockfilesPage(1, 101, { dependencyFilter: { transitivity: ["INDIRECT" as never] } }), /dependencyFilter\.transitivity\.0: must be one of UNKNOWN_TRANSITIVITY, TRANSITIVE, DIRECT$/],
-    ["an unknown license policy outcome", (c) => c.dependencies.listRepositoriesPage(1, { dependencyFilter: { licensePolicySettings: ["LICENSE_POLICY_SETTING_WARN" as never] } }), /dependencyFilter\.licensePolicySettings\.0: must be one of LICENSE_POLICY_SETTING_UNSPECIFIED, /],
-    ["includeArchived that is not a boolean", (c) => c.dependencies.listLockfilesPage(1, 101, { dependencyFilter: { includeArchived: "yes" as never } }), /dependencyFilter\.includeArchived: Invalid input: expected boolean/],
+    [
+      "an unknown ecosystem",
+      (c) => c.dependencies.listRepositoriesPage(1, { dependencyFilter: { ecosystem: ["npm", "npmjs" as never] } }),
+      /dependencyFilter\.ecosystem\.1: must be one of no_package_manager, npm, pypi, /,
+    ],
+    [
+      "an unknown transitivity",
+      (c) => c.dependencies.listLockfilesPage(1, 101, { dependencyFilter: { transitivity: ["INDIRECT" as never] } }),
+      /dependencyFilter\.transitivity\.0: must be one of UNKNOWN_TRANSITIVITY, TRANSITIVE, DIRECT$/,
+    ],
+    [
+      "an unknown license policy outcome",
+      (c) =>
+        c.dependencies.listRepositoriesPage(1, { dependencyFilter: { licensePolicySettings: ["LICENSE_POLICY_SETTING_WARN" as never] } }),
+      /dependencyFilter\.licensePolicySettings\.0: must be one of LICENSE_POLICY_SETTING_UNSPECIFIED, /,
+    ],
+    [
+      "includeArchived that is not a boolean",
+      (c) => c.dependencies.listLockfilesPage(1, 101, { dependencyFilter: { includeArchived: "yes" as never } }),
+      /dependencyFilter\.includeArchived: Invalid input: expected boolean/,
+    ],
   ];
   it.each(cases)("refuses %s", async (_name, call, message) => {
     const error = await call(env.client()).catch((e: unknown) => e);
@@ -125,7 +171,10 @@ describe("configuration", () => {
 
   it("refuses an address it cannot use, naming the setting it came from", () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
-      [{ baseUrl: "http://127.0.0.1:8080/api/v1", baseUrlSource: "semgrep:url" }, /^semgrep:url "http:\/\/127\.0\.0\.1:8080\/api\/v1" must be the service's address without a path .*the client adds \/api\/v1 itself/],
+      [
+        { baseUrl: "http://127.0.0.1:8080/api/v1", baseUrlSource: "semgrep:url" },
+        /^semgrep:url "http:\/\/127\.0\.0\.1:8080\/api\/v1" must be the service's address without a path .*the client adds \/api\/v1 itself/,
+      ],
       [{ baseUrl: "semgrep.dev", baseUrlSource: "semgrep:url" }, /^semgrep:url "semgrep\.dev" is not an address: give the scheme and host/],
       [{ baseUrl: "ftp://semgrep.dev" }, /^baseUrl "ftp:\/\/semgrep\.dev\/?" must start with https:\/\//],
       [{ baseUrl: "https://user:hunter2@semgrep.dev" }, /^baseUrl "https:\/\/semgrep\.dev\/" must not carry credentials/],
@@ -142,7 +191,9 @@ describe("configuration", () => {
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).not.toContain("hunter2");
     }
-    expect(() => new SemgrepClient({ token: "t", env: { SEMGREP_APP_URL: "https://semgrep.dev/orgs/acme" } })).toThrow(/^SEMGREP_APP_URL "https:\/\/semgrep\.dev\/orgs\/acme" must be the service's address without a path/);
+    expect(() => new SemgrepClient({ token: "t", env: { SEMGREP_APP_URL: "https://semgrep.dev/orgs/acme" } })).toThrow(
+      /^SEMGREP_APP_URL "https:\/\/semgrep\.dev\/orgs\/acme" must be the service's address without a path/,
+    );
     expect(new SemgrepClient({ token: "t", env: {}, baseUrl: "https://semgrep.dev/" }).baseUrl).toBe("https://semgrep.dev");
   });
 

@@ -25,7 +25,10 @@ describe("scans", () => {
   });
 
   it("keeps completed scans at exit code 0 or 1 (the spec's state table)", async () => {
-    const completed = await env.client().scans.search(1, { statuses: ["SCAN_STATUS_COMPLETED"] }).toArray();
+    const completed = await env
+      .client()
+      .scans.search(1, { statuses: ["SCAN_STATUS_COMPLETED"] })
+      .toArray();
     expect(completed.length).toBeGreaterThan(50);
     expect(new Set(completed.map((s) => s.exit_code))).toEqual(new Set([0, 1]));
   });
@@ -34,7 +37,14 @@ describe("scans", () => {
     const client = env.client();
     const all = await client.scans.search(1).toArray();
     const filtered = await client.scans
-      .search(1, { branch: "refs/heads/main", repository_id: 101, is_full_scan: 1, products: ["PRODUCT_SAST"], since: "2026-01-01T00:00:00Z", total_time: { min: 10 } })
+      .search(1, {
+        branch: "refs/heads/main",
+        repository_id: 101,
+        is_full_scan: 1,
+        products: ["PRODUCT_SAST"],
+        since: "2026-01-01T00:00:00Z",
+        total_time: { min: 10 },
+      })
       .toArray();
     expect(filtered.length).toBeGreaterThan(0);
     expect(filtered.length).toBeLessThan(all.length);
@@ -85,18 +95,24 @@ describe("dependencies", () => {
     const total = (repos: Array<{ numDependencies: number }>) => repos.reduce((n, r) => n + r.numDependencies, 0);
     const all = await client.dependencies.listRepositories(1).toArray();
     const npm = await client.dependencies.listRepositories(1, { dependencyFilter: { ecosystem: ["npm"] } }).toArray();
-    const npmDirect = await client.dependencies.listRepositories(1, { dependencyFilter: { ecosystem: ["npm"], transitivity: ["DIRECT"] } }).toArray();
+    const npmDirect = await client.dependencies
+      .listRepositories(1, { dependencyFilter: { ecosystem: ["npm"], transitivity: ["DIRECT"] } })
+      .toArray();
     expect(total(npm)).toBeLessThan(total(all));
     expect(total(npmDirect)).toBeGreaterThan(0);
     expect(total(npmDirect)).toBeLessThan(total(npm));
-    const unspecified = await client.dependencies.listRepositories(1, { dependencyFilter: { licensePolicySettings: ["LICENSE_POLICY_SETTING_UNSPECIFIED"] } }).toArray();
+    const unspecified = await client.dependencies
+      .listRepositories(1, { dependencyFilter: { licensePolicySettings: ["LICENSE_POLICY_SETTING_UNSPECIFIED"] } })
+      .toArray();
     expect(unspecified).toEqual(all);
 
     const archived = await client.dependencies.listRepositories(1, { dependencyFilter: { includeArchived: true } }).toArray();
     expect(archived.map((r) => r.name)).toEqual(["acme/legacy-monolith", "acme/old-website"]);
     expect(all.map((r) => r.id)).not.toContain(archived[0]!.id);
     expect(await client.dependencies.listLockfiles(1, archived[0]!.id).toArray()).toEqual([]);
-    const lockfiles = await client.dependencies.listLockfiles(1, archived[0]!.id, { dependencyFilter: { includeArchived: true } }).toArray();
+    const lockfiles = await client.dependencies
+      .listLockfiles(1, archived[0]!.id, { dependencyFilter: { includeArchived: true } })
+      .toArray();
     expect(lockfiles.reduce((n, l) => n + l.numDependencies, 0)).toBe(archived[0]!.numDependencies);
   });
 });
@@ -185,12 +201,19 @@ describe("projects", () => {
     expect(removed.tags).toEqual([]);
     const deletes = env.requests("projects.removeTags");
     // Each tag takes `&tags=release%3A2026.0000` (25 characters): about 70 fit in a URL of 2,000.
-    expect(deletes.length).toBe(Math.ceil(1200 / Math.floor((MAX_URL_LENGTH - `${env.emulator.url}/api/v1/deployments/acme/projects/acme%2Fmobile-app/tags`.length) / 25)));
+    expect(deletes.length).toBe(
+      Math.ceil(
+        1200 / Math.floor((MAX_URL_LENGTH - `${env.emulator.url}/api/v1/deployments/acme/projects/acme%2Fmobile-app/tags`.length) / 25),
+      ),
+    );
     expect(deletes.every((r) => r.status === 200)).toBe(true);
   });
 
   it("reports an unknown project as NotFoundError naming the operation and path", async () => {
-    const error = await env.client().projects.get("acme", "acme/nope").catch((e: unknown) => e);
+    const error = await env
+      .client()
+      .projects.get("acme", "acme/nope")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, method: "GET", operation: "projects.get", serviceMessage: "project acme/nope not found" });
     expect((error as Error).message).toContain("/api/v1/deployments/acme/projects/acme%2Fnope");
@@ -228,7 +251,10 @@ describe("SBOM export", () => {
     expect(document).toMatchObject({ bomFormat: "CycloneDX", specVersion: "1.6" });
     expect(document.components.length).toBeGreaterThan(0);
     // The OpenAPI's spelling, exactly: no `version` beside `cyclonedxVersion`.
-    expect(env.emulator.state().sbomExports[0]?.request.formatVersion).toStrictEqual({ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" });
+    expect(env.emulator.state().sbomExports[0]?.request.formatVersion).toStrictEqual({
+      format: "SBOM_FORMAT_CYCLONEDX",
+      cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6",
+    });
   });
 
   it("exports CycloneDX 1.4 when the request names no version, as the service does", async () => {
@@ -240,7 +266,9 @@ describe("SBOM export", () => {
   it("refuses the version string the OpenAPI no longer has, before sending anything", async () => {
     const client = env.client();
     const legacy = { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } as unknown as SbomFormatVersion;
-    await expect(client.sbom.createExport(1, { repositoryId: "101", ref: "refs/heads/main", formatVersion: legacy })).rejects.toThrow(/version/);
+    await expect(client.sbom.createExport(1, { repositoryId: "101", ref: "refs/heads/main", formatVersion: legacy })).rejects.toThrow(
+      /version/,
+    );
     expect(env.requests()).toEqual([]);
   });
 });

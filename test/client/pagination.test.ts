@@ -73,7 +73,9 @@ describe("guards against endless listings", () => {
   });
 
   it("stops when the cursor is absent", async () => {
-    stub = await startStub((_req, res) => json(res, 200, { scans: [{ id: "1", deployment_id: "1", repository_id: "1", status: "SCAN_STATUS_PENDING" }] }));
+    stub = await startStub((_req, res) =>
+      json(res, 200, { scans: [{ id: "1", deployment_id: "1", repository_id: "1", status: "SCAN_STATUS_PENDING" }] }),
+    );
     const client = new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} });
     const scans = await client.scans.search(1).toArray();
     // A status newer than api-v1.md is read, not refused.
@@ -83,7 +85,13 @@ describe("guards against endless listings", () => {
   });
 
   it("stops on hasMore: false for dependency listings", async () => {
-    stub = await startStub((_req, res) => json(res, 200, { cursor: 5, hasMore: false, repositorySummaries: [{ id: 1, name: "a/b", numDependencies: "3", hasDependencyPathScan: true }] }));
+    stub = await startStub((_req, res) =>
+      json(res, 200, {
+        cursor: 5,
+        hasMore: false,
+        repositorySummaries: [{ id: 1, name: "a/b", numDependencies: "3", hasDependencyPathScan: true }],
+      }),
+    );
     const client = new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} });
     const repos = await client.dependencies.listRepositories(1).toArray();
     expect(repos).toEqual([{ id: 1, name: "a/b", numDependencies: 3, hasDependencyPathScan: true }]);

@@ -1,6 +1,13 @@
 /** The retry policy's pure parts: what is retried, how long to wait. */
 import { describe, expect, it } from "vitest";
-import { isRetryableConnectionError, isRetryableStatus, isTlsError, mayHaveBeenProcessed, retryAfterMs, retryDelayMs } from "../../provider/client/retry";
+import {
+  isRetryableConnectionError,
+  isRetryableStatus,
+  isTlsError,
+  mayHaveBeenProcessed,
+  retryAfterMs,
+  retryDelayMs,
+} from "../../provider/client/retry";
 
 describe("retryAfterMs", () => {
   const now = Date.parse("2026-11-21T12:00:00Z");
@@ -52,7 +59,9 @@ describe("what is retried", () => {
   });
   it("recognizes a TLS failure (an https address of a plain http server)", () => {
     expect(isTlsError(error("ERR_SSL_WRONG_VERSION_NUMBER"))).toBe(true);
-    expect(isTlsError(new Error("fetch failed", { cause: new Error("C0:error:0A00010B:SSL routines:ssl3_get_record:wrong version number") }))).toBe(true);
+    expect(
+      isTlsError(new Error("fetch failed", { cause: new Error("C0:error:0A00010B:SSL routines:ssl3_get_record:wrong version number") })),
+    ).toBe(true);
     expect(isTlsError(error("ECONNRESET"))).toBe(false);
   });
 });

@@ -14,13 +14,21 @@ describe("live-service quirks", () => {
       status: "SCAN_STATUS_CANCELLED",
       started_at: "2024-07-29T22:33:37.380293Z",
     });
-    expect(scan).toMatchObject({ id: "7", repository_id: "3", exit_code: 0, findings_counts: { total: 5 }, status: "SCAN_STATUS_CANCELLED" });
+    expect(scan).toMatchObject({
+      id: "7",
+      repository_id: "3",
+      exit_code: 0,
+      findings_counts: { total: 5 },
+      status: "SCAN_STATUS_CANCELLED",
+    });
   });
 
   it("reads both timestamp forms", () => {
     expect(toDate("2020-11-18 23:28:12.391807+00:00").toISOString()).toBe("2020-11-18T23:28:12.391Z");
     expect(toDate("2024-07-29T22:33:37.380293Z").toISOString()).toBe("2024-07-29T22:33:37.380Z");
-    expect(() => scanSummary.parse({ id: "1", deployment_id: "1", repository_id: "1", status: "X", started_at: "yesterday" })).toThrow(/timestamp/);
+    expect(() => scanSummary.parse({ id: "1", deployment_id: "1", repository_id: "1", status: "X", started_at: "yesterday" })).toThrow(
+      /timestamp/,
+    );
   });
 
   it("keeps fields this package does not know yet", () => {
@@ -29,11 +37,18 @@ describe("live-service quirks", () => {
   });
 
   it("turns a single-string vulnerabilityClass into a list", () => {
-    expect(rule.parse({ id: "1", path: "a.b", policyMode: "MODE_BLOCK", vulnerabilityClass: "SQL Injection" }).vulnerabilityClass).toEqual(["SQL Injection"]);
+    expect(rule.parse({ id: "1", path: "a.b", policyMode: "MODE_BLOCK", vulnerabilityClass: "SQL Injection" }).vulnerabilityClass).toEqual([
+      "SQL Injection",
+    ]);
   });
 
   it("reads a scan's meta with a string pull_request_id and an object title", () => {
-    const detail = scanDetail.parse({ id: 1, deployment_id: 1, repository_id: 2, meta: { on: "pull_request", pull_request_id: 42, commit_title: { text: "x" } } });
+    const detail = scanDetail.parse({
+      id: 1,
+      deployment_id: 1,
+      repository_id: 2,
+      meta: { on: "pull_request", pull_request_id: 42, commit_title: { text: "x" } },
+    });
     expect(detail.meta).toMatchObject({ pull_request_id: "42", commit_title: { text: "x" } });
   });
 });

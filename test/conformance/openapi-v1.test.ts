@@ -52,7 +52,9 @@ if (!file) {
       expect(text).toContain("protos.openapi.v1.UpdatePolicyRequest: rule_path → rulePath");
       expect(text).toContain("protos.openapi.v1.GetProjectResponse: projects → project");
       expect(text).toMatch(/bound from the path[^\n]*ProjectsService_AddProjectTags \(deploymentSlug, projectName\)/);
-      expect(text).toMatch(/typed as arrays[^\n]*protos\.openapi\.v1\.Project\.tags[^\n]*protos\.openapi\.v1\.SearchScansRequest\.statuses/);
+      expect(text).toMatch(
+        /typed as arrays[^\n]*protos\.openapi\.v1\.Project\.tags[^\n]*protos\.openapi\.v1\.SearchScansRequest\.statuses/,
+      );
       expect(text).toMatch(/array-level enums dropped[^\n]*protos\.sca\.v1\.DependencyFilter\.ecosystem/);
       expect(text).toContain("protos.openapi.v1.GetScanResponse_ScanMeta");
     });
@@ -73,7 +75,7 @@ if (!file) {
         "ProjectsService_UpdateProject: answer.project: must have required property 'tags'",
       ]);
       expect(contract.checkRequest({ method: "GET", url: "/api/v1/deployments/acme/policies" })).toEqual([
-        "PoliciesService_ListPolicies: path parameter deploymentId: must match format \"int64\"",
+        'PoliciesService_ListPolicies: path parameter deploymentId: must match format "int64"',
       ]);
     });
   });
@@ -97,7 +99,11 @@ if (!file) {
 
       it("covers every operation the client implements (every operation the emulator serves), each answered 200", () => {
         expect(Object.keys(CLIENT_OPERATIONS).sort()).toEqual([...new Set(routes.map((r) => r.operation))].sort());
-        const answered = new Set(proxy.exchanges.filter((e) => e.status === 200).map((e) => contract.match(e.method, new URL(e.url, "http://x").pathname)?.operationId));
+        const answered = new Set(
+          proxy.exchanges
+            .filter((e) => e.status === 200)
+            .map((e) => contract.match(e.method, new URL(e.url, "http://x").pathname)?.operationId),
+        );
         expect([...answered].sort()).toEqual(Object.values(CLIENT_OPERATIONS).sort());
       });
 
@@ -144,7 +150,10 @@ if (!file) {
     afterAll(() => emulator?.close());
 
     it("answers every v1 policy operation 410 DEPLOYMENT_MIGRATED, and those are the deprecated ones", async () => {
-      const deprecated = contract.operations.filter((op) => op.deprecated).map((op) => op.operationId).sort();
+      const deprecated = contract.operations
+        .filter((op) => op.deprecated)
+        .map((op) => op.operationId)
+        .sort();
       expect(deprecated).toEqual(["PoliciesService_ListPolicies", "PoliciesService_ListPolicyRules", "PoliciesService_UpdatePolicy"]);
       const client = new SemgrepClient({ baseUrl: emulator.url, token: emulator.token, env: {} });
       const calls = [
@@ -162,7 +171,10 @@ if (!file) {
 /** A value's JSON shape, e.g. `string[]` or `{tags:string[]}`: what an example documents. */
 function shapeOf(value: unknown): string {
   if (Array.isArray(value)) return `${value.length ? shapeOf(value[0]) : "unknown"}[]`;
-  if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${k}:${shapeOf(v)}`).join(",")}}`;
+  if (value !== null && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}:${shapeOf(v)}`)
+      .join(",")}}`;
   return value === null ? "null" : typeof value;
 }
 
@@ -247,25 +259,60 @@ function documentedRequests(): DocumentedRequest[] {
   const project = `/api/v1/deployments/${SLUG}/projects/${encodeURIComponent(PROJECT)}`;
   const tagged = (tag: string) => (answer: unknown) => expect((answer as { project: { tags: string[] } }).project.tags).toContain(tag);
   return [
-    { operationId: "DeploymentsService_ListDeployments", title: "no parameters", method: "GET", url: "/api/v1/deployments", documentedBy: "schema" },
-    { operationId: "PoliciesService_ListPolicies", title: "by deployment id", method: "GET", url: `${dep}/policies`, documentedBy: "schema" },
-    { operationId: "PoliciesService_ListPolicyRules", title: "cursor and limit", method: "GET", url: `${dep}/policies/${SAST_POLICY_ID}?limit=2000&cursor=`, documentedBy: "schema" },
+    {
+      operationId: "DeploymentsService_ListDeployments",
+      title: "no parameters",
+      method: "GET",
+      url: "/api/v1/deployments",
+      documentedBy: "schema",
+    },
+    {
+      operationId: "PoliciesService_ListPolicies",
+      title: "by deployment id",
+      method: "GET",
+      url: `${dep}/policies`,
+      documentedBy: "schema",
+    },
+    {
+      operationId: "PoliciesService_ListPolicyRules",
+      title: "cursor and limit",
+      method: "GET",
+      url: `${dep}/policies/${SAST_POLICY_ID}?limit=2000&cursor=`,
+      documentedBy: "schema",
+    },
     {
       operationId: "PoliciesService_UpdatePolicy",
       title: "every documented field, ids repeating the path",
       method: "PUT",
       url: `${dep}/policies/${SAST_POLICY_ID}`,
-      body: { deploymentId: String(DEPLOYMENT), policyId: SAST_POLICY_ID, rulePath: "python.lang.security.audit.eval-detected.eval-detected", policyMode: "MODE_COMMENT" },
+      body: {
+        deploymentId: String(DEPLOYMENT),
+        policyId: SAST_POLICY_ID,
+        rulePath: "python.lang.security.audit.eval-detected.eval-detected",
+        policyMode: "MODE_COMMENT",
+      },
       documentedBy: "schema",
     },
-    { operationId: "ProjectsService_ListProjects", title: "page and page_size", method: "GET", url: `/api/v1/deployments/${SLUG}/projects?page=0&page_size=100`, documentedBy: "schema" },
+    {
+      operationId: "ProjectsService_ListProjects",
+      title: "page and page_size",
+      method: "GET",
+      url: `/api/v1/deployments/${SLUG}/projects?page=0&page_size=100`,
+      documentedBy: "schema",
+    },
     { operationId: "ProjectsService_GetProject", title: "name with a slash, encoded", method: "GET", url: project, documentedBy: "schema" },
     {
       operationId: "ProjectsService_UpdateProject",
       title: "every documented field, names repeating the path",
       method: "PATCH",
       url: project,
-      body: { deploymentSlug: SLUG, projectName: PROJECT, primary_branch: "None", tags: ["a"], managed_scan_config: { diff_scan: { enabled: true }, full_scan: {} } },
+      body: {
+        deploymentSlug: SLUG,
+        projectName: PROJECT,
+        primary_branch: "None",
+        tags: ["a"],
+        managed_scan_config: { diff_scan: { enabled: true }, full_scan: {} },
+      },
       documentedBy: "schema",
     },
     {
@@ -276,7 +323,15 @@ function documentedRequests(): DocumentedRequest[] {
       body: { deploymentSlug: SLUG, projectName: PROJECT, diff_scan: { enabled: true }, full_scan: { enabled: true } },
       documentedBy: "schema",
     },
-    { operationId: "ProjectsService_AddProjectTags", title: "the schema's object, {tags}", method: "PUT", url: `${project}/tags`, body: { tags: ["object"] }, documentedBy: "schema", expect: tagged("object") },
+    {
+      operationId: "ProjectsService_AddProjectTags",
+      title: "the schema's object, {tags}",
+      method: "PUT",
+      url: `${project}/tags`,
+      body: { tags: ["object"] },
+      documentedBy: "schema",
+      expect: tagged("object"),
+    },
     {
       operationId: "ProjectsService_AddProjectTags",
       title: "the full object, names repeating the path",
@@ -286,8 +341,22 @@ function documentedRequests(): DocumentedRequest[] {
       documentedBy: "schema",
       expect: tagged("full"),
     },
-    { operationId: "ProjectsService_AddProjectTags", title: "the example's bare array", method: "PUT", url: `${project}/tags`, body: ["bare"], documentedBy: "example", expect: tagged("bare") },
-    { operationId: "ProjectsService_DeleteProjectTags", title: "repeated tags keys", method: "DELETE", url: `${project}/tags?tags=a&tags=b`, documentedBy: "schema" },
+    {
+      operationId: "ProjectsService_AddProjectTags",
+      title: "the example's bare array",
+      method: "PUT",
+      url: `${project}/tags`,
+      body: ["bare"],
+      documentedBy: "example",
+      expect: tagged("bare"),
+    },
+    {
+      operationId: "ProjectsService_DeleteProjectTags",
+      title: "repeated tags keys",
+      method: "DELETE",
+      url: `${project}/tags?tags=a&tags=b`,
+      documentedBy: "schema",
+    },
     {
       operationId: "ScansService_SearchScans",
       title: "every documented field, UNSPECIFIED values included",
@@ -337,7 +406,13 @@ function documentedRequests(): DocumentedRequest[] {
       title: "ids repeating the path, a filter",
       method: "POST",
       url: `${dep}/dependencies/repositories/101/lockfiles`,
-      body: { deploymentId: String(DEPLOYMENT), repositoryId: "101", cursor: "", pageSize: 5, dependencyFilter: { ecosystem: ["npm"], transitivity: ["DIRECT"] } },
+      body: {
+        deploymentId: String(DEPLOYMENT),
+        repositoryId: "101",
+        cursor: "",
+        pageSize: 5,
+        dependencyFilter: { ecosystem: ["npm"], transitivity: ["DIRECT"] },
+      },
       documentedBy: "schema",
     },
     {

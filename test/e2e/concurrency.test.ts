@@ -21,12 +21,23 @@ describe("concurrent owners of one project's tags", () => {
     const emulator = await startEmulator({ preset: "demo", latencyMs: 5 });
     try {
       const project = () => emulator.state().projects.find((p) => p.name === "acme/mobile-app")!;
-      const files = { "Pulumi.yaml": "name: concurrency\nruntime: nodejs\n", "index.js": PROGRAM, "package.json": '{"name":"concurrency","main":"index.js"}' };
-      const workspace = await pulumiWorkspace(files, { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token }, join(inject("installedPackageDir"), "node_modules"));
+      const files = {
+        "Pulumi.yaml": "name: concurrency\nruntime: nodejs\n",
+        "index.js": PROGRAM,
+        "package.json": '{"name":"concurrency","main":"index.js"}',
+      };
+      const workspace = await pulumiWorkspace(
+        files,
+        { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token },
+        join(inject("installedPackageDir"), "node_modules"),
+      );
       for (let run = 1; run <= 10; run++) {
         await workspace.run(["up", "--yes", "--skip-preview", "--parallel", "16"]);
         expect({ run, tags: [...project().tags].sort() }).toEqual({ run, tags: UNION });
-        expect(project()).toMatchObject({ primaryBranch: "refs/heads/main", managedScanConfig: { diff_scan: { enabled: true }, full_scan: { enabled: true } } });
+        expect(project()).toMatchObject({
+          primaryBranch: "refs/heads/main",
+          managedScanConfig: { diff_scan: { enabled: true }, full_scan: { enabled: true } },
+        });
         await workspace.run(["destroy", "--yes", "--skip-preview", "--parallel", "16"]);
         expect({ run, tags: project().tags }).toEqual({ run, tags: [] });
       }

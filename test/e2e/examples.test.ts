@@ -8,39 +8,51 @@ import { pulumiWorkspace } from "../support/pulumi";
 const EXAMPLES = ["project-settings", "project-tags", "managed-scan", "policy-rule-mode", "sbom-export", "block-high-severity"];
 
 describe("examples", () => {
-  it.each(EXAMPLES)("%s: up, no-change preview, destroy", async (example) => {
-    const emulator = await startEmulator({ preset: "demo" });
-    try {
-      const snapshot = () => JSON.stringify({ projects: emulator.state().projects, policies: emulator.state().policies.map((p) => p.rules.map((r) => r.policyMode)) });
-      const before = snapshot();
-      const dir = join(__dirname, "../../examples", example);
-      const files = Object.fromEntries(["Pulumi.yaml", "package.json", "index.ts"].map((f) => [f, readFileSync(join(dir, f), "utf8")]));
-      // One example reads its credentials from the stack config (the data sources in the program,
-      // the resources in the provider process); the others from the environment.
-      const fromConfig = example === "block-high-severity";
-      const credentials = fromConfig ? { SEMGREP_APP_URL: "", SEMGREP_APP_TOKEN: "" } : { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
-      const workspace = await pulumiWorkspace(files, credentials, join(inject("installedPackageDir"), "node_modules"));
-      if (fromConfig) {
-        await workspace.run(["config", "set", "semgrep:url", emulator.url]);
-        await workspace.run(["config", "set", "--secret", "semgrep:token", emulator.token]);
+  it.each(EXAMPLES)(
+    "%s: up, no-change preview, destroy",
+    async (example) => {
+      const emulator = await startEmulator({ preset: "demo" });
+      try {
+        const snapshot = () =>
+          JSON.stringify({
+            projects: emulator.state().projects,
+            policies: emulator.state().policies.map((p) => p.rules.map((r) => r.policyMode)),
+          });
+        const before = snapshot();
+        const dir = join(__dirname, "../../examples", example);
+        const files = Object.fromEntries(["Pulumi.yaml", "package.json", "index.ts"].map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+        // One example reads its credentials from the stack config (the data sources in the program,
+        // the resources in the provider process); the others from the environment.
+        const fromConfig = example === "block-high-severity";
+        const credentials = fromConfig
+          ? { SEMGREP_APP_URL: "", SEMGREP_APP_TOKEN: "" }
+          : { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
+        const workspace = await pulumiWorkspace(files, credentials, join(inject("installedPackageDir"), "node_modules"));
+        if (fromConfig) {
+          await workspace.run(["config", "set", "semgrep:url", emulator.url]);
+          await workspace.run(["config", "set", "--secret", "semgrep:token", emulator.token]);
+        }
+        const up = await workspace.run(["up", "--yes", "--skip-preview"]);
+        expect(up.stdout).toMatch(/created/);
+        const writes = emulator.requests().filter((r) => r.method !== "GET");
+        expect(writes.length).toBeGreaterThan(0);
+        if (example === "block-high-severity") {
+          const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout);
+          const targeted = emulator
+            .state()
+            .policies[0]!.rules.filter((r) => r.category === "security" && ["SEVERITY_HIGH", "SEVERITY_CRITICAL"].includes(r.severity));
+          expect(outputs.blockedRules).toBe(targeted.length);
+          expect(targeted.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
+          expect(outputs.latestScans.count).toBe(100);
+          expect(emulator.requests().filter((r) => r.operation === "policies.listRules")).toHaveLength(2); // getPolicyRules, then the resources' shared listing
+        }
+        await workspace.run(["preview", "--expect-no-changes"]);
+        await workspace.run(["destroy", "--yes", "--skip-preview"]);
+        expect(snapshot()).toBe(before);
+      } finally {
+        await emulator.close();
       }
-      const up = await workspace.run(["up", "--yes", "--skip-preview"]);
-      expect(up.stdout).toMatch(/created/);
-      const writes = emulator.requests().filter((r) => r.method !== "GET");
-      expect(writes.length).toBeGreaterThan(0);
-      if (example === "block-high-severity") {
-        const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout);
-        const targeted = emulator.state().policies[0]!.rules.filter((r) => r.category === "security" && ["SEVERITY_HIGH", "SEVERITY_CRITICAL"].includes(r.severity));
-        expect(outputs.blockedRules).toBe(targeted.length);
-        expect(targeted.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
-        expect(outputs.latestScans.count).toBe(100);
-        expect(emulator.requests().filter((r) => r.operation === "policies.listRules")).toHaveLength(2); // getPolicyRules, then the resources' shared listing
-      }
-      await workspace.run(["preview", "--expect-no-changes"]);
-      await workspace.run(["destroy", "--yes", "--skip-preview"]);
-      expect(snapshot()).toBe(before);
-    } finally {
-      await emulator.close();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

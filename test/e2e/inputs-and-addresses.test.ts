@@ -19,7 +19,10 @@ const tags = program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "acm
 describe('primaryBranch: "None"', () => {
   it("makes the project follow its default branch even when the primary branch already equals it", async () => {
     expect(emulator.state().projects.find((p) => p.name === "acme/web-app")!.primaryBranch).toBe("refs/heads/main");
-    const workspace = await programWorkspace(emulator, program(`new semgrep.ProjectSettings("web", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "None" });`));
+    const workspace = await programWorkspace(
+      emulator,
+      program(`new semgrep.ProjectSettings("web", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "None" });`),
+    );
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(emulator.state().projects.find((p) => p.name === "acme/web-app")!.primaryBranch).toBeNull();
     expect((await workspace.resources()).web!.outputs).toMatchObject({ followsDefaultBranch: true, primaryBranch: "refs/heads/main" });
@@ -29,25 +32,47 @@ describe('primaryBranch: "None"', () => {
 
 describe("an address the client cannot use", () => {
   const cases: Array<[string, (url: string) => string, RegExp]> = [
-    ["with the API's path", (url) => `${url}/api/v1`, /semgrep:url "http:\/\/127\.0\.0\.1:\d+\/api\/v1" must be the service's address without a path \(e\.g\. https:\/\/semgrep\.dev, not …\/api\/v1\): the client adds \/api\/v1 itself/],
-    ["without a scheme", (url) => url.replace("http://", ""), /semgrep:url "127\.0\.0\.1:\d+" is not an address: give the scheme and host, e\.g\. https:\/\/semgrep\.dev/],
-    ["https for a plain http server", (url) => url.replace("http:", "https:"), /no TLS connection could be made to https:\/\/127\.0\.0\.1:\d+, from semgrep:url; is it an http:\/\/ address\? Check semgrep:url/],
+    [
+      "with the API's path",
+      (url) => `${url}/api/v1`,
+      /semgrep:url "http:\/\/127\.0\.0\.1:\d+\/api\/v1" must be the service's address without a path \(e\.g\. https:\/\/semgrep\.dev, not …\/api\/v1\): the client adds \/api\/v1 itself/,
+    ],
+    [
+      "without a scheme",
+      (url) => url.replace("http://", ""),
+      /semgrep:url "127\.0\.0\.1:\d+" is not an address: give the scheme and host, e\.g\. https:\/\/semgrep\.dev/,
+    ],
+    [
+      "https for a plain http server",
+      (url) => url.replace("http:", "https:"),
+      /no TLS connection could be made to https:\/\/127\.0\.0\.1:\d+, from semgrep:url; is it an http:\/\/ address\? Check semgrep:url/,
+    ],
   ];
 
-  it.each(cases)("semgrep:url %s is named in the error", async (_name, address, message) => {
-    const workspace = await programWorkspace(emulator, tags, { credentials: "none" });
-    await workspace.run(["config", "set", "--secret", "semgrep:token", emulator.token]);
-    await workspace.run(["config", "set", "semgrep:url", address(emulator.url)]);
-    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
-    expect(up.status).not.toBe(0);
-    expect(printed(up)).toMatch(message);
-    expect(printed(up)).not.toMatch(/Web API access/);
-    expect(emulator.requests()).toEqual([]);
-  }, 120_000);
+  it.each(cases)(
+    "semgrep:url %s is named in the error",
+    async (_name, address, message) => {
+      const workspace = await programWorkspace(emulator, tags, { credentials: "none" });
+      await workspace.run(["config", "set", "--secret", "semgrep:token", emulator.token]);
+      await workspace.run(["config", "set", "semgrep:url", address(emulator.url)]);
+      const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+      expect(up.status).not.toBe(0);
+      expect(printed(up)).toMatch(message);
+      expect(printed(up)).not.toMatch(/Web API access/);
+      expect(emulator.requests()).toEqual([]);
+    },
+    120_000,
+  );
 
   it("SEMGREP_APP_URL is named in the error of a data source", async () => {
-    const workspace = await programWorkspace(emulator, program(`exports.policy = semgrep.getPolicyOutput({ deploymentId: "1", isDefault: true, productType: "PRODUCT_TYPE_SAST" }).name;`));
-    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true, env: { SEMGREP_APP_URL: `${emulator.url}/orgs/acme` } });
+    const workspace = await programWorkspace(
+      emulator,
+      program(`exports.policy = semgrep.getPolicyOutput({ deploymentId: "1", isDefault: true, productType: "PRODUCT_TYPE_SAST" }).name;`),
+    );
+    const up = await workspace.run(["up", "--yes", "--skip-preview"], {
+      allowFailure: true,
+      env: { SEMGREP_APP_URL: `${emulator.url}/orgs/acme` },
+    });
     expect(up.status).not.toBe(0);
     expect(printed(up)).toMatch(/SEMGREP_APP_URL "http:\/\/127\.0\.0\.1:\d+\/orgs\/acme" must be the service's address without a path/);
   }, 120_000);
@@ -55,15 +80,23 @@ describe("an address the client cannot use", () => {
 
 describe("input errors that say what is wrong", () => {
   it("a deployment id given as the slug: the deployment does not exist", async () => {
-    const workspace = await programWorkspace(emulator, program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "1", projectName: "acme/web-app", tags: ["x"] });`));
+    const workspace = await programWorkspace(
+      emulator,
+      program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "1", projectName: "acme/web-app", tags: ["x"] });`),
+    );
     const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
     expect(up.status).not.toBe(0);
-    expect(printed(up)).toContain(`deployment "1" does not exist for this token (its deployments: "acme" (id 1)); deploymentSlug takes the deployment's slug, not its numeric id`);
+    expect(printed(up)).toContain(
+      `deployment "1" does not exist for this token (its deployments: "acme" (id 1)); deploymentSlug takes the deployment's slug, not its numeric id`,
+    );
     expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
   }, 120_000);
 
   it("a ManagedScan with neither toggle fails at preview", async () => {
-    const workspace = await programWorkspace(emulator, program(`new semgrep.ManagedScan("scans", { deploymentSlug: "acme", projectName: "acme/web-app" });`));
+    const workspace = await programWorkspace(
+      emulator,
+      program(`new semgrep.ManagedScan("scans", { deploymentSlug: "acme", projectName: "acme/web-app" });`),
+    );
     const preview = await workspace.run(["preview"], { allowFailure: true });
     expect(preview.status).not.toBe(0);
     expect(printed(preview)).toContain("declare diffScan, fullScan or both: a ManagedScan without either manages nothing");
@@ -71,7 +104,12 @@ describe("input errors that say what is wrong", () => {
   }, 120_000);
 
   it("opts.import is refused with a message that explains adoption", async () => {
-    const workspace = await programWorkspace(emulator, program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["x"] }, { import: "acme/acme/web-app" });`));
+    const workspace = await programWorkspace(
+      emulator,
+      program(
+        `new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["x"] }, { import: "acme/acme/web-app" });`,
+      ),
+    );
     const preview = await workspace.run(["preview"], { allowFailure: true });
     expect(preview.status).not.toBe(0);
     expect(printed(preview)).toContain('ProjectTags "web-tags": opts.import cannot work for dynamic resources such as this one');

@@ -24,20 +24,35 @@ describe("an interrupted up", () => {
     const emulator = await startEmulator({ preset: "demo", latencyMs: 250 });
     try {
       const sast = emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
-      const rules = sast.rules.filter((r) => r.policyMode !== "MODE_BLOCK").slice(0, 60).map((r) => r.path);
+      const rules = sast.rules
+        .filter((r) => r.policyMode !== "MODE_BLOCK")
+        .slice(0, 60)
+        .map((r) => r.path);
       const trueOriginal = new Map(rules.map((path) => [path, sast.rules.find((r) => r.path === path)!.policyMode]));
       const modeOf = (path: string) => sast.rules.find((r) => r.path === path)!.policyMode;
-      const projects = emulator.state().projects.slice(0, 8).map((p) => p.name);
+      const projects = emulator
+        .state()
+        .projects.slice(0, 8)
+        .map((p) => p.name);
       const files = {
         "Pulumi.yaml": "name: interrupted\nruntime: nodejs\n",
         "index.js": PROGRAM,
         "spec.json": JSON.stringify({ rules, projects }),
         "package.json": '{"name":"interrupted","main":"index.js"}',
       };
-      const workspace = await pulumiWorkspace(files, { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token }, join(inject("installedPackageDir"), "node_modules"));
+      const workspace = await pulumiWorkspace(
+        files,
+        { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token },
+        join(inject("installedPackageDir"), "node_modules"),
+      );
 
       // Kill the whole process group once some, but not all, writes have landed.
-      const up = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--parallel", "4"], { cwd: workspace.dir, env: workspace.env, detached: true, stdio: "ignore" });
+      const up = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--parallel", "4"], {
+        cwd: workspace.dir,
+        env: workspace.env,
+        detached: true,
+        stdio: "ignore",
+      });
       const writes = () => emulator.requests().filter((r) => r.method !== "GET").length;
       // A rule write in flight (logged, its answer 250 ms away) lands after the kill, never recorded.
       const ruleWriteInFlight = () => emulator.requests().some((r) => r.operation === "policies.updateRuleMode" && r.status === 0);
@@ -55,7 +70,9 @@ describe("an interrupted up", () => {
       await workspace.run(["cancel", "--yes"], { allowFailure: true });
       await workspace.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
       const ruleStates = async () => {
-        const state = JSON.parse((await workspace.run(["stack", "export"])).stdout) as { deployment: { resources?: Array<{ type: string; outputs: Record<string, unknown> }> } };
+        const state = JSON.parse((await workspace.run(["stack", "export"])).stdout) as {
+          deployment: { resources?: Array<{ type: string; outputs: Record<string, unknown> }> };
+        };
         const ours = (state.deployment.resources ?? []).filter((r) => r.type.endsWith(":PolicyRuleMode"));
         return new Map(ours.map((r) => [r.outputs.rulePath as string, r.outputs]));
       };
@@ -76,7 +93,8 @@ describe("an interrupted up", () => {
         expect({ path, originalMode: final.get(path)!.originalMode }).toEqual({ path, originalMode: expected });
       }
       const notes = (recovery.stdout + recovery.stderr).replace(/\s+/g, " ");
-      for (const path of setButLost) expect(notes).toContain(`the mode of rule ${path} in policy ${SAST_POLICY_ID} (deployment 1) was already as declared`);
+      for (const path of setButLost)
+        expect(notes).toContain(`the mode of rule ${path} in policy ${SAST_POLICY_ID} (deployment 1) was already as declared`);
     } finally {
       await emulator.close();
     }

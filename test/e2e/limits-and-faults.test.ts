@@ -29,7 +29,10 @@ new semgrep.SbomExport("sbom", { deploymentId: "1", repositoryId: "101", ref: "r
 
 function expectDeclared(service: RunningEmulator, rules: string[]): void {
   for (const name of PROJECTS) {
-    expect(service.state().projects.find((p) => p.name === name)).toMatchObject({ primaryBranch: "refs/heads/release", managedScanConfig: { full_scan: { enabled: false } } });
+    expect(service.state().projects.find((p) => p.name === name)).toMatchObject({
+      primaryBranch: "refs/heads/release",
+      managedScanConfig: { full_scan: { enabled: false } },
+    });
     expect(service.state().projects.find((p) => p.name === name)!.tags).toContain("faults");
   }
   const sast = service.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
@@ -38,7 +41,12 @@ function expectDeclared(service: RunningEmulator, rules: string[]): void {
 
 async function setUp(options: Parameters<typeof startEmulator>[0] = {}) {
   emulator = await startEmulator({ preset: "demo", retryAfterSeconds: 0, ...options });
-  const rules = emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.filter((r) => r.policyMode !== "MODE_BLOCK").slice(0, 10).map((r) => r.path);
+  const rules = emulator
+    .state()
+    .policies.find((p) => p.id === SAST_POLICY_ID)!
+    .rules.filter((r) => r.policyMode !== "MODE_BLOCK")
+    .slice(0, 10)
+    .map((r) => r.path);
   const before = JSON.stringify(emulator.state().projects);
   const workspace = await programWorkspace(emulator, declaredStack(rules));
   return { service: emulator, rules, before, workspace };
@@ -49,7 +57,9 @@ describe("a ProjectTags with 1,200 tags", () => {
     emulator = await startEmulator({ preset: "demo" });
     const workspace = await programWorkspace(
       emulator,
-      program(`new semgrep.ProjectTags("releases", { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: Array.from({ length: 1200 }, (_, i) => "release:2026." + i) });`),
+      program(
+        `new semgrep.ProjectTags("releases", { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: Array.from({ length: 1200 }, (_, i) => "release:2026." + i) });`,
+      ),
     );
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(emulator.state().projects.find((p) => p.name === "acme/mobile-app")!.tags).toHaveLength(1200);
@@ -80,7 +90,12 @@ describe("at a 30 % fault rate (429, 503, dropped connections)", () => {
     service.setFaults({ operations: ["sbom.createExport"], maxFaults: 2 });
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expectDeclared(service, rules);
-    expect(service.requests().filter((r) => r.operation === "sbom.createExport").map((r) => r.fault ?? r.status)).toEqual(["drop", "drop", 200]);
+    expect(
+      service
+        .requests()
+        .filter((r) => r.operation === "sbom.createExport")
+        .map((r) => r.fault ?? r.status),
+    ).toEqual(["drop", "drop", 200]);
     expect(service.state().sbomExports).toHaveLength(1);
   }, 180_000);
 });

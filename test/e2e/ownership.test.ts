@@ -21,7 +21,11 @@ beforeEach(async () => {
 afterEach(async () => emulator?.close());
 
 const project = (name: string) => emulator.state().projects.find((p) => p.name === name)!;
-const evalMode = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === EVAL)!.policyMode;
+const evalMode = () =>
+  emulator
+    .state()
+    .policies.find((p) => p.id === SAST_POLICY_ID)!
+    .rules.find((r) => r.path === EVAL)!.policyMode;
 const writes = () => emulator.requests().filter((r) => r.method !== "GET");
 
 describe("a rename without an alias", () => {
@@ -53,9 +57,15 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
         'PolicyRuleMode "block-eval-renamed" found the value as it declares it and recorded no original, so destroying it will leave the value as it is.',
     );
     expect(up).toContain('give it `aliases: [{ name: "block-eval" }]` next time');
-    expect(up).toMatch(/ProjectSettings "web" was deleted and left the primaryBranch of project acme\/web-app \(deployment acme\) to ProjectSettings "web-renamed", which was created in this run and declares "refs\/heads\/develop"\. Before this stack managed it, it was "refs\/heads\/main"/);
-    expect(up).toMatch(/ProjectSettings "web" was deleted and left the tags of project acme\/web-app .* Before this stack managed it, it was \["team:web","tier:1"\]/);
-    expect(up).toMatch(/ProjectTags "mobile-tags" was deleted and left the tag "pci" of project acme\/mobile-app .* Before this stack managed it, it was absent\..*aliases: \[\{ name: "mobile-tags" \}\]/);
+    expect(up).toMatch(
+      /ProjectSettings "web" was deleted and left the primaryBranch of project acme\/web-app \(deployment acme\) to ProjectSettings "web-renamed", which was created in this run and declares "refs\/heads\/develop"\. Before this stack managed it, it was "refs\/heads\/main"/,
+    );
+    expect(up).toMatch(
+      /ProjectSettings "web" was deleted and left the tags of project acme\/web-app .* Before this stack managed it, it was \["team:web","tier:1"\]/,
+    );
+    expect(up).toMatch(
+      /ProjectTags "mobile-tags" was deleted and left the tag "pci" of project acme\/mobile-app .* Before this stack managed it, it was absent\..*aliases: \[\{ name: "mobile-tags" \}\]/,
+    );
 
     // The renamed resources claim no original they cannot know: none was recorded.
     const state = await workspace.resources();
@@ -84,11 +94,16 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
 
 describe("re-adopting what this stack set", () => {
   it("after `pulumi state delete` and `up`, records no original and says why", async () => {
-    const workspace = await programWorkspace(emulator, program(`new semgrep.PolicyRuleMode("block-eval", { ...${rule}, mode: "MODE_BLOCK" });`));
+    const workspace = await programWorkspace(
+      emulator,
+      program(`new semgrep.PolicyRuleMode("block-eval", { ...${rule}, mode: "MODE_BLOCK" });`),
+    );
     await workspace.run(["up", "--yes", "--skip-preview"]);
     await workspace.run(["state", "delete", urnOf("PolicyRuleMode", "block-eval"), "--yes"]);
     const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
-    expect(up).toMatch(/PolicyRuleMode "block-eval": the mode of rule .* was already as declared, so there is nothing to put back on delete \(originalMode stays unset\)\. If this stack set it \(in an interrupted `pulumi up`, before `pulumi state delete`.*this resource cannot know what was there before/);
+    expect(up).toMatch(
+      /PolicyRuleMode "block-eval": the mode of rule .* was already as declared, so there is nothing to put back on delete \(originalMode stays unset\)\. If this stack set it \(in an interrupted `pulumi up`, before `pulumi state delete`.*this resource cannot know what was there before/,
+    );
     const state = await workspace.resources();
     expect(state["block-eval"]!.outputs).not.toHaveProperty("originalMode");
     // Destroy claims nothing: it leaves the mode rather than "restoring" the one this stack set.
@@ -146,7 +161,9 @@ new semgrep.ProjectTags("ownership", { ...${mobile}, tags: ["shared", "owner:app
     workspace.write(program(`new semgrep.ProjectTags("ownership", { ...${mobile}, tags: ["shared", "owner:appsec"] });`));
     const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
     expect(project("acme/mobile-app").tags.sort()).toEqual(["owner:appsec", "shared"]);
-    expect(up).toMatch(/ProjectTags "compliance" was deleted and left the tag "shared" of project acme\/mobile-app \(deployment acme\) to ProjectTags "ownership", which declares it\./);
+    expect(up).toMatch(
+      /ProjectTags "compliance" was deleted and left the tag "shared" of project acme\/mobile-app \(deployment acme\) to ProjectTags "ownership", which declares it\./,
+    );
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
   }, 180_000);
 });
@@ -171,13 +188,17 @@ describe("one field declared twice", () => {
     ],
   ];
 
-  it.each(cases)("%s fails at preview, naming both resources and the object, with no request", async (_name, body, message) => {
-    const workspace = await programWorkspace(emulator, program(body));
-    const preview = await workspace.run(["preview"], { allowFailure: true });
-    expect(preview.status).not.toBe(0);
-    expect(printed(preview)).toMatch(message);
-    expect(emulator.requests()).toEqual([]);
-  }, 120_000);
+  it.each(cases)(
+    "%s fails at preview, naming both resources and the object, with no request",
+    async (_name, body, message) => {
+      const workspace = await programWorkspace(emulator, program(body));
+      const preview = await workspace.run(["preview"], { allowFailure: true });
+      expect(preview.status).not.toBe(0);
+      expect(printed(preview)).toMatch(message);
+      expect(emulator.requests()).toEqual([]);
+    },
+    120_000,
+  );
 
   it("in an up without preview, the later resource is refused before its own write", async () => {
     const workspace = await programWorkspace(emulator, program(cases[0]![1]));
@@ -199,7 +220,9 @@ new semgrep.ProjectSettings("web-release", { deploymentSlug: "acme", projectName
     await workspace.run(["preview"]);
     const up = await workspace.run(["up", "--yes"], { allowFailure: true });
     expect(up.status).not.toBe(0);
-    expect(printed(up)).toMatch(/ProjectSettings "web-release" declares primaryBranch of project acme\/web-app \(deployment acme\), which ProjectSettings "web" declares too/);
+    expect(printed(up)).toMatch(
+      /ProjectSettings "web-release" declares primaryBranch of project acme\/web-app \(deployment acme\), which ProjectSettings "web" declares too/,
+    );
     expect(project("acme/web-app").primaryBranch).toBe("refs/heads/main");
     expect(writes()).toEqual([]); // "web" found its branch as declared; "web-release" never wrote
   }, 120_000);
@@ -223,7 +246,9 @@ new Team("acme:Platform", "platform", "MODE_MONITOR");
     );
     const preview = await workspace.run(["preview"], { allowFailure: true });
     expect(preview.status).not.toBe(0);
-    expect(printed(preview)).toMatch(/PolicyRuleMode "eval" \(child of acme:(AppSec "appsec"|Platform "platform")\) declares mode of rule .*, which PolicyRuleMode "eval" \(child of acme:(AppSec "appsec"|Platform "platform")\) declares too/);
+    expect(printed(preview)).toMatch(
+      /PolicyRuleMode "eval" \(child of acme:(AppSec "appsec"|Platform "platform")\) declares mode of rule .*, which PolicyRuleMode "eval" \(child of acme:(AppSec "appsec"|Platform "platform")\) declares too/,
+    );
     expect(emulator.requests()).toEqual([]);
   }, 120_000);
 

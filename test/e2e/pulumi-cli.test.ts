@@ -41,7 +41,11 @@ describe("the Pulumi CLI toolchain", () => {
     const emulator = await startEmulator({ preset: "demo" });
     try {
       const workspace = await pulumiWorkspace(
-        { "Pulumi.yaml": "name: e2e-smoke\nruntime: nodejs\n", "index.js": PROGRAM, "package.json": '{ "name": "e2e-smoke", "main": "index.js" }' },
+        {
+          "Pulumi.yaml": "name: e2e-smoke\nruntime: nodejs\n",
+          "index.js": PROGRAM,
+          "package.json": '{ "name": "e2e-smoke", "main": "index.js" }',
+        },
         { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token },
       );
       const preview = await workspace.run(["preview"]);

@@ -11,7 +11,9 @@ import { printed, program, type ProgramWorkspace, programWorkspace } from "../su
 
 const V1_5 = "SBOM_CYCLONE_DX_VERSION_V1_5";
 const sbomProgram = (formatVersion: string) =>
-  program(`new semgrep.SbomExport("release", { deploymentId: "1", repositoryId: "101", ref: "refs/heads/main", formatVersion: ${formatVersion} });`);
+  program(
+    `new semgrep.SbomExport("release", { deploymentId: "1", repositoryId: "101", ref: "refs/heads/main", formatVersion: ${formatVersion} });`,
+  );
 const LEGACY = sbomProgram(`{ format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" }`);
 const CURRENT = sbomProgram(`{ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "${V1_5}" }`);
 const WARNING =
@@ -51,13 +53,19 @@ describe("SbomExport formatVersion through the CLI", () => {
     expect(printed(refused) + up).not.toContain('"1.6"');
   }, 120_000);
 
-  it("warns about version: \"1.5\", sends cyclonedxVersion, and starts no second export once the program is re-spelled", async () => {
+  it('warns about version: "1.5", sends cyclonedxVersion, and starts no second export once the program is re-spelled', async () => {
     const workspace = await programWorkspace(emulator, LEGACY);
     const up = printed(await workspace.run(["up", "--yes"]));
     expect(up).toContain(WARNING);
     expect(exportsStarted()).toBe(1);
-    expect(emulator.state().sbomExports[0]?.request.formatVersion).toStrictEqual({ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: V1_5 });
-    expect((await workspace.resources()).release!.outputs.formatVersion).toStrictEqual({ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: V1_5 });
+    expect(emulator.state().sbomExports[0]?.request.formatVersion).toStrictEqual({
+      format: "SBOM_FORMAT_CYCLONEDX",
+      cyclonedxVersion: V1_5,
+    });
+    expect((await workspace.resources()).release!.outputs.formatVersion).toStrictEqual({
+      format: "SBOM_FORMAT_CYCLONEDX",
+      cyclonedxVersion: V1_5,
+    });
 
     workspace.write(CURRENT);
     const preview = printed(await workspace.run(["preview", "--expect-no-changes"]));
@@ -72,7 +80,7 @@ describe("SbomExport formatVersion through the CLI", () => {
     expect(printed(changed)).toMatch(/1 to replace/);
   }, 240_000);
 
-  it("reads state an older build wrote with version: \"1.5\" as the same export, whichever the program's spelling", async () => {
+  it('reads state an older build wrote with version: "1.5" as the same export, whichever the program\'s spelling', async () => {
     const workspace = await programWorkspace(emulator, CURRENT);
     await workspace.run(["up", "--yes", "--skip-preview"]);
     await writeOldState(workspace);
@@ -85,7 +93,10 @@ describe("SbomExport formatVersion through the CLI", () => {
     expect(exportsStarted()).toBe(1);
 
     await workspace.run(["refresh", "--yes", "--skip-preview"]);
-    expect((await workspace.resources()).release!.outputs.formatVersion).toStrictEqual({ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: V1_5 });
+    expect((await workspace.resources()).release!.outputs.formatVersion).toStrictEqual({
+      format: "SBOM_FORMAT_CYCLONEDX",
+      cyclonedxVersion: V1_5,
+    });
     await workspace.run(["preview", "--expect-no-changes"]);
     expect(exportsStarted()).toBe(1);
   }, 240_000);

@@ -31,8 +31,14 @@ afterAll(async () => emulator?.close());
 describe.each(["stack config semgrep:token", "SEMGREP_APP_TOKEN"])("with the token in %s", (source) => {
   it("never shows it", async () => {
     const fromConfig = source.startsWith("stack");
-    const credentials = fromConfig ? { SEMGREP_APP_TOKEN: "", SEMGREP_APP_URL: "" } : { SEMGREP_APP_TOKEN: TOKEN, SEMGREP_APP_URL: emulator.url };
-    const files = { "Pulumi.yaml": "name: secrets\nruntime: nodejs\n", "index.js": tokenProgram(false), "package.json": '{"name":"secrets","main":"index.js"}' };
+    const credentials = fromConfig
+      ? { SEMGREP_APP_TOKEN: "", SEMGREP_APP_URL: "" }
+      : { SEMGREP_APP_TOKEN: TOKEN, SEMGREP_APP_URL: emulator.url };
+    const files = {
+      "Pulumi.yaml": "name: secrets\nruntime: nodejs\n",
+      "index.js": tokenProgram(false),
+      "package.json": '{"name":"secrets","main":"index.js"}',
+    };
     const workspace = await pulumiWorkspace(files, credentials, join(inject("installedPackageDir"), "node_modules"));
     if (fromConfig) {
       await workspace.run(["config", "set", "semgrep:url", emulator.url]);
@@ -93,11 +99,15 @@ new semgrep.PolicyRuleMode("quiet-eval", { deploymentId: "1", policyId: "${SAST_
       const up = await workspace.run(["up", "--yes", "--skip-preview"]);
       expect(own.state().projects.find((p) => p.name === "acme/mobile-app")!.tags).toEqual(["codename:falcon"]);
       // "tier:1" was already on acme/web-app: the note about it hides the tag.
-      expect(up.stdout).toMatch(/ProjectTags "web-tags": the tag \[secret\] of project acme\/web-app \(deployment acme\) was already as declared/);
+      expect(up.stdout).toMatch(
+        /ProjectTags "web-tags": the tag \[secret\] of project acme\/web-app \(deployment acme\) was already as declared/,
+      );
 
       const exported = await workspace.exported();
-      for (const secret of ["codename:falcon", "codename:osprey", "tier:1", "MODE_DISABLED", "MODE_COMMENT", "team:payments"]) expect(exported).not.toContain(secret);
-      for (const text of [up.stdout, up.stderr]) for (const secret of ["codename:falcon", "codename:osprey", "tier:1"]) expect(text).not.toContain(secret);
+      for (const secret of ["codename:falcon", "codename:osprey", "tier:1", "MODE_DISABLED", "MODE_COMMENT", "team:payments"])
+        expect(exported).not.toContain(secret);
+      for (const text of [up.stdout, up.stderr])
+        for (const secret of ["codename:falcon", "codename:osprey", "tier:1"]) expect(text).not.toContain(secret);
       const state = await workspace.resources();
       const encrypted = expect.objectContaining({ ciphertext: expect.any(String) });
       expect(state.codename!.outputs).toMatchObject({ tags: encrypted, addedTags: encrypted, projectTags: encrypted });
@@ -124,7 +134,11 @@ describe("a token rotated after the last up", () => {
   it("fails refresh with a 401 that says what to run, and `refresh --run-program` picks the new token up", async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-rotation-")), "state.json");
     const before = await startEmulator({ preset: "demo", token: "old-token", dataFile });
-    const workspace = await programWorkspace(before, program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["rotated"] });`), { credentials: "none" });
+    const workspace = await programWorkspace(
+      before,
+      program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["rotated"] });`),
+      { credentials: "none" },
+    );
     await workspace.run(["config", "set", "semgrep:url", before.url]);
     await workspace.run(["config", "set", "--secret", "semgrep:token", "old-token"]);
     await workspace.run(["up", "--yes", "--skip-preview"]);
@@ -179,7 +193,9 @@ new semgrep.ProjectSettings("branch", { ${payments}, primaryBranch: "main" });
         expect(preview.status).not.toBe(0);
         failures.push(preview.stdout + preview.stderr);
       }
-      expect(failures[0]).toMatch(/ProjectSettings "all-tags" declares tags of project acme\/payments-api|ProjectTags "codename" declares tags of project acme\/payments-api/);
+      expect(failures[0]).toMatch(
+        /ProjectSettings "all-tags" declares tags of project acme\/payments-api|ProjectTags "codename" declares tags of project acme\/payments-api/,
+      );
       expect(failures[1]).toMatch(/mode: \[secret\]: must be one of/);
       for (const secret of ["codename:falcon", "codename:osprey", "LOUD"]) expect(failures.join("\n")).not.toContain(secret);
     } finally {

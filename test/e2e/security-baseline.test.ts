@@ -19,10 +19,17 @@ let before: string;
 
 const snapshot = () => {
   const state = emulator.state();
-  return JSON.stringify({ projects: state.projects, modes: state.policies.flatMap((p) => p.rules.map((r) => `${p.id}/${r.path}=${r.policyMode}`)) });
+  return JSON.stringify({
+    projects: state.projects,
+    modes: state.policies.flatMap((p) => p.rules.map((r) => `${p.id}/${r.path}=${r.policyMode}`)),
+  });
 };
 const project = (name: string) => emulator.state().projects.find((p) => p.name === name)!;
-const rule = (path: string) => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === path)!;
+const rule = (path: string) =>
+  emulator
+    .state()
+    .policies.find((p) => p.id === SAST_POLICY_ID)!
+    .rules.find((r) => r.path === path)!;
 const apiRequests = () => emulator.requests().length;
 
 beforeAll(async () => {
@@ -54,7 +61,10 @@ describe("the security-baseline example through the Pulumi CLI", () => {
 
   it("applies the baseline", async () => {
     await workspace.run(["up", "--yes", "--skip-preview"]);
-    expect(project("acme/payments-api")).toMatchObject({ primaryBranch: "refs/heads/main", managedScanConfig: { diff_scan: { enabled: true }, full_scan: { enabled: true } } });
+    expect(project("acme/payments-api")).toMatchObject({
+      primaryBranch: "refs/heads/main",
+      managedScanConfig: { diff_scan: { enabled: true }, full_scan: { enabled: true } },
+    });
     expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1", "owner:appsec", "baseline:2026"]);
     expect(project("acme/mobile-app").managedScanConfig.diff_scan.enabled).toBe(true);
     expect(rule(EVAL).policyMode).toBe("MODE_BLOCK");
@@ -65,7 +75,9 @@ describe("the security-baseline example through the Pulumi CLI", () => {
   it("keeps the token out of the state, with a small __provider per resource", async () => {
     const exported = (await workspace.run(["stack", "export"])).stdout;
     expect(exported).not.toContain(TOKEN);
-    const state = JSON.parse(exported) as { deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> } };
+    const state = JSON.parse(exported) as {
+      deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }> };
+    };
     const ours = state.deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/semgrep:"));
     expect(ours).toHaveLength(12);
     for (const resource of ours) {

@@ -23,7 +23,8 @@ async function emulator(options: Parameters<typeof startEmulator>[0]): Promise<R
   return started;
 }
 
-const MIGRATED = /This deployment uses Semgrep's unified policies \(Policies V2\), where the v1 policy operations are gone: PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies/;
+const MIGRATED =
+  /This deployment uses Semgrep's unified policies \(Policies V2\), where the v1 policy operations are gone: PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies/;
 const ruleMode = program(
   `new semgrep.PolicyRuleMode("block-eval", { deploymentId: "1", policyId: "10", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: "MODE_BLOCK" });`,
 );
@@ -44,13 +45,17 @@ describe("a deployment on unified policies (--policies-v2)", () => {
     ["getPolicies", `exports.v = semgrep.getPoliciesOutput({ deploymentId: "1" });`],
     ["getPolicy", `exports.v = semgrep.getPolicyOutput({ deploymentId: "1", isDefault: true, productType: "PRODUCT_TYPE_SAST" });`],
     ["getPolicyRules", `exports.v = semgrep.getPolicyRulesOutput({ deploymentId: "1", policyId: "10" });`],
-  ])("%s fails with the reason", async (_name, body) => {
-    const migrated = await emulator({ policiesV2: true });
-    const workspace = await programWorkspace(migrated, program(body));
-    const preview = await workspace.run(["preview"], { allowFailure: true });
-    expect(preview.status).not.toBe(0);
-    expect(printed(preview)).toMatch(MIGRATED);
-  }, 120_000);
+  ])(
+    "%s fails with the reason",
+    async (_name, body) => {
+      const migrated = await emulator({ policiesV2: true });
+      const workspace = await programWorkspace(migrated, program(body));
+      const preview = await workspace.run(["preview"], { allowFailure: true });
+      expect(preview.status).not.toBe(0);
+      expect(printed(preview)).toMatch(MIGRATED);
+    },
+    120_000,
+  );
 
   it("a stack made before the migration: refresh fails with the reason and keeps the resource; destroy lets it go with a warning", async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-migration-")), "state.json");
@@ -65,8 +70,15 @@ describe("a deployment on unified policies (--policies-v2)", () => {
     expect(printed(refresh)).toMatch(MIGRATED);
     expect(Object.keys(await workspace.resources())).toEqual(["block-eval"]);
     const destroy = await workspace.run(["destroy", "--yes", "--skip-preview"], { env });
-    expect(printed(destroy)).toMatch(/warning: PolicyRuleMode python\.lang\.security\.audit\.eval-detected\.eval-detected in policy 10: deployment 1 now uses Semgrep's unified policies \(Policies V2\), where v1 rule modes no longer exist: nothing to restore \(MODE_[A-Z]+\)/);
+    expect(printed(destroy)).toMatch(
+      /warning: PolicyRuleMode python\.lang\.security\.audit\.eval-detected\.eval-detected in policy 10: deployment 1 now uses Semgrep's unified policies \(Policies V2\), where v1 rule modes no longer exist: nothing to restore \(MODE_[A-Z]+\)/,
+    );
     expect(await workspace.resources()).toEqual({});
-    expect(after.requests().filter((r) => r.method !== "GET").map((r) => r.status)).toEqual([410]); // the restore, refused
+    expect(
+      after
+        .requests()
+        .filter((r) => r.method !== "GET")
+        .map((r) => r.status),
+    ).toEqual([410]); // the restore, refused
   }, 180_000);
 });

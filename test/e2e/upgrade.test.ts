@@ -58,7 +58,11 @@ afterAll(async () => {
 describe("upgrading the package under an existing stack", () => {
   it("refreshes, updates and destroys old state with the newer build, after the token moved to the stack config", async () => {
     const before = JSON.stringify(emulator.state().projects);
-    const files = { "Pulumi.yaml": "name: upgrade\nruntime: nodejs\n", "index.js": stackProgram("MODE_DISABLED"), "package.json": '{"name":"upgrade","main":"index.js"}' };
+    const files = {
+      "Pulumi.yaml": "name: upgrade\nruntime: nodejs\n",
+      "index.js": stackProgram("MODE_DISABLED"),
+      "package.json": '{"name":"upgrade","main":"index.js"}',
+    };
     workspace = await pulumiWorkspace(files, { SEMGREP_APP_TOKEN: emulator.token, SEMGREP_APP_URL: emulator.url }, modules);
     await workspace.run(["up", "--yes", "--skip-preview"]);
     const oldState = (await workspace.run(["stack", "export"])).stdout;
@@ -83,7 +87,16 @@ describe("upgrading the package under an existing stack", () => {
     await workspace.run(["destroy", "--yes", "--skip-preview"], moved);
 
     const calls = readFileSync(marker, "utf8");
-    for (const expected of ["PolicyRuleMode read", "ProjectSettings read", "ProjectTags read", "PolicyRuleMode update", "ProjectSettings update", "PolicyRuleMode delete", "ProjectSettings delete", "ProjectTags delete"]) {
+    for (const expected of [
+      "PolicyRuleMode read",
+      "ProjectSettings read",
+      "ProjectTags read",
+      "PolicyRuleMode update",
+      "ProjectSettings update",
+      "PolicyRuleMode delete",
+      "ProjectSettings delete",
+      "ProjectTags delete",
+    ]) {
       expect(calls).toContain(`0.2.0 ${expected}`);
     }
     expect(JSON.stringify(emulator.state().projects)).toBe(before);
@@ -94,7 +107,8 @@ describe("state written by 0.1, before resources recorded their names and manage
   it("refreshes as unchanged, updates once without a request, and destroys restoring what 0.1 recorded", async () => {
     const own = await startEmulator({ preset: "demo" });
     try {
-      const snapshot = () => JSON.stringify({ projects: own.state().projects, modes: own.state().policies.map((p) => p.rules.map((r) => r.policyMode)) });
+      const snapshot = () =>
+        JSON.stringify({ projects: own.state().projects, modes: own.state().policies.map((p) => p.rules.map((r) => r.policyMode)) });
       const before = snapshot();
       const workspace = await programWorkspace(
         own,
@@ -126,7 +140,11 @@ new semgrep.PolicyRuleMode("eval", { deploymentId: "1", policyId: "${SAST_POLICY
       expect(up.stdout).toMatch(/~ 4 updated/);
       expect(own.requests().length).toBe(requests);
       const upgraded = await workspace.resources();
-      expect(upgraded.web!.outputs).toMatchObject({ resourceName: "web", managedFields: ["primaryBranch", "tags"], originalPrimaryBranch: "refs/heads/main" });
+      expect(upgraded.web!.outputs).toMatchObject({
+        resourceName: "web",
+        managedFields: ["primaryBranch", "tags"],
+        originalPrimaryBranch: "refs/heads/main",
+      });
       await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
       await workspace.run(["destroy", "--yes", "--skip-preview"]);
       expect(snapshot()).toBe(before);

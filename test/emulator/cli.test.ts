@@ -31,7 +31,22 @@ function exited(): Promise<number | null> {
 describe("pulumi-semgrep-emulator", () => {
   it("serves with the given token, persists to --data, and stops cleanly on SIGTERM", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "semgrep-cli-")), "state.json");
-    const url = await start(["--port", "0", "--host", "127.0.0.1", "--token", "t0ken", "--data", file, "--preset", "demo", "--fault-rate", "0", "--latency-ms", "1"]);
+    const url = await start([
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--token",
+      "t0ken",
+      "--data",
+      file,
+      "--preset",
+      "demo",
+      "--fault-rate",
+      "0",
+      "--latency-ms",
+      "1",
+    ]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const denied = await fetch(`${url}/api/v1/deployments`, { headers: { authorization: "Bearer emulator-token" } });
     expect(denied.status).toBe(401);
@@ -69,7 +84,10 @@ describe("pulumi-semgrep-emulator", () => {
 
   it("is installed as the package's bin, pulumi-semgrep-emulator", () => {
     const bin = join(inject("installedPackageDir"), "node_modules/.bin/pulumi-semgrep-emulator");
-    const result = spawnSync(bin, ["--help"], { encoding: "utf8", env: { ...process.env, PATH: `${join(process.execPath, "..")}:${process.env.PATH}` } });
+    const result = spawnSync(bin, ["--help"], {
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${join(process.execPath, "..")}:${process.env.PATH}` },
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/--fault-rate R/);
   });

@@ -29,20 +29,68 @@ describe("authentication", () => {
 describe("bad input answers 400", () => {
   const cases: Array<[string, string, string, { body?: unknown; raw?: string }, RegExp]> = [
     ["malformed JSON", "POST", "/deployments/1/scans/search", { raw: "{not json" }, /not valid JSON/],
-    ["a bad enum", "PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { body: { policyMode: "MODE_LOUD", rulePath: "a.b" } }, /policyMode/],
+    [
+      "a bad enum",
+      "PUT",
+      `/deployments/1/policies/${SAST_POLICY_ID}`,
+      { body: { policyMode: "MODE_LOUD", rulePath: "a.b" } },
+      /policyMode/,
+    ],
     ["a scan page over 500", "POST", "/deployments/1/scans/search", { body: { limit: 501 } }, /limit/],
     ["a rule page over 2000", "GET", `/deployments/1/policies/${SAST_POLICY_ID}?limit=2001`, {}, /limit/],
     ["a dependency page size of 0", "POST", "/deployments/1/dependencies/repositories", { body: { pageSize: 0 } }, /pageSize/],
-    ["a dependency page size of 101", "POST", "/deployments/1/dependencies/repositories/101/lockfiles", { body: { pageSize: 101 } }, /pageSize/],
-    ["an unknown ecosystem", "POST", "/deployments/1/dependencies/repositories", { body: { dependencyFilter: { ecosystem: ["npmjs"] } } }, /dependencyFilter\.ecosystem\.0: must be one of/],
-    ["an unknown transitivity", "POST", "/deployments/1/dependencies/repositories/101/lockfiles", { body: { dependencyFilter: { transitivity: ["INDIRECT"] } } }, /dependencyFilter\.transitivity\.0/],
+    [
+      "a dependency page size of 101",
+      "POST",
+      "/deployments/1/dependencies/repositories/101/lockfiles",
+      { body: { pageSize: 101 } },
+      /pageSize/,
+    ],
+    [
+      "an unknown ecosystem",
+      "POST",
+      "/deployments/1/dependencies/repositories",
+      { body: { dependencyFilter: { ecosystem: ["npmjs"] } } },
+      /dependencyFilter\.ecosystem\.0: must be one of/,
+    ],
+    [
+      "an unknown transitivity",
+      "POST",
+      "/deployments/1/dependencies/repositories/101/lockfiles",
+      { body: { dependencyFilter: { transitivity: ["INDIRECT"] } } },
+      /dependencyFilter\.transitivity\.0/,
+    ],
     ["a cursor it never issued", "GET", `/deployments/1/policies/${SAST_POLICY_ID}?cursor=xyz`, {}, /cursor/],
-    ["a primary branch that is not a ref", "PATCH", "/deployments/acme/projects/acme%2Fweb-app", { body: { primary_branch: "main" } }, /primary_branch/],
+    [
+      "a primary branch that is not a ref",
+      "PATCH",
+      "/deployments/acme/projects/acme%2Fweb-app",
+      { body: { primary_branch: "main" } },
+      /primary_branch/,
+    ],
     ["tags that are not strings", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: [1, 2] }, /expected string/],
-    ["tags for another project than the path's", "PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: { deploymentSlug: "acme", projectName: "acme/other", tags: ["x"] } }, /projectName "acme\/other" does not match the path/],
-    ["a toggle for another deployment than the path's", "PATCH", "/deployments/acme/projects/acme%2Fweb-app/managed-scan", { body: { deploymentSlug: "other", diff_scan: { enabled: true } } }, /deploymentSlug "other" does not match the path/],
+    [
+      "tags for another project than the path's",
+      "PUT",
+      "/deployments/acme/projects/acme%2Fweb-app/tags",
+      { body: { deploymentSlug: "acme", projectName: "acme/other", tags: ["x"] } },
+      /projectName "acme\/other" does not match the path/,
+    ],
+    [
+      "a toggle for another deployment than the path's",
+      "PATCH",
+      "/deployments/acme/projects/acme%2Fweb-app/managed-scan",
+      { body: { deploymentSlug: "other", diff_scan: { enabled: true } } },
+      /deploymentSlug "other" does not match the path/,
+    ],
     ["an SBOM ref that is not a ref", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "main" } }, /ref/],
-    ["an SBOM formatVersion with the version string the OpenAPI dropped", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "refs/heads/main", formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } } }, /version/],
+    [
+      "an SBOM formatVersion with the version string the OpenAPI dropped",
+      "POST",
+      "/deployments/1/sbom/export",
+      { body: { repositoryId: "101", ref: "refs/heads/main", formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } } },
+      /version/,
+    ],
     ["a tag removal naming no tag", "DELETE", "/deployments/acme/projects/acme%2Fweb-app/tags", {}, /at least one tag/],
   ];
   it.each(cases)("%s", async (_name, method, path, options, message) => {
@@ -83,7 +131,9 @@ describe("projects and tags", () => {
   it("adds tags from a bare array, {tags} or the full documented object, as a set", async () => {
     await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: ["a", "b"] });
     await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: { tags: ["b", "c"] } });
-    const answer = await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { body: { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["d"] } });
+    const answer = await call("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", {
+      body: { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["d"] },
+    });
     expect((answer.body.project as { tags: string[] }).tags).toEqual(["a", "b", "c", "d"]);
   });
 
@@ -107,19 +157,34 @@ describe("projects and tags", () => {
     await call("PATCH", path, { body: { tags: ["x"], primary_branch: "refs/heads/release" } });
     expect((await call("GET", path)).body.project).toMatchObject({ tags: ["x"], primary_branch: "refs/heads/release" });
     await call("PATCH", path, { body: { primary_branch: "None" } });
-    expect((await call("GET", path)).body.project).toMatchObject({ primary_branch: "refs/heads/develop", default_branch: "refs/heads/develop" });
+    expect((await call("GET", path)).body.project).toMatchObject({
+      primary_branch: "refs/heads/develop",
+      default_branch: "refs/heads/develop",
+    });
   });
 
   it("toggles one managed scan and leaves the other", async () => {
-    const answer = await call("PATCH", "/deployments/acme/projects/acme%2Fweb-app/managed-scan", { body: { full_scan: { enabled: false } } });
-    expect((answer.body.project as Record<string, unknown>).managed_scan_config).toEqual({ diff_scan: { enabled: true }, full_scan: { enabled: false } });
+    const answer = await call("PATCH", "/deployments/acme/projects/acme%2Fweb-app/managed-scan", {
+      body: { full_scan: { enabled: false } },
+    });
+    expect((answer.body.project as Record<string, unknown>).managed_scan_config).toEqual({
+      diff_scan: { enabled: true },
+      full_scan: { enabled: false },
+    });
   });
 
   it("never loses an update under concurrent requests", async () => {
     const path = "/deployments/acme/projects/acme%2Fmobile-app/tags";
     await Promise.all(Array.from({ length: 50 }, (_, i) => call("PUT", path, { body: [`tag-${i}`] })));
-    const rules = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.slice(0, 50);
-    await Promise.all(rules.map((r) => call("PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { body: { policyMode: "MODE_DISABLED", rulePath: r.path } })));
+    const rules = env.emulator
+      .state()
+      .policies.find((p) => p.id === SAST_POLICY_ID)!
+      .rules.slice(0, 50);
+    await Promise.all(
+      rules.map((r) =>
+        call("PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { body: { policyMode: "MODE_DISABLED", rulePath: r.path } }),
+      ),
+    );
     const project = (await call("GET", "/deployments/acme/projects/acme%2Fmobile-app")).body.project as { tags: string[] };
     expect(new Set(project.tags)).toEqual(new Set(Array.from({ length: 50 }, (_, i) => `tag-${i}`)));
     expect(rules.every((r) => r.policyMode === "MODE_DISABLED")).toBe(true);
@@ -160,7 +225,14 @@ describe("listings", () => {
     const answer = await call("POST", "/deployments/1/scans/search", { body: { limit: 500 } });
     const statuses = new Map((answer.body.scans as Array<{ id: string; status: string }>).map((s) => [Number(s.id), s.status]));
     expect(new Set(statuses.values())).toEqual(
-      new Set(["SCAN_STATUS_RUNNING", "SCAN_STATUS_COMPLETED", "SCAN_STATUS_ERROR", "SCAN_STATUS_NEVER_FINISHED", "SCAN_STATUS_PENDING", "SCAN_STATUS_CANCELLED"]),
+      new Set([
+        "SCAN_STATUS_RUNNING",
+        "SCAN_STATUS_COMPLETED",
+        "SCAN_STATUS_ERROR",
+        "SCAN_STATUS_NEVER_FINISHED",
+        "SCAN_STATUS_PENDING",
+        "SCAN_STATUS_CANCELLED",
+      ]),
     );
     for (const scan of scans) {
       const status = statuses.get(scan.id);
@@ -173,7 +245,10 @@ describe("listings", () => {
 
 describe("admin endpoints", () => {
   const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${env.emulator.url}/_emulator/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${env.emulator.url}/_emulator/${path}`, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
@@ -182,7 +257,12 @@ describe("admin endpoints", () => {
     await call("GET", "/deployments/1/policies", { token: "a-secret-token-value" });
     const { body } = await admin("GET", "requests");
     expect(body.requests).toEqual([
-      expect.objectContaining({ method: "GET", path: `/api/v1/deployments/1/policies/${SAST_POLICY_ID}`, status: 200, operation: "policies.listRules" }),
+      expect.objectContaining({
+        method: "GET",
+        path: `/api/v1/deployments/1/policies/${SAST_POLICY_ID}`,
+        status: 200,
+        operation: "policies.listRules",
+      }),
       expect.objectContaining({ method: "GET", path: "/api/v1/deployments/1/policies", status: 401 }),
     ]);
     expect(JSON.stringify(body)).not.toMatch(/a-secret-token-value|emulator-token|limit=/);
@@ -209,7 +289,9 @@ describe("admin endpoints", () => {
   it("injects faults into the named operations only, and at most maxFaults of them", async () => {
     await admin("POST", "faults", { faultRate: 1, kinds: ["503"], operations: ["policies.list"], maxFaults: 2 });
     expect((await call("GET", `/deployments/1/policies/${SAST_POLICY_ID}`)).status).toBe(200);
-    expect([(await call("GET", "/deployments/1/policies")).status, (await call("GET", "/deployments/1/policies")).status]).toEqual([503, 503]);
+    expect([(await call("GET", "/deployments/1/policies")).status, (await call("GET", "/deployments/1/policies")).status]).toEqual([
+      503, 503,
+    ]);
     expect((await call("GET", "/deployments/1/policies")).status).toBe(200);
     expect((await admin("POST", "faults", {})).body).toMatchObject({ operations: ["policies.list"], maxFaults: 0 });
   });

@@ -57,11 +57,24 @@ describe("each field narrows, lists match any value, fields all hold", () => {
       { ecosystem: ["npm"], transitivity: ["DIRECT"], licensePolicySettings: [BLOCK] },
       (d) => d.ecosystem === "npm" && d.transitivity === "DIRECT" && d.licensePolicySetting === BLOCK,
     ],
-    ["a new field with an older one", { license: ["MIT"], transitivity: ["TRANSITIVE"] }, (d) => d.license === "MIT" && d.transitivity === "TRANSITIVE"],
-    ["a new field with a lockfile path", { lockfilePath: "package-lock.json", ecosystem: ["pypi"] }, (d, path) => path === "package-lock.json" && d.ecosystem === "pypi"],
+    [
+      "a new field with an older one",
+      { license: ["MIT"], transitivity: ["TRANSITIVE"] },
+      (d) => d.license === "MIT" && d.transitivity === "TRANSITIVE",
+    ],
+    [
+      "a new field with a lockfile path",
+      { lockfilePath: "package-lock.json", ecosystem: ["pypi"] },
+      (d, path) => path === "package-lock.json" && d.ecosystem === "pypi",
+    ],
     [
       "either of two package filters",
-      { packageFilters: [{ name: "lodash", exactNameMatch: true }, { name: "django", exactNameMatch: true }] },
+      {
+        packageFilters: [
+          { name: "lodash", exactNameMatch: true },
+          { name: "django", exactNameMatch: true },
+        ],
+      },
       (d) => d.name === "lodash" || d.name === "django",
     ],
   ];
@@ -72,7 +85,9 @@ describe("each field narrows, lists match any value, fields all hold", () => {
     expect(total(expected)).toBeGreaterThan(0);
     expect(total(expected)).toBeLessThan(total(all));
     expect(await repositories(filter)).toEqual(expected);
-    for (const repo of stored().filter((r) => !r.archived).slice(0, 4)) {
+    for (const repo of stored()
+      .filter((r) => !r.archived)
+      .slice(0, 4)) {
       expect(await lockfiles(repo.id, filter)).toEqual(expectedLockfiles(repo, wanted));
     }
   });
@@ -89,13 +104,18 @@ describe("each field narrows, lists match any value, fields all hold", () => {
   it("leaves LICENSE_POLICY_SETTING_UNSPECIFIED out of the filter, and reads empty lists as no filter", async () => {
     const all = await repositories();
     expect(await repositories({ licensePolicySettings: ["LICENSE_POLICY_SETTING_UNSPECIFIED"] })).toEqual(all);
-    expect(await repositories({ licensePolicySettings: [BLOCK, "LICENSE_POLICY_SETTING_UNSPECIFIED"] })).toEqual(await repositories({ licensePolicySettings: [BLOCK] }));
+    expect(await repositories({ licensePolicySettings: [BLOCK, "LICENSE_POLICY_SETTING_UNSPECIFIED"] })).toEqual(
+      await repositories({ licensePolicySettings: [BLOCK] }),
+    );
     expect(await repositories({ ecosystem: [], transitivity: [], licensePolicySettings: [] })).toEqual(all);
   });
 });
 
 describe("includeArchived", () => {
-  const archivedIds = () => stored().filter((r) => r.archived).map((r) => r.id);
+  const archivedIds = () =>
+    stored()
+      .filter((r) => r.archived)
+      .map((r) => r.id);
 
   it("leaves archived repositories out when false or unset, and gives only them when true", async () => {
     expect(archivedIds()).toEqual([9001, 9002]);
@@ -105,7 +125,9 @@ describe("includeArchived", () => {
     expect(await repositories({ includeArchived: false })).toEqual(active);
     expect(await repositories({ includeArchived: true })).toEqual(expectedRepositories(() => true, true));
     expect((await repositories({ includeArchived: true })).map(([id]) => id)).toEqual(archivedIds());
-    expect(await repositories({ includeArchived: true, ecosystem: ["npm"] })).toEqual(expectedRepositories((d) => d.ecosystem === "npm", true));
+    expect(await repositories({ includeArchived: true, ecosystem: ["npm"] })).toEqual(
+      expectedRepositories((d) => d.ecosystem === "npm", true),
+    );
   });
 
   it("applies to the lockfiles of one repository too", async () => {

@@ -13,7 +13,9 @@ describe("presets", () => {
       rules: state.policies.flatMap((p) => p.rules.map((r) => `${r.id}:${r.path}:${r.policyMode}`)),
       scans: state.scans.map((s) => `${s.id}:${s.repositoryId}:${s.branch}`),
       repositories: state.repositories.map((r) => `${r.id}:${r.archived}:${r.lockfiles.length}`),
-      dependencies: state.repositories.flatMap((r) => r.lockfiles.flatMap((l) => l.dependencies.map((d) => `${d.name}:${d.ecosystem}:${d.transitivity}:${d.licensePolicySetting}`))),
+      dependencies: state.repositories.flatMap((r) =>
+        r.lockfiles.flatMap((l) => l.dependencies.map((d) => `${d.name}:${d.ecosystem}:${d.transitivity}:${d.licensePolicySetting}`)),
+      ),
     });
     expect(ids(buildPreset("demo", 1))).toEqual(ids(buildPreset("demo", 2)));
     expect(ids(buildPreset("large", 1))).toEqual(ids(buildPreset("large", 2)));
@@ -45,12 +47,16 @@ describe("presets", () => {
 
   it("dependencies: an ecosystem, a transitivity and a license-policy outcome each; archived repositories beside the projects'", () => {
     const demo = buildPreset("demo");
-    const deps = demo.repositories.flatMap((r) => r.lockfiles.flatMap((l) => l.dependencies.map((d) => ({ ...d, lockfilePath: l.lockfilePath }))));
+    const deps = demo.repositories.flatMap((r) =>
+      r.lockfiles.flatMap((l) => l.dependencies.map((d) => ({ ...d, lockfilePath: l.lockfilePath }))),
+    );
     expect(new Set(deps.map((d) => d.ecosystem))).toEqual(new Set(["npm", "pypi", "maven", "gomod", "gem", "cargo"]));
     expect(new Set(deps.map((d) => d.transitivity))).toEqual(new Set(["DIRECT", "TRANSITIVE", "UNKNOWN_TRANSITIVITY"]));
     for (const d of deps) expect(d.transitivity === "UNKNOWN_TRANSITIVITY").toBe(d.lockfilePath.endsWith("requirements.txt"));
     for (const d of deps) {
-      const outcome = { "GPL-3.0-only": "LICENSE_POLICY_SETTING_BLOCK", WTFPL: "LICENSE_POLICY_SETTING_COMMENT" }[d.license] ?? "LICENSE_POLICY_SETTING_ALLOW";
+      const outcome =
+        { "GPL-3.0-only": "LICENSE_POLICY_SETTING_BLOCK", WTFPL: "LICENSE_POLICY_SETTING_COMMENT" }[d.license] ??
+        "LICENSE_POLICY_SETTING_ALLOW";
       expect(d.licensePolicySetting).toBe(outcome);
     }
     const archived = demo.repositories.filter((r) => r.archived);
@@ -67,7 +73,10 @@ describe("--data", () => {
     const first = await startEmulator({ dataFile: file });
     const client = new SemgrepClient({ baseUrl: first.url, token: first.token, env: {} });
     await client.projects.addTags("acme", "acme/web-app", ["persisted"]);
-    await client.policies.updateRuleMode(1, SAST_POLICY_ID, { rulePath: "python.lang.security.audit.eval-detected.eval-detected", policyMode: "MODE_MONITOR" });
+    await client.policies.updateRuleMode(1, SAST_POLICY_ID, {
+      rulePath: "python.lang.security.audit.eval-detected.eval-detected",
+      policyMode: "MODE_MONITOR",
+    });
     await client.close();
     await first.close();
     expect(readdirSync(dir)).toEqual(["state.json"]);

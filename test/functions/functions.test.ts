@@ -47,12 +47,20 @@ describe("policies", () => {
 
   it("getPolicy picks the default SAST policy by its fields", async () => {
     const policy = await getPolicy({ deploymentId: "1", productType: "PRODUCT_TYPE_SAST", isDefault: true });
-    expect(policy).toEqual({ id: "10", name: "Default SAST Policy", slug: "default-sast-policy", isDefault: true, productType: "PRODUCT_TYPE_SAST" });
+    expect(policy).toEqual({
+      id: "10",
+      name: "Default SAST Policy",
+      slug: "default-sast-policy",
+      isDefault: true,
+      productType: "PRODUCT_TYPE_SAST",
+    });
     expect((await resolve(getPolicyOutput({ deploymentId: "1", slug: pulumi.output("strict-sast-pilot") }))).value.id).toBe("12");
   });
 
   it("getPolicy names the criteria when none or several policies match", async () => {
-    await expect(getPolicy({ deploymentId: "1", name: "Nope" })).rejects.toThrow(/no policy of deployment 1 matches name="Nope"; its policies: 10 "Default SAST Policy"/);
+    await expect(getPolicy({ deploymentId: "1", name: "Nope" })).rejects.toThrow(
+      /no policy of deployment 1 matches name="Nope"; its policies: 10 "Default SAST Policy"/,
+    );
     await expect(getPolicy({ deploymentId: "1", productType: "PRODUCT_TYPE_SAST" })).rejects.toThrow(
       /2 policies of deployment 1 match productType="PRODUCT_TYPE_SAST": 10 "Default SAST Policy" \(PRODUCT_TYPE_SAST, default\); 12/,
     );
@@ -69,7 +77,15 @@ describe("getPolicyRules", () => {
   });
 
   it("filters by every criterion", async () => {
-    const filter = { rulePathPrefix: "python.", severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"], confidences: ["CONFIDENCE_HIGH"], categories: ["security"], sources: ["SOURCE_COMMUNITY"], languages: ["python"], modes: ["MODE_BLOCK", "MODE_COMMENT"] };
+    const filter = {
+      rulePathPrefix: "python.",
+      severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"],
+      confidences: ["CONFIDENCE_HIGH"],
+      categories: ["security"],
+      sources: ["SOURCE_COMMUNITY"],
+      languages: ["python"],
+      modes: ["MODE_BLOCK", "MODE_COMMENT"],
+    };
     const { rules } = await getPolicyRules({ deploymentId: "1", policyId: SAST_POLICY_ID, filter });
     expect(rules.length).toBeGreaterThan(0);
     for (const rule of rules) {
@@ -79,18 +95,28 @@ describe("getPolicyRules", () => {
       expect(rule.languages).toContain("python");
       expect(filter.modes).toContain(rule.mode);
     }
-    const viaOutput = await resolve(getPolicyRulesOutput({ deploymentId: "1", policyId: getPolicyOutput({ deploymentId: "1", slug: "default-sast-policy" }).id, filter }));
+    const viaOutput = await resolve(
+      getPolicyRulesOutput({ deploymentId: "1", policyId: getPolicyOutput({ deploymentId: "1", slug: "default-sast-policy" }).id, filter }),
+    );
     expect(viaOutput.value.rules).toEqual(rules);
     // Nested fields may be Inputs too: a filter list built from Outputs and Promises.
-    const nested = { ...filter, severities: [pulumi.output("SEVERITY_HIGH"), Promise.resolve("SEVERITY_CRITICAL")], categories: pulumi.output(["security"]) };
-    expect((await resolve(getPolicyRulesOutput({ deploymentId: "1", policyId: SAST_POLICY_ID, filter: nested }))).value.rules).toEqual(rules);
+    const nested = {
+      ...filter,
+      severities: [pulumi.output("SEVERITY_HIGH"), Promise.resolve("SEVERITY_CRITICAL")],
+      categories: pulumi.output(["security"]),
+    };
+    expect((await resolve(getPolicyRulesOutput({ deploymentId: "1", policyId: SAST_POLICY_ID, filter: nested }))).value.rules).toEqual(
+      rules,
+    );
   });
 
   it("refuses an unknown filter value, naming the field, before any request", async () => {
     await expect(getPolicyRules({ deploymentId: "1", policyId: "10", filter: { severities: ["SEVERITY_HUGE"] } })).rejects.toThrow(
       /getPolicyRules: invalid request: filter\.severities\.0: must be one of SEVERITY_LOW/,
     );
-    await expect(getPolicyRules({ deploymentId: "1", policyId: "10", filter: { mode: ["MODE_BLOCK"] } as never })).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(getPolicyRules({ deploymentId: "1", policyId: "10", filter: { mode: ["MODE_BLOCK"] } as never })).rejects.toBeInstanceOf(
+      InvalidRequestError,
+    );
     expect(env.requests()).toEqual([]);
   });
 });
@@ -114,15 +140,27 @@ describe("scans", () => {
   });
 
   it("getScans applies every filter", async () => {
-    const { scans } = await getScans({ deploymentId: "1", branch: "refs/heads/main", repositoryId: 101, statuses: ["SCAN_STATUS_COMPLETED"], products: ["PRODUCT_SAST"], since: "2026-01-01T00:00:00Z", isFullScan: true, totalTime: { min: 1 } });
+    const { scans } = await getScans({
+      deploymentId: "1",
+      branch: "refs/heads/main",
+      repositoryId: 101,
+      statuses: ["SCAN_STATUS_COMPLETED"],
+      products: ["PRODUCT_SAST"],
+      since: "2026-01-01T00:00:00Z",
+      isFullScan: true,
+      totalTime: { min: 1 },
+    });
     expect(scans.length).toBeGreaterThan(0);
-    for (const scan of scans) expect(scan).toMatchObject({ branch: "refs/heads/main", repositoryId: 101, status: "SCAN_STATUS_COMPLETED", isFullScan: true });
+    for (const scan of scans)
+      expect(scan).toMatchObject({ branch: "refs/heads/main", repositoryId: 101, status: "SCAN_STATUS_COMPLETED", isFullScan: true });
     const output = await resolve(getScansOutput({ deploymentId: "1", statuses: ["SCAN_STATUS_ERROR"], maxResults: 5 }));
     expect(output.value.scans.map((s) => s.status)).toEqual(Array(5).fill("SCAN_STATUS_ERROR"));
   });
 
   it("getScans refuses a bad status or date before any request", async () => {
-    await expect(getScans({ deploymentId: "1", statuses: ["FINE"] })).rejects.toThrow(/statuses\.0: must be one of SCAN_STATUS_UNSPECIFIED, SCAN_STATUS_RUNNING/);
+    await expect(getScans({ deploymentId: "1", statuses: ["FINE"] })).rejects.toThrow(
+      /statuses\.0: must be one of SCAN_STATUS_UNSPECIFIED, SCAN_STATUS_RUNNING/,
+    );
     await expect(getScans({ deploymentId: "1", since: "yesterday" })).rejects.toThrow(/since: must be an ISO 8601 date-time/);
     expect(env.requests()).toEqual([]);
   });
@@ -130,21 +168,39 @@ describe("scans", () => {
   it("getScan returns the details; getScanOutput makes the personal data secret", async () => {
     const [latest] = (await getScans({ deploymentId: "1", statuses: ["SCAN_STATUS_COMPLETED"], maxResults: 1 })).scans;
     const scan = await getScan({ deploymentId: "1", scanId: latest!.id });
-    expect(scan).toMatchObject({ id: latest!.id, repositoryId: latest!.repositoryId, meta: { commitAuthorEmail: expect.stringContaining("@") } });
+    expect(scan).toMatchObject({
+      id: latest!.id,
+      repositoryId: latest!.repositoryId,
+      meta: { commitAuthorEmail: expect.stringContaining("@") },
+    });
     const output = getScanOutput({ deploymentId: "1", scanId: pulumi.output(latest!.id) });
     const email = await resolve(output.meta.commitAuthorEmail as unknown as pulumi.Output<string>);
     expect(email).toEqual({ value: scan.meta.commitAuthorEmail, secret: true });
-    for (const field of ["commitAuthorName", "commitAuthorUsername"] as const) expect((await resolve(output.meta[field] as unknown as pulumi.Output<string>)).secret).toBe(true);
-    expect(await resolve(output.stats.findings as pulumi.Output<number | undefined>)).toEqual({ value: scan.stats.findings, secret: false });
-    expect(await resolve(output.meta.repository as pulumi.Output<string | undefined>)).toEqual({ value: scan.meta.repository, secret: false });
+    for (const field of ["commitAuthorName", "commitAuthorUsername"] as const)
+      expect((await resolve(output.meta[field] as unknown as pulumi.Output<string>)).secret).toBe(true);
+    expect(await resolve(output.stats.findings as pulumi.Output<number | undefined>)).toEqual({
+      value: scan.stats.findings,
+      secret: false,
+    });
+    expect(await resolve(output.meta.repository as pulumi.Output<string | undefined>)).toEqual({
+      value: scan.meta.repository,
+      secret: false,
+    });
   });
 });
 
 describe("projects and dependencies", () => {
   it("getProject / getProjectOutput", async () => {
     const project = await getProject({ deploymentSlug: "acme", projectName: "acme/web-app" });
-    expect(project).toMatchObject({ id: 101, name: "acme/web-app", tags: ["team:web", "tier:1"], managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: true } } });
-    expect((await resolve(getProjectOutput({ deploymentSlug: "acme", projectName: pulumi.output("acme/web-app") }))).value).toEqual(project);
+    expect(project).toMatchObject({
+      id: 101,
+      name: "acme/web-app",
+      tags: ["team:web", "tier:1"],
+      managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: true } },
+    });
+    expect((await resolve(getProjectOutput({ deploymentSlug: "acme", projectName: pulumi.output("acme/web-app") }))).value).toEqual(
+      project,
+    );
   });
 
   it("getDependencyRepositories reads 300 repositories in 3 requests, and stops at maxResults", async () => {
@@ -153,7 +209,12 @@ describe("projects and dependencies", () => {
     const few = await getDependencyRepositories({ deploymentId: "1", maxResults: 7 });
     expect(few.repositories).toHaveLength(7);
     expect(count("dependencies.listRepositories")).toBe(4);
-    const filtered = await resolve(getDependencyRepositoriesOutput({ deploymentId: "1", dependencyFilter: { packageFilters: [{ name: "log4j-core", exactNameMatch: true }] } }));
+    const filtered = await resolve(
+      getDependencyRepositoriesOutput({
+        deploymentId: "1",
+        dependencyFilter: { packageFilters: [{ name: "log4j-core", exactNameMatch: true }] },
+      }),
+    );
     expect(filtered.value.repositories.length).toBeGreaterThan(0);
     expect(filtered.value.repositories.length).toBeLessThan(300);
   });
@@ -163,11 +224,17 @@ describe("projects and dependencies", () => {
     expect(lockfiles.length).toBeGreaterThan(0);
     expect(lockfiles.map((l) => l.lockfilePath)).toEqual([...lockfiles.map((l) => l.lockfilePath)].sort((a, b) => a.localeCompare(b)));
     expect((await resolve(getLockfilesOutput({ deploymentId: "1", repositoryId: "101" }))).value).toEqual({ lockfiles });
-    await expect(getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { licence: ["MIT"] } as never })).rejects.toThrow(/Unrecognized key: "licence"/);
+    await expect(getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { licence: ["MIT"] } as never })).rejects.toThrow(
+      /Unrecognized key: "licence"/,
+    );
   });
 
   it("getDependencyRepositories / getLockfiles filter by ecosystem, transitivity, license policy and archived state", async () => {
-    const filter: DependencyFilter = { ecosystem: ["npm"], transitivity: ["DIRECT"], licensePolicySettings: ["LICENSE_POLICY_SETTING_BLOCK"] };
+    const filter: DependencyFilter = {
+      ecosystem: ["npm"],
+      transitivity: ["DIRECT"],
+      licensePolicySettings: ["LICENSE_POLICY_SETTING_BLOCK"],
+    };
     const all = await getDependencyRepositories({ deploymentId: "1" });
     const blocked = await getDependencyRepositories({ deploymentId: "1", dependencyFilter: filter });
     expect(blocked.repositories.length).toBeGreaterThan(0);
@@ -176,7 +243,9 @@ describe("projects and dependencies", () => {
     const [first] = blocked.repositories;
     expect(first!.numDependencies).toBeLessThan(all.repositories.find((r) => r.id === first!.id)!.numDependencies);
     // Both listings count the same dependencies.
-    const viaLockfiles = await resolve(getLockfilesOutput({ deploymentId: "1", repositoryId: pulumi.output(String(first!.id)), dependencyFilter: filter }));
+    const viaLockfiles = await resolve(
+      getLockfilesOutput({ deploymentId: "1", repositoryId: pulumi.output(String(first!.id)), dependencyFilter: filter }),
+    );
     expect(viaLockfiles.value.lockfiles.reduce((n, l) => n + l.numDependencies, 0)).toBe(first!.numDependencies);
 
     const archived = await resolve(getDependencyRepositoriesOutput({ deploymentId: "1", dependencyFilter: { includeArchived: true } }));
@@ -186,18 +255,26 @@ describe("projects and dependencies", () => {
     for (const repo of archived.value.repositories) expect(allIds.has(repo.id)).toBe(false);
     const archivedId = archived.value.repositories[0]!.id;
     expect((await getLockfiles({ deploymentId: "1", repositoryId: archivedId })).lockfiles).toEqual([]);
-    expect((await getLockfiles({ deploymentId: "1", repositoryId: archivedId, dependencyFilter: { includeArchived: true } })).lockfiles.length).toBeGreaterThan(0);
+    expect(
+      (await getLockfiles({ deploymentId: "1", repositoryId: archivedId, dependencyFilter: { includeArchived: true } })).lockfiles.length,
+    ).toBeGreaterThan(0);
   });
 
   it("refuses an unknown ecosystem, transitivity or license policy outcome, naming the field, before any request", async () => {
     await expect(getDependencyRepositories({ deploymentId: "1", dependencyFilter: { ecosystem: ["npmjs" as never] } })).rejects.toThrow(
       /getDependencyRepositories: invalid request: dependencyFilter\.ecosystem\.0: must be one of no_package_manager, npm, /,
     );
-    await expect(getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { transitivity: ["INDIRECT" as never] } })).rejects.toThrow(
+    await expect(
+      getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { transitivity: ["INDIRECT" as never] } }),
+    ).rejects.toThrow(
       /getLockfiles: invalid request: dependencyFilter\.transitivity\.0: must be one of UNKNOWN_TRANSITIVITY, TRANSITIVE, DIRECT/,
     );
-    await expect(getDependencyRepositories({ deploymentId: "1", dependencyFilter: { licensePolicySettings: ["ALLOW" as never] } })).rejects.toBeInstanceOf(InvalidRequestError);
-    await expect(getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { includeArchived: "yes" as never } })).rejects.toThrow(/dependencyFilter\.includeArchived: Invalid input: expected boolean/);
+    await expect(
+      getDependencyRepositories({ deploymentId: "1", dependencyFilter: { licensePolicySettings: ["ALLOW" as never] } }),
+    ).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(
+      getLockfiles({ deploymentId: "1", repositoryId: 101, dependencyFilter: { includeArchived: "yes" as never } }),
+    ).rejects.toThrow(/dependencyFilter\.includeArchived: Invalid input: expected boolean/);
     expect(env.requests()).toEqual([]);
   });
 

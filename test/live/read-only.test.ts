@@ -73,7 +73,11 @@ if (!token) {
     });
 
     it("wrote nothing: only GETs and the POST searches, which change nothing", () => {
-      const writes = proxy.exchanges.filter((e) => e.method !== "GET" && !/\/scans\/search$|\/dependencies\/repositories(\/\d+\/lockfiles)?$/.test(new URL(e.url, "http://live").pathname));
+      const writes = proxy.exchanges.filter(
+        (e) =>
+          e.method !== "GET" &&
+          !/\/scans\/search$|\/dependencies\/repositories(\/\d+\/lockfiles)?$/.test(new URL(e.url, "http://live").pathname),
+      );
       expect(writes).toEqual([]);
       expect(proxy.exchanges.length).toBeGreaterThan(4);
     });

@@ -24,7 +24,11 @@ const web = { deploymentSlug: "acme", projectName: "acme/web-app" };
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 const evalRule = { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: EVAL };
 const live = (name: string) => env.emulator.state().projects.find((p) => p.name === name)!;
-const liveRule = () => env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === EVAL)!;
+const liveRule = () =>
+  env.emulator
+    .state()
+    .policies.find((p) => p.id === SAST_POLICY_ID)!
+    .rules.find((r) => r.path === EVAL)!;
 const writes = () => env.requests().filter((r) => r.method !== "GET");
 const warnings = () => notices.filter((n) => n.severity === "warning").map((n) => n.message);
 
@@ -45,10 +49,19 @@ describe("conflicts, refused at check", () => {
   it("refuses ProjectSettings tags beside a ProjectTags, and one toggle in a ProjectSettings and a ManagedScan", async () => {
     await checked(tags, { ...web, tags: ["pci"], resourceName: "web-tags" });
     const settingsCheck = await settings.check({ ...web, tags: ["a"], resourceName: "web" });
-    expect(settingsCheck.failures).toEqual([{ property: "tags", reason: expect.stringMatching(/^ProjectSettings "web" declares tags of project acme\/web-app \(deployment acme\), which ProjectTags "web-tags" declares too/) }]);
+    expect(settingsCheck.failures).toEqual([
+      {
+        property: "tags",
+        reason: expect.stringMatching(
+          /^ProjectSettings "web" declares tags of project acme\/web-app \(deployment acme\), which ProjectTags "web-tags" declares too/,
+        ),
+      },
+    ]);
     await checked(settings, { ...web, managedScanConfig: { diffScan: { enabled: true } }, resourceName: "web-scans-config" });
     const scansCheck = await scans.check({ ...web, diffScan: { enabled: false }, resourceName: "web-scans" });
-    expect(scansCheck.failures).toEqual([{ property: "diffScan", reason: expect.stringMatching(/which ProjectSettings "web-scans-config" declares too/) }]);
+    expect(scansCheck.failures).toEqual([
+      { property: "diffScan", reason: expect.stringMatching(/which ProjectSettings "web-scans-config" declares too/) },
+    ]);
   });
 
   it("lets resources share a project when they declare different fields, and ProjectTags share tags", async () => {
@@ -80,7 +93,14 @@ describe("a rename without an alias (create of the new resource, then delete of 
     forgetProcessMemory();
     const renamed = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "block-eval-renamed" }));
     expect(renamed.outs.originalMode).toBeUndefined();
-    expect(notices).toEqual([{ severity: "info", message: expect.stringMatching(/^PolicyRuleMode "block-eval-renamed": the mode of rule .* was already as declared, so there is nothing to put back on delete \(originalMode stays unset\)/) }]);
+    expect(notices).toEqual([
+      {
+        severity: "info",
+        message: expect.stringMatching(
+          /^PolicyRuleMode "block-eval-renamed": the mode of rule .* was already as declared, so there is nothing to put back on delete \(originalMode stays unset\)/,
+        ),
+      },
+    ]);
     // ...then deletes the old one.
     await rules.delete(old.id, old.outs);
     expect(liveRule().policyMode).toBe("MODE_BLOCK");
@@ -93,12 +113,18 @@ describe("a rename without an alias (create of the new resource, then delete of 
   });
 
   it("leaves a project's branch and tags, and a ProjectTags' tag, to the renamed resources", async () => {
-    const oldSettings = await settings.create(await checked(settings, { ...web, primaryBranch: "develop", tags: ["team:web"], resourceName: "web" }));
-    const oldTags = await tags.create(await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["pci"], resourceName: "mobile-tags" }));
+    const oldSettings = await settings.create(
+      await checked(settings, { ...web, primaryBranch: "develop", tags: ["team:web"], resourceName: "web" }),
+    );
+    const oldTags = await tags.create(
+      await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["pci"], resourceName: "mobile-tags" }),
+    );
     forgetProcessMemory();
     env.emulator.requests().length = 0;
     await settings.create(await checked(settings, { ...web, primaryBranch: "develop", tags: ["team:web"], resourceName: "web-app" }));
-    await tags.create(await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["pci"], resourceName: "mobile-app-tags" }));
+    await tags.create(
+      await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["pci"], resourceName: "mobile-app-tags" }),
+    );
     await settings.delete(oldSettings.id, oldSettings.outs);
     await tags.delete(oldTags.id, oldTags.outs);
     expect(writes()).toEqual([]);
@@ -107,7 +133,9 @@ describe("a rename without an alias (create of the new resource, then delete of 
     expect(warnings()).toEqual([
       expect.stringMatching(/^ProjectSettings "web" .* the primaryBranch of project acme\/web-app .* it was "refs\/heads\/main"/),
       expect.stringMatching(/^ProjectSettings "web" .* the tags of project acme\/web-app .* it was \["team:web","tier:1"\]/),
-      expect.stringMatching(/^ProjectTags "mobile-tags" .* the tag "pci" of project acme\/mobile-app .* Before this stack managed it, it was absent\..*aliases: \[\{ name: "mobile-tags" \}\]/),
+      expect.stringMatching(
+        /^ProjectTags "mobile-tags" .* the tag "pci" of project acme\/mobile-app .* Before this stack managed it, it was absent\..*aliases: \[\{ name: "mobile-tags" \}\]/,
+      ),
     ]);
   });
 
@@ -125,7 +153,11 @@ describe("originals", () => {
     const { outs } = await settings.create(inputs);
     expect(outs).toMatchObject({ originalTags: ["team:web", "tier:1"], managedFields: ["primaryBranch", "tags"] });
     expect(outs.originalPrimaryBranch).toBeUndefined();
-    expect(notices.map((n) => n.message)).toEqual([expect.stringMatching(/the primaryBranch of project acme\/web-app \(deployment acme\) was already as declared, .*\(originalPrimaryBranch stays unset\)/)]);
+    expect(notices.map((n) => n.message)).toEqual([
+      expect.stringMatching(
+        /the primaryBranch of project acme\/web-app \(deployment acme\) was already as declared, .*\(originalPrimaryBranch stays unset\)/,
+      ),
+    ]);
   });
 
   it("keeps a recorded original while the field stays declared, and drops it, untouched on delete, once it is not", async () => {
@@ -151,8 +183,21 @@ describe("originals", () => {
   });
 
   it("drops a ManagedScan toggle the program no longer declares, and leaves it alone on delete", async () => {
-    const created = await scans.create(await checked(scans, { deploymentSlug: "acme", projectName: "acme/mobile-app", diffScan: { enabled: true }, fullScan: { enabled: true }, resourceName: "s" }));
-    const onlyFull = await checked(scans, { deploymentSlug: "acme", projectName: "acme/mobile-app", fullScan: { enabled: true }, resourceName: "s" });
+    const created = await scans.create(
+      await checked(scans, {
+        deploymentSlug: "acme",
+        projectName: "acme/mobile-app",
+        diffScan: { enabled: true },
+        fullScan: { enabled: true },
+        resourceName: "s",
+      }),
+    );
+    const onlyFull = await checked(scans, {
+      deploymentSlug: "acme",
+      projectName: "acme/mobile-app",
+      fullScan: { enabled: true },
+      resourceName: "s",
+    });
     expect(await scans.diff(created.outs, onlyFull)).toMatchObject({ changes: true });
     const updated = await scans.update(created.id, created.outs, onlyFull);
     expect(updated.outs).toMatchObject({ managedFields: ["fullScan"], originalFullScan: { enabled: false } });
@@ -163,7 +208,13 @@ describe("originals", () => {
   });
 
   it("reads state written before managedFields existed by its originals", async () => {
-    const oldState = { ...web, tags: ["x"], primaryBranch: "refs/heads/main", defaultBranch: "refs/heads/main", originalTags: ["team:web", "tier:1"] };
+    const oldState = {
+      ...web,
+      tags: ["x"],
+      primaryBranch: "refs/heads/main",
+      defaultBranch: "refs/heads/main",
+      originalTags: ["team:web", "tier:1"],
+    };
     const read = await settings.read("acme/acme/web-app", oldState);
     expect(read.inputs).toEqual({ ...web, tags: ["team:web", "tier:1"] });
     expect(await settings.diff(oldState, { ...web, tags: ["x"] })).toMatchObject({ changes: false });
@@ -182,7 +233,11 @@ describe("tags several ProjectTags declare", () => {
     expect(await tags.diff(b.outs, bInputs)).toMatchObject({ changes: false });
     await tags.delete(a.id, a.outs);
     expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "shared", "b"]);
-    expect(warnings()).toEqual([expect.stringMatching(/^ProjectTags "tags-a" was deleted and left the tag "shared" of project acme\/web-app \(deployment acme\) to ProjectTags "tags-b", which declares it\./)]);
+    expect(warnings()).toEqual([
+      expect.stringMatching(
+        /^ProjectTags "tags-a" was deleted and left the tag "shared" of project acme\/web-app \(deployment acme\) to ProjectTags "tags-b", which declares it\./,
+      ),
+    ]);
   });
 
   it("are put back by the declaring resource when another removed them earlier in the same run", async () => {
@@ -205,9 +260,13 @@ describe("tags several ProjectTags declare", () => {
 
 describe("secrets", () => {
   it("are never printed: a secret input's values show as [secret] in messages", async () => {
-    const old = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_DISABLED", resourceName: "old", secretInputs: ["mode"], originalMode: null }));
+    const old = await rules.create(
+      await checked(rules, { ...evalRule, mode: "MODE_DISABLED", resourceName: "old", secretInputs: ["mode"], originalMode: null }),
+    );
     forgetProcessMemory();
-    await rules.create(await checked(rules, { ...evalRule, mode: "MODE_DISABLED", resourceName: "new", secretInputs: ["mode"], originalMode: null }));
+    await rules.create(
+      await checked(rules, { ...evalRule, mode: "MODE_DISABLED", resourceName: "new", secretInputs: ["mode"], originalMode: null }),
+    );
     await rules.delete(old.id, old.outs);
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).not.toMatch(/MODE_DISABLED|MODE_COMMENT/);
@@ -224,14 +283,20 @@ describe("case by case", () => {
   });
 
   it("says the deployment does not exist when the slug is not one of the token's", async () => {
-    const error = await settings.create(await checked(settings, { deploymentSlug: "1", projectName: "acme/web-app", tags: ["a"] })).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/deployment "1" does not exist for this token \(its deployments: "acme" \(id 1\)\); deploymentSlug takes the deployment's slug, not its numeric id/);
+    const error = await settings
+      .create(await checked(settings, { deploymentSlug: "1", projectName: "acme/web-app", tags: ["a"] }))
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /deployment "1" does not exist for this token \(its deployments: "acme" \(id 1\)\); deploymentSlug takes the deployment's slug, not its numeric id/,
+    );
     expect(writes()).toEqual([]);
   });
 
   it("refuses a ManagedScan that declares neither toggle", async () => {
     const { failures } = await scans.check({ ...web });
-    expect(failures).toEqual([{ property: "diffScan", reason: "diffScan: declare diffScan, fullScan or both: a ManagedScan without either manages nothing" }]);
+    expect(failures).toEqual([
+      { property: "diffScan", reason: "diffScan: declare diffScan, fullScan or both: a ManagedScan without either manages nothing" },
+    ]);
   });
 });
 
@@ -244,7 +309,11 @@ describe("defects found in review, each a regression test", () => {
     await settings.create(await checked(settings, { ...web, tags: ["x", "y"], resourceName: "web" }));
     await tags.delete(a.id, a.outs);
     expect(live("acme/web-app").tags).toEqual(["x", "y"]);
-    expect(warnings()).toEqual([expect.stringMatching(/^ProjectTags "web-tags" was deleted and left the tag "x" .* to ProjectSettings "web", which was created in this run/)]);
+    expect(warnings()).toEqual([
+      expect.stringMatching(
+        /^ProjectTags "web-tags" was deleted and left the tag "x" .* to ProjectSettings "web", which was created in this run/,
+      ),
+    ]);
   });
 
   it("a ProjectSettings whose tag set ProjectTags take over puts back the set it found plus the tags they declare", async () => {
@@ -253,7 +322,11 @@ describe("defects found in review, each a regression test", () => {
     await tags.create(await checked(tags, { ...web, tags: ["c"], resourceName: "web-tags" }));
     await settings.delete(s.id, s.outs);
     expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "c"]);
-    expect(notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/ProjectSettings "web" was deleted: it put back the tags of project acme\/web-app .* it found, and kept "c", which ProjectTags of the stack declare/));
+    expect(notices.map((n) => n.message)).toContainEqual(
+      expect.stringMatching(
+        /ProjectSettings "web" was deleted: it put back the tags of project acme\/web-app .* it found, and kept "c", which ProjectTags of the stack declare/,
+      ),
+    );
   });
 
   it("a tag released by one ProjectTags and declared by another created later in the run ends present", async () => {
@@ -278,8 +351,18 @@ describe("defects found in review, each a regression test", () => {
   });
 
   it("tells apart children of the same name under different parents", async () => {
-    await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "eval", resourceParent: "urn:pulumi:dev::p::acme:AppSec::appsec" });
-    const { failures } = await rules.check({ ...evalRule, mode: "MODE_MONITOR", resourceName: "eval", resourceParent: "urn:pulumi:dev::p::acme:Platform::platform" });
+    await checked(rules, {
+      ...evalRule,
+      mode: "MODE_BLOCK",
+      resourceName: "eval",
+      resourceParent: "urn:pulumi:dev::p::acme:AppSec::appsec",
+    });
+    const { failures } = await rules.check({
+      ...evalRule,
+      mode: "MODE_MONITOR",
+      resourceName: "eval",
+      resourceParent: "urn:pulumi:dev::p::acme:Platform::platform",
+    });
     expect(failures?.[0]?.reason).toMatch(
       /^PolicyRuleMode "eval" \(child of acme:Platform "platform"\) declares mode of .*, which PolicyRuleMode "eval" \(child of acme:AppSec "appsec"\) declares too/,
     );
@@ -303,7 +386,9 @@ describe("defects found in review, each a regression test", () => {
     await checked(tags, { ...web, tags: ["x"], resourceName: "tags-b" });
     await tags.update(a.id, a.outs, await checked(tags, { ...web, tags: ["y"], resourceName: "tags-a" }));
     expect(live("acme/web-app").tags).toContain("x");
-    expect(warnings()).toEqual([expect.stringMatching(/^ProjectTags "tags-a" stopped declaring a tag and left the tag "x" .* to ProjectTags "tags-b"/)]);
+    expect(warnings()).toEqual([
+      expect.stringMatching(/^ProjectTags "tags-a" stopped declaring a tag and left the tag "x" .* to ProjectTags "tags-b"/),
+    ]);
   });
 
   it("sets the value an unchanged holder declares when the service has the deleted resource's value", async () => {
@@ -315,13 +400,17 @@ describe("defects found in review, each a regression test", () => {
     expect(await rules.diff(aState, aInputs)).toMatchObject({ changes: false });
     await rules.delete(b.id, b.outs);
     expect(liveRule().policyMode).toBe("MODE_BLOCK");
-    expect(warnings()[0]).toMatch(/^PolicyRuleMode "b" was deleted and set the mode of .* to MODE_BLOCK, which PolicyRuleMode "a" declares and its state holds, but the service no longer had\./);
+    expect(warnings()[0]).toMatch(
+      /^PolicyRuleMode "b" was deleted and set the mode of .* to MODE_BLOCK, which PolicyRuleMode "a" declares and its state holds, but the service no longer had\./,
+    );
     expect(warnings()[0]).toMatch(/PolicyRuleMode "a" has recorded MODE_COMMENT, which destroying it will put back\./);
   });
 
   it("names no property, and prints no value, when a secret input is invalid (the engine would print the property's value)", async () => {
     const { failures } = await rules.check({ ...evalRule, mode: "BLOCK", resourceName: "r", secretInputs: ["mode"] });
-    expect(failures).toEqual([{ property: "", reason: "mode: [secret]: must be one of MODE_MONITOR, MODE_COMMENT, MODE_BLOCK, MODE_DISABLED" }]);
+    expect(failures).toEqual([
+      { property: "", reason: "mode: [secret]: must be one of MODE_MONITOR, MODE_COMMENT, MODE_BLOCK, MODE_DISABLED" },
+    ]);
     await checked(tags, { ...web, tags: ["x"], resourceName: "t" });
     const conflict = await settings.check({ ...web, tags: ["codename"], resourceName: "s", secretInputs: ["tags"] });
     expect(conflict.failures).toEqual([{ property: "", reason: expect.stringMatching(/^ProjectSettings "s" declares tags of/) }]);
@@ -330,7 +419,18 @@ describe("defects found in review, each a regression test", () => {
   it("reads back, without drift, exactly the inputs the class passed, metadata and secret placeholders included", async () => {
     for (const [calls, declared] of [
       [rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "r", secretInputs: ["mode"], originalMode: null }],
-      [settings, { ...web, primaryBranch: "None", tags: ["pci"], resourceName: "s", resourceParent: "urn:pulumi:dev::p::acme:Team::web", secretInputs: ["tags"], originalTags: null }],
+      [
+        settings,
+        {
+          ...web,
+          primaryBranch: "None",
+          tags: ["pci"],
+          resourceName: "s",
+          resourceParent: "urn:pulumi:dev::p::acme:Team::web",
+          secretInputs: ["tags"],
+          originalTags: null,
+        },
+      ],
       [tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x"], resourceName: "t", restoreOnDelete: false }],
       [scans, { deploymentSlug: "acme", projectName: "acme/mobile-app", fullScan: { enabled: true }, resourceName: "m" }],
     ] as const) {
@@ -343,8 +443,21 @@ describe("defects found in review, each a regression test", () => {
   });
 
   it("gives each resource its own error when one failed read is shared by many", async () => {
-    const missing = ["one", "two", "three"].map((name) => ({ deploymentId: "1", policyId: "999", rulePath: `a.${name}`, mode: "MODE_BLOCK", resourceName: name }));
-    const errors = await Promise.all(missing.map(async (declared) => rules.create(await checked(rules, declared)).then(() => "", (e: Error) => e.message)));
+    const missing = ["one", "two", "three"].map((name) => ({
+      deploymentId: "1",
+      policyId: "999",
+      rulePath: `a.${name}`,
+      mode: "MODE_BLOCK",
+      resourceName: name,
+    }));
+    const errors = await Promise.all(
+      missing.map(async (declared) =>
+        rules.create(await checked(rules, declared)).then(
+          () => "",
+          (e: Error) => e.message,
+        ),
+      ),
+    );
     for (const [i, message] of errors.entries()) {
       expect(message).toMatch(new RegExp(`^PolicyRuleMode a\\.${missing[i]!.resourceName} in policy 999: policy 999 does not exist`));
       expect(message.match(/PolicyRuleMode a\./g)).toHaveLength(1);
@@ -360,7 +473,9 @@ describe("defects found in the second review", () => {
   });
 
   it("drops from the outputs an input the program no longer declares (restoreOnDelete), so the next diff is quiet", async () => {
-    const created = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", restoreOnDelete: false, resourceName: "r" }));
+    const created = await rules.create(
+      await checked(rules, { ...evalRule, mode: "MODE_BLOCK", restoreOnDelete: false, resourceName: "r" }),
+    );
     const without = await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "r" });
     expect(await rules.diff(created.outs, without)).toMatchObject({ changes: true });
     const updated = await rules.update(created.id, created.outs, without);
@@ -375,7 +490,9 @@ describe("defects found in the second review", () => {
     forgetProcessMemory();
     await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "b" }));
     await rules.delete(old.id, old.outs);
-    expect(warnings()[0]).toMatch(/PolicyRuleMode "b" recorded MODE_COMMENT as its original too, so destroying it will put MODE_COMMENT back\./);
+    expect(warnings()[0]).toMatch(
+      /PolicyRuleMode "b" recorded MODE_COMMENT as its original too, so destroying it will put MODE_COMMENT back\./,
+    );
   });
 });
 
@@ -383,7 +500,10 @@ describe("defects found in the second user trial", () => {
   it("two ProjectTags adding one new tag in a run both count it as added, whichever reads the project second", async () => {
     const a = await tags.create(await checked(tags, { ...web, tags: ["shared", "a"], resourceName: "tags-a" }));
     const b = await tags.create(await checked(tags, { ...web, tags: ["shared", "b"], resourceName: "tags-b" }));
-    expect([a.outs.addedTags, b.outs.addedTags]).toEqual([["shared", "a"], ["b", "shared"]]);
+    expect([a.outs.addedTags, b.outs.addedTags]).toEqual([
+      ["shared", "a"],
+      ["b", "shared"],
+    ]);
     expect(notices).toEqual([]);
   });
 

@@ -21,14 +21,26 @@ describe("PolicyRuleMode", () => {
     expect(inputs.deploymentId).toBe("1");
     const { id, outs } = await ruleMode.create(inputs);
     expect(id).toBe(`1/${SAST_POLICY_ID}/${EVAL}`);
-    expect(outs).toMatchObject({ mode: target, originalMode: found, ruleId: "100000", severity: "SEVERITY_HIGH", category: "security", url: expect.stringContaining(EVAL) });
+    expect(outs).toMatchObject({
+      mode: target,
+      originalMode: found,
+      ruleId: "100000",
+      severity: "SEVERITY_HIGH",
+      category: "security",
+      url: expect.stringContaining(EVAL),
+    });
     expect(env.requests().map((r) => r.operation)).toEqual(["policies.listRules", "policies.updateRuleMode"]);
     await ruleMode.delete(id, outs);
     expect(rules().find((r) => r.path === EVAL)!.policyMode).toBe(found);
   });
 
   it("names the rule and the policy when the rule path is not in the policy", async () => {
-    const inputs = await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: "python.lang.security.nope.nope", mode: "MODE_BLOCK" });
+    const inputs = await checked(ruleMode, {
+      deploymentId: "1",
+      policyId: SAST_POLICY_ID,
+      rulePath: "python.lang.security.nope.nope",
+      mode: "MODE_BLOCK",
+    });
     await expect(ruleMode.create(inputs)).rejects.toThrow(
       'PolicyRuleMode python.lang.security.nope.nope in policy 10: rule "python.lang.security.nope.nope" is not in policy 10 of deployment 1 (the policy has 320 rules',
     );
@@ -39,7 +51,9 @@ describe("PolicyRuleMode", () => {
     const chosen = rules().slice(20, 40);
     const changed = chosen.filter((r) => r.policyMode !== "MODE_BLOCK").length;
     const results = await Promise.all(
-      chosen.map(async (r) => ruleMode.create(await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: r.path, mode: "MODE_BLOCK" }))),
+      chosen.map(async (r) =>
+        ruleMode.create(await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: r.path, mode: "MODE_BLOCK" })),
+      ),
     );
     expect(results.every((r) => r.outs.mode === "MODE_BLOCK")).toBe(true);
     expect(chosen.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
@@ -51,7 +65,9 @@ describe("PolicyRuleMode", () => {
     const created = await Promise.all(
       rules()
         .slice(0, 10)
-        .map(async (r) => ruleMode.create(await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: r.path, mode: "MODE_COMMENT" }))),
+        .map(async (r) =>
+          ruleMode.create(await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: r.path, mode: "MODE_COMMENT" })),
+        ),
     );
     const reads = await Promise.all(created.map((c) => ruleMode.read(c.id, c.outs)));
     expect(reads.every((r) => r.props?.mode === "MODE_COMMENT")).toBe(true);
@@ -73,8 +89,13 @@ describe("PolicyRuleMode", () => {
   });
 
   it("reads a rule gone from the policy as gone", async () => {
-    const { id, outs } = await ruleMode.create(await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: EVAL, mode: "MODE_BLOCK" }));
-    rules().splice(rules().findIndex((r) => r.path === EVAL), 1);
+    const { id, outs } = await ruleMode.create(
+      await checked(ruleMode, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: EVAL, mode: "MODE_BLOCK" }),
+    );
+    rules().splice(
+      rules().findIndex((r) => r.path === EVAL),
+      1,
+    );
     forgetProcessMemory();
     expect(await ruleMode.read(id, outs)).toEqual({ id: "" });
   });
@@ -88,7 +109,13 @@ describe("PolicyRuleMode", () => {
 });
 
 describe("SbomExport", () => {
-  const request = { deploymentId: "1", repositoryId: "101", ref: "refs/heads/main", sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON", triggers: ["v1"] };
+  const request = {
+    deploymentId: "1",
+    repositoryId: "101",
+    ref: "refs/heads/main",
+    sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON",
+    triggers: ["v1"],
+  };
 
   it("starts an export on create and reports its status", async () => {
     const { id, outs } = await sbom.create(await checked(sbom, request));
@@ -117,7 +144,7 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
   const legacy = { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" };
   const current = { format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: V1_5 };
 
-  it("takes version: \"1.5\" as cyclonedxVersion V1_5, sends only {format, cyclonedxVersion}, and warns", async () => {
+  it('takes version: "1.5" as cyclonedxVersion V1_5, sends only {format, cyclonedxVersion}, and warns', async () => {
     const inputs = await checked(sbom, { ...base, formatVersion: legacy });
     expect(inputs.formatVersion).toStrictEqual(current);
     expect(notices).toEqual([
@@ -136,7 +163,9 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
 
   it("names no value of a formatVersion given as a secret in the warning", async () => {
     await checked(sbom, { ...base, formatVersion: legacy, secretInputs: ["formatVersion"] });
-    expect(notices.map((n) => n.message)).toEqual([expect.stringContaining('write cyclonedxVersion in place of version. Changing only the spelling')]);
+    expect(notices.map((n) => n.message)).toEqual([
+      expect.stringContaining("write cyclonedxVersion in place of version. Changing only the spelling"),
+    ]);
   });
 
   it("warns about nothing for the OpenAPI's spelling, and takes both spellings when they agree", async () => {
@@ -146,10 +175,22 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
   });
 
   it.each([
-    ["an unsupported version", { ...legacy, version: "1.3" }, /formatVersion\.version: "1\.3": must be a CycloneDX version the service supports: one of 1\.4, 1\.5, 1\.6, 1\.7/],
+    [
+      "an unsupported version",
+      { ...legacy, version: "1.3" },
+      /formatVersion\.version: "1\.3": must be a CycloneDX version the service supports: one of 1\.4, 1\.5, 1\.6, 1\.7/,
+    ],
     ["a version of no CycloneDX", { ...legacy, version: "2.0" }, /"2\.0": must be .* one of 1\.4, 1\.5, 1\.6, 1\.7/],
-    ["a version that is not a string", { ...legacy, version: 1.5 }, /formatVersion\.version: 1\.5: must be a string, one of 1\.4, 1\.5, 1\.6, 1\.7/],
-    ["two spellings that disagree", { ...legacy, cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" }, /formatVersion\.version: "1\.5": names another version than formatVersion\.cyclonedxVersion: give only cyclonedxVersion/],
+    [
+      "a version that is not a string",
+      { ...legacy, version: 1.5 },
+      /formatVersion\.version: 1\.5: must be a string, one of 1\.4, 1\.5, 1\.6, 1\.7/,
+    ],
+    [
+      "two spellings that disagree",
+      { ...legacy, cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" },
+      /formatVersion\.version: "1\.5": names another version than formatVersion\.cyclonedxVersion: give only cyclonedxVersion/,
+    ],
   ])("refuses %s at check, naming formatVersion.version, before any request", async (_case, formatVersion, reason) => {
     const { failures } = await sbom.check({ ...base, formatVersion });
     expect(failures).toEqual([{ property: "formatVersion.version", reason: expect.stringMatching(reason) }]);
@@ -159,7 +200,9 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
 
   it("refuses a cyclonedxVersion that is not one of the OpenAPI's values, listing them", async () => {
     const { failures } = await sbom.check({ ...base, formatVersion: { cyclonedxVersion: "1.6" } });
-    expect(failures).toEqual([{ property: "formatVersion.cyclonedxVersion", reason: expect.stringMatching(/must be one of SBOM_CYCLONE_DX_VERSION_V1_4, .*_V1_7/) }]);
+    expect(failures).toEqual([
+      { property: "formatVersion.cyclonedxVersion", reason: expect.stringMatching(/must be one of SBOM_CYCLONE_DX_VERSION_V1_4, .*_V1_7/) },
+    ]);
   });
 
   it("diffs the two spellings of one version, and a default left out or written out, as no change", async () => {
@@ -173,7 +216,9 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
     const v14 = { cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_4" };
     expect(await sbom.diff(olds, await declared(v14))).toMatchObject({ changes: false });
     expect(await sbom.diff({ ...olds, formatVersion: v14 }, await declared())).toMatchObject({ changes: false });
-    expect(await sbom.diff({ ...olds, formatVersion: { format: "SBOM_FORMAT_CYCLONEDX" } }, await declared({ version: "1.4" }))).toMatchObject({ changes: false });
+    expect(
+      await sbom.diff({ ...olds, formatVersion: { format: "SBOM_FORMAT_CYCLONEDX" } }, await declared({ version: "1.4" })),
+    ).toMatchObject({ changes: false });
   });
 
   it("replaces (a new export) when the version asked for changes, whichever the spelling", async () => {
@@ -183,7 +228,9 @@ describe("SbomExport formatVersion: the OpenAPI's cyclonedxVersion, and the depr
     expect(await sbom.diff(olds, v16)).toMatchObject({ changes: true, replaces: ["formatVersion"] });
     expect(await sbom.diff({ ...olds, formatVersion: current }, base)).toMatchObject({ changes: true, replaces: ["formatVersion"] });
     // A version older builds took but the service does not: nothing it equals.
-    expect(await sbom.diff({ ...olds, formatVersion: { ...legacy, version: "2.0" } }, await checked(sbom, { ...base, formatVersion: current }))).toMatchObject({ replaces: ["formatVersion"] });
+    expect(
+      await sbom.diff({ ...olds, formatVersion: { ...legacy, version: "2.0" } }, await checked(sbom, { ...base, formatVersion: current })),
+    ).toMatchObject({ replaces: ["formatVersion"] });
   });
 
   it("shows formatVersion in the cyclonedxVersion spelling once state of an older build is read or updated", async () => {

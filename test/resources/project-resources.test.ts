@@ -44,7 +44,12 @@ describe("ProjectSettings", () => {
   });
 
   it("finds an out-of-band change on read, reports it in diff, corrects it on update", async () => {
-    const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "main", tags: ["team:web"] });
+    const inputs = await checked(settings, {
+      deploymentSlug: "acme",
+      projectName: "acme/web-app",
+      primaryBranch: "main",
+      tags: ["team:web"],
+    });
     const { id, outs } = await settings.create(inputs);
     expect(await settings.diff(outs, inputs)).toMatchObject({ changes: false });
 
@@ -64,7 +69,12 @@ describe("ProjectSettings", () => {
   });
 
   it("reads back, with no drift, exactly the inputs declared (only the managed fields)", async () => {
-    const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "main", managedScanConfig: { fullScan: { enabled: true } } });
+    const inputs = await checked(settings, {
+      deploymentSlug: "acme",
+      projectName: "acme/web-app",
+      primaryBranch: "main",
+      managedScanConfig: { fullScan: { enabled: true } },
+    });
     const { id, outs } = await settings.create(inputs);
     forgetProcessMemory();
     const read = await settings.read(id, outs);
@@ -87,7 +97,9 @@ describe("ProjectSettings", () => {
   });
 
   it("leaves the values as they are on delete with restoreOnDelete: false", async () => {
-    const { id, outs } = await settings.create(await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["kept"], restoreOnDelete: false }));
+    const { id, outs } = await settings.create(
+      await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["kept"], restoreOnDelete: false }),
+    );
     await settings.delete(id, outs);
     expect(live("acme/mobile-app").tags).toEqual(["kept"]);
   });
@@ -110,14 +122,22 @@ describe("ProjectSettings", () => {
   });
 
   it("reads a project deleted from the service as gone", async () => {
-    const { id, outs } = await settings.create(await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x"] }));
+    const { id, outs } = await settings.create(
+      await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["x"] }),
+    );
     env.emulator.state().projects.splice(env.emulator.state().projects.indexOf(live("acme/mobile-app")), 1);
     forgetProcessMemory();
     expect(await settings.read(id, outs)).toEqual({ id: "" });
   });
 
   it("replaces on a change of project, updates in place otherwise", async () => {
-    const olds = { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["a"], primaryBranch: "refs/heads/main", defaultBranch: "refs/heads/main" };
+    const olds = {
+      deploymentSlug: "acme",
+      projectName: "acme/web-app",
+      tags: ["a"],
+      primaryBranch: "refs/heads/main",
+      defaultBranch: "refs/heads/main",
+    };
     expect(await settings.diff(olds, { ...olds, projectName: "acme/other" })).toMatchObject({ changes: true, replaces: ["projectName"] });
     expect(await settings.diff(olds, { ...olds, tags: ["b"] })).toMatchObject({ changes: true, replaces: [] });
     expect(await settings.diff(olds, { deploymentSlug: "acme", projectName: "acme/web-app" })).toMatchObject({ changes: false });
@@ -127,7 +147,9 @@ describe("ProjectSettings", () => {
 
 describe("ProjectTags", () => {
   it("adds only missing tags and removes on delete only those it added", async () => {
-    const first = await tags.create(await checked(tags, { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["tier:1", "owner:appsec"] }));
+    const first = await tags.create(
+      await checked(tags, { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["tier:1", "owner:appsec"] }),
+    );
     expect(first.outs).toMatchObject({ tags: ["tier:1", "owner:appsec"], addedTags: ["owner:appsec"] });
     await tags.delete(first.id, first.outs);
     expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1"]);
@@ -136,7 +158,9 @@ describe("ProjectTags", () => {
   it("two ProjectTags and a ProjectSettings that does not declare tags share a project", async () => {
     const a = await tags.create(await checked(tags, { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["a"] }));
     const b = await tags.create(await checked(tags, { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["b"] }));
-    const s = await settings.create(await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop" }));
+    const s = await settings.create(
+      await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop" }),
+    );
     expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "a", "b"]);
     await tags.delete(a.id, a.outs);
     expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "b"]);
@@ -176,8 +200,17 @@ describe("one project, three resources", () => {
       tags.create(await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["a", "b"] })),
       scans.create(await checked(scans, { deploymentSlug: "acme", projectName: "acme/mobile-app", fullScan: { enabled: true } })),
     ]);
-    expect(env.requests().map((r) => r.operation).sort()).toEqual(["projects.addTags", "projects.get", "projects.update", "projects.updateManagedScans"]);
-    expect(live("acme/mobile-app")).toMatchObject({ primaryBranch: "refs/heads/main", tags: ["a", "b"], managedScanConfig: { full_scan: { enabled: true } } });
+    expect(
+      env
+        .requests()
+        .map((r) => r.operation)
+        .sort(),
+    ).toEqual(["projects.addTags", "projects.get", "projects.update", "projects.updateManagedScans"]);
+    expect(live("acme/mobile-app")).toMatchObject({
+      primaryBranch: "refs/heads/main",
+      tags: ["a", "b"],
+      managedScanConfig: { full_scan: { enabled: true } },
+    });
   });
 });
 

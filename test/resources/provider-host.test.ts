@@ -24,11 +24,15 @@ const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 
 type Props = Record<string, unknown>;
 let host: ChildProcess;
+// biome-ignore lint/suspicious/noExplicitAny: the engine's gRPC stubs are generated JavaScript without types
 let client: Record<string, (request: unknown, callback: (error: Error | null, response: any) => void) => void>;
 let providers: Record<string, string>;
 
+// biome-ignore lint/suspicious/noExplicitAny: the engine's gRPC stubs are generated JavaScript without types
 function call<T = any>(method: string, request: unknown): Promise<T> {
-  return new Promise((resolve, reject) => client[method]!.call(client, request, (error, response) => (error ? reject(error) : resolve(response))));
+  return new Promise((resolve, reject) =>
+    client[method]!.call(client, request, (error, response) => (error ? reject(error) : resolve(response))),
+  );
 }
 
 const struct = (value: Props) => Struct.fromJavaScript(value);
@@ -42,6 +46,7 @@ async function check(kind: string, news: Props, olds: Props = {}) {
   const response = await call("check", request);
   return {
     inputs: response.getInputs().toJavaScript() as Props,
+    // biome-ignore lint/suspicious/noExplicitAny: the engine's gRPC stubs are generated JavaScript without types
     failures: response.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
   };
 }
@@ -60,7 +65,11 @@ async function read(kind: string, id: string, props: Props) {
   request.setUrn(urn(kind));
   request.setProperties(struct(props));
   const response = await call("read", request);
-  return { id: response.getId() as string, props: response.getProperties()?.toJavaScript() as Props, inputs: response.getInputs()?.toJavaScript() as Props | undefined };
+  return {
+    id: response.getId() as string,
+    props: response.getProperties()?.toJavaScript() as Props,
+    inputs: response.getInputs()?.toJavaScript() as Props | undefined,
+  };
 }
 
 async function diff(kind: string, id: string, olds: Props, news: Props) {
@@ -109,7 +118,9 @@ async function startHost(): Promise<void> {
 }
 
 beforeAll(async () => {
-  providers = JSON.parse(execFileSync(process.execPath, [join(__dirname, "../fixtures/print-providers.js")], { cwd: dir, encoding: "utf8" }));
+  providers = JSON.parse(
+    execFileSync(process.execPath, [join(__dirname, "../fixtures/print-providers.js")], { cwd: dir, encoding: "utf8" }),
+  );
   await startHost();
 }, 60_000);
 
@@ -131,10 +142,20 @@ describe("through the dynamic-provider host", () => {
   });
 
   it("creates, reads, diffs, updates and deletes a ProjectSettings with the configured secret token", async () => {
-    const { inputs } = await check("ProjectSettings", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop", tags: ["a"] });
+    const { inputs } = await check("ProjectSettings", {
+      deploymentSlug: "acme",
+      projectName: "acme/web-app",
+      primaryBranch: "develop",
+      tags: ["a"],
+    });
     const created = await create("ProjectSettings", inputs);
     expect(created.id).toBe("acme/acme/web-app");
-    expect(created.outs).toMatchObject({ primaryBranch: "refs/heads/develop", tags: ["a"], originalTags: ["team:web", "tier:1"], __provider: providers.ProjectSettings });
+    expect(created.outs).toMatchObject({
+      primaryBranch: "refs/heads/develop",
+      tags: ["a"],
+      originalTags: ["team:web", "tier:1"],
+      __provider: providers.ProjectSettings,
+    });
     expect(JSON.stringify(created.outs)).not.toContain(env.emulator.token);
 
     env.emulator.state().projects[0]!.tags.push("by-hand");
@@ -148,7 +169,11 @@ describe("through the dynamic-provider host", () => {
     const outs = await update("ProjectSettings", created.id, refreshed.props, { ...inputs, __provider: providers.ProjectSettings });
     expect(outs.tags).toEqual(["a"]);
 
-    const replaced = await diff("ProjectSettings", created.id, outs, { ...inputs, projectName: UNKNOWN, __provider: providers.ProjectSettings });
+    const replaced = await diff("ProjectSettings", created.id, outs, {
+      ...inputs,
+      projectName: UNKNOWN,
+      __provider: providers.ProjectSettings,
+    });
     expect(replaced).toEqual({ changes: 2, replaces: ["projectName"] });
 
     await remove("ProjectSettings", created.id, outs);
@@ -156,7 +181,12 @@ describe("through the dynamic-provider host", () => {
   });
 
   it("reports a rule not in the policy as a create error naming both", async () => {
-    const { inputs } = await check("PolicyRuleMode", { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: "no.such.rule", mode: "MODE_BLOCK" });
+    const { inputs } = await check("PolicyRuleMode", {
+      deploymentId: "1",
+      policyId: SAST_POLICY_ID,
+      rulePath: "no.such.rule",
+      mode: "MODE_BLOCK",
+    });
     await expect(create("PolicyRuleMode", inputs)).rejects.toThrow(/rule "no\.such\.rule" is not in policy 10 of deployment 1/);
   });
 });

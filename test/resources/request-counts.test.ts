@@ -19,27 +19,53 @@ function take(): string[] {
   return taken;
 }
 
-type Row = [kind: Parameters<typeof provider>[0], declared: Record<string, unknown>, changed: Record<string, unknown>, expected: Record<"create" | "read" | "update" | "delete", string[]>];
+type Row = [
+  kind: Parameters<typeof provider>[0],
+  declared: Record<string, unknown>,
+  changed: Record<string, unknown>,
+  expected: Record<"create" | "read" | "update" | "delete", string[]>,
+];
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 
 const rows: Row[] = [
   [
     "ProjectSettings",
-    { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop", tags: ["a"], managedScanConfig: { fullScan: { enabled: false } } },
+    {
+      deploymentSlug: "acme",
+      projectName: "acme/web-app",
+      primaryBranch: "develop",
+      tags: ["a"],
+      managedScanConfig: { fullScan: { enabled: false } },
+    },
     { tags: ["a", "b"] },
-    { create: ["GET projects.get", "PATCH projects.update"], read: ["GET projects.get"], update: ["PATCH projects.update"], delete: ["PATCH projects.update"] },
+    {
+      create: ["GET projects.get", "PATCH projects.update"],
+      read: ["GET projects.get"],
+      update: ["PATCH projects.update"],
+      delete: ["PATCH projects.update"],
+    },
   ],
   [
     "ProjectTags",
     { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["a"] },
     { tags: ["a", "b"] },
-    { create: ["GET projects.get", "PUT projects.addTags"], read: ["GET projects.get"], update: ["PUT projects.addTags"], delete: ["DELETE projects.removeTags"] },
+    {
+      create: ["GET projects.get", "PUT projects.addTags"],
+      read: ["GET projects.get"],
+      update: ["PUT projects.addTags"],
+      delete: ["DELETE projects.removeTags"],
+    },
   ],
   [
     "ManagedScan",
     { deploymentSlug: "acme", projectName: "acme/mobile-app", diffScan: { enabled: true } },
     { fullScan: { enabled: true } },
-    { create: ["GET projects.get", "PATCH projects.updateManagedScans"], read: ["GET projects.get"], update: ["PATCH projects.updateManagedScans"], delete: ["PATCH projects.updateManagedScans"] },
+    {
+      create: ["GET projects.get", "PATCH projects.updateManagedScans"],
+      read: ["GET projects.get"],
+      update: ["PATCH projects.updateManagedScans"],
+      delete: ["PATCH projects.updateManagedScans"],
+    },
   ],
   [
     "PolicyRuleMode",
@@ -79,7 +105,16 @@ describe("requests per operation", () => {
   it("writes nothing to create or delete resources that declare what is already there", async () => {
     const rule = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules[0]!;
     const unchanged: Array<[Parameters<typeof provider>[0], Record<string, unknown>]> = [
-      ["ProjectSettings", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "main", tags: ["tier:1", "team:web"], managedScanConfig: { diffScan: { enabled: true } } }],
+      [
+        "ProjectSettings",
+        {
+          deploymentSlug: "acme",
+          projectName: "acme/web-app",
+          primaryBranch: "main",
+          tags: ["tier:1", "team:web"],
+          managedScanConfig: { diffScan: { enabled: true } },
+        },
+      ],
       ["ProjectTags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["tier:1"] }],
       ["ManagedScan", { deploymentSlug: "acme", projectName: "acme/web-app", diffScan: { enabled: true }, fullScan: { enabled: true } }],
       ["PolicyRuleMode", { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: rule.path, mode: rule.policyMode }],
@@ -103,7 +138,10 @@ describe("requests per operation", () => {
 
 describe("refreshing 200 PolicyRuleMode resources of one policy", () => {
   it("lists the 5,000-rule policy once: 3 requests", async () => {
-    const rules = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules.slice(0, 200);
+    const rules = env.emulator
+      .state()
+      .policies.find((p) => p.id === SAST_POLICY_ID)!
+      .rules.slice(0, 200);
     const calls = provider("PolicyRuleMode");
     const states = rules.map((r) => ({ deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: r.path, mode: r.policyMode }));
     forgetProcessMemory(); // a fresh provider process, as `pulumi refresh` starts

@@ -10,7 +10,11 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { useEmulator } from "../support/emulator";
 
-const env = useEmulator({ preset: "demo", resetEachTest: false, token: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" });
+const env = useEmulator({
+  preset: "demo",
+  resetEachTest: false,
+  token: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+});
 const KINDS = ["ProjectSettings", "ProjectTags", "ManagedScan", "PolicyRuleMode", "SbomExport"] as const;
 
 interface KindReport {
@@ -35,7 +39,13 @@ describe("the installed package's __provider", () => {
     copyFileSync(join(__dirname, "../fixtures/serialize-resources.js"), join(dir, "serialize-resources.js"));
     const { stdout } = await promisify(execFile)(process.execPath, ["serialize-resources.js"], {
       cwd: dir,
-      env: { ...process.env, EMULATOR_URL: env.emulator.url, EMULATOR_TOKEN: env.emulator.token, SEMGREP_APP_TOKEN: "", SEMGREP_APP_URL: "" },
+      env: {
+        ...process.env,
+        EMULATOR_URL: env.emulator.url,
+        EMULATOR_TOKEN: env.emulator.token,
+        SEMGREP_APP_TOKEN: "",
+        SEMGREP_APP_URL: "",
+      },
       maxBuffer: 16 << 20,
     });
     report = JSON.parse(stdout);
@@ -43,11 +53,11 @@ describe("the installed package's __provider", () => {
 
   it.each(KINDS)("%s: is at most 1 KB, requires the installed package by name, holds no path and no token", (kind) => {
     const { type, bytes, text } = report[kind];
-    console.log(`${kind}: __provider ${bytes} bytes`);
     expect(type).toBe(`pulumi-nodejs:dynamic/semgrep:${kind}`);
     expect(bytes).toBeLessThanOrEqual(1024);
     expect(text).toContain(`require("pulumi-semgrep/shims/${kind}")`);
-    for (const forbidden of [dir, homedir(), "/tmp/", "/work/", "node_modules", env.emulator.token, env.emulator.url]) expect(text).not.toContain(forbidden);
+    for (const forbidden of [dir, homedir(), "/tmp/", "/work/", "node_modules", env.emulator.token, env.emulator.url])
+      expect(text).not.toContain(forbidden);
   });
 
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {

@@ -4,7 +4,8 @@
  * Pulumi CLI tests run against that installed copy, because Pulumi's closure serialization
  * behaves as in production only for compiled code under node_modules.
  */
-import type { TestProject } from "vitest/node" with { "resolution-mode": "import" };
+// vitest/node is ESM-only; this CommonJS-compiled project names its types with resolution-mode.
+type TestProject = import("vitest/node", { with: { "resolution-mode": "import" }}).TestProject;
 import { installPackedPackage } from "../tools/install-packed.mjs";
 
 declare module "vitest" {

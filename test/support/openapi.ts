@@ -109,9 +109,11 @@ export class Contract {
     for (const key of new Set(url.searchParams.keys())) {
       const param = query.find((p) => p.name === key);
       if (!param) problems.push(`query parameter ${key} is not documented`);
-      else problems.push(...this.#checkValue(param.schema, queryValue(param.schema, url.searchParams.getAll(key)), `query parameter ${key}`));
+      else
+        problems.push(...this.#checkValue(param.schema, queryValue(param.schema, url.searchParams.getAll(key)), `query parameter ${key}`));
     }
-    for (const param of query.filter((p) => p.required && !url.searchParams.has(p.name))) problems.push(`query parameter ${param.name} is required`);
+    for (const param of query.filter((p) => p.required && !url.searchParams.has(p.name)))
+      problems.push(`query parameter ${param.name} is required`);
     if (exchange.body === undefined) {
       if (op.requestSchema && op.requestRequired) problems.push("the body is required");
     } else if (!op.requestSchema) {
@@ -157,7 +159,8 @@ export class Contract {
 export function contractFileFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const file = env[name];
   if (!file || file.trim() === "") return undefined;
-  if (!existsSync(file)) throw new Error(`${name} is set to ${file}, which does not exist: point it at Semgrep's OpenAPI file, or unset it`);
+  if (!existsSync(file))
+    throw new Error(`${name} is set to ${file}, which does not exist: point it at Semgrep's OpenAPI file, or unset it`);
   return file;
 }
 
@@ -180,7 +183,13 @@ export function contractFileFrom(env: NodeJS.ProcessEnv, name: string): string |
  *   written `true:`: renamed back to `on`.
  */
 export function correctContract(doc: JsonObject): string[] {
-  const found = { required: [] as string[], pathBound: [] as string[], arrays: [] as string[], arrayEnums: [] as string[], on: [] as string[] };
+  const found = {
+    required: [] as string[],
+    pathBound: [] as string[],
+    arrays: [] as string[],
+    arrayEnums: [] as string[],
+    on: [] as string[],
+  };
   const schemas = (doc.components as JsonObject).schemas as JsonObject;
   for (const [name, schema] of Object.entries(schemas)) {
     walkSchemas(schema as JsonObject, name, (node, where) => {
@@ -276,10 +285,12 @@ function operationsOf(doc: JsonObject): Operation[] {
     for (const method of METHODS) {
       const op = (item as JsonObject)[method] as JsonObject | undefined;
       if (!op) continue;
-      const body = ((op.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.["application/json"] as JsonObject | undefined;
-      const ok = (((op.responses as JsonObject)["200"] as JsonObject | undefined)?.content as JsonObject | undefined)?.["application/json"] as
+      const body = ((op.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.["application/json"] as
         | JsonObject
         | undefined;
+      const ok = (((op.responses as JsonObject)["200"] as JsonObject | undefined)?.content as JsonObject | undefined)?.[
+        "application/json"
+      ] as JsonObject | undefined;
       operations.push({
         operationId: String(op.operationId),
         method: method.toUpperCase(),
@@ -302,7 +313,8 @@ function pathPattern(template: string): RegExp {
   let pattern = patterns.get(template);
   if (!pattern) {
     const source = template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, "(?<$1>[^/]+)");
-    patterns.set(template, (pattern = new RegExp(`^${source}$`)));
+    pattern = new RegExp(`^${source}$`);
+    patterns.set(template, pattern);
   }
   return pattern;
 }

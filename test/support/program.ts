@@ -31,8 +31,15 @@ export const program = (body: string) => `const pulumi = require("@pulumi/pulumi
  * A stack `test` of project `e2e` whose program is `index`, with the token and address of
  * `emulator` in SEMGREP_APP_TOKEN / SEMGREP_APP_URL (or in nothing, for tests that set stack config).
  */
-export async function programWorkspace(emulator: RunningEmulator, index: string, options: { credentials?: "environment" | "none" } = {}): Promise<ProgramWorkspace> {
-  const credentials = options.credentials === "none" ? { SEMGREP_APP_URL: "", SEMGREP_APP_TOKEN: "" } : { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
+export async function programWorkspace(
+  emulator: RunningEmulator,
+  index: string,
+  options: { credentials?: "environment" | "none" } = {},
+): Promise<ProgramWorkspace> {
+  const credentials =
+    options.credentials === "none"
+      ? { SEMGREP_APP_URL: "", SEMGREP_APP_TOKEN: "" }
+      : { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
   const files = { "Pulumi.yaml": "name: e2e\nruntime: nodejs\n", "index.js": index, "package.json": '{"name":"e2e","main":"index.js"}' };
   const workspace = await pulumiWorkspace(files, credentials, join(inject("installedPackageDir"), "node_modules"));
   const exported = async () => (await workspace.run(["stack", "export"])).stdout;

@@ -20,7 +20,13 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   const server = createServer((req, res) => {
     forward(req).then(
       ({ status, headers, text }) => {
-        exchanges.push({ method: req.method ?? "GET", url: req.url ?? "/", body: parseJson(requestText.get(req) ?? ""), status, answer: parseJson(text) });
+        exchanges.push({
+          method: req.method ?? "GET",
+          url: req.url ?? "/",
+          body: parseJson(requestText.get(req) ?? ""),
+          status,
+          answer: parseJson(text),
+        });
         res.writeHead(status, headers).end(text);
       },
       (error: unknown) => res.writeHead(502, { "content-type": "text/plain" }).end(String(error)),
@@ -39,7 +45,11 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       if (typeof value === "string") headers[name] = value;
     }
     const response = await fetch(target + (req.url ?? "/"), { method: req.method, headers, body: body === "" ? undefined : body });
-    return { status: response.status, headers: { "content-type": response.headers.get("content-type") ?? "application/json" }, text: await response.text() };
+    return {
+      status: response.status,
+      headers: { "content-type": response.headers.get("content-type") ?? "application/json" },
+      text: await response.text(),
+    };
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -4,7 +4,9 @@
  * `Not run: ...` line for each tier that could not run here (a skipped test whose name says
  * "did not run"), so that a missing tier is never mistaken for a pass.
  */
-import type { Reporter, TestModule } from "vitest/node" with { "resolution-mode": "import" };
+// vitest/node is ESM-only; this CommonJS-compiled project names its types with resolution-mode.
+type Reporter = import("vitest/node", { with: { "resolution-mode": "import" }}).Reporter;
+type TestModule = import("vitest/node", { with: { "resolution-mode": "import" }}).TestModule;
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {

@@ -25,7 +25,8 @@ const pulumi = (args, { capture = false } = {}) => runPulumi(args, { cwd: REPO, 
 
 function summary(title) {
   const counts = {};
-  for (const r of emulator.requests()) counts[`${r.method} ${r.operation ?? r.path}`] = (counts[`${r.method} ${r.operation ?? r.path}`] ?? 0) + 1;
+  for (const r of emulator.requests())
+    counts[`${r.method} ${r.operation ?? r.path}`] = (counts[`${r.method} ${r.operation ?? r.path}`] ?? 0) + 1;
   console.log(`\n${title}: ${emulator.requests().length} API requests`);
   for (const [operation, n] of Object.entries(counts)) console.log(`  ${String(n).padStart(4)}  ${operation}`);
 }

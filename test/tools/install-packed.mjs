@@ -18,6 +18,9 @@ export function installPackedPackage() {
   const dir = join(root, "consumer");
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", join(root, tarball), "typescript@5", "@types/node@24"], dir);
+  npm(
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", join(root, tarball), "typescript@5", "@types/node@24"],
+    dir,
+  );
   return dir;
 }

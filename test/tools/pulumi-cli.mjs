@@ -108,9 +108,23 @@ function build(version, binDir) {
   mkdirSync(staging, { recursive: true });
   const work = `${binDir}.work`;
   log(`building the Pulumi CLI v${version} (cold builds take several minutes on 2 cores)`);
-  buildTool({ workDir: join(work, "cli"), module: CLI_MODULE, version: `v${version}`, pkg: `${CLI_MODULE}/cmd/pulumi`, output: join(staging, "pulumi"), ldVersion: `v${version}` });
+  buildTool({
+    workDir: join(work, "cli"),
+    module: CLI_MODULE,
+    version: `v${version}`,
+    pkg: `${CLI_MODULE}/cmd/pulumi`,
+    output: join(staging, "pulumi"),
+    ldVersion: `v${version}`,
+  });
   log(`building the Node.js language host (from ${SDK_MODULE}@${LANGUAGE_HOST_SDK_VERSION})`);
-  buildTool({ workDir: join(work, "language-host"), module: SDK_MODULE, version: LANGUAGE_HOST_SDK_VERSION, pkg: `${SDK_MODULE}/nodejs/cmd/pulumi-language-nodejs`, output: join(staging, "pulumi-language-nodejs"), ldVersion: LANGUAGE_HOST_SDK_VERSION });
+  buildTool({
+    workDir: join(work, "language-host"),
+    module: SDK_MODULE,
+    version: LANGUAGE_HOST_SDK_VERSION,
+    pkg: `${SDK_MODULE}/nodejs/cmd/pulumi-language-nodejs`,
+    output: join(staging, "pulumi-language-nodejs"),
+    ldVersion: LANGUAGE_HOST_SDK_VERSION,
+  });
   // The dynamic-provider launcher is a shell script shipped in the SDK module of the same release.
   const sdk = download(SDK_MODULE, `v${version}`);
   if (!sdk) throw new Error(`the module proxy does not serve ${SDK_MODULE}@v${version}`);
@@ -131,7 +145,10 @@ function main() {
     log(`using the Pulumi CLI on PATH (${existing})`);
     return existing;
   }
-  const cacheRoot = join(process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-semgrep"), "pulumi-cli");
+  const cacheRoot = join(
+    process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-semgrep"),
+    "pulumi-cli",
+  );
   mkdirSync(cacheRoot, { recursive: true });
   const wanted = installedSdkVersion();
   const version = resolveCliVersion(wanted, cacheRoot);

@@ -11,7 +11,11 @@ let cliDir;
 
 /** @returns {string} the directory holding `pulumi` and its Node.js plugins (built and cached on first use) */
 export function pulumiCliDir() {
-  cliDir ??= execFileSync(process.execPath, [join(REPO, "test/tools/pulumi-cli.mjs")], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+  cliDir ??= execFileSync(process.execPath, [join(REPO, "test/tools/pulumi-cli.mjs")], {
+    cwd: REPO,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
     .trim()
     .split("\n")
     .at(-1);
@@ -51,7 +55,11 @@ export function offlinePulumiEnv(root, extra = {}) {
  */
 export function runPulumi(args, { cwd, env, allowFailure = false, stream = false }) {
   return new Promise((resolve, reject) => {
-    const child = spawn("pulumi", [...args, "--non-interactive"], { cwd, env, stdio: ["ignore", stream ? "inherit" : "pipe", stream ? "inherit" : "pipe"] });
+    const child = spawn("pulumi", [...args, "--non-interactive"], {
+      cwd,
+      env,
+      stdio: ["ignore", stream ? "inherit" : "pipe", stream ? "inherit" : "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));

@@ -20,11 +20,22 @@ export class Dependencies {
   constructor(private readonly transport: Transport) {}
 
   /** One page of `POST /deployments/{deploymentId}/dependencies/repositories`. */
-  async listRepositoriesPage(deploymentId: string | number, params: ListRepositoriesRequest = {}, options?: RequestOptions): Promise<ListRepositoriesResponse> {
+  async listRepositoriesPage(
+    deploymentId: string | number,
+    params: ListRepositoriesRequest = {},
+    options?: RequestOptions,
+  ): Promise<ListRepositoriesResponse> {
     const operation = "dependencies.listRepositories";
     const id = validateRequest(operation, numericId, deploymentId);
     const body = validateRequest(operation, listRepositoriesRequest, { pageSize: MAX_DEPENDENCY_PAGE_SIZE, ...params, deploymentId: id });
-    return this.transport.request({ operation, method: "POST", path: `/deployments/${segment(id)}/dependencies/repositories`, body, response: listRepositoriesResponse, options });
+    return this.transport.request({
+      operation,
+      method: "POST",
+      path: `/deployments/${segment(id)}/dependencies/repositories`,
+      body,
+      response: listRepositoriesResponse,
+      options,
+    });
   }
 
   /** Every repository with dependencies matching the filter, page by page (100 a page by default). */

@@ -1,4 +1,4 @@
-/** Deployments (live-service helper, not in api-v1.md): turns a slug into an id and back. */
+/** Deployments (a helper of the live service): turns a slug into an id and back. */
 import { type Deployment, deploymentListResponse } from "../schemas/projects";
 import type { RequestOptions, Transport } from "../transport";
 
@@ -7,6 +7,14 @@ export class Deployments {
 
   /** `GET /deployments`: the token's deployment(s). */
   async list(options?: RequestOptions): Promise<Deployment[]> {
-    return (await this.transport.request({ operation: "deployments.list", method: "GET", path: "/deployments", response: deploymentListResponse, options })).deployments;
+    return (
+      await this.transport.request({
+        operation: "deployments.list",
+        method: "GET",
+        path: "/deployments",
+        response: deploymentListResponse,
+        options,
+      })
+    ).deployments;
   }
 }

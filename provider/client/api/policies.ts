@@ -28,11 +28,25 @@ export class Policies {
   async list(deploymentId: string | number, options?: RequestOptions): Promise<Policy[]> {
     const operation = "policies.list";
     const id = validateRequest(operation, numericId, deploymentId);
-    return (await this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/policies`, response: policyListResponse, goneCode, options })).policies;
+    return (
+      await this.transport.request({
+        operation,
+        method: "GET",
+        path: `/deployments/${segment(id)}/policies`,
+        response: policyListResponse,
+        goneCode,
+        options,
+      })
+    ).policies;
   }
 
   /** One page of `GET /deployments/{deploymentId}/policies/{policyId}` (the policy and some of its rules). */
-  async listRulesPage(deploymentId: string | number, policyId: string | number, query: ListRulesQuery = {}, options?: RequestOptions): Promise<RulesPage> {
+  async listRulesPage(
+    deploymentId: string | number,
+    policyId: string | number,
+    query: ListRulesQuery = {},
+    options?: RequestOptions,
+  ): Promise<RulesPage> {
     const operation = "policies.listRules";
     const path = this.#path(operation, deploymentId, policyId);
     const q = validateRequest(operation, listRulesQuery, { limit: MAX_RULE_PAGE_SIZE, ...query });

@@ -33,7 +33,15 @@ export class Projects {
   /** `GET /deployments/{deploymentSlug}/projects/{projectName}`. */
   async get(deploymentSlug: string, projectName: string, options?: RequestOptions): Promise<Project> {
     const operation = "projects.get";
-    return (await this.transport.request({ operation, method: "GET", path: this.#path(operation, deploymentSlug, projectName), response: projectEnvelope, options })).project;
+    return (
+      await this.transport.request({
+        operation,
+        method: "GET",
+        path: this.#path(operation, deploymentSlug, projectName),
+        response: projectEnvelope,
+        options,
+      })
+    ).project;
   }
 
   /** `PATCH /deployments/{deploymentSlug}/projects/{projectName}`: primary branch, tags (the whole set), managed-scan config. */
@@ -45,7 +53,12 @@ export class Projects {
   }
 
   /** `PATCH .../managed-scan`: turn diff and/or full managed scans on or off. */
-  async updateManagedScans(deploymentSlug: string, projectName: string, toggles: ManagedScanRequest, options?: RequestOptions): Promise<Project> {
+  async updateManagedScans(
+    deploymentSlug: string,
+    projectName: string,
+    toggles: ManagedScanRequest,
+    options?: RequestOptions,
+  ): Promise<Project> {
     const operation = "projects.updateManagedScans";
     const path = `${this.#path(operation, deploymentSlug, projectName)}/managed-scan`;
     const body = validateRequest(operation, managedScanRequest, { ...toggles, deploymentSlug, projectName });
@@ -72,21 +85,39 @@ export class Projects {
     const all = validateRequest(operation, tagList, [...tags]);
     let project: Project | undefined;
     for (const batch of this.transport.splitRepeatedQuery(path, "tags", all, MAX_URL_LENGTH)) {
-      project = (await this.transport.request({ operation, method: "DELETE", path, query: { tags: batch }, response: projectEnvelope, options })).project;
+      project = (
+        await this.transport.request({ operation, method: "DELETE", path, query: { tags: batch }, response: projectEnvelope, options })
+      ).project;
     }
     return project!;
   }
 
-  /** One page (numbered from 0) of `GET /deployments/{deploymentSlug}/projects` (live-service helper, not in api-v1.md). */
-  async listPage(deploymentSlug: string, page = 0, pageSize = DEFAULT_PROJECT_PAGE_SIZE, options?: RequestOptions): Promise<ProjectListResponse> {
+  /** One page (numbered from 0) of `GET /deployments/{deploymentSlug}/projects` (a helper of the live service). */
+  async listPage(
+    deploymentSlug: string,
+    page = 0,
+    pageSize = DEFAULT_PROJECT_PAGE_SIZE,
+    options?: RequestOptions,
+  ): Promise<ProjectListResponse> {
     const operation = "projects.list";
     const slug = validateRequest(operation, nonEmpty, deploymentSlug);
     const path = `/deployments/${segment(slug)}/projects`;
-    return this.transport.request({ operation, method: "GET", path, query: { page, page_size: pageSize }, response: projectListResponse, options });
+    return this.transport.request({
+      operation,
+      method: "GET",
+      path,
+      query: { page, page_size: pageSize },
+      response: projectListResponse,
+      options,
+    });
   }
 
   /** Every project of the deployment, read page by page (100 a page) only as far as the caller iterates; a short page is the last. */
-  list(deploymentSlug: string, pageSize = DEFAULT_PROJECT_PAGE_SIZE, options?: RequestOptions): Paginated<Project, number, ProjectListResponse> {
+  list(
+    deploymentSlug: string,
+    pageSize = DEFAULT_PROJECT_PAGE_SIZE,
+    options?: RequestOptions,
+  ): Paginated<Project, number, ProjectListResponse> {
     return new Paginated(async (page = 0) => {
       const answer = await this.listPage(deploymentSlug, page, pageSize, options);
       return { items: answer.projects, next: answer.projects.length < pageSize ? undefined : page + 1, answer };

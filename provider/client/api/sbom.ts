@@ -19,7 +19,11 @@ export class Sbom {
    * fails after an attempt that may have reached the service, the error says an export may
    * already have started.
    */
-  async createExport(deploymentId: string | number, params: Omit<CreateSbomExportRequest, "deploymentId">, options?: RequestOptions): Promise<CreateSbomExportResponse> {
+  async createExport(
+    deploymentId: string | number,
+    params: Omit<CreateSbomExportRequest, "deploymentId">,
+    options?: RequestOptions,
+  ): Promise<CreateSbomExportResponse> {
     const operation = "sbom.createExport";
     const id = validateRequest(operation, numericId, deploymentId);
     const body = validateRequest(operation, createSbomExportRequest, { ...params, deploymentId: id });
@@ -28,11 +32,17 @@ export class Sbom {
     return this.transport.request({ operation, method: "POST", path, body, response: createSbomExportResponse, repeatEffect, options });
   }
 
-  /** `GET /deployments/{deploymentId}/sbom/export/{taskToken}` (live-service extra, not in api-v1.md): the job's status. */
+  /** `GET /deployments/{deploymentId}/sbom/export/{taskToken}` (an extra of the live service): the job's status. */
   async getExport(deploymentId: string | number, taskToken: string, options?: RequestOptions): Promise<SbomExportStatusResult> {
     const operation = "sbom.getExport";
     const id = validateRequest(operation, numericId, deploymentId);
     const token = validateRequest(operation, nonEmpty, taskToken);
-    return this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/sbom/export/${segment(token)}`, response: sbomExportStatus, options });
+    return this.transport.request({
+      operation,
+      method: "GET",
+      path: `/deployments/${segment(id)}/sbom/export/${segment(token)}`,
+      response: sbomExportStatus,
+      options,
+    });
   }
 }

@@ -21,11 +21,22 @@ export class Scans {
     const operation = "scans.search";
     const id = validateRequest(operation, numericId, deploymentId);
     const body = validateRequest(operation, scanSearchRequest, { limit: MAX_SCAN_PAGE_SIZE, ...params, deploymentId: id });
-    return this.transport.request({ operation, method: "POST", path: `/deployments/${segment(id)}/scans/search`, body, response: scanSearchResponse, options });
+    return this.transport.request({
+      operation,
+      method: "POST",
+      path: `/deployments/${segment(id)}/scans/search`,
+      body,
+      response: scanSearchResponse,
+      options,
+    });
   }
 
   /** Every scan matching `params`, newest first as the service orders them, read page by page. */
-  search(deploymentId: string | number, params: Omit<ScanSearchRequest, "cursor"> = {}, options?: RequestOptions): Paginated<ScanSummary, string, ScanSearchResponse> {
+  search(
+    deploymentId: string | number,
+    params: Omit<ScanSearchRequest, "cursor"> = {},
+    options?: RequestOptions,
+  ): Paginated<ScanSummary, string, ScanSearchResponse> {
     return new Paginated(async (cursor) => {
       const page = await this.searchPage(deploymentId, { ...params, cursor }, options);
       return { items: page.scans, next: page.cursor ?? undefined, answer: page };
@@ -37,6 +48,12 @@ export class Scans {
     const operation = "scans.get";
     const id = validateRequest(operation, numericId, deploymentId);
     const scan = validateRequest(operation, numericId, scanId);
-    return this.transport.request({ operation, method: "GET", path: `/deployments/${segment(id)}/scan/${segment(scan)}`, response: scanDetail, options });
+    return this.transport.request({
+      operation,
+      method: "GET",
+      path: `/deployments/${segment(id)}/scan/${segment(scan)}`,
+      response: scanDetail,
+      options,
+    });
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Building blocks for schemas that accept what the live service really sends
- * (shared/spec/real-api-notes.md): integers written as strings, ids as numbers or strings,
+ * (documented in its public OpenAPI and client scripts): integers written as strings, ids as numbers or strings,
  * two timestamp forms, enum values newer than this package, and extra fields.
  */
 import { z } from "zod";
@@ -24,7 +24,13 @@ export const looseNumber = z.union([
 ]);
 
 /** An id sent as a string or a number. Output: string, as ids are written in paths. */
-export const looseId = z.union([z.string(), z.number().int().transform((n) => String(n))]);
+export const looseId = z.union([
+  z.string(),
+  z
+    .number()
+    .int()
+    .transform((n) => String(n)),
+]);
 
 /**
  * A timestamp in either form the service uses: `2020-11-18 23:28:12.391807+00:00` or
@@ -51,7 +57,10 @@ export function openEnum<const T extends readonly [string, ...string[]]>(values:
  * and the OpenAPI marks almost nothing required: these read an absent field as its default.
  */
 /** A boolean that may be left out: absent reads as false. */
-export const flag = z.boolean().nullish().transform((v) => v ?? false);
+export const flag = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? false);
 /** A list that may be left out: absent reads as empty. */
 export const list = <T extends z.ZodType>(item: T) =>
   z
@@ -61,14 +70,24 @@ export const list = <T extends z.ZodType>(item: T) =>
 /** An integer that may be left out: absent reads as 0. */
 export const count = looseInt.nullish().transform((v) => v ?? 0);
 /** A string that may be left out: absent reads as "". */
-export const text = z.string().nullish().transform((v) => v ?? "");
+export const text = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? "");
 
 /** A string that must not be empty (after trimming). */
 export const nonEmpty = z.string().trim().min(1, "must not be empty");
 
 /** A uint64 id as written in a path: digits only. Numbers are accepted and turned into strings. */
 export const numericId = z
-  .union([z.string(), z.number().int().nonnegative().transform((n) => String(n))])
+  .union([
+    z.string(),
+    z
+      .number()
+      .int()
+      .nonnegative()
+      .transform((n) => String(n)),
+  ])
   .pipe(z.string().regex(/^\d+$/, "must be a numeric id (digits only)"));
 
 /** An optional list of enum values; a bad item is refused with a message that lists the values. */

@@ -1,4 +1,4 @@
-/** Enum values of the API (api-v1.md plus those real-api-notes.md confirms). */
+/** Enum values of the API, as Semgrep's OpenAPI lists them. */
 
 export const SCAN_STATUSES = [
   "SCAN_STATUS_RUNNING",
@@ -13,13 +13,7 @@ export type ScanStatus = (typeof SCAN_STATUSES)[number];
 export const SCAN_STATUS_FILTERS = ["SCAN_STATUS_UNSPECIFIED", ...SCAN_STATUSES] as const;
 export type ScanStatusFilter = (typeof SCAN_STATUS_FILTERS)[number];
 
-export const PRODUCTS = [
-  "PRODUCT_UNSPECIFIED",
-  "PRODUCT_SAST",
-  "PRODUCT_SCA",
-  "PRODUCT_SECRETS",
-  "PRODUCT_AI_SAST",
-] as const;
+export const PRODUCTS = ["PRODUCT_UNSPECIFIED", "PRODUCT_SAST", "PRODUCT_SCA", "PRODUCT_SECRETS", "PRODUCT_AI_SAST"] as const;
 export type Product = (typeof PRODUCTS)[number];
 
 export const POLICY_MODES = ["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABLED"] as const;
@@ -28,12 +22,7 @@ export type PolicyMode = (typeof POLICY_MODES)[number];
 export const PRODUCT_TYPES = ["PRODUCT_TYPE_SAST", "PRODUCT_TYPE_SECRETS"] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
-export const SEVERITIES = [
-  "SEVERITY_LOW",
-  "SEVERITY_MEDIUM",
-  "SEVERITY_HIGH",
-  "SEVERITY_CRITICAL",
-] as const;
+export const SEVERITIES = ["SEVERITY_LOW", "SEVERITY_MEDIUM", "SEVERITY_HIGH", "SEVERITY_CRITICAL"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 export const CONFIDENCES = ["CONFIDENCE_LOW", "CONFIDENCE_MEDIUM", "CONFIDENCE_HIGH"] as const;

@@ -80,7 +80,6 @@ export const updateRuleModeRequest = z.strictObject({
   policyMode: z.enum(POLICY_MODES),
   rulePath,
 });
-export type UpdateRuleModeRequest = z.input<typeof updateRuleModeRequest>;
 
 /** `updatedRule` is what the provider records, so an answer without it cannot be used. */
 export const updateRuleModeResponse = z.looseObject({ policyId: looseId.nullish(), updatedRule: rule });

@@ -46,9 +46,7 @@ export const updateProjectRequest = z.strictObject({
   projectName: z.string().optional(),
   primary_branch: z.union([branchRef, z.literal(PRIMARY_BRANCH_FOLLOWS_DEFAULT)]).optional(),
   tags: tagList.optional(),
-  managed_scan_config: z
-    .strictObject({ diff_scan: toggle.optional(), full_scan: toggle.optional() })
-    .optional(),
+  managed_scan_config: z.strictObject({ diff_scan: toggle.optional(), full_scan: toggle.optional() }).optional(),
 });
 export type UpdateProjectRequest = z.input<typeof updateProjectRequest>;
 
@@ -64,7 +62,11 @@ export type ManagedScanRequest = z.input<typeof managedScanRequest>;
  * Add tags: the OpenAPI's `AddProjectTagsRequest`. The client sends `{ tags }`, as Semgrep's own
  * scripts do; the names repeat the path when given.
  */
-export const addTagsRequest = z.strictObject({ deploymentSlug: z.string().optional(), projectName: z.string().optional(), tags: tagList.optional() });
+export const addTagsRequest = z.strictObject({
+  deploymentSlug: z.string().optional(),
+  projectName: z.string().optional(),
+  tags: tagList.optional(),
+});
 
 export const projectListResponse = z.looseObject({ projects: list(project) });
 export type ProjectListResponse = z.output<typeof projectListResponse>;

@@ -14,14 +14,11 @@ import {
 /** `refs/heads/<branch>` or `refs/pull/<number>/merge`. */
 export const sbomRef = z
   .string()
-  .regex(
-    /^(refs\/heads\/[^\s~^:?*[\\]+|refs\/pull\/\d+\/merge)$/,
-    "must be refs/heads/<branch> or refs/pull/<number>/merge",
-  );
+  .regex(/^(refs\/heads\/[^\s~^:?*[\\]+|refs\/pull\/\d+\/merge)$/, "must be refs/heads/<branch> or refs/pull/<number>/merge");
 
 /**
  * `protos.sca.v1.SbomFormatVersion`: both fields optional, the service defaulting to CycloneDX
- * 1.4. The `version: "1.5"` string of api-v1.md is gone from Semgrep's OpenAPI.
+ * 1.4. The older `version: "1.5"` string is gone from Semgrep's OpenAPI.
  */
 export const sbomFormatVersion = z.strictObject({
   format: z.enum(SBOM_FORMATS, { error: `must be one of ${SBOM_FORMATS.join(", ")}` }).optional(),
@@ -56,9 +53,7 @@ export const createSbomExportRequest = z.strictObject({
     .strictObject({
       name: z.string().optional(),
       url: z.string().optional(),
-      contact: z
-        .strictObject({ name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() })
-        .optional(),
+      contact: z.strictObject({ name: z.string().optional(), email: z.string().optional(), phone: z.string().optional() }).optional(),
     })
     .optional(),
 });

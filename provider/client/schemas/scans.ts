@@ -16,32 +16,32 @@ export const scanSearchRequest = z.strictObject({
   repository_id: z.number().int().nonnegative().optional(),
   since: z.iso.datetime({ offset: true }).optional(),
   statuses: z.array(z.enum(SCAN_STATUS_FILTERS)).optional(),
-  total_time: z
-    .strictObject({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() })
-    .optional(),
+  total_time: z.strictObject({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() }).optional(),
 });
 export type ScanSearchRequest = z.input<typeof scanSearchRequest>;
 
 const findingsCounts = z.looseObject({ code: count, secrets: count, supply_chain: count, total: count });
 
-export const scanSummary = z.looseObject({
-  id: looseId,
-  deployment_id: looseId,
-  repository_id: looseId,
-  branch: z.string().nullish(),
-  commit: z.string().nullish(),
-  started_at: timestamp.nullish(),
-  completed_at: timestamp.nullish(),
-  enabled_products: list(z.string()),
-  exit_code: looseInt.nullish(),
-  findings_counts: findingsCounts.nullish(),
-  is_full_scan: flag,
-  /** Absent is the enum's zero value. */
-  status: openEnum(SCAN_STATUSES)
-    .nullish()
-    .transform((v) => v ?? "SCAN_STATUS_UNSPECIFIED"),
-  total_time: looseNumber.nullish(),
-}).transform(finishedExitCode);
+export const scanSummary = z
+  .looseObject({
+    id: looseId,
+    deployment_id: looseId,
+    repository_id: looseId,
+    branch: z.string().nullish(),
+    commit: z.string().nullish(),
+    started_at: timestamp.nullish(),
+    completed_at: timestamp.nullish(),
+    enabled_products: list(z.string()),
+    exit_code: looseInt.nullish(),
+    findings_counts: findingsCounts.nullish(),
+    is_full_scan: flag,
+    /** Absent is the enum's zero value. */
+    status: openEnum(SCAN_STATUSES)
+      .nullish()
+      .transform((v) => v ?? "SCAN_STATUS_UNSPECIFIED"),
+    total_time: looseNumber.nullish(),
+  })
+  .transform(finishedExitCode);
 export type ScanSummary = z.output<typeof scanSummary>;
 
 export const scanSearchResponse = z.looseObject({
@@ -73,18 +73,20 @@ export const scanMeta = z.looseObject({
 });
 export type ScanMeta = z.output<typeof scanMeta>;
 
-export const scanDetail = z.looseObject({
-  id: looseInt,
-  deployment_id: looseInt,
-  repository_id: looseInt,
-  started_at: timestamp.nullish(),
-  completed_at: timestamp.nullish(),
-  enabled_products: list(z.string()),
-  exit_code: looseInt.nullish(),
-  has_logs: flag,
-  stats: z.looseObject({ findings: count, total_time: looseNumber.nullish() }).nullish(),
-  meta: scanMeta.nullish(),
-}).transform(finishedExitCode);
+export const scanDetail = z
+  .looseObject({
+    id: looseInt,
+    deployment_id: looseInt,
+    repository_id: looseInt,
+    started_at: timestamp.nullish(),
+    completed_at: timestamp.nullish(),
+    enabled_products: list(z.string()),
+    exit_code: looseInt.nullish(),
+    has_logs: flag,
+    stats: z.looseObject({ findings: count, total_time: looseNumber.nullish() }).nullish(),
+    meta: scanMeta.nullish(),
+  })
+  .transform(finishedExitCode);
 
 /**
  * A finished scan whose answer has no exit code exited with 0: protobuf's JSON mapping leaves a
