@@ -8,7 +8,7 @@ export { tagList };
 function validBranchName(name: string): boolean {
   return (
     name.length > 0 &&
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names
+    // eslint-disable-next-line no-control-regex -- git refuses control characters in ref names
     !/[\s~^:?*[\\\x00-\x1f\x7f]/.test(name) &&
     !name.includes("..") &&
     !name.includes("@{") &&

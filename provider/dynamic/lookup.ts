@@ -18,6 +18,7 @@ async function tokenDeployments(): Promise<Deployment[]> {
         throw new Error(
           `the deployment list answers 404 too (${probe.message}), so the token most likely lacks Web API access, ` +
             `or ${apiAddress()} is not the Semgrep API's address; nothing is treated as deleted until this is fixed`,
+          { cause: probe },
         );
       }
       throw probe;

@@ -69,7 +69,9 @@ async function requireRule(declared: Inputs): Promise<Rule> {
     rule = await findRule(declared.deploymentId, declared.policyId, declared.rulePath);
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new Error(`policy ${declared.policyId} does not exist in deployment ${declared.deploymentId} (${error.message})`);
+      throw new Error(`policy ${declared.policyId} does not exist in deployment ${declared.deploymentId} (${error.message})`, {
+        cause: error,
+      });
     }
     throw error;
   }

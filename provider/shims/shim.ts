@@ -18,6 +18,7 @@ export type { ResourceKind };
 export function shim(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   // Pulumi's serializer never captures `require`; in the provider process it resolves from the
   // program's directory, where `npm install pulumi-semgrep` put the package.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- required by name at call time (see above)
   const run = (method: string, args: unknown[]) => require("pulumi-semgrep/dynamic").run(kind, method, args);
   return {
     configure: (req) => run("configure", [req]),

@@ -1,6 +1,9 @@
-/** The emulator straight over HTTP, as api-v1.md and real-api-notes.md describe the service. */
+/** The emulator straight over HTTP, as Semgrep's API description and the live service's behaviour say. */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SAST_POLICY_ID } from "../../provider/emulator";
+import { SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 
 const env = useEmulator({ preset: "demo" });
@@ -173,21 +176,39 @@ describe("projects and tags", () => {
     });
   });
 
-  it("never loses an update under concurrent requests", async () => {
-    const path = "/deployments/acme/projects/acme%2Fmobile-app/tags";
-    await Promise.all(Array.from({ length: 50 }, (_, i) => call("PUT", path, { body: [`tag-${i}`] })));
-    const rules = env.emulator
+  it("persists every one of many concurrent writes to --data: a restart from the file loses none", async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), "semgrep-contract-")), "state.json");
+    const first = await startEmulator({ dataFile });
+    const send = (method: string, path: string, body: unknown) =>
+      fetch(`${first.url}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${first.token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const rules = first
       .state()
       .policies.find((p) => p.id === SAST_POLICY_ID)!
       .rules.slice(0, 50);
-    await Promise.all(
-      rules.map((r) =>
-        call("PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { body: { policyMode: "MODE_DISABLED", rulePath: r.path } }),
-      ),
-    );
-    const project = (await call("GET", "/deployments/acme/projects/acme%2Fmobile-app")).body.project as { tags: string[] };
-    expect(new Set(project.tags)).toEqual(new Set(Array.from({ length: 50 }, (_, i) => `tag-${i}`)));
-    expect(rules.every((r) => r.policyMode === "MODE_DISABLED")).toBe(true);
+    await Promise.all([
+      ...Array.from({ length: 50 }, (_, i) => send("PUT", "/deployments/acme/projects/acme%2Fmobile-app/tags", { tags: [`tag-${i}`] })),
+      ...rules.map((r) => send("PUT", `/deployments/1/policies/${SAST_POLICY_ID}`, { policyMode: "MODE_DISABLED", rulePath: r.path })),
+    ]);
+    // Stop at once, while writes to the file may still be scheduled, then start again from it.
+    await first.close();
+    const second = await startEmulator({ dataFile });
+    try {
+      const project = second.state().projects.find((p) => p.name === "acme/mobile-app")!;
+      expect(new Set(project.tags)).toEqual(new Set(Array.from({ length: 50 }, (_, i) => `tag-${i}`)));
+      const modes = new Map(
+        second
+          .state()
+          .policies.find((p) => p.id === SAST_POLICY_ID)!
+          .rules.map((r) => [r.path, r.policyMode]),
+      );
+      expect(rules.every((r) => modes.get(r.path) === "MODE_DISABLED")).toBe(true);
+    } finally {
+      await second.close();
+    }
   });
 });
 

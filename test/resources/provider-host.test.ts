@@ -24,11 +24,11 @@ const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 
 type Props = Record<string, unknown>;
 let host: ChildProcess;
-// biome-ignore lint/suspicious/noExplicitAny: the engine's gRPC stubs are generated JavaScript without types
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the engine's gRPC stubs are generated JavaScript without types
 let client: Record<string, (request: unknown, callback: (error: Error | null, response: any) => void) => void>;
 let providers: Record<string, string>;
 
-// biome-ignore lint/suspicious/noExplicitAny: the engine's gRPC stubs are generated JavaScript without types
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the engine's gRPC stubs are generated JavaScript without types
 function call<T = any>(method: string, request: unknown): Promise<T> {
   return new Promise((resolve, reject) =>
     client[method]!.call(client, request, (error, response) => (error ? reject(error) : resolve(response))),
@@ -46,7 +46,7 @@ async function check(kind: string, news: Props, olds: Props = {}) {
   const response = await call("check", request);
   return {
     inputs: response.getInputs().toJavaScript() as Props,
-    // biome-ignore lint/suspicious/noExplicitAny: the engine's gRPC stubs are generated JavaScript without types
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the engine's gRPC stubs are generated JavaScript without types
     failures: response.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
   };
 }

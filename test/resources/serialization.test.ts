@@ -60,13 +60,24 @@ describe("the installed package's __provider", () => {
       expect(text).not.toContain(forbidden);
   });
 
+  /** What each kind's update (test/fixtures/serialize-resources.js, `changed`) must report. */
+  const UPDATED: Record<(typeof KINDS)[number], Record<string, unknown> | undefined> = {
+    ProjectSettings: { tags: ["team:web"] },
+    ProjectTags: { tags: ["owner:appsec", "reviewed"] },
+    ManagedScan: { diffScan: { enabled: false } },
+    PolicyRuleMode: { mode: "MODE_COMMENT" },
+    SbomExport: undefined, // nothing changed: no update
+  };
+
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
-    const { failures, outs, read, diff } = report[kind];
+    const { failures, outs, read, diff, updated } = report[kind];
     expect(failures).toEqual([]);
     expect(read.id).toBeTruthy();
     expect(JSON.stringify(outs)).not.toContain(env.emulator.token);
     if (kind === "SbomExport") expect(diff).toMatchObject({ changes: false });
     else expect(diff).toMatchObject({ changes: true, replaces: [] });
+    if (UPDATED[kind]) expect(updated?.outs).toMatchObject(UPDATED[kind]);
+    else expect(updated).toBeUndefined();
   });
 
   it("leaves the service as it found it after delete", () => {

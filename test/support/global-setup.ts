@@ -5,7 +5,7 @@
  * behaves as in production only for compiled code under node_modules.
  */
 // vitest/node is ESM-only; this CommonJS-compiled project names its types with resolution-mode.
-type TestProject = import("vitest/node", { with: { "resolution-mode": "import" }}).TestProject;
+type TestProject = import("vitest/node", { with: { "resolution-mode": "import" } }).TestProject;
 import { installPackedPackage } from "../tools/install-packed.mjs";
 
 declare module "vitest" {

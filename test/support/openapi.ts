@@ -286,8 +286,7 @@ function operationsOf(doc: JsonObject): Operation[] {
       const op = (item as JsonObject)[method] as JsonObject | undefined;
       if (!op) continue;
       const body = ((op.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.["application/json"] as
-        | JsonObject
-        | undefined;
+        JsonObject | undefined;
       const ok = (((op.responses as JsonObject)["200"] as JsonObject | undefined)?.content as JsonObject | undefined)?.[
         "application/json"
       ] as JsonObject | undefined;

@@ -5,8 +5,8 @@
  * "did not run"), so that a missing tier is never mistaken for a pass.
  */
 // vitest/node is ESM-only; this CommonJS-compiled project names its types with resolution-mode.
-type Reporter = import("vitest/node", { with: { "resolution-mode": "import" }}).Reporter;
-type TestModule = import("vitest/node", { with: { "resolution-mode": "import" }}).TestModule;
+type Reporter = import("vitest/node", { with: { "resolution-mode": "import" } }).Reporter;
+type TestModule = import("vitest/node", { with: { "resolution-mode": "import" } }).TestModule;
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
