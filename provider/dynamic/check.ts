@@ -3,11 +3,11 @@
  * its property, and leave alone what is not known yet (during preview the engine passes a
  * sentinel string in place of any value computed by another resource).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 
-/** The engine's stand-in for a value not known until apply (`pulumi.runtime.unknownValue`). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** The engine's stand-in for a value not known until apply. */
+export const UNKNOWN = pulumi.runtime.unknownValue;
 
 export type Props = Record<string, unknown>;
 type Path = ReadonlyArray<PropertyKey>;

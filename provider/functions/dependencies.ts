@@ -1,8 +1,7 @@
 /** Data sources: the dependency inventory: repositories with dependencies, and a repository's lockfiles. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { type DependencyFilter, dependencyFilter, MAX_DEPENDENCY_PAGE_SIZE } from "../client/schemas";
-import { id } from "../client/schemas";
+import { type DependencyFilter, dependencyFilter, id, MAX_DEPENDENCY_PAGE_SIZE } from "../client/schemas";
 import { parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
 import { type OutputArgs, outputForm } from "./output";

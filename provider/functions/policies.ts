@@ -1,8 +1,7 @@
 /** Data sources: the policies of a deployment, and one policy picked by its fields. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { PRODUCT_TYPES } from "../client/schemas";
-import { id } from "../client/schemas";
+import { id, PRODUCT_TYPES } from "../client/schemas";
 import { parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
 import { type OutputArgs, outputForm } from "./output";

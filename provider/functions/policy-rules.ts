@@ -1,8 +1,7 @@
 /** Data source: the rules of a policy, every page read, optionally filtered. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CONFIDENCES, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/schemas";
-import { id } from "../client/schemas";
+import { CONFIDENCES, id, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/schemas";
 import type { SemgrepClient } from "../client";
 import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";

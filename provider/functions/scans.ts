@@ -1,8 +1,7 @@
 /** Data sources: scans of a deployment (searched, every page up to a maximum), and one scan's details. */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { MAX_SCAN_PAGE_SIZE, PRODUCTS, SCAN_STATUS_FILTERS } from "../client/schemas";
-import { id } from "../client/schemas";
+import { id, MAX_SCAN_PAGE_SIZE, PRODUCTS, SCAN_STATUS_FILTERS } from "../client/schemas";
 import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
 import { type OutputArgs, outputForm } from "./output";
