@@ -1,25 +1,9 @@
 /** Input schemas of the resources' `check`: identity fields (shared with the data sources), branches, tags, toggles. */
 import { z } from "zod";
-import { PRIMARY_BRANCH_FOLLOWS_DEFAULT, tagList } from "../client/schemas";
+import { isBranchName, PRIMARY_BRANCH_FOLLOWS_DEFAULT, tagList } from "../client/schemas";
 
 export { deploymentSlug, id, projectName } from "../client/schemas";
 export { tagList };
-
-function validBranchName(name: string): boolean {
-  return (
-    name.length > 0 &&
-    // eslint-disable-next-line no-control-regex -- git refuses control characters in ref names
-    !/[\s~^:?*[\\\x00-\x1f\x7f]/.test(name) &&
-    !name.includes("..") &&
-    !name.includes("@{") &&
-    !name.includes("//") &&
-    !name.startsWith("/") &&
-    !name.startsWith("-") &&
-    !name.endsWith("/") &&
-    !name.endsWith(".") &&
-    !name.endsWith(".lock")
-  );
-}
 
 /**
  * A primary branch: `refs/heads/<branch>`, a bare branch name (written back as
@@ -35,7 +19,7 @@ export const primaryBranch = z
       return z.NEVER;
     }
     const name = value.startsWith("refs/heads/") ? value.slice("refs/heads/".length) : value;
-    if (!validBranchName(name)) {
+    if (!isBranchName(name)) {
       ctx.addIssue({
         code: "custom",
         message: "is not a valid branch name (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\\\', no trailing '/', '.' or '.lock')",

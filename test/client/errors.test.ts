@@ -143,6 +143,16 @@ describe("bad input is refused before any request", () => {
       /dependencyFilter\.licensePolicySettings\.0: must be one of LICENSE_POLICY_SETTING_UNSPECIFIED, /,
     ],
     [
+      "a primary branch git would refuse (one rule for the client, the resources and SBOM refs)",
+      (c) => c.projects.update("acme", "acme/web-app", { primary_branch: "refs/heads/-x" }),
+      /primary_branch: is not a valid branch name/,
+    ],
+    [
+      "an SBOM ref whose branch git would refuse",
+      (c) => c.sbom.createExport(1, { repositoryId: "101", ref: "refs/heads/a..b" }),
+      /ref: must be refs\/heads\/<branch> or refs\/pull\/<number>\/merge/,
+    ],
+    [
       "includeArchived that is not a boolean",
       (c) => c.dependencies.listLockfilesPage(1, 101, { dependencyFilter: { includeArchived: "yes" as never } }),
       /dependencyFilter\.includeArchived: Invalid input: expected boolean/,

@@ -4,10 +4,30 @@ import { flag, list, looseInt, timestamp } from "./common";
 
 /** `refs/heads/<branch>`, or `None` (the primary branch then follows the default branch). */
 export const PRIMARY_BRANCH_FOLLOWS_DEFAULT = "None";
+
+/** Whether `name` is a branch name git accepts (`git check-ref-format --branch`'s main rules). */
+export function isBranchName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    // eslint-disable-next-line no-control-regex -- git refuses control characters in ref names
+    !/[\s~^:?*[\\\x00-\x1f\x7f]/.test(name) &&
+    !name.includes("..") &&
+    !name.includes("@{") &&
+    !name.includes("//") &&
+    !name.startsWith("/") &&
+    !name.startsWith("-") &&
+    !name.endsWith("/") &&
+    !name.endsWith(".") &&
+    !name.endsWith(".lock")
+  );
+}
+
+const HEADS = "refs/heads/";
+
 export const branchRef = z
   .string()
-  .regex(/^refs\/heads\/[^\s~^:?*[\\]+$/, "must be a full branch ref of the form refs/heads/<branch>")
-  .refine((s) => !s.endsWith("/") && !s.endsWith(".lock") && !s.includes(".."), "is not a valid branch name");
+  .refine((s) => s.startsWith(HEADS), "must be a full branch ref of the form refs/heads/<branch>")
+  .refine((s) => !s.startsWith(HEADS) || isBranchName(s.slice(HEADS.length)), "is not a valid branch name");
 
 export const tagName = z
   .string()

@@ -1,5 +1,6 @@
 /** SBOM export: start a job (operation 13) and read its status (live-service extra). */
 import { z } from "zod";
+import { isBranchName } from "./projects";
 import { numericId, openEnum } from "./common";
 import {
   SBOM_CYCLONEDX_VERSIONS,
@@ -14,7 +15,10 @@ import {
 /** `refs/heads/<branch>` or `refs/pull/<number>/merge`. */
 export const sbomRef = z
   .string()
-  .regex(/^(refs\/heads\/[^\s~^:?*[\\]+|refs\/pull\/\d+\/merge)$/, "must be refs/heads/<branch> or refs/pull/<number>/merge");
+  .refine(
+    (s) => /^refs\/pull\/\d+\/merge$/.test(s) || (s.startsWith("refs/heads/") && isBranchName(s.slice("refs/heads/".length))),
+    "must be refs/heads/<branch> or refs/pull/<number>/merge",
+  );
 
 /**
  * `protos.sca.v1.SbomFormatVersion`: both fields optional, the service defaulting to CycloneDX
