@@ -1,35 +1,19 @@
 /**
- * The real Pulumi CLI (built by `npm run pulumi:cli`) runs a dynamic-provider program with a
- * local file backend, against the emulator.
+ * The real Pulumi CLI (built by `npm run pulumi:cli`) runs a one-resource program of the packed
+ * package with a local file backend, against the emulator: the toolchain every other CLI test
+ * stands on.
  */
-import { describe, expect, it } from "vitest";
-import { startEmulator } from "../../provider/emulator";
-import { pulumiCliDir, pulumiWorkspace } from "../support/pulumi";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startEmulator } from "../../provider/emulator";
+import { program, programWorkspace } from "../support/program";
+import { pulumiCliDir } from "../support/pulumi";
 
-// One dynamic resource whose provider adds a tag to a project over HTTP, reading the emulator's
-// address and token from the provider process's environment at call time.
-const PROGRAM = `
-const pulumi = require("@pulumi/pulumi");
-
-const provider = {
-  async create(inputs) {
-    const url = process.env.SEMGREP_APP_URL + "/api/v1/deployments/acme/projects/" + encodeURIComponent(inputs.project) + "/tags";
-    const res = await fetch(url, {
-      method: "PUT",
-      headers: { authorization: "Bearer " + process.env.SEMGREP_APP_TOKEN, "content-type": "application/json" },
-      body: JSON.stringify([inputs.tag]),
-    });
-    if (!res.ok) throw new Error("tagging failed: " + res.status);
-    const { project } = await res.json();
-    return { id: inputs.project, outs: { ...inputs, tags: project.tags } };
-  },
-};
-
-const tagged = new pulumi.dynamic.Resource(provider, "tagged", { project: "acme/web-app", tag: "managed-by:pulumi", tags: undefined });
-exports.tags = tagged.tags;
-`;
+const PROGRAM = program(`
+const tagged = new semgrep.ProjectTags("tagged", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["managed-by:pulumi"] });
+exports.tags = tagged.projectTags;
+`);
 
 describe("the Pulumi CLI toolchain", () => {
   it("prints its version", () => {
@@ -37,29 +21,28 @@ describe("the Pulumi CLI toolchain", () => {
     expect(version).toMatch(/^v3\.\d+\.\d+/);
   });
 
-  it("previews, applies and destroys a one-resource dynamic-provider program", async () => {
+  it("previews, applies and destroys a one-resource program of the installed package", async () => {
     const emulator = await startEmulator({ preset: "demo" });
     try {
-      const workspace = await pulumiWorkspace(
-        {
-          "Pulumi.yaml": "name: e2e-smoke\nruntime: nodejs\n",
-          "index.js": PROGRAM,
-          "package.json": '{ "name": "e2e-smoke", "main": "index.js" }',
-        },
-        { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token },
-      );
+      const workspace = await programWorkspace(emulator, PROGRAM);
       const preview = await workspace.run(["preview"]);
       expect(preview.stdout).toMatch(/\+ 2 to create/);
       expect(emulator.requests()).toHaveLength(0);
 
       await workspace.run(["up", "--yes", "--skip-preview"]);
-      const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as { tags: string[] };
+      const outputs = JSON.parse((await workspace.run(["stack", "output", "--json", "--show-secrets"])).stdout) as { tags: string[] };
       expect(outputs.tags).toEqual(["team:web", "tier:1", "managed-by:pulumi"]);
-      expect(emulator.requests().map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 200"]);
+      expect(
+        emulator
+          .requests()
+          .filter((r) => r.method !== "GET")
+          .map((r) => `${r.operation} ${r.status}`),
+      ).toEqual(["projects.addTags 200"]);
 
       await workspace.run(["preview", "--expect-no-changes"]);
       const destroyed = await workspace.run(["destroy", "--yes", "--skip-preview"]);
       expect(destroyed.stdout).toMatch(/2 deleted/);
+      expect(emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1"]);
     } finally {
       await emulator.close();
     }
