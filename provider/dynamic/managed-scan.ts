@@ -7,7 +7,7 @@ import { diffDeclared, type FieldRule } from "./diff";
 import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
 import { about, unlessGone } from "./lookup";
 import { planApply, planUndo } from "./fields";
-import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import { checkOwned, diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { projectOf } from "./project-index";
 import { liveManagedScans, projectObject, projectResourceId, projectSubject, requireProject } from "./projects";
@@ -71,15 +71,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: Toggle[];
     managed: before.managed,
     originals: Object.fromEntries(TOGGLES.map((t) => [t, before.originals[ORIGINAL_OUTPUT[t]]])),
   });
-  if (plan.foundAsDeclared.length) {
-    const plural = plan.foundAsDeclared.length > 1;
-    const unset = `${plan.foundAsDeclared.map((t) => ORIGINAL_OUTPUT[t as Toggle]).join(", ")} ${plural ? "stay" : "stays"} unset`;
-    await noteFoundAsDeclared(KIND, declared, {
-      what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`,
-      plural,
-      unset,
-    });
-  }
+  await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared, (t) => ORIGINAL_OUTPUT[t as Toggle]);
   const project = Object.keys(plan.changes).length
     ? await projectOf(declared).updateManagedScans(toRequest(plan.changes as Toggles))
     : undefined;

@@ -157,6 +157,23 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
  * its delete will leave it: it cannot tell a value that was there before the stack from one an
  * earlier, interrupted run of this stack set.
  */
+/**
+ * {@link noteFoundAsDeclared} for some fields of one object: names them, and the outputs that
+ * would have held their originals (`originalOutput`), which stay unset. Nothing when none.
+ */
+export async function noteFieldsFoundAsDeclared(
+  kind: ResourceKind,
+  props: Props,
+  object: string,
+  fields: readonly string[],
+  originalOutput: (field: string) => string,
+): Promise<void> {
+  if (!fields.length) return;
+  const plural = fields.length > 1;
+  const unset = `${fields.map(originalOutput).join(", ")} ${plural ? "stay" : "stays"} unset`;
+  await noteFoundAsDeclared(kind, props, { what: `the ${fields.join(" and ")} of ${object}`, plural, unset });
+}
+
 export function noteFoundAsDeclared(
   kind: ResourceKind,
   props: Props,

@@ -8,7 +8,7 @@ import { diffDeclared, type FieldRule, sameSet } from "./diff";
 import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "./fields";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
 import { about, unlessGone } from "./lookup";
-import { checkOwned, describeResource, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import { checkOwned, describeResource, diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import { type Claim, holderOf } from "./ownership";
 import { notify } from "./notices";
 import { projectOf } from "./project-index";
@@ -174,15 +174,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
     };
   });
   const plan = planApply(fields, before);
-  if (plan.foundAsDeclared.length) {
-    const plural = plan.foundAsDeclared.length > 1;
-    const unset = `${plan.foundAsDeclared.map((f) => ORIGINAL_OUTPUT[f as Managed]).join(", ")} ${plural ? "stay" : "stays"} unset`;
-    await noteFoundAsDeclared(KIND, declared, {
-      what: `the ${plan.foundAsDeclared.join(" and ")} of ${projectObject(declared)}`,
-      plural,
-      unset,
-    });
-  }
+  await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared, (f) => ORIGINAL_OUTPUT[f as Managed]);
   if (plan.unrecordable.length) {
     await notify(
       "info",
