@@ -1,10 +1,10 @@
 /** ManagedScan in the provider process: the diff-scan and full-scan toggles of one project. */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { ManagedScanRequest, Project } from "../client";
+import { fieldRules, type managedScanKind } from "../kinds";
+import type { ScanToggle } from "../kinds/projects";
 import type { Props } from "./check";
-import { diffDeclared, type FieldRule } from "./diff";
-import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
+import { diffDeclared } from "./diff";
+import type { Checked, Handler, Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { planApply, planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
@@ -14,27 +14,14 @@ import { liveManagedScans, projectObject, projectResourceId, projectSubject, req
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
 const KIND = "ManagedScan";
-
-export const inputs = z
-  .strictObject({ deploymentSlug, projectName, diffScan: toggle.optional(), fullScan: toggle.optional(), restoreOnDelete })
-  .refine((declared) => declared.diffScan !== undefined || declared.fullScan !== undefined, {
-    message: "declare diffScan, fullScan or both: a ManagedScan without either manages nothing",
-    path: ["diffScan"],
-  });
-type Inputs = z.output<typeof inputs>;
+type Kind = typeof managedScanKind;
+type Inputs = Checked<Kind>;
 
 const TOGGLES = ["diffScan", "fullScan"] as const;
 type Toggle = (typeof TOGGLES)[number];
-type Toggles = Partial<Record<Toggle, { enabled: boolean }>>;
+type Toggles = Partial<Record<Toggle, ScanToggle>>;
 
 const ORIGINAL_OUTPUT = { diffScan: "originalDiffScan", fullScan: "originalFullScan" } as const;
-
-const FIELDS: FieldRule[] = [
-  { name: "deploymentSlug", replaces: true },
-  { name: "projectName", replaces: true },
-  { name: "diffScan" },
-  { name: "fullScan" },
-];
 
 const declaredToggles = (props: Props): Toggle[] => TOGGLES.filter((t) => props[t] !== undefined);
 
@@ -48,7 +35,7 @@ function toRequest(toggles: Toggles): ManagedScanRequest {
   return { ...(toggles.diffScan ? { diff_scan: toggles.diffScan } : {}), ...(toggles.fullScan ? { full_scan: toggles.fullScan } : {}) };
 }
 
-const liveOf = (project: Project): Props => ({ ...liveManagedScans(project), projectId: project.id });
+const liveOf = (project: Project): Pick<Outputs<Kind>, Toggle | "projectId"> => ({ ...liveManagedScans(project), projectId: project.id });
 const enabled = (value: unknown) => (value as { enabled?: boolean } | undefined)?.enabled;
 const sameToggle = (a: unknown, b: unknown) => enabled(a) === enabled(b);
 const showToggle = (value: unknown) => JSON.stringify(value);
@@ -64,7 +51,7 @@ const recorded = (outputs: Props) => Object.fromEntries(managedTogglesOf(outputs
  * Applies the declared toggles to a project whose last known values are `live`; a toggle managed
  * for the first time records what it had as its original when this write changes it.
  */
-async function apply(declared: Inputs, live: Props, before: { managed: Toggle[]; originals: Props }): Promise<Props> {
+async function apply(declared: Inputs, live: Props, before: { managed: Toggle[]; originals: Props }): Promise<Outputs<Kind>> {
   const toggles = declaredToggles(declared);
   const fields = toggles.map((t) => ({ name: t, wanted: declared[t], have: live[t], differs: !sameToggle(live[t], declared[t]) }));
   const plan = planApply(fields, {
@@ -75,35 +62,41 @@ async function apply(declared: Inputs, live: Props, before: { managed: Toggle[];
   const project = Object.keys(plan.changes).length
     ? await projectOf(declared).updateManagedScans(toRequest(plan.changes as Toggles))
     : undefined;
-  const current = project ? liveOf(project) : { diffScan: live.diffScan, fullScan: live.fullScan, projectId: live.projectId };
-  const originals = Object.fromEntries(TOGGLES.map((t) => [ORIGINAL_OUTPUT[t], plan.originals[t]]));
-  return { ...declared, ...current, ...originals, managedFields: toggles };
+  const current = project ? liveOf(project) : (live as Pick<Outputs<Kind>, Toggle | "projectId">);
+  const originals = plan.originals as Toggles;
+  return {
+    ...declared,
+    diffScan: current.diffScan,
+    fullScan: current.fullScan,
+    projectId: current.projectId,
+    originalDiffScan: originals.diffScan,
+    originalFullScan: originals.fullScan,
+    managedFields: toggles,
+  };
 }
 
-export const managedScan = {
-  check: (_olds: Props, news: Props) =>
-    checkOwned(KIND, inputs, news, (declared) =>
+export const managedScan: Handler<Kind> = {
+  check: (_olds, news) =>
+    checkOwned(KIND, news, (declared) =>
       known(declared.deploymentSlug, declared.projectName) ? declaredToggles(declared).map((t) => claimOf(declared, t)) : [],
     ),
 
-  diff: async (_id: string, olds: Props, news: Props) => {
-    const result = diffDeclared(olds, news, FIELDS);
+  diff: async (_id, olds, news) => {
+    const result = diffDeclared(olds, news, fieldRules(KIND));
     // A toggle the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedTogglesOf(olds).some((t) => news[t] === undefined);
     return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped }, recorded(olds));
   },
 
-  create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
-    const declared = props as Inputs;
-    return about(projectSubject(KIND, declared), async () => {
+  create: (declared) =>
+    about(projectSubject(KIND, declared), async () => {
       const project = await requireProject(declared.deploymentSlug, declared.projectName);
       const outs = await apply(declared, liveOf(project), { managed: [], originals: {} });
-      settleOwner(KIND, props, "created", recorded(outs));
+      settleOwner(KIND, declared, "created", recorded(outs));
       return { id: projectResourceId(declared), outs };
-    });
-  },
+    }),
 
-  read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  read: (id, props) =>
     about(projectSubject(KIND, props), async () => {
       const project = await unlessGone(projectOf(props).get);
       if (!project) return { id: "" };
@@ -114,16 +107,14 @@ export const managedScan = {
       return { id, props: { ...props, ...live }, inputs };
     }),
 
-  update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
-    const declared = news as Inputs;
-    return about(projectSubject(KIND, declared), async () => {
+  update: (_id, olds, declared) =>
+    about(projectSubject(KIND, declared), async () => {
       const outs = await apply(declared, olds, { managed: managedTogglesOf(olds), originals: olds });
-      settleOwner(KIND, news, "updated", recorded(outs));
+      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
-    });
-  },
+    }),
 
-  delete: (_id: string, props: Props): Promise<void> =>
+  delete: (_id, props) =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
       const fields = TOGGLES.map((t) => {

@@ -6,8 +6,8 @@
  * each recorded and what destroying the holder will do.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import type { ResourceKind } from "../kinds";
+import type { KINDS, ResourceKind } from "../kinds";
+import type { CheckedInputs } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
 import { type Claim, declare, type Holder, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
 import { notify } from "./notices";
@@ -21,16 +21,15 @@ export const known = (...values: unknown[]) => values.every((v) => v !== undefin
  * stack already declares on the same object fails the check, naming both resources, before any
  * write (at preview, or in an `up` without preview before the later resource's own write).
  */
-export function checkOwned<S extends z.ZodType<Props>>(
-  kind: ResourceKind,
-  schema: S,
+export function checkOwned<K extends ResourceKind>(
+  kind: K,
   news: Props,
-  claimsOf: (inputs: z.output<S>) => Claim[],
+  claimsOf: (inputs: CheckedInputs<(typeof KINDS)[K]>) => Claim[],
 ): pulumi.dynamic.CheckResult {
-  const result = checkResource(kind, schema, news);
+  const result = checkResource(kind, news);
   const owner = ownerOf(kind, result.inputs);
   if (result.failures || !owner) return result;
-  const conflicts = declare(owner, claimsOf(result.inputs as z.output<S>));
+  const conflicts = declare(owner, claimsOf(result.inputs as CheckedInputs<(typeof KINDS)[K]>));
   if (!conflicts.length) return result;
   return {
     inputs: result.inputs,

@@ -1,12 +1,10 @@
 /** PolicyRuleMode in the provider process: the mode of one rule (by path) in one policy. */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import { causeChain, DeploymentMigratedError, NotFoundError, type Rule } from "../client";
-import { POLICY_MODES, rulePath } from "../client/schemas";
+import { fieldRules, type policyRuleModeKind } from "../kinds";
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
-import { diffDeclared, type FieldRule } from "./diff";
-import { id, restoreOnDelete } from "./inputs";
+import { diffDeclared } from "./diff";
+import type { Checked, Handler, Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
@@ -16,22 +14,8 @@ import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, rememberRule, ruleCount } from "./rule-index";
 
 const KIND = "PolicyRuleMode";
-
-export const inputs = z.strictObject({
-  deploymentId: id("deployment"),
-  policyId: id("policy"),
-  rulePath,
-  mode: z.enum(POLICY_MODES, { error: `must be one of ${POLICY_MODES.join(", ")}` }),
-  restoreOnDelete,
-});
-type Inputs = z.output<typeof inputs>;
-
-const FIELDS: FieldRule[] = [
-  { name: "deploymentId", replaces: true },
-  { name: "policyId", replaces: true },
-  { name: "rulePath", replaces: true },
-  { name: "mode" },
-];
+type Kind = typeof policyRuleModeKind;
+type Inputs = Checked<Kind>;
 
 /** `rule python.lang…eval-detected in policy 10 (deployment 1)` */
 const ruleObject = (props: Props) =>
@@ -47,11 +31,10 @@ const recorded = (outputs: Props) => ({ mode: outputs.originalMode ?? null });
 
 const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
 
-const RULE_OUTPUTS = ["mode", "ruleId", "severity", "confidence", "category", "url"] as const;
-const pickRuleOutputs = (props: Props): Props => Object.fromEntries(RULE_OUTPUTS.map((key) => [key, props[key]]));
+type RuleOutputs = Pick<Outputs<Kind>, "mode" | "ruleId" | "severity" | "confidence" | "category" | "url">;
 
 /** The rule's descriptive outputs, beside its mode. */
-function ruleOutputs(rule: Rule): Props {
+function ruleOutputs(rule: Rule): RuleOutputs {
   return {
     mode: rule.policyMode,
     ruleId: rule.id,
@@ -95,16 +78,14 @@ async function setMode(declared: Pick<Inputs, "deploymentId" | "policyId" | "rul
   return updatedRule;
 }
 
-export const policyRuleMode = {
-  check: (_olds: Props, news: Props) =>
-    checkOwned(KIND, inputs, news, (declared) =>
-      known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [],
-    ),
+export const policyRuleMode: Handler<Kind> = {
+  check: (_olds, news) =>
+    checkOwned(KIND, news, (declared) => (known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [])),
 
-  diff: async (_id: string, olds: Props, news: Props) => diffOwned(KIND, olds, news, diffDeclared(olds, news, FIELDS), recorded(olds)),
+  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
 
-  create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
-    const declared = props as Inputs;
+  create: (declared) => {
+    const props = declared as Props;
     return about(subject(declared), async () => {
       let rule = await requireRule(declared);
       // An original is what this resource changed; a mode found as declared has nothing to put back.
@@ -122,12 +103,12 @@ export const policyRuleMode = {
     });
   },
 
-  read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  read: (id, props) =>
     about(subject(props), async () => {
-      const rule = await unlessGone(() => findRule(props.deploymentId as string, props.policyId as string, props.rulePath as string));
+      const { deploymentId, policyId, rulePath: path, restoreOnDelete: restore } = props as Inputs;
+      const rule = await unlessGone(() => findRule(deploymentId, policyId, path));
       if (!rule) return { id: "" };
       const live = { ...props, ...ruleOutputs(rule) };
-      const { deploymentId, policyId, rulePath: path, restoreOnDelete: restore } = props;
       const inputs = {
         deploymentId,
         policyId,
@@ -139,18 +120,24 @@ export const policyRuleMode = {
       return { id, props: live, inputs };
     }),
 
-  update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
-    const declared = news as Inputs;
-    return about(subject(declared), async () => {
+  update: (_id, olds, declared) =>
+    about(subject(declared), async () => {
       // What the program declares now (an input dropped from it leaves the outputs), the rule as last known, the original kept.
-      const kept = { ...declared, ...pickRuleOutputs(olds), originalMode: olds.originalMode };
-      const outs = olds.mode === declared.mode ? kept : { ...kept, ...ruleOutputs(await setMode(declared, declared.mode)) };
-      settleOwner(KIND, news, "updated", recorded(outs));
+      const last: RuleOutputs = {
+        mode: olds.mode ?? declared.mode,
+        ruleId: olds.ruleId ?? "",
+        severity: olds.severity ?? null,
+        confidence: olds.confidence ?? null,
+        category: olds.category ?? null,
+        url: olds.url ?? null,
+      };
+      const rule = olds.mode === declared.mode ? last : ruleOutputs(await setMode(declared, declared.mode));
+      const outs = { ...declared, ...rule, originalMode: olds.originalMode };
+      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
-    });
-  },
+    }),
 
-  delete: (_id: string, props: Props): Promise<void> =>
+  delete: (_id, props) =>
     about(subject(props), () =>
       unlessMigrated(props, async () => {
         if (props.restoreOnDelete === false) return;

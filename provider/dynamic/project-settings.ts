@@ -1,12 +1,12 @@
 /** ProjectSettings in the provider process: primary branch, the whole tag set, managed-scan config. */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { UpdateProjectRequest } from "../client";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
+import { fieldRules, type projectSettingsKind } from "../kinds";
+import { branchHolds, followsDefault } from "../kinds/project-settings";
 import type { Props } from "./check";
-import { diffDeclared, type FieldRule, sameSet } from "./diff";
+import { diffDeclared, sameSet } from "./diff";
 import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "./fields";
-import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
+import type { Checked, Handler, Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { checkOwned, describeResource, diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import { type Claim, holderOf } from "./ownership";
@@ -27,15 +27,8 @@ import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
 const KIND = "ProjectSettings";
 
-export const inputs = z.strictObject({
-  deploymentSlug,
-  projectName,
-  primaryBranch: primaryBranch.optional(),
-  tags: tagList.optional(),
-  managedScanConfig: z.strictObject({ diffScan: toggle.optional(), fullScan: toggle.optional() }).optional(),
-  restoreOnDelete,
-});
-type Inputs = z.output<typeof inputs>;
+type Kind = typeof projectSettingsKind;
+type Inputs = Checked<Kind>;
 
 /** The fields a ProjectSettings can manage, by the names of its `managedFields` output. */
 const MANAGED = ["primaryBranch", "tags", "managedScanConfig.diffScan", "managedScanConfig.fullScan"] as const;
@@ -50,24 +43,6 @@ const ORIGINAL_OUTPUT: Record<Managed, string> = {
   "managedScanConfig.fullScan": "originalManagedScanConfig.fullScan",
 };
 const inputOf = (field: Managed) => field.split(".")[0]!;
-
-/** The project follows its default branch because this resource asked it to, and still does. */
-const followsDefault = (props: Props) => props.followsDefaultBranch === true && props.primaryBranch === props.defaultBranch;
-
-/** Whether the live branch is the one declared: "None" once followed; a branch pinned (not followed). */
-function branchHolds(live: Props, declared: unknown): boolean {
-  return declared === PRIMARY_BRANCH_FOLLOWS_DEFAULT
-    ? followsDefault(live)
-    : live.primaryBranch === declared && live.followsDefaultBranch !== true;
-}
-
-const FIELDS: FieldRule[] = [
-  { name: "deploymentSlug", replaces: true },
-  { name: "projectName", replaces: true },
-  { name: "primaryBranch", equal: (_live, declared, olds) => branchHolds(olds, declared) },
-  { name: "tags", equal: sameSet },
-  { name: "managedScanConfig" },
-];
 
 /** Each managed field's value in `props`: declared inputs, or live outputs (which carry every field). */
 function valuesOf(props: Props): Values {
@@ -104,13 +79,13 @@ function originalsOf(props: Props): Values {
   });
 }
 
-function originalOutputs(originals: Values): Props {
+function originalOutputs(originals: Values): Pick<Outputs<Kind>, "originalPrimaryBranch" | "originalTags" | "originalManagedScanConfig"> {
   const diffScan = originals["managedScanConfig.diffScan"];
   const fullScan = originals["managedScanConfig.fullScan"];
   return {
-    originalPrimaryBranch: originals.primaryBranch,
-    originalTags: originals.tags,
-    originalManagedScanConfig: diffScan || fullScan ? { diffScan, fullScan } : undefined,
+    originalPrimaryBranch: originals.primaryBranch as string | undefined,
+    originalTags: originals.tags as string[] | undefined,
+    originalManagedScanConfig: diffScan || fullScan ? ({ diffScan, fullScan } as ManagedScans) : undefined,
   };
 }
 
@@ -157,7 +132,7 @@ function claimsOf(declared: Props): Claim[] {
  * `primaryBranch: "None"` is written unless this resource already made the project follow its
  * default branch: the service shows a followed branch and one pinned to the same name alike.
  */
-async function apply(declared: Inputs, live: Props, before: { managed: Managed[]; originals: Values }): Promise<Props> {
+async function apply(declared: Inputs, live: Props, before: { managed: Managed[]; originals: Values }): Promise<Outputs<Kind>> {
   const wanted = valuesOf(declared);
   const have = valuesOf(live);
   const fields: FieldToApply[] = declaredFields(declared).map((field) => {
@@ -232,27 +207,25 @@ async function undoTagsBesideProjectTags(props: Props, original: string[]): Prom
   return sameSet(restored, live) ? undefined : restored;
 }
 
-export const projectSettings = {
-  check: (_olds: Props, news: Props) => checkOwned(KIND, inputs, news, claimsOf),
+export const projectSettings: Handler<Kind> = {
+  check: (_olds, news) => checkOwned(KIND, news, claimsOf),
 
-  diff: async (_id: string, olds: Props, news: Props) => {
-    const result = diffDeclared(olds, news, FIELDS);
+  diff: async (_id, olds, news) => {
+    const result = diffDeclared(olds, news, fieldRules(KIND));
     // A field the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedFieldsOf(olds).some((field) => !declaredFields(news).includes(field));
     return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped }, recorded(olds));
   },
 
-  create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
-    const declared = props as Inputs;
-    return about(projectSubject(KIND, declared), async () => {
+  create: (declared) =>
+    about(projectSubject(KIND, declared), async () => {
       const project = await requireProject(declared.deploymentSlug, declared.projectName);
       const outs = await apply(declared, projectOutputs(project), { managed: [], originals: {} });
-      settleOwner(KIND, props, "created", recorded(outs));
+      settleOwner(KIND, declared, "created", recorded(outs));
       return { id: projectResourceId(declared), outs };
-    });
-  },
+    }),
 
-  read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  read: (id, props) =>
     about(projectSubject(KIND, props), async () => {
       const project = await unlessGone(projectOf(props).get);
       if (!project) return { id: "" };
@@ -260,16 +233,14 @@ export const projectSettings = {
       return { id, props: live, inputs: refreshedInputs(props, live) };
     }),
 
-  update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
-    const declared = news as Inputs;
-    return about(projectSubject(KIND, declared), async () => {
+  update: (_id, olds, declared) =>
+    about(projectSubject(KIND, declared), async () => {
       const outs = await apply(declared, olds, { managed: managedFieldsOf(olds), originals: originalsOf(olds) });
-      settleOwner(KIND, news, "updated", recorded(outs));
+      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
-    });
-  },
+    }),
 
-  delete: (_id: string, props: Props): Promise<void> =>
+  delete: (_id, props) =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
       const live = valuesOf(props);

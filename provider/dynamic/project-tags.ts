@@ -3,12 +3,11 @@
  * added that were not there before and that no other resource of the stack still declares, so
  * several can share a project, and a tag, with other owners.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { Project } from "../client";
+import { fieldRules, type projectTagsKind } from "../kinds";
 import type { Props } from "./check";
-import { diffDeclared, type FieldRule, sameSet } from "./diff";
-import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "./inputs";
+import { diffDeclared } from "./diff";
+import type { Checked, Handler, Outputs, State } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
 import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "./ownership";
@@ -20,14 +19,8 @@ const KIND = "ProjectTags";
 /** What a ProjectTags records of a tag it added: the project did not have it. */
 const ABSENT = "absent";
 
-export const inputs = z.strictObject({ deploymentSlug, projectName, tags: declaredTags, restoreOnDelete });
-type Inputs = z.output<typeof inputs>;
-
-const FIELDS: FieldRule[] = [
-  { name: "deploymentSlug", replaces: true },
-  { name: "projectName", replaces: true },
-  { name: "tags", equal: sameSet },
-];
+type Kind = typeof projectTagsKind;
+type Inputs = Checked<Kind>;
 
 const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props.tags.filter((t): t is string => known(t)) : []);
 
@@ -51,7 +44,7 @@ function recorded(outputs: Props): Record<string, unknown> {
 }
 
 /** Outputs: the declared tags the project has, those this resource added, and the project's whole set. */
-function outputs(declared: Inputs, project: Project, addedTags: string[]): Props {
+function outputs(declared: Inputs, project: Project, addedTags: string[]): Outputs<Kind> {
   return {
     ...declared,
     tags: declared.tags.filter((t) => project.tags.includes(t)),
@@ -93,16 +86,16 @@ async function removeAdded(
 /** Tags this resource declares that another resource removed earlier in this run. */
 const releasedTags = (declared: Props): string[] => knownTags(declared).filter((t) => wasReleased(tagClaim(declared, t)));
 
-export const projectTags = {
-  check: (_olds: Props, news: Props) => checkOwned(KIND, inputs, news, claimsOf),
+export const projectTags: Handler<Kind> = {
+  check: (_olds, news) => checkOwned(KIND, news, claimsOf),
 
-  diff: async (_id: string, olds: Props, news: Props) => {
-    const result = diffDeclared(olds, news, FIELDS);
+  diff: async (_id, olds, news) => {
+    const result = diffDeclared(olds, news, fieldRules(KIND));
     return diffOwned(KIND, olds, news, releasedTags(news).length ? { ...result, changes: true } : result, recorded(olds));
   },
 
-  create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
-    const declared = props as Inputs;
+  create: (declared) => {
+    const props = declared as Props;
     return about(projectSubject(KIND, declared), async () => {
       let project = await requireProject(declared.deploymentSlug, declared.projectName);
       const released = releasedTags(declared);
@@ -123,11 +116,12 @@ export const projectTags = {
     });
   },
 
-  read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
+  read: (id, props) =>
     about(projectSubject(KIND, props), async () => {
       const project = await unlessGone(projectOf(props).get);
       if (!project) return { id: "" };
-      const live = outputs(props as Inputs, project, (props.addedTags as string[] | undefined) ?? []);
+      // Read by id alone (`ProjectTags.get`), it declares no tags.
+      const live = outputs({ ...props, tags: props.tags ?? [] } as Inputs, project, props.addedTags ?? []);
       const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
       const inputs = {
         deploymentSlug: slug,
@@ -139,11 +133,11 @@ export const projectTags = {
       return { id, props: live, inputs };
     }),
 
-  update: (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => {
-    const declared = news as Inputs;
+  update: (_id, olds, declared) => {
+    const news = declared as Props;
     return about(projectSubject(KIND, declared), async () => {
-      const present = (olds.projectTags as string[] | undefined) ?? [];
-      let added = (olds.addedTags as string[] | undefined) ?? [];
+      const present = olds.projectTags ?? [];
+      let added = olds.addedTags ?? [];
       let project: Project | undefined;
       const released = releasedTags(declared);
       const missing = declared.tags.filter((t) => !present.includes(t) || released.includes(t));
@@ -160,17 +154,17 @@ export const projectTags = {
         project = (await removeAdded(news, dropped, declarer, "stopped declaring a tag")) ?? project;
         added = added.filter((t) => !dropped.includes(t));
       }
-      const outs = project
+      const outs: Outputs<Kind> = project
         ? outputs(declared, project, added)
-        : { ...declared, addedTags: added, projectId: olds.projectId, projectTags: present };
+        : { ...declared, addedTags: added, projectTags: present, projectId: olds.projectId as number };
       settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };
     });
   },
 
-  delete: (_id: string, props: Props): Promise<void> =>
+  delete: (_id, props: State<Kind>) =>
     about(projectSubject(KIND, props), async () => {
-      const added = (props.addedTags as string[] | undefined) ?? [];
+      const added = props.addedTags ?? [];
       if (props.restoreOnDelete === false || !added.length) return;
       await removeAdded(props, added, holderOf, "was deleted");
     }),

@@ -71,13 +71,24 @@ export const LIVE_PROJECT_OUTPUTS = [
   "latestScanAt",
 ] as const;
 
+/** A project's live values, under the output names every project resource uses. */
+export type ProjectOutputs = {
+  projectId: number;
+  defaultBranch: string | null;
+  primaryBranch: string | null;
+  tags: string[];
+  url: string | null;
+  managedScanConfig: Required<ManagedScans>;
+  latestScanAt: string | null;
+};
+
 /** The live values kept in a resource's outputs (from state, without asking the service). */
-export function keptProjectOutputs(props: Props): Props {
-  return Object.fromEntries(LIVE_PROJECT_OUTPUTS.map((key) => [key, props[key]]));
+export function keptProjectOutputs(props: Props): ProjectOutputs {
+  return Object.fromEntries(LIVE_PROJECT_OUTPUTS.map((key) => [key, props[key]])) as unknown as ProjectOutputs;
 }
 
 /** The project's live values, under the output names every project resource uses. */
-export function projectOutputs(project: Project): Props {
+export function projectOutputs(project: Project): ProjectOutputs {
   return {
     projectId: project.id,
     defaultBranch: project.default_branch ?? null,

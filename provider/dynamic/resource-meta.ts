@@ -10,7 +10,7 @@
  * `delete`, which see only the outputs, know them too.
  */
 import { z } from "zod";
-import { DERIVED_OUTPUTS, type ResourceKind } from "../kinds";
+import { DERIVED_OUTPUTS, inputSchema, type ResourceKind } from "../kinds";
 import { checkInputs, containsUnknown, type Props } from "./check";
 import type { Owner } from "./ownership";
 import { sameSet } from "./diff";
@@ -27,16 +27,16 @@ function isMetaKey(kind: ResourceKind, key: string): boolean {
 }
 
 /**
- * `check` of a resource: its own inputs against `schema`, the metadata beside them, returned
+ * `check` of a resource: its own inputs against its kind's declared schema, the metadata beside them, returned
  * together so that the engine keeps the metadata (and the secret marks of the derived inputs).
  */
-export function checkResource<S extends z.ZodType<Props>>(kind: ResourceKind, schema: S, news: Props) {
+export function checkResource(kind: ResourceKind, news: Props) {
   const own: Props = {};
   const meta: Props = {};
   for (const [key, value] of Object.entries(news)) (isMetaKey(kind, key) ? meta : own)[key] = value;
   const derived = Object.keys(meta).filter((key) => key in DERIVED_OUTPUTS[kind]);
   const checkedMeta = checkInputs(metaSchema, Object.fromEntries(Object.entries(meta).filter(([key]) => !derived.includes(key))));
-  const checked = checkInputs(schema, own, new Set(secretInputsOf(news)));
+  const checked = checkInputs(inputSchema(kind), own, new Set(secretInputsOf(news)));
   const failures = [...(checked.failures ?? []), ...(checkedMeta.failures ?? [])];
   // The derived inputs are placeholders whatever their value: null, or unknown during a preview.
   const inputs = { ...checked.inputs, ...checkedMeta.inputs, ...Object.fromEntries(derived.map((key) => [key, meta[key]])) };

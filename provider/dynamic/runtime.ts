@@ -3,8 +3,9 @@
  * Loaded by package name, so old state runs the installed package's code.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { DERIVED_OUTPUTS, type ResourceKind } from "../kinds";
+import { DERIVED_OUTPUTS, KINDS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
+import type { Handler } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
 import { managedScan } from "./managed-scan";
 import { policyRuleMode } from "./policy-rule-mode";
@@ -12,17 +13,7 @@ import { projectSettings } from "./project-settings";
 import { projectTags } from "./project-tags";
 import { sbomExport } from "./sbom-export";
 
-/** A resource kind's implementation of the dynamic-provider methods. */
-export interface Handler {
-  check(olds: Props, news: Props): pulumi.dynamic.CheckResult | Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props): Promise<void>;
-}
-
-export const handlers: Record<ResourceKind, Handler> = {
+export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   ProjectSettings: projectSettings,
   ProjectTags: projectTags,
   ManagedScan: managedScan,
@@ -50,11 +41,24 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   const given = args.map(withoutProviderKey);
   const at = CHECKED_INPUTS_ARGUMENT[method];
   if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
+  if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
   try {
     return withoutUndefined(await fn.apply(handler, given));
   } catch (error) {
     throw withCredentialsHint(error);
   }
+}
+
+/**
+ * The properties `read` is given, completed with what the id stands for: the engine reads a
+ * resource constructed with `opts.id` (`X.get(name, id)`) with no state at all.
+ */
+function withIdInputs(kind: ResourceKind, id: string, props: Props): Props {
+  const { inputs, id: format } = KINDS[kind];
+  const fromId: Props | undefined = format.parse(id);
+  if (fromId) return { ...fromId, ...props };
+  if (Object.keys(inputs).some((input) => props[input] !== undefined)) return props;
+  throw new Error(`${kind}: "${id}" is not an id of this kind: give ${format.format}`);
 }
 
 function withoutPlaceholders(kind: ResourceKind, inputs: Props): Props {

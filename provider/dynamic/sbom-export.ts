@@ -3,70 +3,55 @@
  * `triggers` included, replaces it, which starts a new export; `formatVersion` changes only when
  * the export it asks for does (see sbom-format-version.ts). Delete only forgets the job.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { APIError, type SbomExportStatusResult } from "../client";
-import { createSbomExportRequest } from "../client/schemas";
+import { APIError } from "../client";
+import { fieldRules, type sbomExportKind } from "../kinds";
+import { withNormalizedFormatVersion } from "../kinds/sbom-format-version";
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
-import { diffDeclared, type FieldRule } from "./diff";
-import { id } from "./inputs";
+import { diffDeclared } from "./diff";
+import type { Handler, Outputs } from "./handler";
 import { about } from "./lookup";
 import { checkResource, metaChanged, metaOutputs, withoutMeta } from "./resource-meta";
-import { formatVersionInput, sameFormatVersion, warnDeprecatedVersion, withNormalizedFormatVersion } from "./sbom-format-version";
+import { warnDeprecatedVersion } from "./sbom-format-version";
 
-const request = createSbomExportRequest.omit({ deploymentId: true, repositoryId: true });
-
-export const inputs = request.extend({
-  deploymentId: id("deployment"),
-  repositoryId: id("repository"),
-  formatVersion: formatVersionInput.optional(),
-  triggers: z
-    .union([z.array(z.string()), z.record(z.string(), z.string())], { error: "must be a list of strings or a map of strings" })
-    .optional(),
-});
-type Inputs = z.output<typeof inputs>;
-
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/** Every input identifies the export. `diff` also asks `equal` about an input dropped from the program. */
-const FIELDS = [
-  "deploymentId",
-  "repositoryId",
-  "ref",
-  "formatVersion",
-  "sbomOutputFormat",
-  "metadataComponentType",
-  "metadataSupplier",
-  "triggers",
-].map((name) => ({ name, replaces: true, equal: name === "formatVersion" ? sameFormatVersion : sameJson }) satisfies FieldRule);
+const KIND = "SbomExport";
+type Kind = typeof sbomExportKind;
 
 const subject = (props: Props) => `SbomExport of repository ${String(props.repositoryId)} at ${String(props.ref)}`;
 
 /** The job's status where the live service's status endpoint answers; nothing where it does not. */
-async function status(deploymentId: string, taskToken: string): Promise<Partial<SbomExportStatusResult>> {
+async function status(deploymentId: string, taskToken: string): Promise<Pick<Outputs<Kind>, "status" | "downloadUrl">> {
   try {
     const { status: state, downloadUrl } = await apiClient().sbom.getExport(deploymentId, taskToken);
     return { status: state, downloadUrl: downloadUrl ?? null };
   } catch (error) {
-    if (error instanceof APIError && (error.status === 404 || error.status === 405 || error.status === 501)) return {};
+    if (error instanceof APIError && (error.status === 404 || error.status === 405 || error.status === 501)) return { status: undefined };
     throw error;
   }
 }
 
-export const sbomExport = {
-  check: async (_olds: Props, news: Props) => {
+/**
+ * The job's token. The id is `<deploymentId>/<taskToken>`; resources created before 0.2 have the
+ * bare token as their id, and `taskToken` in their state.
+ */
+const taskTokenOf = (id: string, props: Props) => (typeof props.taskToken === "string" ? props.taskToken : id.slice(id.indexOf("/") + 1));
+
+export const sbomExport: Handler<Kind> = {
+  check: async (_olds, news) => {
     await warnDeprecatedVersion(news);
-    return checkResource("SbomExport", inputs, news);
+    return checkResource(KIND, news);
   },
 
-  diff: async (_id: string, olds: Props, news: Props) => {
+  diff: async (_id, olds, news) => {
     // An input dropped from the program is a change too, unless leaving it out asks for the same
     // export (an unset formatVersion is the service's default, CycloneDX 1.4).
-    const dropped = FIELDS.filter((f) => news[f.name] === undefined && olds[f.name] !== undefined && !f.equal(olds[f.name], undefined)).map(
-      (f) => f.name,
-    );
-    const result = diffDeclared(olds, news, FIELDS);
+    const fields = fieldRules(KIND);
+    const dropped = fields
+      .filter(
+        (f) => news[f.name as keyof typeof news] === undefined && olds[f.name] !== undefined && !f.equal?.(olds[f.name], undefined, olds),
+      )
+      .map((f) => f.name);
+    const result = diffDeclared(olds, news, fields);
     const replaces = [...(result.replaces ?? []), ...dropped];
     // A dropped input replaces, so it is no longer stable.
     const stables = (result.stables ?? []).filter((name) => !dropped.includes(name));
@@ -79,25 +64,35 @@ export const sbomExport = {
     };
   },
 
-  create: (props: Props): Promise<pulumi.dynamic.CreateResult> => {
-    const declared = props as Inputs;
-    return about(subject(declared), async () => {
-      const { deploymentId, triggers: _triggers, ...body } = withoutMeta(declared) as Inputs;
+  create: (declared) =>
+    about(subject(declared), async () => {
+      const { deploymentId, triggers: _triggers, ...body } = withoutMeta(declared) as typeof declared;
       const { taskToken } = await apiClient().sbom.createExport(deploymentId, body);
-      return { id: taskToken, outs: { ...declared, ...metaOutputs(props), taskToken, ...(await status(deploymentId, taskToken)) } };
-    });
-  },
+      return {
+        id: `${deploymentId}/${taskToken}`,
+        outs: { ...declared, ...metaOutputs(declared), taskToken, ...(await status(deploymentId, taskToken)) },
+      };
+    }),
 
-  read: (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> =>
-    about(subject(props), async () => ({
-      id,
-      props: { ...withNormalizedFormatVersion(props), ...(await status(props.deploymentId as string, id)) },
-    })),
+  read: (id, props) =>
+    about(subject(props), async () => {
+      const taskToken = taskTokenOf(id, props);
+      return { id, props: { ...withNormalizedFormatVersion(props), taskToken, ...(await status(String(props.deploymentId), taskToken)) } };
+    }),
 
   // Every input replaces the resource, so update only ever sees a change of the metadata.
-  update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => ({
-    outs: { ...withNormalizedFormatVersion(olds), ...news },
-  }),
+  update: async (id, olds, news) => {
+    const kept = withNormalizedFormatVersion(olds) as typeof olds;
+    return {
+      outs: {
+        ...news,
+        taskToken: taskTokenOf(id, olds),
+        status: olds.status,
+        downloadUrl: olds.downloadUrl,
+        formatVersion: news.formatVersion ?? kept.formatVersion,
+      },
+    };
+  },
 
-  delete: async (): Promise<void> => {},
+  delete: async () => {},
 };

@@ -1,4 +1,4 @@
-/** The package's Pulumi resources. */
+/** The package's Pulumi resources: one class per kind, each derived from its declaration (provider/kinds). */
 export { ProjectSettings, type ProjectSettingsArgs, type ManagedScanConfig, type ScanToggle } from "./project-settings";
 export { ProjectTags, type ProjectTagsArgs } from "./project-tags";
 export { ManagedScan, type ManagedScanArgs } from "./managed-scan";

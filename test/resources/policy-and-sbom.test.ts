@@ -119,10 +119,16 @@ describe("SbomExport", () => {
 
   it("starts an export on create and reports its status", async () => {
     const { id, outs } = await sbom.create(await checked(sbom, request));
-    expect(outs).toMatchObject({ taskToken: id, status: "SBOM_EXPORT_STATUS_IN_PROGRESS" });
+    expect(outs).toMatchObject({ taskToken: expect.any(String), status: "SBOM_EXPORT_STATUS_IN_PROGRESS" });
+    expect(id).toBe(`1/${String(outs.taskToken)}`);
     expect(env.emulator.state().sbomExports).toHaveLength(1);
     const read = await sbom.read(id, outs);
-    expect(read.props).toMatchObject({ status: "SBOM_EXPORT_STATUS_COMPLETED", downloadUrl: expect.stringContaining(id) });
+    expect(read.props).toMatchObject({
+      status: "SBOM_EXPORT_STATUS_COMPLETED",
+      downloadUrl: expect.stringContaining(String(outs.taskToken)),
+    });
+    // State of a build before 0.2, whose id is the bare token, reads the same.
+    expect((await sbom.read(String(outs.taskToken), outs)).props).toMatchObject({ status: "SBOM_EXPORT_STATUS_COMPLETED" });
     expect(env.emulator.state().sbomExports[0]?.request).not.toHaveProperty("triggers");
   });
 
