@@ -1,0 +1,387 @@
+/**
+ * The lifecycle every resource kind goes through, as the engine drives it: check, create, diff,
+ * read (refresh, and from the id alone as `X.get` does), update, drift, delete, and the request
+ * counts of each. ONE table below holds a row per kind; the steps are written once for every row,
+ * so a new kind gets the whole suite by adding one row. What is particular to one kind stays in
+ * its own test file (project-resources, policy-and-sbom, ownership, request-counts, bad-input).
+ *
+ * Each step is its own test, on a fresh emulator and a fresh provider process, so that one
+ * failing step does not hide the others. A step a row cannot take (an update of a kind whose
+ * every change replaces it, drift of an export job) is reported as skipped, never passed.
+ */
+import { describe, expect, it } from "vitest";
+import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import type { ResourceKind } from "../../provider/kinds";
+import { type EmulatorState, SAST_POLICY_ID } from "../../provider/emulator";
+import type { SemgrepClient } from "../../provider/client";
+import { useEmulator } from "../support/emulator";
+import { checked, provider, useProviderAgainst } from "../support/provider";
+import { handlers } from "../../provider/dynamic/runtime";
+
+const env = useEmulator({ preset: "demo" });
+useProviderAgainst(env);
+
+type Props = Record<string, unknown>;
+
+/** A change of the declaration: in place (the live value after the update), or a replacement. */
+type Change = { inputs: Props; replaces: []; live: unknown } | { inputs: Props; replaces: [string, ...string[]] };
+
+/**
+ * An optional input the program stops declaring. Where it is a managed field, the resource stops
+ * managing it (design.md: "A field no longer declared is no longer touched, by update or by
+ * destroy"): no replacement, an update that writes nothing (`changes` says whether the diff asks
+ * for one, to drop the field's original from the state), and a delete that leaves the field as
+ * it is (`liveAfterDelete`). Where every input identifies the resource, dropping one replaces it.
+ */
+type Drop =
+  { input: string; replaces: []; changes: boolean; liveAfterDelete: unknown } | { input: string; replaces: [string, ...string[]] };
+
+interface Row {
+  kind: ResourceKind;
+  /** The inputs as a program writes them (the resource class adds `resourceName`, as below). */
+  declared: Props;
+  /** What `check` rewrites in `declared` (normalized spellings); `{}` when it returns it as given. */
+  normalized: Props;
+  /** A bad value for one field (merged over `declared`) and the property its failure must name. */
+  invalid: { inputs: Props; property: string };
+  /** The id create returns: the kind's documented format for `declared`. */
+  id: string | RegExp;
+  /** Reads, from the emulator's state, the live value this resource manages. */
+  live: (state: EmulatorState) => unknown;
+  /** The live value before create (what the resource finds), and after create. */
+  liveBefore: unknown;
+  liveCreated: unknown;
+  /** A changed declaration, and what diff must say of it. */
+  change: Change;
+  /** A change made behind the resource's back through the API, and what read must then report. */
+  drift?: {
+    write: (client: SemgrepClient) => Promise<unknown>;
+    /** Outputs the read must show. */
+    props: Props;
+    /** The managed inputs the read must give (the others stay as declared): the live values. */
+    inputs: Props;
+  };
+  /** An optional input dropped from the program (none where every optional input is behaviour, not a field). */
+  drop?: Drop;
+  /**
+   * Whether the kind takes `restoreOnDelete` and, by default, puts back on delete what create
+   * found. Without it (an export job cannot be undone), delete only forgets: the live value stays.
+   */
+  restoresOnDelete: boolean;
+  /** Outputs the service gives (identity and live values): a read from the id alone must give them as the full read does. */
+  liveOutputs: string[];
+  /** Requests made by create, by a diff of an unchanged declaration, and by delete (measured; guards against regressions). */
+  requests: { create: number; diff: number; delete: number };
+}
+
+const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
+const project = (state: EmulatorState, name: string) => state.projects.find((p) => p.name === name)!;
+const rule = (state: EmulatorState, path: string) =>
+  state.policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === path)!;
+const on = (enabled: boolean) => ({ enabled });
+const scans = (diff: boolean, full: boolean) => ({ diff_scan: on(diff), full_scan: on(full) });
+
+const rows: Row[] = [
+  {
+    kind: "ProjectSettings",
+    declared: {
+      deploymentSlug: "acme",
+      projectName: "acme/web-app",
+      primaryBranch: "develop",
+      tags: ["team:web", "pci"],
+      managedScanConfig: { fullScan: on(false) },
+    },
+    normalized: { primaryBranch: "refs/heads/develop" },
+    invalid: { inputs: { primaryBranch: "main branch" }, property: "primaryBranch" },
+    id: "acme/acme/web-app",
+    live: (state) => {
+      const { primaryBranch, tags, managedScanConfig } = project(state, "acme/web-app");
+      return { primaryBranch, tags, managedScanConfig };
+    },
+    liveBefore: { primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1"], managedScanConfig: scans(true, true) },
+    liveCreated: { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci"], managedScanConfig: scans(true, false) },
+    change: {
+      inputs: { tags: ["team:web", "pci", "tier:2"] },
+      replaces: [],
+      live: { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci", "tier:2"], managedScanConfig: scans(true, false) },
+    },
+    drift: {
+      write: (client) => client.projects.update("acme", "acme/web-app", { primary_branch: "refs/heads/hotfix" }),
+      props: { primaryBranch: "refs/heads/hotfix" },
+      inputs: { primaryBranch: "refs/heads/hotfix" },
+    },
+    drop: {
+      input: "tags",
+      replaces: [],
+      changes: true,
+      liveAfterDelete: { primaryBranch: "refs/heads/main", tags: ["team:web", "pci"], managedScanConfig: scans(true, true) },
+    },
+    restoresOnDelete: true,
+    liveOutputs: [
+      "deploymentSlug",
+      "projectName",
+      "projectId",
+      "defaultBranch",
+      "primaryBranch",
+      "tags",
+      "url",
+      "managedScanConfig",
+      "latestScanAt",
+    ],
+    requests: { create: 2, diff: 0, delete: 1 },
+  },
+  {
+    kind: "ProjectTags",
+    declared: { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["pci", "owner:appsec"] },
+    normalized: {},
+    invalid: { inputs: { tags: ["pci", "pci"] }, property: "tags" },
+    id: "acme/acme/web-app",
+    live: (state) => project(state, "acme/web-app").tags,
+    liveBefore: ["team:web", "tier:1"],
+    liveCreated: ["team:web", "tier:1", "pci", "owner:appsec"],
+    change: {
+      inputs: { tags: ["pci", "owner:appsec", "tier:2"] },
+      replaces: [],
+      live: ["team:web", "tier:1", "pci", "owner:appsec", "tier:2"],
+    },
+    drift: {
+      write: (client) => client.projects.removeTags("acme", "acme/web-app", ["pci"]),
+      props: { tags: ["owner:appsec"], projectTags: ["team:web", "tier:1", "owner:appsec"] },
+      inputs: { tags: ["owner:appsec"] },
+    },
+    // `tags` is required; its only optional input, restoreOnDelete, is behaviour, not a field of the project.
+    restoresOnDelete: true,
+    // Which of the project's tags the resource declares is not in the id: `tags` and `addedTags` come from its state.
+    liveOutputs: ["deploymentSlug", "projectName", "projectId", "projectTags"],
+    requests: { create: 2, diff: 0, delete: 1 },
+  },
+  {
+    kind: "ManagedScan",
+    declared: { deploymentSlug: "acme", projectName: "acme/mobile-app", diffScan: on(true), fullScan: on(true) },
+    normalized: {},
+    invalid: { inputs: { diffScan: { enabled: "yes" } }, property: "diffScan.enabled" },
+    id: "acme/acme/mobile-app",
+    live: (state) => project(state, "acme/mobile-app").managedScanConfig,
+    liveBefore: scans(false, false),
+    liveCreated: scans(true, true),
+    change: { inputs: { diffScan: on(false) }, replaces: [], live: scans(false, true) },
+    drift: {
+      write: (client) => client.projects.updateManagedScans("acme", "acme/mobile-app", { full_scan: on(false) }),
+      props: { fullScan: on(false) },
+      inputs: { fullScan: on(false) },
+    },
+    drop: { input: "fullScan", replaces: [], changes: true, liveAfterDelete: scans(false, true) },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentSlug", "projectName", "projectId", "diffScan", "fullScan"],
+    requests: { create: 2, diff: 0, delete: 1 },
+  },
+  {
+    kind: "PolicyRuleMode",
+    declared: { deploymentId: 1, policyId: SAST_POLICY_ID, rulePath: EVAL, mode: "MODE_BLOCK" },
+    normalized: { deploymentId: "1" },
+    invalid: { inputs: { mode: "BLOCK" }, property: "mode" },
+    id: `1/${SAST_POLICY_ID}/${EVAL}`,
+    live: (state) => rule(state, EVAL).policyMode,
+    liveBefore: "MODE_COMMENT",
+    liveCreated: "MODE_BLOCK",
+    change: { inputs: { mode: "MODE_MONITOR" }, replaces: [], live: "MODE_MONITOR" },
+    drift: {
+      write: (client) => client.policies.updateRuleMode("1", SAST_POLICY_ID, { rulePath: EVAL, policyMode: "MODE_DISABLED" }),
+      props: { mode: "MODE_DISABLED" },
+      inputs: { mode: "MODE_DISABLED" },
+    },
+    // Every input but restoreOnDelete is required.
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "policyId", "rulePath", "mode", "ruleId", "severity", "confidence", "category", "url"],
+    requests: { create: 2, diff: 0, delete: 1 },
+  },
+  {
+    kind: "SbomExport",
+    declared: { deploymentId: 1, repositoryId: 101, ref: "refs/heads/main", sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON", triggers: ["v1"] },
+    normalized: { deploymentId: "1", repositoryId: "101" },
+    invalid: { inputs: { ref: "main" }, property: "ref" },
+    id: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, // the export's task token
+    live: (state) => state.sbomExports.map((e) => ({ repositoryId: e.repositoryId, ref: e.ref })),
+    liveBefore: [],
+    liveCreated: [{ repositoryId: 101, ref: "refs/heads/main" }],
+    change: { inputs: { triggers: ["v2"] }, replaces: ["triggers"] },
+    // No drift: an export job has nothing to change behind its back.
+    drop: { input: "triggers", replaces: ["triggers"] },
+    restoresOnDelete: false,
+    // The request (repository, ref, format) is not in the status the service gives: it comes from the state.
+    liveOutputs: ["deploymentId", "taskToken", "status", "downloadUrl"],
+    requests: { create: 2, diff: 0, delete: 0 },
+  },
+];
+
+/** The name the resource class passes beside the program's inputs. */
+const RESOURCE_NAME = "lifecycle";
+
+/** The requests `work` makes. */
+async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const before = env.requests().length;
+  await work();
+  return env
+    .requests()
+    .slice(before)
+    .map((r) => `${r.method} ${r.operation}`);
+}
+
+/** The next step runs in a new provider process, as `pulumi refresh` and `pulumi destroy` start one. */
+const newProcess = forgetProcessMemory;
+
+/** The inputs the engine keeps after a read: those it returned, else the ones it had (the dynamic-provider host's rule). */
+const keptInputs = (read: { inputs?: Props }, had: Props) => read.inputs ?? had;
+
+const pick = (props: Props | undefined, keys: string[]) => Object.fromEntries(keys.map((key) => [key, props?.[key]]));
+
+function without(props: Props, key: string): Props {
+  const { [key]: _dropped, ...rest } = props;
+  return rest;
+}
+
+it("has a row for every resource kind", () => {
+  expect(rows.map((row) => row.kind).sort()).toEqual(Object.keys(handlers).sort());
+});
+
+describe.each(rows)("$kind", (row) => {
+  const calls = provider(row.kind);
+  const live = () => structuredClone(row.live(env.emulator.state()));
+  const declared = { ...row.declared, resourceName: RESOURCE_NAME };
+  const changed = { ...declared, ...row.change.inputs };
+  const update = "live" in row.change ? row.change : undefined;
+
+  /** Checks and creates the row's declaration: the state every later step starts from. */
+  async function created() {
+    const inputs = await checked(calls, declared);
+    const { id, outs } = await calls.create(inputs);
+    return { inputs, id, outs };
+  }
+
+  // 1. Bad input stops at preview, before any request; good input comes back normalized.
+  it("check: normalizes the declaration, refuses a bad value naming its field, with no request", async () => {
+    expect(await calls.check(declared)).toEqual({ inputs: { ...declared, ...row.normalized } });
+    const { failures } = await calls.check({ ...declared, ...row.invalid.inputs });
+    expect(failures).toEqual([{ property: row.invalid.property, reason: expect.stringContaining(`${row.invalid.property}: `) }]);
+    expect(env.requests()).toEqual([]);
+  });
+
+  // 2. Create applies what is declared to the service and keeps every declared input in the outputs.
+  it("create: applies the declaration, returns the kind's id and every declared input", async () => {
+    expect(live()).toEqual(row.liveBefore);
+    const { inputs, id, outs } = await created();
+    expect(live()).toEqual(row.liveCreated);
+    if (typeof row.id === "string") expect(id).toBe(row.id);
+    else expect(id).toMatch(row.id);
+    expect(outs).toMatchObject(inputs);
+  });
+
+  // 3. A no-op `up` shows nothing; a changed declaration updates or replaces exactly as the row says.
+  it(`diff: no change for the same declaration; a change ${update ? "updates in place" : `replaces (${row.change.replaces.join(", ")})`}`, async () => {
+    const { inputs, outs } = await created();
+    expect(await calls.diff(outs, inputs)).toMatchObject({ changes: false });
+    const diff = await calls.diff(outs, await checked(calls, changed));
+    expect(diff).toMatchObject({ changes: true });
+    expect(diff.replaces).toEqual(row.change.replaces);
+  });
+
+  // 4. A refresh right after create finds no drift, and leaves the inputs as the program declared them.
+  it("read (refresh): the same id, no drift, the declared inputs", async () => {
+    const { inputs, id, outs } = await created();
+    newProcess();
+    const read = await calls.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props).toMatchObject(inputs);
+    expect(await calls.diff(read.props!, inputs)).toMatchObject({ changes: false });
+    expect(keptInputs(read, inputs)).toEqual(inputs);
+  });
+
+  // 5. `X.get(name, id)` (a resource constructed with `opts.id`): the engine reads it with no state.
+  it("read from the id alone (X.get): the same id and the outputs the full read gives", async () => {
+    const { id, outs } = await created();
+    newProcess();
+    const full = await calls.read(id, outs);
+    expect(Object.keys(full.props ?? {})).toEqual(expect.arrayContaining(row.liveOutputs));
+    newProcess();
+    const alone = await calls.read(id, {});
+    expect(alone.id).toBe(id);
+    expect(pick(alone.props, row.liveOutputs)).toEqual(pick(full.props, row.liveOutputs));
+  });
+
+  // 6. An in-place change reaches the service, and the next refresh agrees with it.
+  it.runIf(update)("update: applies a change live; a read after it finds no drift", async () => {
+    const { id, outs } = await created();
+    const news = await checked(calls, changed);
+    const updated = await calls.update(id, outs, news);
+    expect(live()).toEqual(update!.live);
+    expect(updated.outs).toMatchObject(news);
+    newProcess();
+    const read = await calls.read(id, updated.outs);
+    expect(read.id).toBe(id);
+    expect(await calls.diff(read.props!, news)).toMatchObject({ changes: false });
+    expect(keptInputs(read, news)).toEqual(news);
+  });
+
+  // 7. A change made out of band shows in a refresh: the outputs and the managed inputs take the live value.
+  it.runIf(row.drift)("drift: read reports a change made behind the resource's back", async () => {
+    const { inputs, id, outs } = await created();
+    await row.drift!.write(env.client());
+    newProcess();
+    const read = await calls.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props).toMatchObject(row.drift!.props);
+    expect(keptInputs(read, inputs)).toEqual({ ...inputs, ...row.drift!.inputs });
+    // The next `up` puts the declared value back in place.
+    expect(await calls.diff(read.props!, inputs)).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  // 8. Destroy puts back what create found (or, for a kind that cannot undo, forgets).
+  it(`delete: ${row.restoresOnDelete ? "puts back the value create found" : "leaves the live value (nothing to undo)"}`, async () => {
+    const { id, outs } = await created();
+    newProcess();
+    await calls.delete(id, outs);
+    expect(live()).toEqual(row.restoresOnDelete ? row.liveBefore : row.liveCreated);
+  });
+
+  it.runIf(row.restoresOnDelete)("delete with restoreOnDelete: false leaves the declared value", async () => {
+    const inputs = await checked(calls, { ...declared, restoreOnDelete: false });
+    const { id, outs } = await calls.create(inputs);
+    newProcess();
+    await calls.delete(id, outs);
+    expect(live()).toEqual(row.liveCreated);
+  });
+
+  // 9. Request counts: the minimum the API allows, measured; a change here is a regression or a deliberate improvement.
+  it(`requests: create ${row.requests.create}, diff of an unchanged declaration ${row.requests.diff}, delete ${row.requests.delete}`, async () => {
+    const inputs = await checked(calls, declared);
+    let result = { id: "", outs: {} as Props };
+    const create = await requestsOf(async () => (result = await calls.create(inputs)));
+    const diff = await requestsOf(() => calls.diff(result.outs, inputs));
+    newProcess();
+    const remove = await requestsOf(() => calls.delete(result.id, result.outs));
+    expect({ create: create.length, diff: diff.length, delete: remove.length }).toEqual(row.requests);
+  });
+
+  // 10. A program that stops declaring an optional input: not managed any more (or, for an identifying input, a replacement).
+  const drop = row.drop;
+  it.runIf(drop)(
+    drop
+      ? `diff when the program drops ${drop.input}: ${drop.replaces.length ? "replaces" : "stops managing it, writes nothing, and delete leaves it"}`
+      : "diff when the program drops an optional input (none that is a field of the service)",
+    async () => {
+      const { id, outs } = await created();
+      const news = await checked(calls, without(declared, drop!.input));
+      const stopsManaging = "liveAfterDelete" in drop! ? drop : undefined;
+      const diff = await calls.diff(outs, news);
+      expect(diff.changes).toBe(stopsManaging ? stopsManaging.changes : true);
+      expect(diff.replaces).toEqual(drop!.replaces);
+      if (!stopsManaging) return; // a replacement: the engine creates anew (step 2) and deletes the old (step 8)
+      let updated = outs;
+      expect(await requestsOf(async () => (updated = (await calls.update(id, outs, news)).outs))).toEqual([]);
+      expect(live()).toEqual(row.liveCreated);
+      newProcess();
+      await calls.delete(id, updated);
+      expect(live()).toEqual(stopsManaging.liveAfterDelete);
+    },
+  );
+});
