@@ -16,8 +16,7 @@ import {
 } from "../client/schemas";
 import { containsUnknown, type Props } from "./check";
 import { isRecord } from "./diff";
-import { notify } from "./notices";
-import { onForget } from "./process-memory";
+import { notifyOnce } from "./notices";
 import { ownerName } from "./ownership";
 import { ownerOf, secretInputsOf } from "./resource-meta";
 
@@ -29,7 +28,9 @@ function translate({ version, ...rest }: Props): { value: Props } | { problem: s
   const named = typeof version === "string" ? cyclonedxVersionOf(version) : undefined;
   if (named === undefined) {
     return {
-      problem: `must be a CycloneDX version the service supports: one of ${SUPPORTED} (deprecated: give cyclonedxVersion, e.g. "SBOM_CYCLONE_DX_VERSION_V1_5")`,
+      problem:
+        `must be a CycloneDX version the service supports: one of ${SUPPORTED} ` +
+        '(deprecated: give cyclonedxVersion, e.g. "SBOM_CYCLONE_DX_VERSION_V1_5")',
     };
   }
   if (rest.cyclonedxVersion !== undefined && rest.cyclonedxVersion !== named) {
@@ -102,14 +103,9 @@ export function warnDeprecatedVersion(props: Props): Promise<void> {
     ? "cyclonedxVersion in place of version"
     : `cyclonedxVersion: "${String(translated.value.cyclonedxVersion)}" in place of version: "${given.version}"`;
   const message =
-    `${owner ? ownerName(owner) : "An SbomExport"}: formatVersion.version is deprecated (Semgrep's API takes formatVersion.cyclonedxVersion); ` +
+    `${owner ? ownerName(owner) : "An SbomExport"}: formatVersion.version is deprecated ` +
+    "(Semgrep's API takes formatVersion.cyclonedxVersion); " +
     `write ${respelling}. Changing only the spelling starts no new export.`;
   // The engine checks a replaced resource twice in one run: say it once.
-  if (warned.has(message)) return Promise.resolve();
-  warned.add(message);
-  return notify("warning", message);
+  return notifyOnce(message, "warning", message);
 }
-
-/** Deprecation warnings already given by this provider process. */
-const warned = new Set<string>();
-onForget(() => warned.clear());
