@@ -1,4 +1,8 @@
-/** Where the client's token and address come from: explicit options first, then the environment. */
+/**
+ * Where the client's token and address come from: explicit settings first (the client's options,
+ * or the provider's and data sources' own: a call's options, the stack config), then
+ * SEMGREP_APP_TOKEN / SEMGREP_APP_URL, then the default address.
+ */
 import type { Dispatcher } from "undici";
 import { InvalidBaseUrlError, MissingTokenError } from "./errors";
 
@@ -57,15 +61,12 @@ export interface ResolvedConfig {
  * {@link InvalidBaseUrlError} when the address is not one the client can use.
  */
 export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
-  const env = options.env ?? process.env;
-  const token = nonBlank(options.token) ?? nonBlank(env[TOKEN_ENV]);
+  const given = { token: options.token, url: options.baseUrl, urlSource: options.baseUrlSource ?? "baseUrl" };
+  const { token, baseUrl, baseUrlSource } = resolveCredentials([given], options.env);
   if (!token) throw new MissingTokenError();
-  const explicit = nonBlank(options.baseUrl);
-  const fromEnv = nonBlank(env[URL_ENV]);
-  const baseUrlSource = explicit ? (options.baseUrlSource ?? "baseUrl") : fromEnv ? URL_ENV : "the default address";
   return {
     token,
-    baseUrl: parseBaseUrl(explicit ?? fromEnv ?? DEFAULT_BASE_URL, baseUrlSource),
+    baseUrl: parseBaseUrl(baseUrl ?? DEFAULT_BASE_URL, baseUrlSource),
     baseUrlSource,
     maxRetries: options.maxRetries ?? 8,
     timeoutMs: options.timeoutMs ?? 30_000,
@@ -75,6 +76,36 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
     log: options.log ?? (() => {}),
     dispatcher: options.dispatcher,
   };
+}
+
+/** One place a token and an address may be set; `urlSource` names it in errors about the address. */
+export interface CredentialSource {
+  token?: string;
+  url?: string;
+  urlSource: string;
+}
+
+/** The token and address to use, and where the address came from. */
+export interface Credentials {
+  token?: string;
+  /** Unset when no source gives one: the client then uses {@link DEFAULT_BASE_URL}. */
+  baseUrl?: string;
+  baseUrlSource: string;
+}
+
+/**
+ * Each of the token and the address from the first of `sources` that sets it (blank counts as
+ * unset), else from SEMGREP_APP_TOKEN / SEMGREP_APP_URL in `env`, read now. The token stays
+ * unset when none has one ({@link resolveConfig} then throws {@link MissingTokenError}).
+ */
+export function resolveCredentials(
+  sources: readonly CredentialSource[],
+  env: Record<string, string | undefined> = process.env,
+): Credentials {
+  const all = [...sources, { token: env[TOKEN_ENV], url: env[URL_ENV], urlSource: URL_ENV }];
+  const token = all.map((source) => nonBlank(source.token)).find((value) => value !== undefined);
+  const address = all.find((source) => nonBlank(source.url) !== undefined);
+  return { token, baseUrl: nonBlank(address?.url), baseUrlSource: address?.urlSource ?? "the default address" };
 }
 
 /**
@@ -98,8 +129,12 @@ export function parseBaseUrl(value: string, source: string): string {
     throw new InvalidBaseUrlError(source, shown, "must not carry credentials: the token goes in semgrep:token or SEMGREP_APP_TOKEN");
   }
   if (url.pathname.replace(/\/+$/, "") !== "" || url.search || url.hash) {
-    const problem = `must be the service's address without a path (e.g. https://semgrep.dev, not …${url.pathname}): the client adds /api/v1 itself`;
-    throw new InvalidBaseUrlError(source, shown, problem);
+    const example = `e.g. https://semgrep.dev, not …${url.pathname}`;
+    throw new InvalidBaseUrlError(
+      source,
+      shown,
+      `must be the service's address without a path (${example}): the client adds /api/v1 itself`,
+    );
   }
   return url.origin;
 }

@@ -222,7 +222,8 @@ function hintFor(status: number, code: string | undefined): string {
     return (
       "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
       "PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
-      "Manage this deployment's rules in its detection policies instead (Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})"
+      "Manage this deployment's rules in its detection policies instead " +
+      "(Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})"
     );
   }
   switch (status) {

@@ -48,3 +48,19 @@ export class Paginated<TItem, TCursor = string, TAnswer = unknown> implements As
     return items;
   }
 }
+
+/**
+ * A listing read by cursor: `fetch(cursor)` reads one page (the first with no cursor), whose
+ * answer holds the items under `key` and the next page's `cursor`; `isLast`, where given, ends
+ * the listing on an answer that says it is the last whatever its cursor (`hasMore: false`).
+ */
+export function byCursor<K extends string, TItem, TCursor, TAnswer extends Record<K, TItem[]> & { cursor?: TCursor | null }>(
+  fetch: (cursor: TCursor | undefined) => Promise<TAnswer>,
+  key: K,
+  isLast: (answer: TAnswer) => boolean = () => false,
+): Paginated<TItem, TCursor, TAnswer> {
+  return new Paginated(async (cursor) => {
+    const answer = await fetch(cursor);
+    return { items: answer[key], next: isLast(answer) ? undefined : (answer.cursor ?? undefined), answer };
+  });
+}

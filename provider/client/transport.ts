@@ -215,9 +215,8 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const delay = retryDelayMs(attempt, this.#config.retryBaseDelayMs, this.#config.maxRetryDelayMs, askedMs);
-    this.#config.log(
-      `semgrep: retrying ${info.operation} (${info.method} ${info.path}) after ${reason}: attempt ${attempt + 1} in ${Math.round(delay)} ms`,
-    );
+    const request = `${info.operation} (${info.method} ${info.path})`;
+    this.#config.log(`semgrep: retrying ${request} after ${reason}: attempt ${attempt + 1} in ${Math.round(delay)} ms`);
     try {
       await sleep(delay, undefined, { signal });
     } catch (error) {

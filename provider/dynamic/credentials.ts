@@ -4,7 +4,8 @@
  * SEMGREP_APP_TOKEN / SEMGREP_APP_URL read at call time. Held in this process's memory only.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { AuthenticationError, causeChain, MissingTokenError, type SemgrepClient, sharedClient, TOKEN_ENV, URL_ENV } from "../client";
+import { AuthenticationError, causeChain, MissingTokenError, type SemgrepClient, sharedClient } from "../client";
+import { resolveCredentials } from "../client/config";
 
 let configured: { token?: string; url?: string } = {};
 
@@ -15,9 +16,8 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
 
 /** The client for the current credentials. */
 export function apiClient(): SemgrepClient {
-  const token = configured.token ?? process.env[TOKEN_ENV];
-  const [baseUrl, baseUrlSource] = configured.url ? [configured.url, "semgrep:url"] : [process.env[URL_ENV], URL_ENV];
-  return sharedClient({ token, baseUrl, baseUrlSource, log: (line) => process.stderr.write(`${line}\n`) });
+  const credentials = resolveCredentials([{ ...configured, urlSource: "semgrep:url" }]);
+  return sharedClient({ ...credentials, log: (line) => process.stderr.write(`${line}\n`) });
 }
 
 /** The address requests go to, as a key for caches shared between resources. */
@@ -34,7 +34,8 @@ export function withCredentialsHint(error: unknown): unknown {
   const cause = [...causeChain(error)].find((e) => e instanceof MissingTokenError || e instanceof AuthenticationError);
   if (!(error instanceof Error) || cause === undefined) return error;
   const hint =
-    "If semgrep:token was set or rotated after this stack's last `pulumi up`, `pulumi refresh` and `pulumi destroy` still use the token saved in the stack's state: " +
+    "If semgrep:token was set or rotated after this stack's last `pulumi up`, " +
+    "`pulumi refresh` and `pulumi destroy` still use the token saved in the stack's state: " +
     "run `pulumi up` (or `pulumi refresh --run-program`) once so the provider picks up the new one.";
   return new Error(`${error.message.replace(/\.$/, "")}. ${hint}`, { cause: error });
 }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { isBranchName, PRIMARY_BRANCH_FOLLOWS_DEFAULT, tagList } from "../client/schemas";
 
-export { deploymentSlug, id, projectName } from "../client/schemas";
+export { declaredToggle as toggle, deploymentSlug, id, projectName } from "../client/schemas";
 export { tagList };
 
 /**
@@ -28,11 +28,6 @@ export const primaryBranch = z
     }
     return `refs/heads/${name}`;
   });
-
-export const toggle = z.strictObject(
-  { enabled: z.boolean({ error: "must be true or false" }) },
-  { error: "must be an object { enabled: boolean }" },
-);
 
 export const restoreOnDelete = z.boolean({ error: "must be true or false" }).optional();
 

@@ -6,6 +6,7 @@
  * run's diagnostics (warnings counted as such). Anywhere else they go to stderr.
  */
 import { createRequire } from "node:module";
+import { onForget } from "./process-memory";
 
 export type Severity = "info" | "warning";
 export type NoticeSink = (severity: Severity, message: string) => Promise<void>;
@@ -17,6 +18,21 @@ export function notify(severity: Severity, message: string): Promise<void> {
   sink ??= engineLog(engineAddress()) ?? stderrSink;
   return sink(severity, message);
 }
+
+/**
+ * Sends a message once per provider process: again under the same `key` it sends nothing (the
+ * engine checks a replaced resource twice in one run, for instance). Forgotten with the process's
+ * memory.
+ */
+export function notifyOnce(key: string, severity: Severity, message: string): Promise<void> {
+  if (given.has(key)) return Promise.resolve();
+  given.add(key);
+  return notify(severity, message);
+}
+
+/** The keys of the messages {@link notifyOnce} has sent. */
+const given = new Set<string>();
+onForget(() => given.clear());
 
 /** Replaces where messages go (tests collect them); `undefined` restores the default. */
 export function setNoticeSink(next: NoticeSink | undefined): void {

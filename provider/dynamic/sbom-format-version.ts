@@ -2,8 +2,7 @@
 import { translate } from "../kinds/sbom-format-version";
 import { containsUnknown, type Props } from "./check";
 import { isRecord } from "./diff";
-import { notify } from "./notices";
-import { onForget } from "./process-memory";
+import { notifyOnce } from "./notices";
 import { ownerName } from "./ownership";
 import { ownerOf, secretInputsOf } from "./resource-meta";
 
@@ -23,14 +22,9 @@ export function warnDeprecatedVersion(props: Props): Promise<void> {
     ? "cyclonedxVersion in place of version"
     : `cyclonedxVersion: "${String(translated.value.cyclonedxVersion)}" in place of version: "${given.version}"`;
   const message =
-    `${owner ? ownerName(owner) : "An SbomExport"}: formatVersion.version is deprecated (Semgrep's API takes formatVersion.cyclonedxVersion); ` +
+    `${owner ? ownerName(owner) : "An SbomExport"}: formatVersion.version is deprecated ` +
+    "(Semgrep's API takes formatVersion.cyclonedxVersion); " +
     `write ${respelling}. Changing only the spelling starts no new export.`;
   // The engine checks a replaced resource twice in one run: say it once.
-  if (warned.has(message)) return Promise.resolve();
-  warned.add(message);
-  return notify("warning", message);
+  return notifyOnce(message, "warning", message);
 }
-
-/** Deprecation warnings already given by this provider process. */
-const warned = new Set<string>();
-onForget(() => warned.clear());

@@ -4,7 +4,8 @@
  * SEMGREP_APP_TOKEN / SEMGREP_APP_URL.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { type SemgrepClient, sharedClient, TOKEN_ENV, URL_ENV } from "../client";
+import { type SemgrepClient, sharedClient } from "../client";
+import { resolveCredentials } from "../client/config";
 
 /**
  * Options of every data-source function. The functions read the API from the program's own
@@ -38,11 +39,10 @@ function stackConfig(key: string): string | undefined {
 }
 
 export function clientFor(opts: SemgrepInvokeOptions = {}): SemgrepClient {
-  const configuredUrl = stackConfig("url");
-  const [baseUrl, baseUrlSource] = opts.url
-    ? [opts.url, "the url invoke option"]
-    : configuredUrl
-      ? [configuredUrl, "semgrep:url"]
-      : [process.env[URL_ENV], URL_ENV];
-  return sharedClient({ token: opts.token ?? stackConfig("token") ?? process.env[TOKEN_ENV], baseUrl, baseUrlSource });
+  return sharedClient(
+    resolveCredentials([
+      { token: opts.token, url: opts.url, urlSource: "the url invoke option" },
+      { token: stackConfig("token"), url: stackConfig("url"), urlSource: "semgrep:url" },
+    ]),
+  );
 }

@@ -123,7 +123,8 @@ export async function getLockfiles(args: GetLockfilesArgs, opts?: SemgrepInvokeO
  * @example
  * ```ts
  * import { getLockfilesOutput } from "pulumi-semgrep";
- * export const lockfilePaths = getLockfilesOutput({ deploymentId: "1", repositoryId: "101" }).lockfiles.apply((ls) => ls.map((l) => l.lockfilePath));
+ * export const lockfilePaths = getLockfilesOutput({ deploymentId: "1", repositoryId: "101" })
+ *   .lockfiles.apply((ls) => ls.map((l) => l.lockfilePath));
  * ```
  */
 export const getLockfilesOutput: (args: GetLockfilesOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetLockfilesResult> =

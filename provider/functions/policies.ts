@@ -101,7 +101,8 @@ export async function getPolicy(args: GetPolicyArgs, opts?: SemgrepInvokeOptions
   if (!matches.length)
     throw new Error(`getPolicy: no policy of deployment ${deploymentId} matches ${described}; its policies: ${list(policies) || "none"}`);
   throw new Error(
-    `getPolicy: ${matches.length} policies of deployment ${deploymentId} match ${described}: ${list(matches)}; add criteria (id, slug, name, productType, isDefault) to pick one`,
+    `getPolicy: ${matches.length} policies of deployment ${deploymentId} match ${described}: ${list(matches)}; ` +
+      "add criteria (id, slug, name, productType, isDefault) to pick one",
   );
 }
 

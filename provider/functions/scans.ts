@@ -82,7 +82,8 @@ export async function getScans(args: GetScansArgs, opts?: SemgrepInvokeOptions):
  * @example
  * ```ts
  * import { getScansOutput } from "pulumi-semgrep";
- * export const failedScans = getScansOutput({ deploymentId: "1", statuses: ["SCAN_STATUS_ERROR"], maxResults: 10 }).scans.apply((s) => s.length);
+ * export const failedScans = getScansOutput({ deploymentId: "1", statuses: ["SCAN_STATUS_ERROR"], maxResults: 10 })
+ *   .scans.apply((s) => s.length);
  * ```
  */
 export const getScansOutput: (args: GetScansOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetScansResult> =

@@ -26,7 +26,9 @@ export function translate({ version, ...rest }: Props): { value: Props } | { pro
   const named = typeof version === "string" ? cyclonedxVersionOf(version) : undefined;
   if (named === undefined) {
     return {
-      problem: `must be a CycloneDX version the service supports: one of ${SUPPORTED} (deprecated: give cyclonedxVersion, e.g. "SBOM_CYCLONE_DX_VERSION_V1_5")`,
+      problem:
+        `must be a CycloneDX version the service supports: one of ${SUPPORTED} ` +
+        '(deprecated: give cyclonedxVersion, e.g. "SBOM_CYCLONE_DX_VERSION_V1_5")',
     };
   }
   if (rest.cyclonedxVersion !== undefined && rest.cyclonedxVersion !== named) {

@@ -13,7 +13,7 @@ import {
   MAX_DEPENDENCY_PAGE_SIZE,
   type RepositorySummary,
 } from "../schemas/dependencies";
-import { Paginated } from "../pagination";
+import { byCursor, type Paginated } from "../pagination";
 import { type RequestOptions, segment, type Transport, validateRequest } from "../transport";
 
 export class Dependencies {
@@ -44,10 +44,8 @@ export class Dependencies {
     params: Omit<ListRepositoriesRequest, "cursor"> = {},
     options?: RequestOptions,
   ): Paginated<RepositorySummary, number, ListRepositoriesResponse> {
-    return new Paginated(async (cursor) => {
-      const page = await this.listRepositoriesPage(deploymentId, { ...params, cursor }, options);
-      return { items: page.repositorySummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined, answer: page };
-    });
+    const fetch = (cursor?: number) => this.listRepositoriesPage(deploymentId, { ...params, cursor }, options);
+    return byCursor(fetch, "repositorySummaries", (page) => !page.hasMore);
   }
 
   /** One page of `POST /deployments/{deploymentId}/dependencies/repositories/{repositoryId}/lockfiles`. */
@@ -77,9 +75,7 @@ export class Dependencies {
     params: Omit<ListLockfilesRequest, "cursor" | "repositoryId"> = {},
     options?: RequestOptions,
   ): Paginated<LockfileSummary, string, ListLockfilesResponse> {
-    return new Paginated(async (cursor) => {
-      const page = await this.listLockfilesPage(deploymentId, repositoryId, { ...params, cursor }, options);
-      return { items: page.lockfileSummaries, next: page.hasMore ? (page.cursor ?? undefined) : undefined, answer: page };
-    });
+    const fetch = (cursor?: string) => this.listLockfilesPage(deploymentId, repositoryId, { ...params, cursor }, options);
+    return byCursor(fetch, "lockfileSummaries", (page) => !page.hasMore);
   }
 }

@@ -14,7 +14,7 @@ import {
   type UpdateRuleModeResponse,
 } from "../schemas/policies";
 import type { PolicyMode } from "../schemas/enums";
-import { Paginated } from "../pagination";
+import { byCursor, type Paginated } from "../pagination";
 import { DEPLOYMENT_MIGRATED } from "../errors";
 import { type RequestOptions, segment, type Transport, validateRequest } from "../transport";
 
@@ -60,10 +60,7 @@ export class Policies {
     query: Omit<ListRulesQuery, "cursor"> = {},
     options?: RequestOptions,
   ): Paginated<Rule, string, RulesPage> {
-    return new Paginated(async (cursor) => {
-      const page = await this.listRulesPage(deploymentId, policyId, { ...query, cursor }, options);
-      return { items: page.rules, next: page.cursor ?? undefined, answer: page };
-    });
+    return byCursor((cursor) => this.listRulesPage(deploymentId, policyId, { ...query, cursor }, options), "rules");
   }
 
   /** `PUT /deployments/{deploymentId}/policies/{policyId}`: sets the mode of one rule, named by its path. */

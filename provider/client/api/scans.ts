@@ -10,7 +10,7 @@ import {
   type ScanSearchResponse,
   type ScanSummary,
 } from "../schemas/scans";
-import { Paginated } from "../pagination";
+import { byCursor, type Paginated } from "../pagination";
 import { type RequestOptions, segment, type Transport, validateRequest } from "../transport";
 
 export class Scans {
@@ -37,10 +37,7 @@ export class Scans {
     params: Omit<ScanSearchRequest, "cursor"> = {},
     options?: RequestOptions,
   ): Paginated<ScanSummary, string, ScanSearchResponse> {
-    return new Paginated(async (cursor) => {
-      const page = await this.searchPage(deploymentId, { ...params, cursor }, options);
-      return { items: page.scans, next: page.cursor ?? undefined, answer: page };
-    });
+    return byCursor((cursor) => this.searchPage(deploymentId, { ...params, cursor }, options), "scans");
   }
 
   /** `GET /deployments/{deploymentId}/scan/{scanId}`. */

@@ -78,17 +78,19 @@ export const text = z
 /** A string that must not be empty (after trimming). */
 export const nonEmpty = z.string().trim().min(1, "must not be empty");
 
-/** A uint64 id as written in a path: digits only. Numbers are accepted and turned into strings. */
-export const numericId = z
-  .union([
-    z.string(),
-    z
-      .number()
-      .int()
-      .nonnegative()
-      .transform((n) => String(n)),
-  ])
-  .pipe(z.string().regex(/^\d+$/, "must be a numeric id (digits only)"));
+/**
+ * A uint64 id as written in a path: digits (at most 20), given as a string or a non-negative
+ * integer; output: the string. `wrongType` is said of any other value, `notDigits` of a string
+ * that is not digits.
+ */
+export function uint64Id(messages: { wrongType: string; notDigits: string }) {
+  return z
+    .union([z.string(), z.number().int().nonnegative().transform(String)], { error: messages.wrongType })
+    .pipe(z.string().regex(/^\d+$/, messages.notDigits).max(20, "must be at most 20 digits"));
+}
+
+/** A uint64 id as the client's methods take it (`deploymentId`, `policyId`, ...). */
+export const numericId = uint64Id({ wrongType: "must be a numeric id (digits only)", notDigits: "must be a numeric id (digits only)" });
 
 /** An optional list of enum values; a bad item is refused with a message that lists the values. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>

@@ -3,6 +3,7 @@
  * expected: a deployment slug, a project name, a numeric id given as a string or a number.
  */
 import { z } from "zod";
+import { uint64Id } from "./common";
 
 const noEdgeSpace = (s: string) => s.trim() === s;
 
@@ -23,6 +24,4 @@ export const projectName = z
 
 /** A deployment or policy id: digits, as a string or a number. */
 export const id = (what: string) =>
-  z
-    .union([z.string(), z.number().int().nonnegative().transform(String)], { error: `must be the ${what} id: digits, e.g. "1"` })
-    .pipe(z.string().regex(/^\d+$/, `must be the ${what} id: digits only, e.g. "1"`).max(20, `must be at most 20 digits`));
+  uint64Id({ wrongType: `must be the ${what} id: digits, e.g. "1"`, notDigits: `must be the ${what} id: digits only, e.g. "1"` });

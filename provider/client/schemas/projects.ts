@@ -38,8 +38,14 @@ export const tagName = z
 /** A list of tags with no repeats. */
 export const tagList = z.array(tagName).refine((tags) => new Set(tags).size === tags.length, "tags must not repeat");
 
+const enabled = z.boolean({ error: "must be true or false" });
+const toggleOf = <T extends z.ZodType>(shape: { enabled: T }) => z.strictObject(shape, { error: "must be an object { enabled: boolean }" });
+
 /** A managed-scan switch as sent; `{}` is how protobuf's JSON mapping writes `{enabled: false}`. */
-export const toggle = z.strictObject({ enabled: z.boolean().optional() });
+export const toggle = toggleOf({ enabled: enabled.optional() });
+
+/** A managed-scan switch as a program declares it (the resources' `check`): `enabled` is required. */
+export const declaredToggle = toggleOf({ enabled });
 
 export const managedScanConfig = z.looseObject({
   diff_scan: z.looseObject({ enabled: flag }).nullish(),
