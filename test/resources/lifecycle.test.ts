@@ -200,7 +200,7 @@ const rows: Row[] = [
     declared: { deploymentId: 1, repositoryId: 101, ref: "refs/heads/main", sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON", triggers: ["v1"] },
     normalized: { deploymentId: "1", repositoryId: "101" },
     invalid: { inputs: { ref: "main" }, property: "ref" },
-    id: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, // the export's task token
+    id: /^1\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, // <deploymentId>/<the export's task token>
     live: (state) => state.sbomExports.map((e) => ({ repositoryId: e.repositoryId, ref: e.ref })),
     liveBefore: [],
     liveCreated: [{ repositoryId: 101, ref: "refs/heads/main" }],
