@@ -55,7 +55,8 @@ export async function missingDeployment(slug: string): Promise<Error | undefined
   if (deployments.some((d) => d.slug === slug)) return undefined;
   const known = deployments.map((d) => `"${d.slug}" (id ${d.id})`).join(", ") || "none";
   return new Error(
-    `deployment "${slug}" does not exist for this token (its deployments: ${known}); deploymentSlug takes the deployment's slug, not its numeric id`,
+    `deployment "${slug}" does not exist for this token (its deployments: ` +
+      `${known}); deploymentSlug takes the deployment's slug, not its numeric id`,
   );
 }
 

@@ -118,11 +118,15 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
     if (newer) {
       message += ` Before this stack managed it, it was ${was}.`;
       if (recorded === null)
-        message += ` ${capitalized(who)} found the value as it declares it and recorded no original, so destroying it will leave the value as it is.`;
+        message +=
+          ` ${capitalized(who)} found the value as it declares it and recorded ` +
+          `no original, so destroying it will leave the value as it is.`;
       else if (recorded === was)
         message += ` ${capitalized(who)} recorded ${recorded} as its original too, so destroying it will put ${recorded} back.`;
       else if (recorded !== undefined)
-        message += ` ${capitalized(who)} recorded ${recorded}, the value it found, as its original, so destroying it will put ${recorded} back, not ${was}.`;
+        message +=
+          ` ${capitalized(who)} recorded ${recorded}, the value it found, as ` +
+          `its original, so destroying it will put ${recorded} back, not ${was}.`;
     } else {
       message += ` ${self} had recorded ${was} as the value it found`;
       message +=
@@ -134,7 +138,9 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
     }
   }
   if (newer && !replaced && holder.owner.kind === kind) {
-    message += ` If ${other} is ${self} renamed or moved, give it ${aliasFor(owner, holder.owner)} next time: an alias keeps what the old resource recorded.`;
+    message +=
+      ` If ${other} is ${self} renamed or moved, give it ${aliasFor(owner, holder.owner)} ` +
+      `next time: an alias keeps what the old resource recorded.`;
   }
   return notify("warning", message);
 }
@@ -181,8 +187,10 @@ export function noteFoundAsDeclared(
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
   return notify(
     "info",
-    `${describeResource(kind, props)}: ${found.what} ${were} already as declared, so there is nothing to put back on delete (${found.unset}). ` +
-      `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi state delete\`, or through a resource this run renames or replaces, ` +
+    `${describeResource(kind, props)}: ${found.what} ${were} already as ` +
+      `declared, so there is nothing to put back on delete (${found.unset}). ` +
+      `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi ` +
+      `state delete\`, or through a resource this run renames or replaces, ` +
       "whose warning below then gives what was there before), this resource cannot know what was there before.",
   );
 }

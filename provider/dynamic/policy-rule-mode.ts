@@ -169,7 +169,8 @@ async function unlessMigrated(props: Props, work: () => Promise<void>): Promise<
     if (![...causeChain(error)].some((e) => e instanceof DeploymentMigratedError)) throw error;
     await notify(
       "warning",
-      `${subject(props)}: deployment ${String(props.deploymentId)} now uses Semgrep's unified policies (Policies V2), where v1 rule modes no longer exist: ` +
+      `${subject(props)}: deployment ${String(props.deploymentId)} now uses Semgrep's ` +
+        `unified policies (Policies V2), where v1 rule modes no longer exist: ` +
         `nothing to restore (${String(props.originalMode ?? props.mode)}), so the resource only leaves the stack`,
     );
   }

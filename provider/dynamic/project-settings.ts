@@ -153,8 +153,10 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
   if (plan.unrecordable.length) {
     await notify(
       "info",
-      `${describeResource(KIND, declared)}: the primary branch of ${projectObject(declared)} was ${String(have.primaryBranch)}, its default branch; ` +
-        "the service does not say whether it followed the default branch or was pinned to it, so nothing is recorded to put back on delete (originalPrimaryBranch stays unset).",
+      `${describeResource(KIND, declared)}: the primary branch of ` +
+        `${projectObject(declared)} was ${String(have.primaryBranch)}, its default branch; ` +
+        "the service does not say whether it followed the default branch or was pinned to it, " +
+        "so nothing is recorded to put back on delete (originalPrimaryBranch stays unset).",
     );
   }
   const project = Object.keys(plan.changes).length ? await projectOf(declared).update(request(plan.changes)) : undefined;
@@ -200,7 +202,8 @@ async function undoTagsBesideProjectTags(props: Props, original: string[]): Prom
     const kept = held.map(({ tag, secret }) => (secret ? "[secret]" : JSON.stringify(tag))).join(", ");
     await notify(
       "warning",
-      `${describeResource(KIND, props)} was deleted: it put back the tags of ${projectObject(props)} it found, and kept ${kept}, which ProjectTags of the stack declare. ` +
+      `${describeResource(KIND, props)} was deleted: it put back the tags of ` +
+        `${projectObject(props)} it found, and kept ${kept}, which ProjectTags of the stack declare. ` +
         "A ProjectTags that found such a tag already there did not add it, so destroying it will leave the tag.",
     );
   }

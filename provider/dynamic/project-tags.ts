@@ -105,7 +105,9 @@ export const projectTags: Handler<Kind> = {
       const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t));
       if (present.length) {
         const plural = present.length > 1;
-        const what = `the tag${plural ? "s" : ""} ${present.map((t) => shown(props, "tags", JSON.stringify(t))).join(", ")} of ${projectObject(declared)}`;
+        const what =
+          `the tag${plural ? "s" : ""} ${present.map((t) => shown(props, "tags", JSON.stringify(t))).join(", ")} ` +
+          `of ${projectObject(declared)}`;
         await noteFoundAsDeclared(KIND, props, { what, plural, unset: "not in addedTags" });
       }
       for (const tag of missing) take(tagClaim(declared, tag));

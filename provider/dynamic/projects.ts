@@ -28,7 +28,8 @@ export async function requireProject(deploymentSlug: string, projectName: string
   throw (
     (await missingDeployment(deploymentSlug)) ??
     new Error(
-      `project "${projectName}" does not exist in deployment "${deploymentSlug}" (projects appear after their first scan; check the name, e.g. "org/repo")`,
+      `project "${projectName}" does not exist in deployment "${deploymentSlug}" ` +
+        `(projects appear after their first scan; check the name, e.g. "org/repo")`,
     )
   );
 }

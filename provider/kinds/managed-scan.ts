@@ -44,7 +44,8 @@ export const managedScanKind = defineKind({
       "Reads the project (one listing of the deployment's projects per run, shared by every project resource), records each declared " +
       "toggle, and writes those that differ in one request.",
     update:
-      "Writes the declared toggles that differ from the last known values in one request; a toggle dropped from the program is no longer managed.",
+      "Writes the declared toggles that differ from the last known values in " +
+      "one request; a toggle dropped from the program is no longer managed.",
     delete: "Puts back, in one request, each toggle it changed as it found it (unless `restoreOnDelete` is `false`).",
     read: PROJECT_SERVICE.read,
     adoption: PROJECT_SERVICE.adoption("ManagedScan"),

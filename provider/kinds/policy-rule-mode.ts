@@ -46,7 +46,8 @@ export const policyRuleModeKind = defineKind({
   },
   service: {
     create:
-      "Lists the policy's rules (one listing per policy and run, shared by every PolicyRuleMode of that policy), records the rule's mode, " +
+      "Lists the policy's rules (one listing per policy and run, shared " +
+      "by every PolicyRuleMode of that policy), records the rule's mode, " +
       "and sets the declared mode unless the rule already has it.",
     update: "Sets the declared mode (one request); a change of deployment, policy or rule replaces the resource.",
     delete:

@@ -66,7 +66,10 @@ export const projectSettingsKind = defineKind({
     originalTags: output<string[] | undefined>({ derivedFrom: "tags", sharedSet: true }),
     /** The managed-scan toggles this resource found and changed, put back on delete. */
     originalManagedScanConfig: output<ManagedScanConfig | undefined>({ derivedFrom: "managedScanConfig" }),
-    /** The fields this resource manages (those declared): `primaryBranch`, `tags`, `managedScanConfig.diffScan`, `managedScanConfig.fullScan`. */
+    /**
+     * The fields this resource manages (those declared): `primaryBranch`, `tags`,
+     * `managedScanConfig.diffScan`, `managedScanConfig.fullScan`.
+     */
     managedFields: output<string[]>(),
   },
   id: PROJECT_ID,
@@ -75,9 +78,11 @@ export const projectSettingsKind = defineKind({
       "Reads the project (one listing of the deployment's projects per run, shared by every project resource), records the value of each " +
       "declared field, and writes the fields that differ in one `PATCH` of the project.",
     update:
-      "Writes the declared fields that differ from the last known values in one `PATCH`; a field dropped from the program is no longer managed.",
+      "Writes the declared fields that differ from the last known values in " +
+      "one `PATCH`; a field dropped from the program is no longer managed.",
     delete:
-      "Puts back, in one `PATCH`, each field it changed as it found it (unless `restoreOnDelete` is `false`), leaving to another resource " +
+      "Puts back, in one `PATCH`, each field it changed as it found it " +
+      "(unless `restoreOnDelete` is `false`), leaving to another resource " +
       "of the stack what that resource now declares.",
     read: PROJECT_SERVICE.read,
     adoption: PROJECT_SERVICE.adoption("ProjectSettings"),

@@ -51,8 +51,10 @@ export function resourceOptions(
 ): pulumi.CustomResourceOptions {
   if (opts.import !== undefined) {
     throw new Error(
-      `${kind} ${JSON.stringify(name)}: opts.import cannot work for dynamic resources such as this one (pulumi/pulumi#16175; \`pulumi import\` neither). ` +
-        "Leave it out: creating the resource adopts the object that already exists (it reads it, records what it finds, and applies only what you declare).",
+      `${kind} ${JSON.stringify(name)}: opts.import cannot work for dynamic ` +
+        `resources such as this one (pulumi/pulumi#16175; \`pulumi import\` neither). ` +
+        "Leave it out: creating the resource adopts the object that already exists " +
+        "(it reads it, records what it finds, and applies only what you declare).",
     );
   }
   const shared = SHARED_SET_OUTPUTS[kind].filter((output) => (args as Record<string, unknown>)[output] === undefined);
