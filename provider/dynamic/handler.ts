@@ -32,3 +32,12 @@ export interface Handler<D extends KindDeclaration = KindDeclaration> {
   update(id: string, olds: State<D>, news: Checked<D>): Promise<pulumi.dynamic.UpdateResult<Outputs<D>>>;
   delete(id: string, props: State<D>): Promise<void>;
 }
+
+/**
+ * The outputs a handler writes, checked by the compiler: each declared output with its type, and
+ * no key the kind does not declare, spread ones included (a plain return type would let a spread
+ * carry undeclared keys through). `const outputs = declaredOutputs<Kind>();` then `outputs({...})`.
+ */
+export function declaredOutputs<D extends KindDeclaration>() {
+  return <T extends Outputs<D>>(outs: T & Record<Exclude<keyof T, keyof Outputs<D>>, never>): Outputs<D> => outs;
+}

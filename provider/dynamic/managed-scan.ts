@@ -4,7 +4,7 @@ import { fieldRules, type managedScanKind } from "../kinds";
 import type { ScanToggle } from "../kinds/projects";
 import type { Props } from "./check";
 import { diffDeclared } from "./diff";
-import type { Checked, Handler, Outputs } from "./handler";
+import { type Checked, declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { planApply, planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
@@ -16,6 +16,7 @@ import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 const KIND = "ManagedScan";
 type Kind = typeof managedScanKind;
 type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
 
 const TOGGLES = ["diffScan", "fullScan"] as const;
 type Toggle = (typeof TOGGLES)[number];
@@ -64,7 +65,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: Toggle[];
     : undefined;
   const current = project ? liveOf(project) : (live as Pick<Outputs<Kind>, Toggle | "projectId">);
   const originals = plan.originals as Toggles;
-  return {
+  return outputs({
     ...declared,
     diffScan: current.diffScan,
     fullScan: current.fullScan,
@@ -72,7 +73,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: Toggle[];
     originalDiffScan: originals.diffScan,
     originalFullScan: originals.fullScan,
     managedFields: toggles,
-  };
+  });
 }
 
 export const managedScan: Handler<Kind> = {

@@ -4,7 +4,7 @@ import { fieldRules, type policyRuleModeKind } from "../kinds";
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
-import type { Checked, Handler, Outputs } from "./handler";
+import { type Checked, declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
@@ -16,6 +16,7 @@ import { findRule, rememberRule, ruleCount } from "./rule-index";
 const KIND = "PolicyRuleMode";
 type Kind = typeof policyRuleModeKind;
 type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
 
 /** `rule python.lang…eval-detected in policy 10 (deployment 1)` */
 const ruleObject = (props: Props) =>
@@ -98,7 +99,7 @@ export const policyRuleMode: Handler<Kind> = {
       settleOwner(KIND, props, "created", { mode: originalMode ?? null });
       return {
         id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
-        outs: { ...declared, ...ruleOutputs(rule), originalMode },
+        outs: outputs({ ...declared, ...ruleOutputs(rule), originalMode }),
       };
     });
   },
@@ -132,7 +133,7 @@ export const policyRuleMode: Handler<Kind> = {
         url: olds.url ?? null,
       };
       const rule = olds.mode === declared.mode ? last : ruleOutputs(await setMode(declared, declared.mode));
-      const outs = { ...declared, ...rule, originalMode: olds.originalMode };
+      const outs = outputs({ ...declared, ...rule, originalMode: olds.originalMode });
       settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),

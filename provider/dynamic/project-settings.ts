@@ -6,7 +6,7 @@ import { branchHolds, followsDefault } from "../kinds/project-settings";
 import type { Props } from "./check";
 import { diffDeclared, sameSet } from "./diff";
 import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "./fields";
-import type { Checked, Handler, Outputs } from "./handler";
+import { type Checked, declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { checkOwned, describeResource, diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import { type Claim, holderOf } from "./ownership";
@@ -29,6 +29,7 @@ const KIND = "ProjectSettings";
 
 type Kind = typeof projectSettingsKind;
 type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
 
 /** The fields a ProjectSettings can manage, by the names of its `managedFields` output. */
 const MANAGED = ["primaryBranch", "tags", "managedScanConfig.diffScan", "managedScanConfig.fullScan"] as const;
@@ -161,13 +162,13 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
   }
   const project = Object.keys(plan.changes).length ? await projectOf(declared).update(request(plan.changes)) : undefined;
   const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? { followsDefaultBranch: true } : {};
-  return {
+  return outputs({
     ...declared,
     ...(project ? projectOutputs(project) : keptProjectOutputs(live)),
     ...originalOutputs(plan.originals),
     managedFields: declaredFields(declared),
     ...follows,
-  };
+  });
 }
 
 /**

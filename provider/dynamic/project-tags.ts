@@ -7,7 +7,7 @@ import type { Project } from "../client";
 import { fieldRules, type projectTagsKind } from "../kinds";
 import type { Props } from "./check";
 import { diffDeclared } from "./diff";
-import type { Checked, Handler, Outputs, State } from "./handler";
+import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "./owned";
 import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "./ownership";
@@ -21,6 +21,7 @@ const ABSENT = "absent";
 
 type Kind = typeof projectTagsKind;
 type Inputs = Checked<Kind>;
+const checked = declaredOutputs<Kind>();
 
 const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props.tags.filter((t): t is string => known(t)) : []);
 
@@ -45,13 +46,13 @@ function recorded(outputs: Props): Record<string, unknown> {
 
 /** Outputs: the declared tags the project has, those this resource added, and the project's whole set. */
 function outputs(declared: Inputs, project: Project, addedTags: string[]): Outputs<Kind> {
-  return {
+  return checked({
     ...declared,
     tags: declared.tags.filter((t) => project.tags.includes(t)),
     addedTags: addedTags.filter((t) => project.tags.includes(t)),
     projectId: project.id,
     projectTags: project.tags,
-  };
+  });
 }
 
 /**
@@ -158,7 +159,7 @@ export const projectTags: Handler<Kind> = {
       }
       const outs: Outputs<Kind> = project
         ? outputs(declared, project, added)
-        : { ...declared, addedTags: added, projectTags: present, projectId: olds.projectId as number };
+        : checked({ ...declared, addedTags: added, projectTags: present, projectId: olds.projectId as number });
       settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };
     });

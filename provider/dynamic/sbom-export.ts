@@ -9,13 +9,14 @@ import { withNormalizedFormatVersion } from "../kinds/sbom-format-version";
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
-import type { Handler, Outputs } from "./handler";
+import { declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about } from "./lookup";
-import { checkResource, metaChanged, metaOutputs, withoutMeta } from "./resource-meta";
+import { checkResource, metaChanged, withoutMeta } from "./resource-meta";
 import { warnDeprecatedVersion } from "./sbom-format-version";
 
 const KIND = "SbomExport";
 type Kind = typeof sbomExportKind;
+const outputs = declaredOutputs<Kind>();
 
 const subject = (props: Props) => `SbomExport of repository ${String(props.repositoryId)} at ${String(props.ref)}`;
 
@@ -70,7 +71,7 @@ export const sbomExport: Handler<Kind> = {
       const { taskToken } = await apiClient().sbom.createExport(deploymentId, body);
       return {
         id: `${deploymentId}/${taskToken}`,
-        outs: { ...declared, ...metaOutputs(declared), taskToken, ...(await status(deploymentId, taskToken)) },
+        outs: outputs({ ...declared, taskToken, ...(await status(deploymentId, taskToken)) }),
       };
     }),
 

@@ -56,7 +56,8 @@ exports.isInstance = [
     logged = emulator.requests().length;
     const up = await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(printed(up)).not.toMatch(/error/i);
-    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    // projectTags is a set other resources may add to, stored as a secret (see kinds/declare.ts sharedSet).
+    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
     const project = emulator.state().projects.find((p) => p.name === "acme/web-app")!;
     const rule = emulator
       .state()
