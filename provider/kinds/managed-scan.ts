@@ -1,6 +1,6 @@
 /** ManagedScan, declared once: see declare.ts. */
 import { deploymentSlug, projectName, restoreOnDelete, toggle } from "../dynamic/inputs";
-import { defineKind, input, output } from "./declare";
+import { defineKind, input, output, typedInput } from "./declare";
 import { PROJECT_ID, PROJECT_SERVICE, type ScanToggle } from "./projects";
 
 export const managedScanKind = defineKind({
@@ -11,9 +11,9 @@ export const managedScanKind = defineKind({
     /** The project, typically `"<organization>/<repository>"`. Changing it replaces the resource. */
     projectName: input(projectName, { replaces: true }),
     /** Managed diff scans (on pull requests). Not managed when left out. */
-    diffScan: input(toggle.optional()),
+    diffScan: typedInput<ScanToggle | undefined>()(toggle.optional()),
     /** Managed full scans (of the primary branch). Not managed when left out. */
-    fullScan: input(toggle.optional()),
+    fullScan: typedInput<ScanToggle | undefined>()(toggle.optional()),
     /** Put back, on delete, the toggles this resource changed, as it found them (default `true`); `false` only stops managing. */
     restoreOnDelete: input(restoreOnDelete),
   },

@@ -28,8 +28,27 @@ export interface SbomFormatVersionArgs {
 
 /** `formatVersion` in the outputs: the `cyclonedxVersion` spelling, whichever the program used. */
 export interface SbomFormatVersionOutput {
+  /** The format asked for; unset means the service's default, CycloneDX. */
   format?: SbomFormat;
+  /** The CycloneDX version asked for; unset means the service's default, 1.4. */
   cyclonedxVersion?: SbomCycloneDxVersion;
+}
+
+/** Who supplies the SBOM's subject, as CycloneDX's `metadata.supplier` records it. */
+export interface SbomMetadataSupplierArgs {
+  /** The supplier's name, e.g. `"Acme Corp"`. */
+  name?: string;
+  /** The supplier's web address. */
+  url?: string;
+  /** A person to contact at the supplier. */
+  contact?: {
+    /** The contact's name. */
+    name?: string;
+    /** The contact's e-mail address. */
+    email?: string;
+    /** The contact's phone number. */
+    phone?: string;
+  };
 }
 
 const request = createSbomExportRequest.shape;
@@ -52,12 +71,12 @@ export const sbomExportKind = defineKind({
       equal: sameFormatVersion,
       quoted: true,
     }),
-    /** `SBOM_OUTPUT_FORMAT_JSON` or `SBOM_OUTPUT_FORMAT_XML`. */
+    /** `SBOM_OUTPUT_FORMAT_JSON` or `SBOM_OUTPUT_FORMAT_CYCLONEDX`. */
     sbomOutputFormat: exportInput(request.sbomOutputFormat),
-    /** The CycloneDX type of the SBOM's subject, e.g. `SBOM_METADATA_COMPONENT_TYPE_APPLICATION`. */
+    /** The CycloneDX 1.5 type of the SBOM's subject, e.g. `SBOM_METADATA_COMPONENT_TYPE_CYCLONE_DX_V15_APPLICATION`. */
     metadataComponentType: exportInput(request.metadataComponentType),
     /** Who supplies the component: `{ name?, url?, contact?: { name?, email?, phone? } }`. */
-    metadataSupplier: exportInput(request.metadataSupplier),
+    metadataSupplier: typedInput<SbomMetadataSupplierArgs | undefined>()(request.metadataSupplier, { replaces: true, equal: sameJson }),
     /** Any values whose change should start a new export (e.g. a release version). */
     triggers: exportInput(
       z

@@ -3,4 +3,10 @@ export { ProjectSettings, type ProjectSettingsArgs, type ManagedScanConfig, type
 export { ProjectTags, type ProjectTagsArgs } from "./project-tags";
 export { ManagedScan, type ManagedScanArgs } from "./managed-scan";
 export { PolicyRuleMode, type PolicyRuleModeArgs } from "./policy-rule-mode";
-export { SbomExport, type SbomExportArgs, type SbomFormatVersionArgs, type SbomFormatVersionOutput } from "./sbom-export";
+export {
+  SbomExport,
+  type SbomExportArgs,
+  type SbomFormatVersionArgs,
+  type SbomFormatVersionOutput,
+  type SbomMetadataSupplierArgs,
+} from "./sbom-export";

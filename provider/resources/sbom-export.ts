@@ -2,7 +2,7 @@ import type { ArgsOf } from "../kinds/declare";
 import { sbomExportKind } from "../kinds";
 import provider from "../shims/SbomExport";
 import { resourceClass } from "./resource-class";
-export type { SbomFormatVersionArgs, SbomFormatVersionOutput } from "../kinds/sbom-export";
+export type { SbomFormatVersionArgs, SbomFormatVersionOutput, SbomMetadataSupplierArgs } from "../kinds/sbom-export";
 
 /** Arguments of a {@link SbomExport}. */
 export type SbomExportArgs = ArgsOf<typeof sbomExportKind>;

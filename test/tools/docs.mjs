@@ -402,7 +402,7 @@ function resourcePage(api, runtime, kind, problems) {
       `${kind}: class ${kind} has ${outputProperties.map((p) => p.name).join(", ")} but dist/kinds declares ${allOutputs.join(", ")}: rebuild`,
     );
   }
-  for (const row of topInputs) if (!row.doc) problems.push(`${kind}: input \`${row.name}\` has no doc comment (${kindsFile})`);
+  for (const row of inputRows) if (!row.doc) problems.push(`${kind}: input \`${row.name}\` has no doc comment (${kindsFile})`);
 
   const outputRows = [];
   for (const name of declaredOutputs) {
@@ -421,6 +421,8 @@ function resourcePage(api, runtime, kind, problems) {
     const nested = nestedOf(api, valueType, false);
     if (nested) outputRows.push(...fieldRows(api, nested.type, { prefix: `${name}${nested.suffix}.`, depth: 1 }));
   }
+  for (const row of outputRows)
+    if (row.depth > 0 && !row.doc) problems.push(`${kind}: output \`${row.name}\` has no doc comment (${kindsFile})`);
 
   const secretNote = (name) => {
     const field = declaration.outputs[name];
