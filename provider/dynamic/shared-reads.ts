@@ -37,6 +37,11 @@ export class SharedReads<V> {
     return cached && Date.now() - cached.at < TTL_MS ? cached.value : undefined;
   }
 
+  /** Forgets `key`: the next `get` loads it again. */
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
   clear(): void {
     this.#entries.clear();
   }
