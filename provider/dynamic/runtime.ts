@@ -7,10 +7,13 @@ import { DERIVED_OUTPUTS, KINDS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
 import type { Handler } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
+import { detectionPolicy } from "./detection-policy";
+import { detectionPolicyException } from "./detection-policy-exception";
 import { managedScan } from "./managed-scan";
 import { policyRuleMode } from "./policy-rule-mode";
 import { projectSettings } from "./project-settings";
 import { projectTags } from "./project-tags";
+import { remediationPolicy } from "./remediation-policy";
 import { sbomExport } from "./sbom-export";
 
 export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
@@ -19,6 +22,9 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   ManagedScan: managedScan,
   PolicyRuleMode: policyRuleMode,
   SbomExport: sbomExport,
+  DetectionPolicy: detectionPolicy,
+  DetectionPolicyException: detectionPolicyException,
+  RemediationPolicy: remediationPolicy,
 };
 
 type Method = keyof Handler | "configure";

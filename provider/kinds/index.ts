@@ -7,13 +7,25 @@ import { z } from "zod";
 import type { Props } from "../dynamic/check";
 import type { FieldRule } from "../dynamic/diff";
 import type { KindDeclaration } from "./declare";
+import { detectionPolicyKind } from "./detection-policy";
+import { detectionPolicyExceptionKind } from "./detection-policy-exception";
 import { managedScanKind } from "./managed-scan";
 import { policyRuleModeKind } from "./policy-rule-mode";
 import { projectSettingsKind } from "./project-settings";
 import { projectTagsKind } from "./project-tags";
+import { remediationPolicyKind } from "./remediation-policy";
 import { sbomExportKind } from "./sbom-export";
 
-export { managedScanKind, policyRuleModeKind, projectSettingsKind, projectTagsKind, sbomExportKind };
+export {
+  detectionPolicyExceptionKind,
+  detectionPolicyKind,
+  managedScanKind,
+  policyRuleModeKind,
+  projectSettingsKind,
+  projectTagsKind,
+  remediationPolicyKind,
+  sbomExportKind,
+};
 
 export const KINDS = {
   ProjectSettings: projectSettingsKind,
@@ -21,6 +33,9 @@ export const KINDS = {
   ManagedScan: managedScanKind,
   PolicyRuleMode: policyRuleModeKind,
   SbomExport: sbomExportKind,
+  DetectionPolicy: detectionPolicyKind,
+  DetectionPolicyException: detectionPolicyExceptionKind,
+  RemediationPolicy: remediationPolicyKind,
 } as const;
 
 export type ResourceKind = keyof typeof KINDS;

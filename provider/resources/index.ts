@@ -10,3 +10,13 @@ export {
   type SbomFormatVersionOutput,
   type SbomMetadataSupplierArgs,
 } from "./sbom-export";
+export { DetectionPolicy, type DetectionPolicyArgs, type DetectionExceptionArgs, type DetectionPolicyOriginals } from "./detection-policy";
+export { DetectionPolicyException, type DetectionPolicyExceptionArgs } from "./detection-policy-exception";
+export {
+  RemediationPolicy,
+  type RemediationPolicyArgs,
+  type RemediationActionArgs,
+  type RemediationConditionArgs,
+  type RemediationFiltersArgs,
+  type RemediationPolicyState,
+} from "./remediation-policy";

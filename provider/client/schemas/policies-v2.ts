@@ -142,7 +142,7 @@ export const detectionPolicyExceptionAnswer = z.looseObject({
   rule: text,
   rule_type: text,
 });
-export type DetectionPolicyException = z.output<typeof detectionPolicyExceptionAnswer>;
+export type DetectionExceptionEntry = z.output<typeof detectionPolicyExceptionAnswer>;
 
 export const detectionPolicyBundleAnswer = z.looseObject({
   deployment_slug: text,
@@ -187,7 +187,7 @@ export const remediationPolicyAnswer = z.looseObject({
   }),
   actions: list(z.looseObject({ type: text, config })),
 });
-export type RemediationPolicy = z.output<typeof remediationPolicyAnswer>;
+export type RemediationPolicyEntry = z.output<typeof remediationPolicyAnswer>;
 
 export const remediationPoliciesBundleAnswer = z.looseObject({
   deployment_slug: text,
@@ -295,7 +295,7 @@ export function detectionBundleInput(bundle: DetectionPolicyBundle): DetectionPo
 }
 
 /** The request form of a remediation policy read back (known fields only). */
-export function remediationPolicyInput(policy: RemediationPolicy): RemediationPolicyInput {
+export function remediationPolicyInput(policy: RemediationPolicyEntry): RemediationPolicyInput {
   return {
     slug: policy.slug,
     name: policy.name,

@@ -1,0 +1,68 @@
+/**
+ * The dry run of `check`: Policies V2 validates a whole bundle and reports every problem at once
+ * (`validation_errors`), beyond what the schemas check. A new resource gets only `check` at
+ * preview, so the dry run is made there, in the preview's and the update's process alike: these
+ * resources read during preview (never write). Skipped while an input is unknown.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { ProductNotEnabledError } from "../client";
+import { containsUnknown, type Props } from "./check";
+import { describeResource } from "./owned";
+import type { ResourceKind } from "../kinds";
+
+/** A validation error as the dry run answers it. */
+export interface ValidationError {
+  code: string;
+  message: string;
+  policy_slug?: string;
+  context?: Record<string, unknown>;
+}
+
+/** `exceptions[2].rule_type` → `exceptions`; `policies[0].filters.conditions` → `filters` */
+function topField(path: string, prefix = ""): string {
+  const rest = prefix && path.startsWith(prefix) ? path.slice(prefix.length).replace(/^\[\d+\]\.?/, "") : path;
+  const first = rest.split(/[.[]/)[0] ?? "";
+  return first.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * The check failures for the service's validation errors of a candidate bundle: each names the
+ * resource and, where the error's context names a field this resource declares, that field.
+ */
+export function failuresOf(
+  kind: ResourceKind,
+  props: Props,
+  errors: readonly ValidationError[],
+  options: { prefix?: string; rename?: Record<string, string> } = {},
+): pulumi.dynamic.CheckFailure[] {
+  return errors.map((error) => {
+    const path = typeof error.context?.field === "string" ? error.context.field : "";
+    const field = path ? topField(path, options.prefix) : "";
+    const property = options.rename?.[field] ?? field;
+    const declared = property !== "" && props[property] !== undefined;
+    return {
+      property: declared ? property : "",
+      reason: `${describeResource(kind, props)}: Semgrep refuses the bundle (dry run): ${error.message} [${error.code}]`,
+    };
+  });
+}
+
+/**
+ * Runs `dryRun` unless an input is unknown; a product the deployment lacks fails the check on
+ * `product`, naming it, rather than the preview at large.
+ */
+export async function dryRunUnlessUnknown(
+  kind: ResourceKind,
+  props: Props,
+  dryRun: () => Promise<pulumi.dynamic.CheckFailure[]>,
+): Promise<pulumi.dynamic.CheckFailure[]> {
+  if (containsUnknown(props)) return [];
+  try {
+    return await dryRun();
+  } catch (error) {
+    if (error instanceof ProductNotEnabledError) {
+      return [{ property: "product", reason: `${describeResource(kind, props)}: ${error.message}` }];
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * RemediationPolicy in the provider process: one policy, by slug, of the deployment's remediation
+ * policies bundle (Policies V2). Adopts the policy with that slug (recording it) or creates it;
+ * delete puts back what it found or removes what it created. Writes go through bundles.ts.
+ */
+import { type RemediationPoliciesBundle, type RemediationPolicyEntry, remediationPolicyInput } from "../client";
+import { fieldRules, type remediationPolicyKind } from "../kinds";
+import type { RemediationPolicyState } from "../kinds/remediation-policy";
+import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./bundles";
+import type { Props } from "./check";
+import { apiClient } from "./credentials";
+import { diffDeclared } from "./diff";
+import { dryRunUnlessUnknown, failuresOf } from "./dry-run";
+import { planUndo } from "./fields";
+import { type Checked, declaredOutputs, type Handler } from "./handler";
+import { about, unlessGone } from "./lookup";
+import { checkOwned, diffOwned, known, settleOwner } from "./owned";
+import type { Claim } from "./ownership";
+import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
+
+const KIND = "RemediationPolicy";
+type Kind = typeof remediationPolicyKind;
+type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
+/** What a RemediationPolicy records of a policy it created: the slug was free. */
+const ABSENT = "absent";
+
+const objectOf = (props: Props) => `the remediation policies of deployment ${String(props.deploymentId)}`;
+const subject = (props: Props) => `RemediationPolicy ${String(props.slug)} of deployment ${String(props.deploymentId)}`;
+
+function endpointOf(props: Props): BundleEndpoint<RemediationPoliciesBundle> {
+  const deploymentId = String(props.deploymentId);
+  return {
+    name: objectOf(props),
+    key: `${deploymentId}/remediation-policies`,
+    read: async () => {
+      const { bundle, state_version } = await apiClient().policiesV2.getRemediationPolicies(deploymentId);
+      return { bundle, stateVersion: state_version };
+    },
+    write: async (bundle, ifMatch) => {
+      const { bundle: written, state_version } = await apiClient().policiesV2.applyRemediationPolicies(deploymentId, request(bundle), {
+        ifMatch,
+      });
+      return { bundle: written, stateVersion: state_version };
+    },
+  };
+}
+
+const request = (bundle: RemediationPoliciesBundle) => ({ policies: bundle.policies.map(remediationPolicyInput) });
+
+/** The policy as the resource's outputs and records hold it. */
+function stateOf(policy: RemediationPolicyEntry): RemediationPolicyState {
+  return {
+    name: policy.name,
+    description: policy.description,
+    active: policy.active,
+    filters: {
+      mode: policy.filters.mode as RemediationPolicyState["filters"]["mode"],
+      conditions: policy.filters.conditions.map((c) => ({
+        type: c.type,
+        values: c.values,
+        ...(c.mode !== "any" ? { mode: c.mode as "none" } : {}),
+      })),
+    },
+    actions: policy.actions.map((a) => ({
+      type: a.type as RemediationPolicyState["actions"][number]["type"],
+      ...(Object.keys(a.config).length ? { config: a.config } : {}),
+    })),
+  };
+}
+
+/** The policy the program declares, over what the service has (description and active kept when not declared). */
+function declaredPolicy(declared: Props, live: RemediationPolicyEntry | undefined): RemediationPolicyEntry {
+  const filters = declared.filters as RemediationPolicyState["filters"];
+  return {
+    slug: String(declared.slug),
+    name: String(declared.policyName),
+    description: (declared.description as string | undefined) ?? live?.description ?? "",
+    active: (declared.active as boolean | undefined) ?? live?.active ?? true,
+    filters: { mode: filters.mode, conditions: filters.conditions.map((c) => ({ type: c.type, values: c.values, mode: c.mode ?? "any" })) },
+    actions: (declared.actions as RemediationPolicyState["actions"]).map((a) => ({ type: a.type, config: a.config ?? {} })),
+  };
+}
+
+const find = (bundle: RemediationPoliciesBundle, slug: unknown) => bundle.policies.find((p) => p.slug === slug);
+
+/** The bundle with this slug's policy replaced by `policy`, appended, or removed (`undefined`). */
+function withPolicy(
+  bundle: RemediationPoliciesBundle,
+  slug: string,
+  policy: RemediationPolicyEntry | undefined,
+): RemediationPoliciesBundle {
+  const at = bundle.policies.findIndex((p) => p.slug === slug);
+  const policies = [...bundle.policies];
+  if (at < 0 && policy) policies.push(policy);
+  else if (at >= 0 && policy) policies[at] = policy;
+  else if (at >= 0) policies.splice(at, 1);
+  return { ...bundle, policies };
+}
+
+const samePolicy = (a: RemediationPolicyEntry | undefined, b: RemediationPolicyEntry | undefined) =>
+  JSON.stringify(a && remediationPolicyInput(a)) === JSON.stringify(b && remediationPolicyInput(b));
+
+function claimOf(props: Props): Claim {
+  // No value: the whole policy is what a holder declares, and a delete never writes another holder's policy.
+  return {
+    object: objectOf(props),
+    field: `policy ${String(props.slug)}`,
+    property: "slug",
+    secret: secretInputsOf(props).includes("slug"),
+  };
+}
+
+const recorded = (props: Props) => ({ [claimOf(props).field]: props.original ?? ABSENT });
+
+function liveOutputs(live: Versioned<RemediationPoliciesBundle>, policy: RemediationPolicyEntry) {
+  const state = stateOf(policy);
+  return {
+    policyName: state.name,
+    description: state.description,
+    active: state.active,
+    filters: state.filters,
+    actions: state.actions,
+    deploymentSlug: live.bundle.deployment_slug,
+    stateVersion: live.stateVersion,
+  };
+}
+
+/** The optional fields the program declares: the others are not managed. */
+const OPTIONAL = ["description", "active"] as const;
+const managedOf = (props: Props) => OPTIONAL.filter((field) => (props.managedFields as string[] | undefined)?.includes(field));
+
+/** Writes the declared policy over whatever has its slug when this write's turn comes. */
+async function apply(declared: Inputs, original?: { value: RemediationPolicyState | undefined }) {
+  let found: RemediationPolicyEntry | undefined;
+  const written = await editBundle(endpointOf(declared), (bundle) => {
+    found = find(bundle, declared.slug);
+    const wanted = declaredPolicy(declared, found);
+    return samePolicy(found, wanted) ? undefined : withPolicy(bundle, declared.slug, wanted);
+  });
+  const policy = find(written.bundle, declared.slug) ?? declaredPolicy(declared, found);
+  const recordedOriginal = original ? original.value : found && stateOf(found);
+  const managedFields = OPTIONAL.filter((field) => declared[field] !== undefined);
+  return outputs({ ...declared, ...liveOutputs(written, policy), original: recordedOriginal, managedFields });
+}
+
+export const remediationPolicy: Handler<Kind> = {
+  check: async (_olds, news) => {
+    const result = checkOwned(KIND, news, (declared) => (known(declared.deploymentId, declared.slug) ? [claimOf(declared)] : []));
+    if (result.failures?.length) return result;
+    const declared = result.inputs as Inputs;
+    const failures = await dryRunUnlessUnknown(KIND, declared, async () => {
+      const live = await readBundle(endpointOf(declared));
+      const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
+      const answer = await apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate));
+      const mine = answer.validation_errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
+      return failuresOf(KIND, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
+    });
+    return failures.length ? { ...result, failures } : result;
+  },
+
+  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
+
+  create: (declared) =>
+    about(subject(declared), async () => {
+      const outs = await apply(declared);
+      settleOwner(KIND, declared, "created", recorded(outs));
+      return { id: `${declared.deploymentId}/${declared.slug}`, outs };
+    }),
+
+  read: (id, props) =>
+    about(subject(props), async () => {
+      const live = await unlessGone(() => readBundle(endpointOf(props)));
+      const policy = live && find(live.bundle, props.slug);
+      if (!live || !policy) return { id: "" };
+      const values = liveOutputs(live, policy);
+      const inputs: Props = {
+        deploymentId: props.deploymentId,
+        slug: props.slug,
+        policyName: values.policyName,
+        filters: values.filters,
+        actions: values.actions,
+        restoreOnDelete: props.restoreOnDelete,
+        ...Object.fromEntries(managedOf(props).map((field) => [field, values[field]])),
+        ...refreshedMetaInputs(KIND, props),
+      };
+      return { id, props: { ...props, ...values }, inputs };
+    }),
+
+  update: (_id, olds, declared) =>
+    about(subject(declared), async () => {
+      const outs = await apply(declared, { value: olds.original });
+      settleOwner(KIND, declared, "updated", recorded(outs));
+      return { outs };
+    }),
+
+  delete: (_id, props) =>
+    about(subject(props), async () => {
+      if (props.restoreOnDelete === false) return;
+      const claim = claimOf(props);
+      // `same` never holds: the original (or its absence) is written back unless another resource holds the slug now.
+      const field = {
+        name: "policy",
+        claim,
+        original: props.original ?? ABSENT,
+        last: undefined,
+        same: () => false,
+        show: (v: unknown) => (v === ABSENT ? "no policy" : "the policy it found"),
+        secret: false,
+      };
+      const { policy } = await planUndo(KIND, props, [field]);
+      if (policy === undefined) return;
+      const back = policy === ABSENT ? undefined : (policy as RemediationPolicyState);
+      await unlessGone(() =>
+        editBundle(endpointOf(props), (bundle) => {
+          const restored = back && declaredPolicy({ ...back, slug: props.slug, policyName: back.name }, undefined);
+          return samePolicy(find(bundle, props.slug), restored) ? undefined : withPolicy(bundle, String(props.slug), restored);
+        }),
+      );
+    }),
+};

@@ -1,0 +1,40 @@
+import type { ArgsOf } from "../kinds/declare";
+import { remediationPolicyKind } from "../kinds";
+import provider from "../shims/RemediationPolicy";
+import { resourceClass } from "./resource-class";
+export type {
+  RemediationActionArgs,
+  RemediationConditionArgs,
+  RemediationFiltersArgs,
+  RemediationPolicyState,
+} from "../kinds/remediation-policy";
+
+/** Arguments of a {@link RemediationPolicy}. */
+export type RemediationPolicyArgs = ArgsOf<typeof remediationPolicyKind>;
+
+/**
+ * One remediation policy of a deployment (Policies V2, beta), by its slug: which findings it
+ * matches and what it does with them (block the pull request, comment, open a ticket...). Adopts
+ * the policy with that slug if one exists, creates it otherwise; delete puts back the adopted
+ * policy or removes the created one. Writes never lose another writer's policy.
+ *
+ * @example
+ * ```ts
+ * import { RemediationPolicy } from "pulumi-semgrep";
+ *
+ * new RemediationPolicy("block-critical", {
+ *   deploymentId: "1",
+ *   slug: "block-critical",
+ *   policyName: "Block critical, high-confidence findings in PRs",
+ *   filters: {
+ *     mode: "all",
+ *     conditions: [
+ *       { type: "severity", values: ["critical"] },
+ *       { type: "confidence", values: ["high"] },
+ *     ],
+ *   },
+ *   actions: [{ type: "pr_comment" }, { type: "block" }],
+ * });
+ * ```
+ */
+export class RemediationPolicy extends resourceClass(remediationPolicyKind, provider) {}
