@@ -55,19 +55,22 @@ export const getPoliciesOutput: (args: GetPoliciesOutputArgs, opts?: SemgrepInvo
 export interface GetPolicyArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
   deploymentId: string | number;
-  /** The policy's id. */
+  /** The policy's id, digits as a string or a number, e.g. `"10"`. */
   id?: string | number;
+  /** The policy's machine-readable name, exactly, e.g. `"global_policy"`. */
   slug?: string;
+  /** The policy's name, exactly (case included), e.g. `"Global Policy"`. */
   name?: string;
-  /** `PRODUCT_TYPE_SAST` or `PRODUCT_TYPE_SECRETS`. */
+  /** `PRODUCT_TYPE_SAST` (Code rules) or `PRODUCT_TYPE_SECRETS` (Secrets rules). */
   productType?: string;
+  /** `true`: only a default policy (one that applies to every repository); `false`: only a policy that is not a default. */
   isDefault?: boolean;
 }
 
 /** {@link GetPolicyArgs} as `getPolicyOutput` takes them: every field may be a `pulumi.Input`. */
 export type GetPolicyOutputArgs = OutputArgs<GetPolicyArgs>;
 
-/** The one policy matching the criteria. */
+/** The one policy matching the criteria (fields at the top level). */
 export type GetPolicyResult = PolicyInfo;
 
 const policyArgs = z.strictObject({

@@ -38,6 +38,7 @@ export interface GetPolicyRulesArgs {
 export type GetPolicyRulesOutputArgs = OutputArgs<GetPolicyRulesArgs>;
 
 export interface GetPolicyRulesResult {
+  /** The policy the rules belong to, as the service lists it. */
   policy: PolicyInfo;
   /** The matching rules, by path. */
   rules: RuleInfo[];

@@ -23,7 +23,12 @@ export interface GetScansArgs {
   /** Only full scans (`true`) or only diff scans (`false`). */
   isFullScan?: boolean;
   /** Only scans whose duration (seconds) is within this range. */
-  totalTime?: { min?: number; max?: number };
+  totalTime?: {
+    /** Shortest duration, in seconds, e.g. `60`; no lower bound when left out. */
+    min?: number;
+    /** Longest duration, in seconds, e.g. `600`; no upper bound when left out. */
+    max?: number;
+  };
   /** Stop after this many scans (newest first); no further page is read. */
   maxResults?: number;
 }
@@ -92,6 +97,7 @@ export const getScansOutput: (args: GetScansOutputArgs, opts?: SemgrepInvokeOutp
 export interface GetScanArgs {
   /** Numeric id of the deployment, e.g. `"1"`. */
   deploymentId: string | number;
+  /** The scan's id, digits as a string or a number, e.g. `50299` (a scan's `id` in `getScans`). */
   scanId: string | number;
 }
 

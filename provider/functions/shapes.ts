@@ -1,114 +1,285 @@
 /** The API's answers in the camelCase shapes the data-source functions return. */
 import type { LockfileSummary, Policy, Project, RepositorySummary, Rule, ScanDetail, ScanSummary } from "../client";
 
+/** A policy: the rule modes of one product, applied to the repositories it covers. */
 export interface PolicyInfo {
+  /** The policy's id, digits as a string, e.g. `"1"`: what `getPolicyRules`' `policyId` takes. */
   id: string;
+  /** The policy's name, e.g. `"Global Policy"`; `""` when the service sends none. */
   name: string;
+  /** The policy's machine-readable name, e.g. `"global_policy"`; absent when the service sends none. */
   slug?: string;
+  /**
+   * `true` for a default policy, which applies to every repository of the deployment; `false` for
+   * any other policy, and when the service leaves the field out.
+   */
   isDefault: boolean;
-  /** `PRODUCT_TYPE_SAST`, `PRODUCT_TYPE_SECRETS`, or a newer value. */
+  /**
+   * The product the policy's rules belong to: `PRODUCT_TYPE_SAST` (Code rules),
+   * `PRODUCT_TYPE_SECRETS` (Secrets rules), or a value newer than this package; absent when the
+   * service sends none.
+   */
   productType?: string;
 }
 
+/** A rule of a policy, with its mode in that policy. */
 export interface RuleInfo {
+  /** The rule's id, digits as a string, e.g. `"1"`. */
   id: string;
-  /** Dotted path, e.g. `python.lang.security.audit.eval-detected.eval-detected`. */
+  /**
+   * Dotted path, e.g. `python.lang.security.audit.eval-detected.eval-detected` for a Registry
+   * rule, `<org-slug>.<rule-id>` for a custom one.
+   */
   path: string;
-  /** `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK` or `MODE_DISABLED`. */
+  /**
+   * The rule's mode in this policy (the service's `policyMode`): `MODE_MONITOR` (findings reported
+   * silently), `MODE_COMMENT` (comments on pull requests, without blocking), `MODE_BLOCK` (comments
+   * and blocks the pull request) or `MODE_DISABLED` (not run), or a newer value. `MODE_MONITOR`
+   * when the service leaves it out (the enum's zero value).
+   */
   mode: string;
+  /** Address of the rule's page on Semgrep; absent when none is sent. */
   url?: string;
+  /** The rule's category, e.g. `"security"` or `"best-practice"`; absent when none is sent. */
   category?: string;
+  /**
+   * Confidence, from the rule's false-positive rate: `CONFIDENCE_HIGH`, `CONFIDENCE_MEDIUM`,
+   * `CONFIDENCE_LOW`, or a newer value; absent when none is sent.
+   */
   confidence?: string;
+  /**
+   * How serious its findings are: `SEVERITY_CRITICAL`, `SEVERITY_HIGH`, `SEVERITY_MEDIUM`,
+   * `SEVERITY_LOW`, or a newer value; absent when none is sent.
+   */
   severity?: string;
+  /**
+   * Where the rule comes from: `SOURCE_PRO` (Semgrep's Pro rules), `SOURCE_COMMUNITY` (Semgrep
+   * Community rules), `SOURCE_CUSTOM` (the organization's own rules), or a newer value; absent
+   * when none is sent.
+   */
   source?: string;
+  /** Languages the rule applies to, e.g. `["python"]`; empty when none are sent. */
   languages: string[];
+  /** Technologies (frameworks, libraries) the rule concerns, e.g. `["django", "flask"]`; may be empty. */
   technologies: string[];
+  /** CWE entries, each an identifier and its title, e.g. `["CWE-918: Server-Side Request Forgery (SSRF)"]`; may be empty. */
   cweCategories: string[];
+  /** OWASP Top 10 categories, e.g. `["A07: Cross-Site Scripting (XSS)"]`; may be empty. */
   owaspCategories: string[];
+  /**
+   * Vulnerability classes, e.g. `["Improper Authentication"]`; may be empty. Always a list: a
+   * single string from the service becomes a list of one.
+   */
   vulnerabilityClass: string[];
+  /** Rulesets the rule belongs to, e.g. `["default"]`; may be empty. */
   rulesets: string[];
+  /** Who maintains the rule in the Semgrep Registry, e.g. `"semgrep"`; absent when it does not apply. */
   registryMaintainer?: string;
+  /**
+   * When the rule last changed, as the service writes it: `2024-07-29T22:33:37.380293Z` or
+   * `2024-07-29 22:33:37.380293+00:00`; absent when none is sent.
+   */
   lastChangeAt?: string;
+  /** Username of who last changed the rule; present only for rules a user changed. */
   lastChangeBy?: string;
 }
 
+/** One scan as the scan search lists it. */
 export interface ScanSummaryInfo {
+  /** The scan's id, e.g. `50299`: what `getScan`'s `scanId` takes. */
   id: number;
+  /** Numeric id of the deployment the scan belongs to. */
   deploymentId: number;
+  /** Numeric id of the scanned repository (its project's id): what `getScans`' `repositoryId` takes. */
   repositoryId: number;
+  /** The scanned branch as the service records it, e.g. `"refs/heads/main"` or `"main"`; absent when none is sent. */
   branch?: string;
+  /** Hash of the scanned commit, e.g. `"6d3de02545f820febf2af9820568fa5f697d4087"`; absent when none is sent. */
   commit?: string;
+  /**
+   * When the scan started, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+   * `2020-11-18T23:28:12.391807Z`; absent when none is sent (e.g. a scan still pending).
+   */
   startedAt?: string;
+  /** When the scan completed, in the same forms as `startedAt`; absent while it runs and when it never finished. */
   completedAt?: string;
+  /**
+   * Products the scan ran, by the service's short names, e.g. `["secrets"]` (not the `PRODUCT_*`
+   * values of `getScans`' `products`); empty when none are sent.
+   */
   enabledProducts: string[];
+  /**
+   * Exit code of the Semgrep CLI (https://semgrep.dev/docs/cli-reference#exit-codes): 0 or 1 for a
+   * scan that completed, another value for one that failed. 0 for a completed scan whose answer has
+   * none (protobuf's JSON leaves a zero out); absent for a scan that has not completed.
+   */
   exitCode?: number;
-  findingsCounts: { code: number; secrets: number; supplyChain: number; total: number };
+  /** Findings of the scan per product; a count the service leaves out is 0. */
+  findingsCounts: {
+    /** Code (SAST) findings. */
+    code: number;
+    /** Secrets findings. */
+    secrets: number;
+    /** Supply Chain (SCA) findings. */
+    supplyChain: number;
+    /** All findings of the scan. */
+    total: number;
+  };
+  /** `true` for a full scan, `false` for a diff-aware scan (of a change only); `false` when the service leaves it out. */
   isFullScan?: boolean;
-  /** `SCAN_STATUS_RUNNING`, `SCAN_STATUS_COMPLETED`, `SCAN_STATUS_ERROR`, `SCAN_STATUS_NEVER_FINISHED`, or newer. */
+  /**
+   * `SCAN_STATUS_PENDING` (queued), `SCAN_STATUS_RUNNING`, `SCAN_STATUS_COMPLETED` (exit code 0 or 1),
+   * `SCAN_STATUS_ERROR` (any other exit code), `SCAN_STATUS_CANCELLED`, `SCAN_STATUS_NEVER_FINISHED`
+   * (no result after over an hour), or a newer value; `SCAN_STATUS_UNSPECIFIED` when the service
+   * leaves it out.
+   */
   status: string;
+  /** Duration of the scan in seconds, e.g. `17.32`; absent when none is sent (e.g. a scan not finished). */
   totalTime?: number;
 }
 
+/**
+ * How and on what a scan ran, as the CI run reported it. Each field is absent where it does not
+ * apply (no pull request for a scan of a push, no CI job for a scan run by hand) or the service
+ * sends none.
+ */
 export interface ScanMetaInfo {
+  /** What triggered the scan (the CI event), e.g. `"pull_request"`. */
   on?: string;
+  /** The scanned branch, e.g. `"refs/heads/main"`. */
   branch?: string;
+  /** Hash of the scanned commit, e.g. `"94c5be1312a9da03b7c4bfcc1c50b4379c83412"`. */
   commit?: string;
+  /** The commit's message, e.g. `"fix(feature): Added XYZ component"`; an object sent in its place is given as its JSON text. */
   commitTitle?: string;
+  /** The configuration the scan used (the service describes it as the path of its configuration file), e.g. `"r/python"`. */
   config?: string;
+  /** Address of the scanned repository, e.g. `"https://github.com/semgrep/semgrep"`. */
   repoUrl?: string;
+  /** Address of the CI job that ran the scan, e.g. `"https://github.com/semgrep/semgrep/actions/runs/12345"`. */
   ciJobUrl?: string;
+  /** Organization and name of the scanned repository, e.g. `"semgrep/semgrep"`. */
   repository?: string;
+  /** Number of the pull request the scan was of, as a string, e.g. `"12345"`. */
   pullRequestId?: string;
+  /** The pull request's title; an object sent in its place is given as its JSON text. */
   pullRequestTitle?: string;
-  /** Personal data: a secret in `getScanOutput`. */
+  /** Name of the commit's author, e.g. `"Sven Greppe"`. Personal data: a secret in `getScanOutput`. */
   commitAuthorName?: string;
-  /** Personal data: a secret in `getScanOutput`. */
+  /** Username of the commit's author, e.g. `"SvenGreppe"`. Personal data: a secret in `getScanOutput`. */
   commitAuthorUsername?: string;
-  /** Personal data: a secret in `getScanOutput`. */
+  /** Email address of the commit's author. Personal data: a secret in `getScanOutput`. */
   commitAuthorEmail?: string;
+  /** Address of the commit author's avatar image. */
   commitAuthorImageUrl?: string;
-  /** Personal data: a secret in `getScanOutput`. */
+  /** Username of the pull request's author, e.g. `"SvenGreppe"`. Personal data: a secret in `getScanOutput`. */
   pullRequestAuthorUsername?: string;
+  /** Address of the pull request author's avatar image. */
   pullRequestAuthorImageUrl?: string;
 }
 
 /** The fields of a scan's meta that identify a person. */
 export const PERSONAL_META_FIELDS = ["commitAuthorName", "commitAuthorUsername", "commitAuthorEmail", "pullRequestAuthorUsername"] as const;
 
+/** One scan's details. */
 export interface ScanInfo {
+  /** The scan's id, e.g. `50299`. */
   id: number;
+  /** Numeric id of the deployment the scan belongs to. */
   deploymentId: number;
+  /** Numeric id of the scanned repository (its project's id), e.g. `1234567`. */
   repositoryId: number;
+  /**
+   * When the scan started, as the service writes it: `2023-11-18 23:28:12.391807+00:00` or
+   * `2023-11-18T23:28:12.391807Z`; absent when none is sent (e.g. a scan still pending).
+   */
   startedAt?: string;
+  /** When the scan completed, in the same forms as `startedAt`; absent while it runs and when it never finished. */
   completedAt?: string;
+  /** Products the scan ran, by the service's short names, e.g. `["secrets"]`; empty when none are sent. */
   enabledProducts: string[];
+  /**
+   * Exit code of the Semgrep CLI (https://semgrep.dev/docs/cli-reference#exit-codes): 0 or 1 for a
+   * scan that completed, another value for one that failed. 0 for a completed scan whose answer has
+   * none (protobuf's JSON leaves a zero out); absent for a scan that has not completed.
+   */
   exitCode?: number;
+  /** Whether the service holds the scan's logs; `false` when it leaves the field out. */
   hasLogs?: boolean;
-  stats: { findings?: number; totalTime?: number };
+  /** Statistics of the scan; both fields are absent when the answer has none. */
+  stats: {
+    /** Number of findings the scan reported, e.g. `5`; 0 when the statistics leave it out. */
+    findings?: number;
+    /** Duration of the scan in seconds, e.g. `100`; absent when not sent. */
+    totalTime?: number;
+  };
+  /**
+   * How and on what the scan ran: trigger, branch, commit, CI job, pull request, authors. Every
+   * field is absent when the answer has no meta.
+   */
   meta: ScanMetaInfo;
 }
 
+/** A project: a repository that Semgrep scans. */
 export interface ProjectInfo {
+  /**
+   * The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
+   * `getLockfiles`' `repositoryId` take.
+   */
   id: number;
+  /** The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`. */
   name: string;
+  /** Every tag of the project, e.g. `["team:payments"]`; empty when it has none. */
   tags: string[];
+  /**
+   * When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+   * `2020-11-18T23:28:12.391807Z`; absent when none is sent.
+   */
   createdAt?: string;
+  /** The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known. */
   defaultBranch?: string;
+  /** The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known. */
   primaryBranch?: string;
+  /** When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned. */
   latestScanAt?: string;
-  managedScanConfig: { diffScan: { enabled: boolean }; fullScan: { enabled: boolean } };
+  /** Semgrep Managed Scans of the project (beta); a switch the service leaves out reads as off. */
+  managedScanConfig: {
+    /** Managed diff-aware scans, of each pull request's changes. */
+    diffScan: {
+      /** `true` when managed diff-aware scans are on. */
+      enabled: boolean;
+    };
+    /** Managed weekly full scans. */
+    fullScan: {
+      /** `true` when managed weekly full scans are on. */
+      enabled: boolean;
+    };
+  };
+  /** Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none. */
   url?: string;
 }
 
+/** A repository in the dependency inventory. */
 export interface RepositoryInfo {
+  /** The repository's numeric id (its project's id), e.g. `101`: what `getLockfiles`' `repositoryId` takes. */
   id: number;
+  /** The repository's name; `""` when the service sends none. */
   name: string;
+  /** Dependencies of the repository, over all its lockfiles, that match `dependencyFilter` (all of them without one). */
   numDependencies: number;
+  /**
+   * `true` when the repository was scanned with dependency-path analysis, so the service holds its
+   * dependency graph (the paths to transitive dependencies); `false` otherwise and when the service
+   * leaves the field out.
+   */
   hasDependencyPathScan: boolean;
 }
 
+/** A lockfile of a repository in the dependency inventory. */
 export interface LockfileInfo {
+  /** Path of the lockfile in the repository, e.g. `"foo/bar/package-lock.json"`. */
   lockfilePath: string;
+  /** Dependencies in the lockfile that match `dependencyFilter` (all of them without one). */
   numDependencies: number;
 }
 

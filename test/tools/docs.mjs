@@ -599,6 +599,9 @@ function functionPage(api, name, problems) {
   const result = resultType(api, fn.returns);
   const twinResult = resultType(api, twin.returns);
   const resultRows = fieldRows(api, result.type);
+  // Every field, nested ones included, is documented where it is declared (an interface, or a zod schema whose inferred type
+  // keeps the doc comments of its properties).
+  const declaredIn = (row) => (row.symbol.declarations?.[0] ? sourceOf(api, row.symbol.declarations[0]) : fn.file);
 
   const optionsType = checker.getTypeFromTypeNode(opts.typeNode);
   const outputOptionsType = checker.getTypeFromTypeNode(outputOpts.typeNode);
@@ -606,6 +609,13 @@ function functionPage(api, name, problems) {
   const optionRows = fieldRows(api, outputOptionsType)
     .filter((r) => r.depth === 0)
     .sort((a, b) => Number(!common.has(a.name)) - Number(!common.has(b.name)));
+  for (const [what, rows] of [
+    ["argument", argRows],
+    ["result field", resultRows],
+    ["invoke option", optionRows],
+  ]) {
+    for (const row of rows) if (!row.doc) problems.push(`${name}: ${what} \`${row.name}\` has no doc comment (${declaredIn(row)})`);
+  }
 
   const lines = [
     `# ${name}`,

@@ -13,13 +13,23 @@ import { compareDocs, describeDifferences, DocsError, generateDocs, REPO, writeD
 type Declaration = { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
 const { KINDS } = createRequire(join(REPO, "package.json"))(join(REPO, "dist/kinds/index.js")) as { KINDS: Record<string, Declaration> };
 
-/** The names in the first column of the table under `## heading` of a page. */
-function tableNames(page: string, heading: string): string[] {
+/** The cells of each row of the table under `## heading` of a page (an escaped `\|` stays inside its cell). */
+function tableRows(page: string, heading: string): string[][] {
   const section = page.split(`\n## ${heading}\n`)[1]?.split("\n## ")[0] ?? "";
   return section
     .split("\n")
     .filter((line) => line.startsWith("| `"))
-    .map((line) => /^\| `([^`]+)`/.exec(line)![1]!);
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim()),
+    );
+}
+
+/** The names in the first column of the table under `## heading` of a page. */
+function tableNames(page: string, heading: string): string[] {
+  return tableRows(page, heading).map((cells) => /^`([^`]+)`/.exec(cells[0]!)![1]!);
 }
 
 const source = (path: string) => readFileSync(join(REPO, path), "utf8");
@@ -78,6 +88,10 @@ describe("reference pages (docs/)", () => {
       expect(tableNames(page!, "Arguments")).toContain(name === "getProject" ? "deploymentSlug" : "deploymentId");
       expect(tableNames(page!, "Invoke options").sort()).toEqual(["dependsOn", "token", "url"]);
       expect(page).toContain(`## ${name}Output`);
+      for (const heading of ["Arguments", "Result", "Invoke options"]) {
+        const blank = tableRows(page!, heading).filter((cells) => !cells.at(-1));
+        expect(blank, `${name}: ${heading} rows without a description`).toEqual([]);
+      }
     }
     expect(tableNames(pages.get("docs/functions/getPolicyRules.md")!, "Arguments")).toContain("filter.severities");
     expect(tableNames(pages.get("docs/functions/getPolicyRules.md")!, "Result")).toContain("rules[].path");
@@ -127,6 +141,43 @@ describe("reference pages (docs/)", () => {
     expect((error as Error).message).toMatch(
       /ProjectTags: input `tags` has no doc comment \(provider\/kinds\/project-tags\.ts\)[\s\S]*ProjectTags: output `projectId` has no doc comment/,
     );
+  });
+
+  it("refuses a function's argument or result field without a doc comment (nested ones too), naming function, field and file", () => {
+    const scans = "provider/functions/scans.ts";
+    const shapes = "provider/functions/shapes.ts";
+    const schema = "provider/client/schemas/dependencies.ts";
+    const sources = {
+      [scans]: replaced(
+        source(scans),
+        "  /** The scan's id, digits as a string or a number, e.g. `50299` (a scan's `id` in `getScans`). */\n",
+        "",
+      ),
+      [shapes]: replaced(source(shapes), "    /** Supply Chain (SCA) findings. */\n", ""),
+      // A zod schema: its inferred type (DependencyFilter) carries the doc comments of its properties.
+      [schema]: replaced(
+        source(schema),
+        '  /** Dependency version, e.g. `"1.0.1"`. Deprecated by the service in favour of `packageFilters`. */\n',
+        "",
+      ),
+    };
+    let error: unknown;
+    try {
+      generateDocs({ sources });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(DocsError);
+    const message = (error as Error).message;
+    expect(message).toContain("getScan: argument `scanId` has no doc comment (provider/functions/scans.ts)");
+    expect(message).toContain(
+      "getScans: result field `scans[].findingsCounts.supplyChain` has no doc comment (provider/functions/shapes.ts)",
+    );
+    for (const fn of ["getDependencyRepositories", "getLockfiles"]) {
+      expect(message).toContain(
+        `${fn}: argument \`dependencyFilter.version\` has no doc comment (provider/client/schemas/dependencies.ts)`,
+      );
+    }
   });
 
   it("names each stale, missing and extra page, and writing fixes them", () => {

@@ -5,11 +5,17 @@ import { ECOSYSTEMS, LICENSE_POLICY_SETTINGS, TRANSITIVITIES } from "./enums";
 
 export const MAX_DEPENDENCY_PAGE_SIZE = 100;
 
+/** One package of `packageFilters`: a name and, optionally, an exact version or version bounds. */
 export const packageFilter = z.strictObject({
+  /** Package name, e.g. `"lodash"`: matched exactly with `exactNameMatch: true`, else as a part of the name. */
   name: z.string().optional(),
+  /** `true`: `name` must match the whole package name. `false` or unset (the service's default): any name containing it. */
   exactNameMatch: z.boolean().optional(),
+  /** Only this version, e.g. `"1.0.0"`; takes precedence over the version bounds. */
   exactVersion: z.string().optional(),
+  /** Lower version bound, as the service's description writes it, e.g. `">=1.0.0"`; ignored with `exactVersion`. */
   versionLowerBound: z.string().optional(),
+  /** Upper version bound, as the service's description writes it, e.g. `"<2.0.0"`; ignored with `exactVersion`. */
   versionUpperBound: z.string().optional(),
 });
 export type PackageFilter = z.input<typeof packageFilter>;
@@ -25,6 +31,7 @@ export const dependencyFilter = z.strictObject({
   lockfilePath: z.string().min(1).optional(),
   /** Deprecated by the service in favour of `packageFilters`. */
   name: z.string().min(1).optional(),
+  /** Dependency version, e.g. `"1.0.1"`. Deprecated by the service in favour of `packageFilters`. */
   version: z.string().min(1).optional(),
   /** Repository ids; leave out where the operation has the repository in its path. */
   repositoryId: z.array(z.number().int().nonnegative()).optional(),
