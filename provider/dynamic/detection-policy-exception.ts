@@ -3,14 +3,16 @@
  * beside any others (additive, like ProjectTags). It adds the exception or sets its type; delete
  * removes what it added or puts back the type it changed.
  */
-import type { DetectionPolicyBundle } from "../client";
+import { type DetectionPolicyBundle, detectionBundleInput } from "../client";
 import { type detectionPolicyExceptionKind, fieldRules } from "../kinds";
 import { exceptionKey, keyString, keyText } from "../kinds/detection-exceptions";
 import { exceptionResourceId } from "../kinds/detection-policy-exception";
 import { editBundle, readBundle, type Versioned } from "./bundles";
 import type { Props } from "./check";
 import { detectionEndpoint, detectionObject, fieldsOf, withFields } from "./detection-bundles";
+import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
+import { dryRunUnlessUnknown, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "./handler";
 import { planUndo } from "./fields";
 import { about, unlessGone } from "./lookup";
@@ -107,7 +109,19 @@ async function apply(declared: Inputs, before?: { added: boolean; original: Exce
 }
 
 export const detectionPolicyException: Handler<Kind> = {
-  check: async (_olds, news) => checkOwned(KIND, news, claimsOf),
+  check: async (_olds, news) => {
+    const result = checkOwned(KIND, news, claimsOf);
+    if (result.failures?.length) return result;
+    const declared = result.inputs as Inputs;
+    // The service's verdict on the bundle with this exception (dry-run.ts).
+    const failures = await dryRunUnlessUnknown(KIND, declared, async () => {
+      const live = await readBundle(endpointOf(declared));
+      const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
+      const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
+      return failuresOf(KIND, declared, answer.validation_errors);
+    });
+    return failures.length ? { ...result, failures } : result;
+  },
 
   diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
 

@@ -159,7 +159,12 @@ export const remediationPolicy: Handler<Kind> = {
     return failures.length ? { ...result, failures } : result;
   },
 
-  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
+  diff: async (_id, olds, news) => {
+    const result = diffDeclared(olds, news, fieldRules(KIND));
+    // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
+    const dropped = managedOf(olds).some((field) => news[field] === undefined);
+    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped }, recorded(olds));
+  },
 
   create: (declared) =>
     about(subject(declared), async () => {

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import type { ResourceKind } from "../../provider/kinds";
 import { type EmulatorState, SAST_POLICY_ID } from "../../provider/emulator";
-import type { SemgrepClient } from "../../provider/client";
+import { type DetectionPolicyBundle, detectionBundleInput, remediationPolicyInput, type SemgrepClient } from "../../provider/client";
 import { useEmulator } from "../support/emulator";
 import { checked, provider, useProviderAgainst } from "../support/provider";
 import { handlers } from "../../provider/dynamic/runtime";
@@ -70,7 +70,12 @@ interface Row {
   restoresOnDelete: boolean;
   /** Outputs the service gives (identity and live values): a read from the id alone must give them as the full read does. */
   liveOutputs: string[];
-  /** Requests made by create, by a diff of an unchanged declaration, and by delete (measured; guards against regressions). */
+  /**
+   * Requests a valid `check` makes: none, or, for the Policies V2 kinds, a read of the bundle and the
+   * service's dry run (previews read; they never write).
+   */
+  checkRequests: number;
+  /** Requests made by create (after check), by a diff of an unchanged declaration, and by delete (in a new process; measured, guards against regressions). */
   requests: { create: number; diff: number; delete: number };
 }
 
@@ -80,6 +85,23 @@ const rule = (state: EmulatorState, path: string) =>
   state.policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === path)!;
 const on = (enabled: boolean) => ({ enabled });
 const scans = (diff: boolean, full: boolean) => ({ diff_scan: on(diff), full_scan: on(full) });
+const codeBundle = (state: EmulatorState) => state.detectionPolicies.find((p) => p.deploymentId === 1 && p.product === "code")!;
+const legacyException = (state: EmulatorState) =>
+  codeBundle(state).exceptions.find((e) => e.projectTagName === "legacy systems" && e.rule === EVAL)?.exceptionType ?? null;
+const remediationPolicy = (state: EmulatorState, slug: string) => {
+  const found = state.remediationPolicies.find((p) => p.slug === slug);
+  return found ? { name: found.name, description: found.description } : null;
+};
+/** Edits the code detection bundle through the API, as a person in Semgrep's UI would (read, change, apply with If-Match). */
+async function editCode(client: SemgrepClient, edit: (bundle: DetectionPolicyBundle) => DetectionPolicyBundle) {
+  const { bundle, state_version } = await client.policiesV2.getDetectionPolicy(1, "code");
+  return client.policiesV2.applyDetectionPolicy(1, "code", detectionBundleInput(edit(bundle)), { ifMatch: state_version });
+}
+const PRESET_DISABLED = [
+  "javascript.browser.security.insecure-document-method.insecure-document-method",
+  "javascript.lang.best-practice.assigned-undefined.assigned-undefined",
+  "python.lang.best-practice.open-never-closed.open-never-closed",
+];
 
 const rows: Row[] = [
   {
@@ -128,6 +150,7 @@ const rows: Row[] = [
       "managedScanConfig",
       "latestScanAt",
     ],
+    checkRequests: 0,
     requests: { create: 2, diff: 0, delete: 1 },
   },
   {
@@ -153,6 +176,7 @@ const rows: Row[] = [
     restoresOnDelete: true,
     // Which of the project's tags the resource declares is not in the id: `tags` and `addedTags` come from its state.
     liveOutputs: ["deploymentSlug", "projectName", "projectId", "projectTags"],
+    checkRequests: 0,
     requests: { create: 2, diff: 0, delete: 1 },
   },
   {
@@ -173,6 +197,7 @@ const rows: Row[] = [
     drop: { input: "fullScan", replaces: [], changes: true, liveAfterDelete: scans(false, true) },
     restoresOnDelete: true,
     liveOutputs: ["deploymentSlug", "projectName", "projectId", "diffScan", "fullScan"],
+    checkRequests: 0,
     requests: { create: 2, diff: 0, delete: 1 },
   },
   {
@@ -193,6 +218,7 @@ const rows: Row[] = [
     // Every input but restoreOnDelete is required.
     restoresOnDelete: true,
     liveOutputs: ["deploymentId", "policyId", "rulePath", "mode", "ruleId", "severity", "confidence", "category", "url"],
+    checkRequests: 0,
     requests: { create: 2, diff: 0, delete: 1 },
   },
   {
@@ -210,7 +236,95 @@ const rows: Row[] = [
     restoresOnDelete: false,
     // The request (repository, ref, format) is not in the status the service gives: it comes from the state.
     liveOutputs: ["deploymentId", "taskToken", "status", "downloadUrl"],
+    checkRequests: 0,
     requests: { create: 2, diff: 0, delete: 0 },
+  },
+  {
+    kind: "DetectionPolicy",
+    declared: { deploymentId: 1, product: "code", rules: ["acme.extra.rule"], disabled: [EVAL] },
+    normalized: { deploymentId: "1" },
+    invalid: { inputs: { product: "sast" }, property: "product" },
+    id: "1/code",
+    live: (state) => ({ rules: codeBundle(state).rules, disabled: codeBundle(state).disabled }),
+    liveBefore: { rules: ["acme.no-hardcoded-internal-urls", "go.lang.security.audit.net.use-tls.use-tls"], disabled: PRESET_DISABLED },
+    liveCreated: { rules: ["acme.extra.rule"], disabled: [EVAL] },
+    change: { inputs: { disabled: [EVAL, "acme.x.y"] }, replaces: [], live: { rules: ["acme.extra.rule"], disabled: ["acme.x.y", EVAL] } },
+    drift: {
+      write: (client) => editCode(client, (bundle) => ({ ...bundle, disabled: ["acme.drift.rule"] })),
+      props: { disabled: ["acme.drift.rule"] },
+      inputs: { disabled: ["acme.drift.rule"] },
+    },
+    drop: { input: "rules", replaces: [], changes: true, liveAfterDelete: { rules: ["acme.extra.rule"], disabled: PRESET_DISABLED } },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "product", "rulesets", "rules", "disabled", "exceptions", "deploymentSlug", "stateVersion"],
+    checkRequests: 2,
+    requests: { create: 1, diff: 0, delete: 2 },
+  },
+  {
+    kind: "DetectionPolicyException",
+    declared: {
+      deploymentId: "1",
+      product: "code",
+      exceptionType: "exclude",
+      projectTagName: "legacy systems",
+      rule: EVAL,
+      ruleType: "rule",
+    },
+    normalized: {},
+    invalid: { inputs: { ruleType: "file" }, property: "ruleType" },
+    id: `1/code/project_tag/legacy%20systems/rule/${EVAL}`,
+    live: legacyException,
+    liveBefore: null,
+    liveCreated: "exclude",
+    change: { inputs: { exceptionType: "include" }, replaces: [], live: "include" },
+    drift: {
+      write: (client) =>
+        editCode(client, (bundle) => ({
+          ...bundle,
+          exceptions: bundle.exceptions.map((e) =>
+            e.project_tag_name === "legacy systems" && e.rule === EVAL ? { ...e, exception_type: "include" } : e,
+          ),
+        })),
+      props: { exceptionType: "include" },
+      inputs: { exceptionType: "include" },
+    },
+    // Every optional input is a choice of scope (exactly one is given) or behaviour.
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "product", "projectTagName", "rule", "ruleType", "exceptionType", "deploymentSlug", "stateVersion"],
+    checkRequests: 2,
+    requests: { create: 1, diff: 0, delete: 2 },
+  },
+  {
+    kind: "RemediationPolicy",
+    declared: {
+      deploymentId: "1",
+      slug: "lifecycle-policy",
+      policyName: "Lifecycle",
+      description: "A policy of the lifecycle table",
+      filters: { mode: "all", conditions: [{ type: "severity", values: ["critical"] }] },
+      actions: [{ type: "pr_comment" }],
+    },
+    normalized: {},
+    invalid: { inputs: { slug: "Not A Slug" }, property: "slug" },
+    id: "1/lifecycle-policy",
+    live: (state) => remediationPolicy(state, "lifecycle-policy"),
+    liveBefore: null,
+    liveCreated: { name: "Lifecycle", description: "A policy of the lifecycle table" },
+    change: { inputs: { policyName: "Renamed" }, replaces: [], live: { name: "Renamed", description: "A policy of the lifecycle table" } },
+    drift: {
+      write: async (client) => {
+        const { bundle, state_version } = await client.policiesV2.getRemediationPolicies(1);
+        const policies = bundle.policies.map((p) => remediationPolicyInput(p.slug === "lifecycle-policy" ? { ...p, name: "Drifted" } : p));
+        return client.policiesV2.applyRemediationPolicies(1, { policies }, { ifMatch: state_version });
+      },
+      props: { policyName: "Drifted" },
+      inputs: { policyName: "Drifted" },
+    },
+    drop: { input: "description", replaces: [], changes: true, liveAfterDelete: null },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "slug", "policyName", "description", "active", "filters", "actions", "deploymentSlug", "stateVersion"],
+    checkRequests: 2,
+    requests: { create: 1, diff: 0, delete: 2 },
   },
 ];
 
@@ -258,12 +372,14 @@ describe.each(rows)("$kind", (row) => {
     return { inputs, id, outs };
   }
 
-  // 1. Bad input stops at preview, before any request; good input comes back normalized.
-  it("check: normalizes the declaration, refuses a bad value naming its field, with no request", async () => {
+  // 1. Bad input stops at preview, before any request; good input comes back normalized (after the service's dry run, for the kinds that make one).
+  it(`check: normalizes the declaration with ${row.checkRequests} requests, refuses a bad value naming its field with none`, async () => {
     expect(await calls.check(declared)).toEqual({ inputs: { ...declared, ...row.normalized } });
+    expect(env.requests()).toHaveLength(row.checkRequests);
+    newProcess();
     const { failures } = await calls.check({ ...declared, ...row.invalid.inputs });
     expect(failures).toEqual([{ property: row.invalid.property, reason: expect.stringContaining(`${row.invalid.property}: `) }]);
-    expect(env.requests()).toEqual([]);
+    expect(env.requests()).toHaveLength(row.checkRequests);
   });
 
   // 2. Create applies what is declared to the service and keeps every declared input in the outputs.
