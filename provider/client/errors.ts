@@ -303,7 +303,8 @@ function hintFor(status: number, code: string | undefined, details: ErrorDetails
     return (
       "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
       "PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
-      "Manage this deployment's rules in its detection policies instead " +
+      "Manage this deployment's rules with DetectionPolicy (rulesets, rules, disabled rules, exceptions), " +
+      "DetectionPolicyException and RemediationPolicy, and read them with getDetectionPolicy and getRemediationPolicies " +
       "(Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})"
     );
   }

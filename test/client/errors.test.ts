@@ -32,7 +32,8 @@ describe("error mapping", () => {
         "Semgrep API policies.list failed (GET /api/v1/deployments/1/policies → 410): This deployment has been migrated to Unified Policies; use the Policies V2 API. " +
           "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
           "PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
-          "Manage this deployment's rules in its detection policies instead (Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})",
+          "Manage this deployment's rules with DetectionPolicy (rulesets, rules, disabled rules, exceptions), DetectionPolicyException and RemediationPolicy, " +
+          "and read them with getDetectionPolicy and getRemediationPolicies (Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})",
       );
       await expect(client.projects.get("acme", "acme/web-app")).resolves.toMatchObject({ name: "acme/web-app" });
     } finally {
