@@ -3,6 +3,7 @@ import { type ClientOptions, resolveConfig } from "./config";
 import { Dependencies } from "./api/dependencies";
 import { Deployments } from "./api/deployments";
 import { Policies } from "./api/policies";
+import { PoliciesV2 } from "./api/policies-v2";
 import { Projects } from "./api/projects";
 import { Sbom } from "./api/sbom";
 import { Scans } from "./api/scans";
@@ -10,7 +11,8 @@ import { Transport } from "./transport";
 
 /**
  * Typed client for the 13 operations of the Semgrep web API (v1), plus the live service's
- * deployment, project-list and SBOM-status helpers.
+ * deployment, project-list and SBOM-status helpers, and the Policies V2 API (unified policies,
+ * beta) as `policiesV2`.
  *
  * @example
  * ```ts
@@ -28,6 +30,8 @@ export class SemgrepClient {
   readonly scans: Scans;
   readonly projects: Projects;
   readonly policies: Policies;
+  /** Policies V2 (unified policies, beta): detection and remediation policy bundles, applied strictly with If-Match. */
+  readonly policiesV2: PoliciesV2;
   readonly dependencies: Dependencies;
   readonly sbom: Sbom;
   readonly deployments: Deployments;
@@ -38,6 +42,7 @@ export class SemgrepClient {
     this.scans = new Scans(this.#transport);
     this.projects = new Projects(this.#transport);
     this.policies = new Policies(this.#transport);
+    this.policiesV2 = new PoliciesV2(this.#transport);
     this.dependencies = new Dependencies(this.#transport);
     this.sbom = new Sbom(this.#transport);
     this.deployments = new Deployments(this.#transport);

@@ -23,6 +23,19 @@ export class SemgrepError extends Error {
   override name = "SemgrepError";
 }
 
+/** What an answer says beyond its status, message and code, for the errors that carry more. */
+export interface ErrorDetails {
+  /** The bundle's current `state_version`, as a 409 of a Policies V2 apply reports it. */
+  stateVersion?: string;
+  /** The request carried `If-Match`: a 409 then means the bundle changed since it was read. */
+  conditional?: boolean;
+  /**
+   * An earlier attempt of the same request got no answer (a lost connection, a 5xx) after it may
+   * have reached the service, so it may have taken effect.
+   */
+  earlierAttemptMayHaveActed?: boolean;
+}
+
 /** The service answered with a non-2xx status. */
 export class APIError extends SemgrepError {
   override name = "APIError";
@@ -37,8 +50,8 @@ export class APIError extends SemgrepError {
   /** The service's machine-readable error code (`{"code": "DEPLOYMENT_MIGRATED"}`), when it sent one. */
   readonly code: string | undefined;
 
-  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string) {
-    super(APIError.describe(info, status, serviceMessage, code));
+  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string, details: ErrorDetails = {}) {
+    super(APIError.describe(info, status, serviceMessage, code, details));
     this.operation = info.operation;
     this.method = info.method;
     this.path = info.path;
@@ -48,22 +61,45 @@ export class APIError extends SemgrepError {
     this.code = code;
   }
 
-  private static describe(info: RequestInfo, status: number, serviceMessage: string, code: string | undefined): string {
+  private static describe(
+    info: RequestInfo,
+    status: number,
+    serviceMessage: string,
+    code: string | undefined,
+    details: ErrorDetails,
+  ): string {
     const said = serviceMessage.replace(/\.+$/, "");
     const detail = said ? `: ${said}` : code ? `: ${code}` : "";
-    const hint = hintFor(status, code);
-    return `Semgrep API ${info.operation} failed (${info.method} ${info.path} → ${status})${detail}${hint ? `. ${hint}` : ""}`;
+    const hint = hintFor(status, code, details);
+    const version = details.stateVersion ? ` (current state_version: ${details.stateVersion})` : "";
+    return `Semgrep API ${info.operation} failed (${info.method} ${info.path} → ${status})${detail}${version}${hint ? `. ${hint}` : ""}`;
   }
 
-  /** Builds the subclass that matches the error code, else the status. */
-  static fromStatus(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string): APIError {
-    const Kind = code === DEPLOYMENT_MIGRATED ? DeploymentMigratedError : errorClassFor(status);
-    return new Kind(info, status, serviceMessage, attempts, code);
+  /**
+   * Builds the subclass that matches the error code, else the status; a 409 of a request sent
+   * with `If-Match` is a {@link StateVersionConflictError}.
+   */
+  static fromStatus(
+    info: RequestInfo,
+    status: number,
+    serviceMessage: string,
+    attempts = 1,
+    code?: string,
+    details: ErrorDetails = {},
+  ): APIError {
+    const Kind =
+      (code ? CODE_CLASSES[code] : undefined) ??
+      (status === 409 && details.conditional ? StateVersionConflictError : errorClassFor(status));
+    return new Kind(info, status, serviceMessage, attempts, code, details);
   }
 }
 
 /** The error code of {@link DeploymentMigratedError}. */
 export const DEPLOYMENT_MIGRATED = "DEPLOYMENT_MIGRATED";
+/** The error code of {@link ProductNotEnabledError}. */
+export const PRODUCT_NOT_ENABLED = "PRODUCT_NOT_ENABLED";
+/** The error code of {@link ReservedSlugError}. */
+export const RESERVED_SLUG = "RESERVED_SLUG";
 
 /** 400: the request was malformed or a value was out of range. */
 export class BadRequestError extends APIError {
@@ -96,6 +132,42 @@ export class UnprocessableEntityError extends APIError {
  */
 export class DeploymentMigratedError extends APIError {
   override name = "DeploymentMigratedError";
+}
+/**
+ * 428: a Policies V2 apply sent without `If-Match`. The client always sends it; this comes from
+ * a service that did not receive it (a proxy that drops the header).
+ */
+export class PreconditionRequiredError extends APIError {
+  override name = "PreconditionRequiredError";
+}
+/**
+ * 409 of a Policies V2 apply: the bundle changed since the `state_version` sent in `If-Match` was
+ * read. Read the bundle again (or take `stateVersion`, the current one, when the service sent
+ * it), reapply the change to it, and apply again.
+ */
+export class StateVersionConflictError extends ConflictError {
+  override name = "StateVersionConflictError";
+  /** The bundle's current `state_version`, when the answer carries it. */
+  readonly stateVersion: string | undefined;
+  /**
+   * An earlier attempt of this apply got no answer after it may have reached the service: the
+   * conflict may be that attempt's own doing (it applied the bundle, and changed the version).
+   */
+  readonly mayHaveApplied: boolean;
+
+  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string, details: ErrorDetails = {}) {
+    super(info, status, serviceMessage, attempts, code, details);
+    this.stateVersion = details.stateVersion;
+    this.mayHaveApplied = details.earlierAttemptMayHaveActed ?? false;
+  }
+}
+/** 409 `RESERVED_SLUG`: a remediation policy uses the slug of a system-managed policy. */
+export class ReservedSlugError extends ConflictError {
+  override name = "ReservedSlugError";
+}
+/** 404 `PRODUCT_NOT_ENABLED`: the deployment does not have the product (`code` or `secrets`) of the request. */
+export class ProductNotEnabledError extends NotFoundError {
+  override name = "ProductNotEnabledError";
 }
 /** 429: too many requests (after the client's own retries). */
 export class RateLimitError extends APIError {
@@ -196,6 +268,13 @@ export class InvalidBaseUrlError extends SemgrepError {
   }
 }
 
+/** Error codes that name their own class, whatever the status. */
+const CODE_CLASSES: Readonly<Record<string, typeof APIError>> = {
+  [DEPLOYMENT_MIGRATED]: DeploymentMigratedError,
+  [PRODUCT_NOT_ENABLED]: ProductNotEnabledError,
+  [RESERVED_SLUG]: ReservedSlugError,
+};
+
 function errorClassFor(status: number): typeof APIError {
   switch (status) {
     case 400:
@@ -210,6 +289,8 @@ function errorClassFor(status: number): typeof APIError {
       return ConflictError;
     case 422:
       return UnprocessableEntityError;
+    case 428:
+      return PreconditionRequiredError;
     case 429:
       return RateLimitError;
     default:
@@ -217,7 +298,7 @@ function errorClassFor(status: number): typeof APIError {
   }
 }
 
-function hintFor(status: number, code: string | undefined): string {
+function hintFor(status: number, code: string | undefined, details: ErrorDetails): string {
   if (code === DEPLOYMENT_MIGRATED) {
     return (
       "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
@@ -226,11 +307,23 @@ function hintFor(status: number, code: string | undefined): string {
       "(Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})"
     );
   }
+  if (code === PRODUCT_NOT_ENABLED)
+    return (
+      "The product is not enabled for this deployment: the detection policy summary " +
+      "(GET /api/policies/v2/deployments/{deploymentId}/detection-policy) lists the products it has"
+    );
+  if (code === RESERVED_SLUG)
+    return "The slug belongs to a system-managed remediation policy, which no apply can create or change: choose another slug";
   switch (status) {
     case 401:
       return "Check the token: it is missing, unknown or revoked (semgrep:token or SEMGREP_APP_TOKEN)";
     case 403:
       return "The token is not allowed to do this; check its scopes in the deployment's Tokens settings";
+    case 409:
+      if (!details.conditional) return "";
+      return "Read the bundle again, reapply the change to it, and apply with its new state_version";
+    case 428:
+      return "The apply needs the bundle's current state_version in the If-Match header: read the bundle (or dry-run it) first";
     case 404:
       return (
         "The object does not exist, or the token lacks Web API access " +

@@ -6,6 +6,35 @@ export { Paginated, type PageOf } from "./pagination";
 export type { ScanSearchRequest, ScanSummary, ScanDetail, ScanMeta, ScanSearchResponse } from "./schemas/scans";
 export type { Project, UpdateProjectRequest, ManagedScanRequest, Deployment } from "./schemas/projects";
 export type { Policy, Rule, RulesPage, ListRulesQuery, UpdateRuleModeResponse } from "./schemas/policies";
+export type { ApplyOptions } from "./api/policies-v2";
+export type {
+  BundleProblem,
+  BundleValidationError,
+  DetectionPolicyBundle,
+  DetectionPolicyBundleInput,
+  DetectionPolicyDiffEntry,
+  DetectionPolicyException,
+  DetectionPolicyExceptionInput,
+  DetectionPolicyState,
+  DetectionPolicySummary,
+  DryRunDetectionPolicyResponse,
+  DryRunRemediationPoliciesResponse,
+  RemediationPoliciesBundle,
+  RemediationPoliciesBundleInput,
+  RemediationPoliciesState,
+  RemediationPolicy,
+  RemediationPolicyDiffEntry,
+  RemediationPolicyInput,
+  VocabQuery,
+  Vocabulary,
+} from "./schemas/policies-v2";
+export {
+  detectionBundleInput,
+  detectionBundleProblems,
+  remediationBundleProblems,
+  remediationPolicyInput,
+  slugFromName,
+} from "./schemas/policies-v2";
 export type {
   DependencyFilter,
   RepositorySummary,

@@ -47,8 +47,10 @@ export interface RequestSpec<S extends z.ZodType> {
   /** Client operation name used in errors, e.g. `policies.listRules`. */
   operation: string;
   method: HttpMethod;
-  /** Path from `/api/v1`, with every path parameter already encoded. */
+  /** Path from {@link prefix}, with every path parameter already encoded. */
   path: string;
+  /** Where the API's paths start: `/api/v1` (the default), or `/api/policies/v2` for Policies V2. */
+  prefix?: string;
   /** Query parameters; arrays become repeated keys (`?tags=a&tags=b`). */
   query?: Record<string, QueryValue>;
   body?: unknown;
@@ -67,6 +69,19 @@ export interface RequestSpec<S extends z.ZodType> {
    * on the error body's exact shape.
    */
   goneCode?: string;
+  /**
+   * Sent as the `If-Match` header: the `state_version` a Policies V2 apply was computed against.
+   * A 409 answer then raises {@link StateVersionConflictError} with the current version.
+   *
+   * Retries: such a request is retried like every other (429, 502/503/504, a lost connection),
+   * with the same `If-Match`, and that is safe. The precondition makes the service apply it only
+   * onto the very bundle it was computed against, so a repeat can never overwrite a change made
+   * in between; if an earlier attempt did apply (its answer lost), the bundle's version has
+   * moved, and the repeat is refused with 409 instead of applying twice. That 409 is then marked
+   * `mayHaveApplied`, with `repeatEffect`'s note, since it may be the earlier attempt's own
+   * doing; the Policies V2 area confirms it with a dry run (see `PoliciesV2`).
+   */
+  ifMatch?: string;
   /** The caller's per-call options. */
   options?: RequestOptions;
 }
@@ -119,7 +134,7 @@ export class Transport {
 
   /** Sends a request, retrying what may be retried, and returns the validated answer. */
   async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
-    const info: RequestInfo = { operation: spec.operation, method: spec.method, path: `/api/v1${spec.path}` };
+    const info: RequestInfo = { operation: spec.operation, method: spec.method, path: `${spec.prefix ?? "/api/v1"}${spec.path}` };
     const url = this.#config.baseUrl + info.path + queryString(spec.query);
     const { signal: callerSignal, maxRetries, timeoutMs } = callOptions(info, spec.options, this.#config);
     // Whether a failed attempt may have been carried out all the same (for `repeatEffect`).
@@ -143,7 +158,7 @@ export class Transport {
         const response = await undiciRequest(url, {
           dispatcher: this.#dispatcher,
           method: spec.method,
-          headers: this.#headers(spec.body !== undefined),
+          headers: this.#headers(spec.body !== undefined, spec.ifMatch),
           body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
           signal,
         });
@@ -166,8 +181,14 @@ export class Transport {
         await this.#backoff(info, attempt, `status ${status}`, retryAfterMs(headers), callerSignal);
         continue;
       }
-      const { message, code } = serviceError(text);
-      return fail(APIError.fromStatus(info, status, message, attempt, code ?? (status === 410 ? spec.goneCode : undefined)));
+      const { message, code, stateVersion } = serviceError(text);
+      const conditional = spec.ifMatch !== undefined;
+      const details = {
+        conditional,
+        stateVersion: conditional ? (stateVersion ?? entityTag(headers.etag)) : undefined,
+        earlierAttemptMayHaveActed: mayHaveActed,
+      };
+      return fail(APIError.fromStatus(info, status, message, attempt, code ?? (status === 410 ? spec.goneCode : undefined), details));
     }
   }
 
@@ -198,12 +219,13 @@ export class Transport {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  #headers(hasBody: boolean): Record<string, string> {
+  #headers(hasBody: boolean, ifMatch: string | undefined): Record<string, string> {
     return {
       authorization: `Bearer ${this.#config.token}`,
       accept: "application/json",
       "user-agent": "pulumi-semgrep",
       ...(hasBody ? { "content-type": "application/json" } : {}),
+      ...(ifMatch !== undefined ? { "if-match": ifMatch } : {}),
     };
   }
 
@@ -278,26 +300,39 @@ function parseAnswer<S extends z.ZodType>(info: RequestInfo, schema: S, text: st
 
 /**
  * The service's own message, `{"error": "..."}` (Flask style) or `{"message": "..."}`, else a
- * short excerpt of the body; and its machine-readable code, when there is one: `code` as a
- * string, or the `reason` of a gRPC-style `details` entry (where `code` is a number).
+ * short excerpt of the body; its machine-readable code, when there is one: `code` as a string,
+ * or the `reason` of a gRPC-style `details` entry (where `code` is a number); and the current
+ * `state_version` a Policies V2 conflict reports (`state_version` at the top, or in a `details`
+ * entry's `metadata`, as gRPC's ErrorInfo carries it).
  */
-function serviceError(text: string): { message: string; code?: string } {
+function serviceError(text: string): { message: string; code?: string; stateVersion?: string } {
   try {
     const json = JSON.parse(text) as unknown;
     if (json && typeof json === "object") {
-      const { error, message, code, details } = json as { error?: unknown; message?: unknown; code?: unknown; details?: unknown };
+      const { error, message, code, details, state_version } = json as Record<string, unknown>;
       const said = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
-      const reason = Array.isArray(details)
-        ? details.map((d) => (d as { reason?: unknown } | null)?.reason).find((r) => typeof r === "string" && r !== "")
-        : undefined;
+      const entries = (Array.isArray(details) ? details : []) as Array<{ reason?: unknown; metadata?: { state_version?: unknown } } | null>;
+      const reason = entries.map((d) => d?.reason).find((r) => typeof r === "string" && r !== "");
       const named = typeof code === "string" && code !== "" ? code : (reason as string | undefined);
-      if (said !== undefined || named) return { message: said ?? "", ...(named ? { code: named } : {}) };
+      const version = [state_version, ...entries.map((d) => d?.metadata?.state_version)].find((v) => typeof v === "string" && v !== "");
+      if (said !== undefined || named)
+        return { message: said ?? "", ...(named ? { code: named } : {}), ...(version ? { stateVersion: version as string } : {}) };
     }
   } catch {
     // Not JSON: proxies answer 502/503/504 with HTML or nothing.
   }
   if (/^\s*</.test(text)) return { message: "(an HTML error page)" };
   return { message: excerpt(text) };
+}
+
+/** An `ETag` header's value without its quotes and weak mark (`W/"a1b2"` → `a1b2`); undefined when absent. */
+function entityTag(value: string | string[] | undefined): string | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  const tag = raw
+    ?.trim()
+    .replace(/^W\//, "")
+    .replace(/^"(.*)"$/, "$1");
+  return tag || undefined;
 }
 
 function excerpt(text: string): string {

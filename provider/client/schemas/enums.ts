@@ -104,3 +104,36 @@ export const SBOM_CYCLONEDX_VERSIONS = [
   "SBOM_CYCLONE_DX_VERSION_V1_7",
 ] as const;
 export type SbomCycloneDxVersion = (typeof SBOM_CYCLONEDX_VERSIONS)[number];
+
+/*
+ * Policies V2 (unified policies). The OpenAPI types these fields as plain strings and lists their
+ * values in prose ("One of: ..."); the values are checked by the service's validation (a dry run
+ * reports them all), not refused by the client's request schemas.
+ */
+/** The products with a detection policy bundle (`detection-policy/{product}`). */
+export const DETECTION_PRODUCTS = ["code", "secrets"] as const;
+export type DetectionProduct = (typeof DETECTION_PRODUCTS)[number];
+
+/** The `product` of the vocabulary endpoint: a detection product or `remediation`. */
+export const VOCAB_PRODUCTS = ["code", "secrets", "remediation"] as const;
+export type VocabProduct = (typeof VOCAB_PRODUCTS)[number];
+
+/** A detection policy exception forces the rule to run (`include`) or skips it (`exclude`). */
+export const EXCEPTION_TYPES = ["include", "exclude"] as const;
+export type ExceptionType = (typeof EXCEPTION_TYPES)[number];
+
+/** Whether an exception's `rule` is a single rule (`rule`) or a rule pack (`pack`). */
+export const RULE_TYPES = ["rule", "pack"] as const;
+export type RuleType = (typeof RULE_TYPES)[number];
+
+/** How a remediation policy's conditions combine. */
+export const FILTER_MODES = ["all", "any"] as const;
+export type FilterMode = (typeof FILTER_MODES)[number];
+
+/** How a condition's values combine (`none` negates it); `any` when left out. */
+export const CONDITION_MODES = ["any", "none"] as const;
+export type ConditionMode = (typeof CONDITION_MODES)[number];
+
+/** The action types of a remediation policy. */
+export const ACTION_TYPES = ["block", "pr_comment", "jira", "slack_app", "webhook", "triage"] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];

@@ -7,3 +7,4 @@ export * from "./projects";
 export * from "./policies";
 export * from "./dependencies";
 export * from "./sbom";
+export * from "./policies-v2";
