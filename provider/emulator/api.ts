@@ -3,6 +3,7 @@
  * Requests are validated with the client's own zod schemas; a bad one is answered 400.
  */
 import { randomUUID } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
 import {
   addTagsRequest,
@@ -19,6 +20,7 @@ import {
   updateProjectRequest,
   updateRuleModeRequest,
 } from "../client/schemas";
+import type { DetectionProduct } from "../client/schemas/enums";
 import { dependencyCount, lockfileCounts } from "./dependencies";
 import type { EmulatorState, StoredProject, StoredScan } from "./model";
 import { renderListProject, renderPolicy, renderProject, renderRule, renderScanDetail, renderScanSummary, scanStatus } from "./render";
@@ -47,6 +49,10 @@ export interface ApiRequest {
   query: URLSearchParams;
   /** Parsed JSON body (undefined when there is none). */
   body: unknown;
+  /** The request's headers (`if-match` for the Policies V2 applies). Never logged. */
+  headers: IncomingHttpHeaders;
+  /** The Policies V2 products the deployment has (`--detection-products`); any other answers 404 PRODUCT_NOT_ENABLED. */
+  detectionProducts: readonly DetectionProduct[];
   /** Address of the emulator, for URLs in answers. */
   baseUrl: string;
   now: number;
@@ -116,7 +122,7 @@ export const routes: Route[] = [
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(withoutEmptyStrings(value));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -139,7 +145,7 @@ function withoutEmptyStrings(value: unknown): unknown {
   );
 }
 
-function deploymentById(req: ApiRequest) {
+export function deploymentById(req: ApiRequest) {
   const raw = req.params.deployment ?? "";
   const deployment = /^\d+$/.test(raw) ? req.state.deployments.find((d) => d.id === Number(raw)) : undefined;
   if (!deployment) throw new HttpError(404, `deployment ${raw} not found`);

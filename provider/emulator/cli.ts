@@ -4,6 +4,7 @@
  * Prints one line holding its address (`http://HOST:PORT`) once it listens.
  */
 import { parseArgs } from "node:util";
+import { DETECTION_PRODUCTS, type DetectionProduct } from "../client/schemas/enums";
 import { type PresetName, PRESETS } from "./model";
 import { DEFAULT_TOKEN, startEmulator } from "./server";
 
@@ -21,7 +22,11 @@ const USAGE = `Usage: pulumi-semgrep-emulator [options]
                      empty lists, null) except those the OpenAPI marks required, as protobuf's
                      JSON mapping does
   --policies-v2      the deployment is migrated to unified policies: the v1 policy operations
-                     answer 410 Gone with the error code DEPLOYMENT_MIGRATED
+                     answer 410 Gone with the error code DEPLOYMENT_MIGRATED (the Policies V2
+                     operations answer with or without it)
+  --detection-products LIST
+                     the products with a Policies V2 detection policy, comma-separated
+                     (default ${DETECTION_PRODUCTS.join(",")}); the others answer 404 PRODUCT_NOT_ENABLED
   -h, --help         this text`;
 
 function fail(message: string): never {
@@ -34,6 +39,14 @@ function numberFlag(name: string, raw: string | undefined, check: (n: number) =>
   const value = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(value) || !check(value)) fail(`--${name}: ${JSON.stringify(raw)} is not valid`);
   return value;
+}
+
+function productsFlag(raw: string | undefined): DetectionProduct[] | undefined {
+  if (raw === undefined) return undefined;
+  const products = raw.split(",").map((p) => p.trim());
+  const bad = products.find((p) => !(DETECTION_PRODUCTS as readonly string[]).includes(p));
+  if (bad !== undefined) fail(`--detection-products: ${JSON.stringify(bad)} is not one of ${DETECTION_PRODUCTS.join(", ")}`);
+  return products as DetectionProduct[];
 }
 
 /** The command line's flags; a usage error for an unknown flag. */
@@ -51,6 +64,7 @@ function readFlags() {
         seed: { type: "string" },
         "omit-empty": { type: "boolean" },
         "policies-v2": { type: "boolean" },
+        "detection-products": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -78,6 +92,7 @@ async function main(): Promise<void> {
     seed: numberFlag("seed", values.seed, Number.isInteger),
     omitEmpty: values["omit-empty"],
     policiesV2: values["policies-v2"],
+    detectionProducts: productsFlag(values["detection-products"]),
   });
   let stopping = false;
   const stop = (signal: string) => {

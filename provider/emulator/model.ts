@@ -2,7 +2,7 @@
  * The emulator's stored state: plain JSON-serializable records, close to what the service keeps.
  * Rendering into the API's wire shapes happens in `render.ts`.
  */
-import type { Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
+import type { DetectionProduct, Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
 
 export interface StoredDeployment {
   id: number;
@@ -124,6 +124,41 @@ export interface StoredSbomExport {
   statusReads: number;
 }
 
+/** One exception of a detection policy (Policies V2): exactly one of `project` / `projectTagName`. */
+export interface StoredDetectionException {
+  exceptionType: string;
+  project?: string;
+  projectTagName?: string;
+  rule: string;
+  ruleType: string;
+}
+
+/**
+ * The detection policy bundle of one product of a deployment (Policies V2). Kept canonical: the
+ * rule lists sorted without repeats, the exceptions sorted by their identity, so that the
+ * `state_version` (a fingerprint of the content) does not depend on the order a bundle was sent in.
+ */
+export interface StoredDetectionPolicy {
+  deploymentId: number;
+  product: DetectionProduct;
+  rulesets: string[];
+  rules: string[];
+  disabled: string[];
+  exceptions: StoredDetectionException[];
+}
+
+export interface StoredRemediationPolicy {
+  deploymentId: number;
+  slug: string;
+  name: string;
+  description: string;
+  active: boolean;
+  filters: { mode: string; conditions: Array<{ type: string; values: string[]; mode: string }> };
+  actions: Array<{ type: string; config: Record<string, string> }>;
+  /** Managed by Semgrep: never in the bundle, never changed by an apply, and its slug is reserved. */
+  systemManaged: boolean;
+}
+
 export interface EmulatorState {
   deployments: StoredDeployment[];
   projects: StoredProject[];
@@ -131,6 +166,10 @@ export interface EmulatorState {
   scans: StoredScan[];
   repositories: StoredRepository[];
   sbomExports: StoredSbomExport[];
+  /** Policies V2: one bundle per enabled product of each deployment. */
+  detectionPolicies: StoredDetectionPolicy[];
+  /** Policies V2: the remediation policies of each deployment (sorted by slug), system-managed ones included. */
+  remediationPolicies: StoredRemediationPolicy[];
 }
 
 export const PRESETS = ["demo", "large"] as const;

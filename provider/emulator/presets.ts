@@ -14,6 +14,7 @@ import type {
   StoredRule,
   StoredScan,
 } from "./model";
+import { storedDetection, storedRemediation } from "./policies-v2";
 import { seededRandom as prng } from "./random";
 
 interface PresetSize {
@@ -82,8 +83,125 @@ export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
     ...buildRepositories(random, traits, projects.slice(0, size.dependencyRepositories)),
     ...buildRepositories(prng(name === "demo" ? 5 : 6), traits, archivedRepositories(size.archivedRepositories)),
   ];
-  return { deployments: [{ ...DEMO_DEPLOYMENT }], projects, policies, scans, repositories, sbomExports: [] };
+  return {
+    deployments: [{ ...DEMO_DEPLOYMENT }],
+    projects,
+    policies,
+    scans,
+    repositories,
+    sbomExports: [],
+    ...buildPoliciesV2(name, policies),
+  };
 }
+
+/**
+ * The deployment's unified policies (Policies V2), written as the API's bundles. The code bundle
+ * selects two rulesets, adds two rules and turns a few off (`large`: 5,000, every rule of the SAST
+ * policy), with exceptions for a project and for project tags (one with a space in its name); the
+ * secrets bundle has no rulesets; four remediation policies (one inactive) and one system-managed
+ * policy, which the bundle never shows.
+ */
+function buildPoliciesV2(name: PresetName, policies: StoredPolicy[]): Pick<EmulatorState, "detectionPolicies" | "remediationPolicies"> {
+  const id = DEMO_DEPLOYMENT.id;
+  const sast = policies.find((p) => p.id === SAST_POLICY_ID)!.rules.map((r) => r.path);
+  const secrets = policies.find((p) => p.id === SECRETS_POLICY_ID)!.rules.map((r) => r.path);
+  const code = storedDetection(id, "code", {
+    rulesets: ["p/default", "p/owasp-top-ten"],
+    rules: ["acme.no-hardcoded-internal-urls", "go.lang.security.audit.net.use-tls.use-tls"],
+    disabled:
+      name === "large"
+        ? sast
+        : [
+            "python.lang.best-practice.open-never-closed.open-never-closed",
+            "javascript.lang.best-practice.assigned-undefined.assigned-undefined",
+            "javascript.browser.security.insecure-document-method.insecure-document-method",
+          ],
+    exceptions: [
+      { exception_type: "exclude", project: "acme/docs-site", rule: "p/owasp-top-ten", rule_type: "pack" },
+      {
+        exception_type: "exclude",
+        project: "acme/payments-api",
+        rule: "python.flask.security.audit.debug-enabled.debug-enabled",
+        rule_type: "rule",
+      },
+      { exception_type: "include", project_tag_name: "pci", rule: "p/security-audit", rule_type: "pack" },
+      {
+        exception_type: "exclude",
+        project_tag_name: "legacy systems",
+        rule: "python.lang.security.audit.exec-detected.exec-detected",
+        rule_type: "rule",
+      },
+    ],
+  });
+  const secretsBundle = storedDetection(id, "secrets", {
+    rules: [],
+    disabled: secrets.slice(0, 2),
+    exceptions: [{ exception_type: "exclude", project: "acme/docs-site", rule: secrets[2]!, rule_type: "rule" }],
+  });
+  const remediation = storedRemediation(id, {
+    policies: [
+      {
+        slug: "block-critical-high-confidence",
+        name: "Block critical, high-confidence findings in PRs",
+        description: "Critical findings of high-confidence rules fail the pull request, with a comment saying why.",
+        active: true,
+        filters: {
+          mode: "all",
+          conditions: [
+            { type: "severity", values: ["critical"] },
+            { type: "confidence", values: ["high"] },
+          ],
+        },
+        actions: [{ type: "pr_comment" }, { type: "block" }],
+      },
+      {
+        slug: "comment-high-severity",
+        name: "Comment on high-severity findings",
+        filters: { mode: "any", conditions: [{ type: "severity", values: ["high", "critical"], mode: "any" }] },
+        actions: [{ type: "pr_comment" }],
+      },
+      {
+        slug: "secrets-to-slack",
+        name: "Secrets to #appsec-alerts",
+        filters: { mode: "all", conditions: [{ type: "product", values: ["secrets"] }] },
+        actions: [{ type: "slack_app", config: { channel: "#appsec-alerts" } }],
+      },
+      {
+        slug: "pci-findings-to-jira",
+        name: "PCI findings to Jira",
+        description: "Tickets for code findings in PCI-scoped projects (paused during the Jira migration).",
+        active: false,
+        filters: {
+          mode: "all",
+          conditions: [
+            { type: "repository_tag", values: ["pci"] },
+            { type: "product", values: ["secrets"], mode: "none" },
+          ],
+        },
+        actions: [{ type: "jira", config: { project_id: "SEC", credential_slug: "acme-jira" } }],
+      },
+    ],
+  });
+  const system = storedRemediation(
+    id,
+    {
+      policies: [
+        {
+          slug: SYSTEM_REMEDIATION_SLUG,
+          name: "Semgrep Assistant auto-triage",
+          description: "Managed by Semgrep.",
+          filters: { mode: "all", conditions: [{ type: "confidence", values: ["low"] }] },
+          actions: [{ type: "triage", config: { state: "ignored" } }],
+        },
+      ],
+    },
+    true,
+  );
+  return { detectionPolicies: [code, secretsBundle], remediationPolicies: [...remediation, ...system] };
+}
+
+/** The slug of the presets' system-managed remediation policy: reserved, never in the bundle. */
+export const SYSTEM_REMEDIATION_SLUG = "semgrep-assistant-autotriage";
 
 const NAMED_PROJECTS: Array<Pick<StoredProject, "name" | "tags" | "defaultBranch"> & { diff: boolean; full: boolean }> = [
   { name: "acme/web-app", tags: ["team:web", "tier:1"], defaultBranch: "refs/heads/main", diff: true, full: true },

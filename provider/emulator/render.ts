@@ -1,5 +1,13 @@
 /** Stored records → the wire shapes of Semgrep's OpenAPI, with the live service's quirks (numbers as strings, two timestamp forms). */
-import type { StoredPolicy, StoredProject, StoredRule, StoredScan } from "./model";
+import type {
+  StoredDetectionException,
+  StoredDetectionPolicy,
+  StoredPolicy,
+  StoredProject,
+  StoredRemediationPolicy,
+  StoredRule,
+  StoredScan,
+} from "./model";
 
 const HOUR = 3_600_000;
 
@@ -95,9 +103,47 @@ function ruleUrl(rule: StoredRule, baseUrl: string): string {
   return `${baseUrl}/r/${rule.path}`;
 }
 
+/** A Policies V2 exception as the OpenAPI writes it (snake_case): `project` or `project_tag_name`, never both. */
+export function renderDetectionException(e: StoredDetectionException) {
+  return {
+    exception_type: e.exceptionType,
+    ...(e.project !== undefined ? { project: e.project } : { project_tag_name: e.projectTagName ?? "" }),
+    rule: e.rule,
+    rule_type: e.ruleType,
+  };
+}
+
+/** A detection policy bundle (`DetectionPolicyBundle`) of the deployment `deploymentSlug`. */
+export function renderDetectionBundle(policy: StoredDetectionPolicy, deploymentSlug: string) {
+  return {
+    deployment_slug: deploymentSlug,
+    product: policy.product,
+    rulesets: policy.rulesets,
+    rules: policy.rules,
+    disabled: policy.disabled,
+    exceptions: policy.exceptions.map(renderDetectionException),
+  };
+}
+
+/** A remediation policy (`RemediationPolicy`); whether it is system-managed is not shown. */
+export function renderRemediationPolicy(policy: StoredRemediationPolicy) {
+  return {
+    slug: policy.slug,
+    name: policy.name,
+    description: policy.description,
+    active: policy.active,
+    filters: {
+      mode: policy.filters.mode,
+      conditions: policy.filters.conditions.map((c) => ({ type: c.type, values: c.values, mode: c.mode })),
+    },
+    actions: policy.actions.map((a) => ({ type: a.type, config: a.config })),
+  };
+}
+
 /**
  * Fields the OpenAPI marks required in the answers the emulator gives (`Project`, `ListProject`,
- * `Deployment`, the project envelopes and lists, the SBOM and dependency answers), kept by
+ * `Deployment`, the project envelopes and lists, the SBOM and dependency answers, and the Policies
+ * V2 exceptions, remediation policies, filters, conditions and actions), kept by
  * {@link withoutEmptyFields} even when empty. Listed by name rather than read from the OpenAPI,
  * which the emulator does not ship; the names that also occur as optional fields elsewhere
  * (`id`, `name`, `status`) never hold an empty value there.
@@ -114,7 +160,18 @@ const REQUIRED_FIELDS = new Set([
   "hasMore",
   "repositorySummaries",
   "lockfileSummaries",
+  "exception_type",
+  "rule",
+  "rule_type",
+  "filters",
+  "actions",
+  "mode",
+  "type",
+  "values",
 ]);
+
+/** Protobuf map fields (`map<string, string>`): left out when empty, like a list. */
+const MAP_FIELDS = new Set(["config", "context"]);
 
 /**
  * Enum fields whose value is the enum's zero value, which protobuf's JSON mapping leaves out like
@@ -125,8 +182,8 @@ const ZERO_ENUM_VALUES: Readonly<Record<string, string>> = { policyMode: "MODE_M
 
 /**
  * An answer as protobuf's JSON mapping writes it by default (the emulator's `--omit-empty`):
- * fields whose value is false, 0 (also an int64 written as the string "0"), "", an empty list,
- * null or an enum's zero value are left out, at every depth, except the required ones.
+ * fields whose value is false, 0 (also an int64 written as the string "0"), "", an empty list or
+ * map, null or an enum's zero value are left out, at every depth, except the required ones.
  */
 export function withoutEmptyFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutEmptyFields);
@@ -140,6 +197,7 @@ export function withoutEmptyFields(value: unknown): unknown {
       field === "" ||
       field === null ||
       (Array.isArray(field) && field.length === 0) ||
+      (MAP_FIELDS.has(key) && typeof field === "object" && field !== null && Object.keys(field).length === 0) ||
       ZERO_ENUM_VALUES[key] === field;
     if (!empty || REQUIRED_FIELDS.has(key)) kept[key] = withoutEmptyFields(field);
   }

@@ -5,9 +5,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type ApiRequest, DeploymentMigrated, HttpError, routes } from "./api";
+import { DETECTION_PRODUCTS, type DetectionProduct } from "../client/schemas/enums";
+import { type ApiRequest, DeploymentMigrated, HttpError, type Route, routes as v1Routes } from "./api";
 import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
 import { type EmulatorState, type PresetName, PRESETS } from "./model";
+import { errorFields, policiesV2Routes } from "./policies-v2";
 import { buildPreset } from "./presets";
 import { withoutEmptyFields } from "./render";
 import { loadState, StateWriter } from "./store";
@@ -20,6 +22,8 @@ const MAX_BODY_BYTES = 1 << 20;
  * well above it so that such requests reach the log instead of being cut off by the parser.
  */
 export const MAX_REQUEST_TARGET = 8_192;
+/** Every operation the emulator serves: the v1 API's and the Policies V2 API's. */
+export const routes: readonly Route[] = [...v1Routes, ...policiesV2Routes];
 /** The operation names the emulator serves (`policies.list`, ...), as fault settings name them. */
 const OPERATIONS = [...new Set(routes.map((r) => r.operation))];
 
@@ -54,6 +58,11 @@ export interface EmulatorOptions {
    * `410 Gone` with the error code `DEPLOYMENT_MIGRATED`.
    */
   policiesV2?: boolean;
+  /**
+   * The products whose detection policy the deployment has (Policies V2); default `code` and
+   * `secrets`. The others answer 404 `PRODUCT_NOT_ENABLED` and are left out of the summary.
+   */
+  detectionProducts?: DetectionProduct[];
 }
 
 /** One line of the request log. Never holds a header value or the token. */
@@ -114,11 +123,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   const problem = validateFaultSettings(faults, OPERATIONS);
   if (problem) throw new Error(problem);
+  const detectionProducts = [...(options.detectionProducts ?? DETECTION_PRODUCTS)];
+  const stray = detectionProducts.find((p) => !DETECTION_PRODUCTS.includes(p));
+  if (stray !== undefined) throw new Error(`unknown product ${String(stray)}: detectionProducts take ${DETECTION_PRODUCTS.join(", ")}`);
   const random = faultRandom(options.seed);
 
   // One clock for the preset data (running scans are placed just before it), so resets give identical state.
   const presetClock = Date.now();
   let state: EmulatorState = (options.dataFile && loadState(options.dataFile)) || buildPreset(preset, presetClock);
+  // A state file written before Policies V2 existed gets the preset's unified policies.
+  if (!state.detectionPolicies || !state.remediationPolicies) {
+    const { detectionPolicies, remediationPolicies } = buildPreset(preset, presetClock);
+    state = { ...state, detectionPolicies, remediationPolicies };
+  }
   const writer = new StateWriter(options.dataFile, () => state);
   writer.flush();
   let log: RequestLogEntry[] = [];
@@ -194,6 +211,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       params,
       query: url.searchParams,
       body,
+      headers: req.headers,
+      detectionProducts,
       baseUrl,
       now: Date.now(),
       changed: () => writer.schedule(),
@@ -203,7 +222,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const answer = route.handle(apiRequest);
       finish(200, options.omitEmpty ? withoutEmptyFields(answer) : answer);
     } catch (error) {
-      if (error instanceof HttpError) finish(error.status, { error: error.message, ...(error.code ? { code: error.code } : {}) });
+      if (error instanceof HttpError)
+        finish(error.status, { error: error.message, ...(error.code ? { code: error.code } : {}), ...errorFields(error) });
       else throw error;
     }
   }
