@@ -182,9 +182,10 @@ export class Transport {
         continue;
       }
       const { message, code, stateVersion } = serviceError(text);
+      const conditional = spec.ifMatch !== undefined;
       const details = {
-        conditional: spec.ifMatch !== undefined,
-        stateVersion: stateVersion ?? entityTag(headers.etag),
+        conditional,
+        stateVersion: conditional ? (stateVersion ?? entityTag(headers.etag)) : undefined,
         earlierAttemptMayHaveActed: mayHaveActed,
       };
       return fail(APIError.fromStatus(info, status, message, attempt, code ?? (status === 410 ? spec.goneCode : undefined), details));

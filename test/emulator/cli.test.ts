@@ -63,7 +63,7 @@ describe("pulumi-semgrep-emulator", () => {
   });
 
   it("--omit-empty leaves out default values but required fields; --policies-v2 answers the v1 policy operations 410", async () => {
-    const url = await start(["--omit-empty", "--policies-v2"]);
+    const url = await start(["--omit-empty", "--policies-v2", "--detection-products", "code"]);
     const get = (path: string) => fetch(`${url}/api/v1${path}`, { headers: { authorization: "Bearer emulator-token" } });
     const mobile = await get("/deployments/acme/projects/acme%2Fmobile-app");
     const { project } = (await mobile.json()) as { project: Record<string, unknown> };
@@ -73,6 +73,12 @@ describe("pulumi-semgrep-emulator", () => {
       const gone = await get(path);
       expect({ status: gone.status, body: await gone.json() }).toMatchObject({ status: 410, body: { code: "DEPLOYMENT_MIGRATED" } });
     }
+    // The Policies V2 operations answer; --detection-products leaves out the products not named.
+    const v2 = (product: string) =>
+      fetch(`${url}/api/policies/v2/deployments/1/detection-policy/${product}`, { headers: { authorization: "Bearer emulator-token" } });
+    expect((await v2("code")).status).toBe(200);
+    const secrets = await v2("secrets");
+    expect({ status: secrets.status, body: await secrets.json() }).toMatchObject({ status: 404, body: { code: "PRODUCT_NOT_ENABLED" } });
   });
 
   it("stops cleanly on SIGINT", async () => {
@@ -93,7 +99,13 @@ describe("pulumi-semgrep-emulator", () => {
   });
 
   it("refuses unknown flags and bad values with its usage", () => {
-    for (const args of [["--nope"], ["--fault-rate", "1.5"], ["--preset", "huge"], ["--port", "http"]]) {
+    for (const args of [
+      ["--nope"],
+      ["--fault-rate", "1.5"],
+      ["--preset", "huge"],
+      ["--port", "http"],
+      ["--detection-products", "code,sca"],
+    ]) {
       const result = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/Usage: pulumi-semgrep-emulator/);

@@ -12,6 +12,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { parse } from "yaml";
 
+/**
+ * `!!float 10000`: the v2 file tags integer literals (`maximum`, `default`) as floats, which YAML
+ * 1.2's core schema does not resolve (it warns and keeps a string); they are read as the numbers
+ * they are.
+ */
+const FLOAT_TAG = { tag: "tag:yaml.org,2002:float", resolve: (text: string) => Number(text) };
+
 /** Where `.ci/run` and maintainers point the tiers at the OpenAPI files. */
 export const OPENAPI_V1_ENV = "SEMGREP_OPENAPI_V1";
 export const OPENAPI_V2_ENV = "SEMGREP_OPENAPI_V2";
@@ -45,6 +52,11 @@ export interface Exchange {
   method: string;
   /** Path and query as sent, e.g. `/api/v1/deployments/acme/projects/a%2Fb/tags?tags=x`. */
   url: string;
+  /**
+   * The request headers a documented operation may declare (`if-match`), by lower-case name;
+   * never the token. Undefined where headers were not recorded, which skips their check.
+   */
+  headers?: Record<string, string>;
   /** Parsed JSON body; undefined when there was none. */
   body?: unknown;
   status: number;
@@ -72,7 +84,7 @@ export class Contract {
     readonly file: string,
     options: ContractOptions = {},
   ) {
-    const doc = parse(readFileSync(file, "utf8"), { version: "1.2" }) as JsonObject;
+    const doc = parse(readFileSync(file, "utf8"), { version: "1.2", customTags: (tags) => [...tags, FLOAT_TAG] }) as JsonObject;
     this.corrections = correctContract(doc);
     if (options.strict !== false) forbidUndeclaredFields(doc);
     this.operations = operationsOf(doc);
@@ -96,14 +108,23 @@ export class Contract {
    * Problems of a request against the documented operation: unknown operation, path and query
    * parameters (types, enums, undeclared ones) and the JSON body. Empty when it conforms.
    */
-  checkRequest(exchange: Pick<Exchange, "method" | "url" | "body">): string[] {
+  checkRequest(exchange: Pick<Exchange, "method" | "url" | "body" | "headers">): string[] {
     const url = new URL(exchange.url, "http://contract");
     const op = this.match(exchange.method, url.pathname);
     if (!op) return [`${exchange.method} ${url.pathname} is not a documented operation`];
     const problems: string[] = [];
     const values = pathPattern(op.path).exec(url.pathname)?.groups ?? {};
     for (const param of op.parameters.filter((p) => p.in === "path")) {
-      problems.push(...this.#checkValue(param.schema, decodeURIComponent(values[param.name] ?? ""), `path parameter ${param.name}`));
+      const raw = decodeURIComponent(values[param.name] ?? "");
+      problems.push(...this.#checkValue(param.schema, queryValue(param.schema, [raw]), `path parameter ${param.name}`));
+    }
+    if (exchange.headers) {
+      for (const param of op.parameters.filter((p) => p.in === "header")) {
+        const value = exchange.headers[param.name.toLowerCase()];
+        if (value === undefined) {
+          if (param.required) problems.push(`header ${param.name} is required`);
+        } else problems.push(...this.#checkValue(param.schema, value, `header ${param.name}`));
+      }
     }
     const query = op.parameters.filter((p) => p.in === "query");
     for (const key of new Set(url.searchParams.keys())) {
@@ -180,12 +201,18 @@ export function contractFileFrom(env: NodeJS.ProcessEnv, name: string): string |
  * - `ecosystem`, `transitivity`, `licensePolicySettings`, `products` and `statuses` carry a string
  *   `enum` at the array level (which no array can match) besides the one on `items`: dropped;
  * - the scan-meta key `on:` was read as a YAML 1.1 boolean when the file was generated and is
- *   written `true:`: renamed back to `on`.
+ *   written `true:`: renamed back to `on`;
+ * - (v2) the request bodies of the Policies V2 operations require `deployment_id` and `product`,
+ *   which are path parameters (`deploymentId`, `product`) and no property of the body: dropped
+ *   from `required` as bound from the path;
+ * - (v2) the two strict applies require the `If-Match` header in their description only: it is
+ *   declared as the required header parameter it is.
  */
 export function correctContract(doc: JsonObject): string[] {
   const found = {
     required: [] as string[],
     pathBound: [] as string[],
+    ifMatch: [] as string[],
     arrays: [] as string[],
     arrayEnums: [] as string[],
     on: [] as string[],
@@ -223,25 +250,49 @@ export function correctContract(doc: JsonObject): string[] {
     const body = schemaAt(doc, op.requestSchema);
     const pathNames = new Set(op.parameters.filter((p) => p.in === "path").map((p) => p.name));
     if (!Array.isArray(body.required)) continue;
-    const kept = body.required.filter((r) => !pathNames.has(String(r)));
+    // A required entry names a path parameter as the property (`deploymentSlug`) or in its proto name (`deployment_id`).
+    const properties = (body.properties ?? {}) as JsonObject;
+    const bound = (entry: Json) =>
+      pathNames.has(String(entry)) || (!(String(entry) in properties) && pathNames.has(camelCase(String(entry))));
+    const kept = body.required.filter((r) => !bound(r));
     if (kept.length !== body.required.length) {
-      found.pathBound.push(`${op.operationId} (${body.required.filter((r) => pathNames.has(String(r))).join(", ")})`);
+      found.pathBound.push(`${op.operationId} (${body.required.filter(bound).join(", ")})`);
       body.required = kept;
+    }
+  }
+  for (const [path, item] of Object.entries(doc.paths as JsonObject)) {
+    for (const method of METHODS) {
+      const op = (item as JsonObject)[method] as JsonObject | undefined;
+      if (!op || !/Requires the current state_version in the If-Match header/.test(String(op.description ?? ""))) continue;
+      const parameters = (op.parameters ?? []) as JsonObject[];
+      if (parameters.some((p) => p.in === "header" && String(p.name).toLowerCase() === "if-match")) continue;
+      parameters.push({
+        name: "If-Match",
+        in: "header",
+        required: true,
+        schema: { type: "string", minLength: 1 },
+        description: "The bundle's current state_version.",
+      });
+      op.parameters = parameters;
+      found.ifMatch.push(`${String(op.operationId)} (${method.toUpperCase()} ${path})`);
     }
   }
   const lines: string[] = [];
   const say = (what: string, places: string[]) => places.length && lines.push(`${what} (${places.length}): ${places.join("; ")}`);
   say("required entries in proto names mapped to their properties", found.required);
   say("body fields bound from the path no longer required in the body", found.pathBound);
+  say("If-Match, required in the description only, declared as a required header", found.ifMatch);
   say("schemas with items typed as arrays", found.arrays);
   say("array-level enums dropped (the items keep theirs)", found.arrayEnums);
   say("scan-meta key `true` renamed back to `on`", found.on);
   return lines;
 }
 
+const camelCase = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
 /** `deployment_id` → `deploymentId`; `projects` → `project`: the property a required entry means. */
 function propertyMeant(entry: string, properties: string[]): string | undefined {
-  const camel = entry.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const camel = camelCase(entry);
   if (properties.includes(camel)) return camel;
   const singular = camel.replace(/s$/, "");
   return properties.includes(singular) ? singular : undefined;

@@ -23,6 +23,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         exchanges.push({
           method: req.method ?? "GET",
           url: req.url ?? "/",
+          headers: recordedHeaders(req),
           body: parseJson(requestText.get(req) ?? ""),
           status,
           answer: parseJson(text),
@@ -40,7 +41,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     const body = Buffer.concat(chunks).toString("utf8");
     requestText.set(req, body);
     const headers: Record<string, string> = {};
-    for (const name of ["authorization", "content-type", "accept"]) {
+    for (const name of ["authorization", "content-type", "accept", ...RECORDED_HEADERS]) {
       const value = req.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
@@ -63,6 +64,18 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** Request headers an operation may declare, kept in the exchange (never the token). */
+const RECORDED_HEADERS = ["if-match"];
+
+function recordedHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of RECORDED_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  return headers;
 }
 
 function parseJson(text: string): unknown {
