@@ -31,14 +31,14 @@ export const detectionPolicyExceptionKind = defineKind({
     product: input(detectionProduct, { replaces: true }),
     /** `include` forces the rule to run on the scope; `exclude` skips it there. Changes in place. */
     exceptionType: input(exceptionType),
-    /** The project the exception targets, e.g. `"acme/web-app"`. Give exactly one of `projectName` and `projectTagName`. Changing it replaces the resource. */
-    projectName: input(exceptionScope.projectName, { replaces: true }),
-    /** The project tag the exception targets, as written (tag names may hold spaces). Give exactly one of `projectName` and `projectTagName`. Changing it replaces the resource. */
-    projectTagName: input(exceptionScope.projectTagName, { replaces: true }),
     /** A rule path or a rule pack (`p/secrets`), as `ruleType` says. Changing it replaces the resource. */
     rule: input(z.string({ error: "must be a string: a rule path or a rule pack" }).min(1, "must not be empty"), { replaces: true }),
     /** `rule` for one rule, `pack` for a rule pack. Changing it replaces the resource. */
     ruleType: input(ruleType, { replaces: true }),
+    /** The project the exception targets, e.g. `"acme/web-app"`. Give exactly one of `projectName` and `projectTagName`. Changing it replaces the resource. */
+    projectName: input(exceptionScope.projectName, { replaces: true }),
+    /** The project tag the exception targets, as written (tag names may hold spaces). Give exactly one of `projectName` and `projectTagName`. Changing it replaces the resource. */
+    projectTagName: input(exceptionScope.projectTagName, { replaces: true }),
     /** Remove, on delete, the exception this resource added, or put back the type it changed (default `true`); `false` only stops managing. */
     restoreOnDelete: input(restoreOnDelete),
   },
