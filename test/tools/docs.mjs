@@ -281,6 +281,20 @@ function nestedOf(api, type, input) {
  * @param {{ input?: boolean, prefix?: string, depth?: number }} [options] `input`: the type is a
  *   resource's `pulumi.Input` arguments.
  */
+/**
+ * Rows in the order the kind declares its inputs (the compiler lists required ones first), each
+ * top-level row followed by the rows of its nested fields.
+ */
+function inDeclaredOrder(rows, order) {
+  const groups = [];
+  for (const row of rows) (row.depth === 0 ? groups.push([row]) : groups.at(-1).push(row));
+  const rank = (group) => {
+    const at = order.indexOf(group[0].name);
+    return at < 0 ? order.length : at;
+  };
+  return groups.sort((a, b) => rank(a) - rank(b)).flat();
+}
+
 function fieldRows(api, type, { input = false, prefix = "", depth = 0 } = {}) {
   const rows = [];
   for (const property of api.checker.getPropertiesOfType(type)) {
@@ -369,7 +383,7 @@ function resourcePage(api, runtime, kind, problems) {
   if (!summary) problems.push(`${kind}: the class has no doc comment (${classFile})`);
   if (!example) problems.push(`${kind}: the class's doc comment has no @example (${classFile})`);
 
-  const inputRows = fieldRows(api, checker.getDeclaredTypeOfSymbol(argsSymbol), { input: true });
+  const inputRows = inDeclaredOrder(fieldRows(api, checker.getDeclaredTypeOfSymbol(argsSymbol), { input: true }), Object.keys(declaration.inputs));
   const instance = checker.getDeclaredTypeOfSymbol(classSymbol);
   const outputProperties = checker
     .getPropertiesOfType(instance)
