@@ -4,7 +4,7 @@
  * camelCase fields.
  */
 import { type DetectionPolicyBundle, detectionBundleInput, type DetectionProduct } from "../client";
-import type { DetectionExceptionArgs } from "../kinds/detection-exceptions";
+import { type DetectionExceptionArgs, exceptionsOf } from "../kinds/detection-exceptions";
 import type { BundleEndpoint } from "./bundles";
 import { apiClient } from "./credentials";
 
@@ -49,12 +49,7 @@ export function fieldsOf(bundle: DetectionPolicyBundle): DetectionFields {
     rulesets: bundle.rulesets,
     rules: bundle.rules,
     disabled: bundle.disabled,
-    exceptions: bundle.exceptions.map((e) => ({
-      exceptionType: e.exception_type as DetectionExceptionArgs["exceptionType"],
-      ...(e.project !== undefined ? { projectName: e.project } : { projectTagName: e.project_tag_name ?? "" }),
-      rule: e.rule,
-      ruleType: e.rule_type as DetectionExceptionArgs["ruleType"],
-    })),
+    exceptions: exceptionsOf(bundle.exceptions),
   };
 }
 

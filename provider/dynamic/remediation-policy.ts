@@ -5,7 +5,7 @@
  */
 import { type RemediationPoliciesBundle, type RemediationPolicyEntry, remediationPolicyInput } from "../client";
 import { fieldRules, type remediationPolicyKind } from "../kinds";
-import type { RemediationPolicyState } from "../kinds/remediation-policy";
+import { type RemediationPolicyState, remediationPolicyState as stateOf } from "../kinds/remediation-policy";
 import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./bundles";
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
@@ -47,27 +47,6 @@ function endpointOf(props: Props): BundleEndpoint<RemediationPoliciesBundle> {
 }
 
 const request = (bundle: RemediationPoliciesBundle) => ({ policies: bundle.policies.map(remediationPolicyInput) });
-
-/** The policy as the resource's outputs and records hold it. */
-function stateOf(policy: RemediationPolicyEntry): RemediationPolicyState {
-  return {
-    name: policy.name,
-    description: policy.description,
-    active: policy.active,
-    filters: {
-      mode: policy.filters.mode as RemediationPolicyState["filters"]["mode"],
-      conditions: policy.filters.conditions.map((c) => ({
-        type: c.type,
-        values: c.values,
-        ...(c.mode !== "any" ? { mode: c.mode as "none" } : {}),
-      })),
-    },
-    actions: policy.actions.map((a) => ({
-      type: a.type as RemediationPolicyState["actions"][number]["type"],
-      ...(Object.keys(a.config).length ? { config: a.config } : {}),
-    })),
-  };
-}
 
 /** The policy the program declares, over what the service has (description and active kept when not declared). */
 function declaredPolicy(declared: Props, live: RemediationPolicyEntry | undefined): RemediationPolicyEntry {

@@ -1,9 +1,26 @@
 /** The package's data-source functions, each as `getX` (a Promise) and `getXOutput` (an Output). */
 export type { SemgrepInvokeOptions, SemgrepInvokeOutputOptions } from "./client";
 export type { OutputArgs } from "./output";
-export type { LockfileInfo, PolicyInfo, ProjectInfo, RepositoryInfo, RuleInfo, ScanInfo, ScanMetaInfo, ScanSummaryInfo } from "./shapes";
+export type {
+  DetectionConstraints,
+  DetectionPolicyInfo,
+  LockfileInfo,
+  PolicyInfo,
+  PolicyVocabulary,
+  ProjectInfo,
+  RemediationPolicyInfo,
+  RepositoryInfo,
+  RuleInfo,
+  ScanInfo,
+  ScanMetaInfo,
+  ScanSummaryInfo,
+  VocabularyActionType,
+  VocabularyConditionType,
+  VocabularyValueEnum,
+} from "./shapes";
 export * from "./policies";
 export * from "./policy-rules";
 export * from "./scans";
 export * from "./projects";
 export * from "./dependencies";
+export * from "./policies-v2";

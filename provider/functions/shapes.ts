@@ -1,5 +1,18 @@
 /** The API's answers in the camelCase shapes the data-source functions return. */
-import type { LockfileSummary, Policy, Project, RepositorySummary, Rule, ScanDetail, ScanSummary } from "../client";
+import type {
+  DetectionPolicyState,
+  LockfileSummary,
+  Policy,
+  Project,
+  RemediationPolicyEntry,
+  RepositorySummary,
+  Rule,
+  ScanDetail,
+  ScanSummary,
+  Vocabulary,
+} from "../client";
+import { type DetectionExceptionArgs, exceptionsOf } from "../kinds/detection-exceptions";
+import { type RemediationActionArgs, type RemediationFiltersArgs, remediationPolicyState } from "../kinds/remediation-policy";
 
 /** A policy: the rule modes of one product, applied to the repositories it covers. */
 export interface PolicyInfo {
@@ -395,3 +408,115 @@ export const repositoryInfo = (r: RepositorySummary): RepositoryInfo => ({
 });
 
 export const lockfileInfo = (l: LockfileSummary): LockfileInfo => ({ lockfilePath: l.lockfilePath, numDependencies: l.numDependencies });
+
+/** One product's detection policy (Policies V2): its bundle and the bundle's `stateVersion`. */
+export interface DetectionPolicyInfo {
+  /** Registry rulesets that run deployment-wide, e.g. `["p/default"]` (always empty for `secrets`). */
+  rulesets: string[];
+  /** Registry rule paths added one by one on top of the rulesets. */
+  rules: string[];
+  /** Rule paths of the selected rulesets turned off. */
+  disabled: string[];
+  /** Rules (or rule packs) forced to run, or skipped, on one project or one project tag, in the bundle's order. */
+  exceptions: DetectionExceptionArgs[];
+  /** The deployment's slug, as the service reports it. */
+  deploymentSlug: string;
+  /** The bundle's `state_version`: a fingerprint of its content, which changes only when the content does. */
+  stateVersion: string;
+}
+
+/** One remediation policy (Policies V2), named as the RemediationPolicy resource names its fields. */
+export interface RemediationPolicyInfo {
+  /** The policy's stable identity in the deployment, e.g. `"block-critical"`. */
+  slug: string;
+  /** The display name (the API's `name`). */
+  policyName: string;
+  /** The description ("" when none). */
+  description: string;
+  /** Whether the policy is evaluated. */
+  active: boolean;
+  /** The conditions a finding must match. */
+  filters: RemediationFiltersArgs;
+  /** The actions that fire on a match. */
+  actions: RemediationActionArgs[];
+}
+
+/** A condition type remediation policy filters accept. */
+export interface VocabularyConditionType {
+  /** The condition type, as a condition's `type` takes it, e.g. `severity`. */
+  type: string;
+  /** What the condition matches on. */
+  description: string;
+}
+
+/** An action type remediation policies accept. */
+export interface VocabularyActionType {
+  /** The action type, as an action's `type` takes it, e.g. `block`. */
+  type: string;
+  /** What the action does. */
+  description: string;
+  /** Action types that must be in the same policy for this one to be accepted, e.g. `["pr_comment"]` for `block`. */
+  requires: string[];
+}
+
+/** The accepted values of one condition type or bundle field. */
+export interface VocabularyValueEnum {
+  /** The condition type or bundle field the values apply to, e.g. `severity` or `exception_type`. */
+  type: string;
+  /** The accepted values, e.g. `["critical", "high", "medium", "low"]`. */
+  values: string[];
+}
+
+/** What a detection policy bundle of one product accepts. */
+export interface DetectionConstraints {
+  /** Whether the bundle takes `rulesets` (never for `secrets`). */
+  rulesetsAccepted: boolean;
+  /** The accepted `exceptionType` values. */
+  exceptionTypes: string[];
+  /** The accepted `ruleType` values. */
+  ruleTypes: string[];
+}
+
+/** What Policies V2 accepts: condition and action types, and a product's value enums and constraints. */
+export interface PolicyVocabulary {
+  /** The condition types remediation policy filters accept. */
+  conditionTypes: VocabularyConditionType[];
+  /** The action types remediation policies accept, each with the companions it requires. */
+  actionTypes: VocabularyActionType[];
+  /** The accepted values per condition type or bundle field; only with a `product` (empty without). */
+  valueEnums: VocabularyValueEnum[];
+  /** What a detection bundle accepts; only with `product` `code` or `secrets`. */
+  detectionConstraints?: DetectionConstraints;
+}
+
+export const detectionPolicyInfo = (state: DetectionPolicyState): DetectionPolicyInfo => ({
+  rulesets: state.bundle.rulesets,
+  rules: state.bundle.rules,
+  disabled: state.bundle.disabled,
+  exceptions: exceptionsOf(state.bundle.exceptions),
+  deploymentSlug: state.bundle.deployment_slug,
+  stateVersion: state.state_version,
+});
+
+export function remediationPolicyInfo(policy: RemediationPolicyEntry): RemediationPolicyInfo {
+  const { name, ...rest } = remediationPolicyState(policy);
+  return { slug: policy.slug, policyName: name, ...rest };
+}
+
+export function vocabularyInfo(v: Vocabulary): PolicyVocabulary {
+  const constraints = v.detection_constraints;
+  return {
+    conditionTypes: v.condition_types.map((c) => ({ type: c.type, description: c.description })),
+    actionTypes: v.action_types.map((a) => ({ type: a.type, description: a.description, requires: a.requires })),
+    valueEnums: v.value_enums.map((e) => ({ type: e.type, values: e.values })),
+    ...(constraints
+      ? {
+          detectionConstraints: {
+            rulesetsAccepted: constraints.rulesets_accepted,
+            exceptionTypes: constraints.exception_types,
+            ruleTypes: constraints.rule_types,
+          },
+        }
+      : {}),
+  };
+}

@@ -4,7 +4,7 @@
  * its scope, its rule and the rule's type (the API's diff key); `exceptionType` is its content.
  */
 import { z } from "zod";
-import { EXCEPTION_TYPES, type ExceptionType, RULE_TYPES, type RuleType } from "../client/schemas";
+import { type DetectionExceptionEntry, EXCEPTION_TYPES, type ExceptionType, RULE_TYPES, type RuleType } from "../client/schemas";
 
 /** One exception: a rule (or rule pack) forced to run, or skipped, on one project or one project tag. */
 export interface DetectionExceptionArgs {
@@ -18,6 +18,19 @@ export interface DetectionExceptionArgs {
   rule: string;
   /** `rule` for one rule, `pack` for a rule pack. */
   ruleType: RuleType;
+}
+
+/**
+ * The exceptions of a bundle read from the API (snake_case, `project`) in the resources' and data
+ * sources' spelling (camelCase, `projectName`), in the bundle's order.
+ */
+export function exceptionsOf(entries: readonly DetectionExceptionEntry[]): DetectionExceptionArgs[] {
+  return entries.map((e) => ({
+    exceptionType: e.exception_type as ExceptionType,
+    ...(e.project !== undefined ? { projectName: e.project } : { projectTagName: e.project_tag_name ?? "" }),
+    rule: e.rule,
+    ruleType: e.rule_type as RuleType,
+  }));
 }
 
 const text = (what: string) => z.string({ error: `must be a string: ${what}` }).min(1, `must not be empty: give ${what}`);

@@ -1,6 +1,14 @@
 /** RemediationPolicy, declared once: see declare.ts. */
 import { z } from "zod";
-import { ACTION_TYPES, type ActionType, CONDITION_MODES, type ConditionMode, FILTER_MODES, type FilterMode } from "../client/schemas";
+import {
+  ACTION_TYPES,
+  type ActionType,
+  CONDITION_MODES,
+  type ConditionMode,
+  FILTER_MODES,
+  type FilterMode,
+  type RemediationPolicyEntry,
+} from "../client/schemas";
 import { id, restoreOnDelete } from "../dynamic/inputs";
 import { defineKind, input, output, typedInput } from "./declare";
 
@@ -42,6 +50,31 @@ export interface RemediationPolicyState {
   filters: RemediationFiltersArgs;
   /** The actions. */
   actions: RemediationActionArgs[];
+}
+
+/**
+ * A policy read from the API (snake_case) as the resource's outputs and records, and the
+ * `getRemediationPolicies` data source, hold it: a condition's default `mode` (`any`) and an
+ * action's empty `config` left out.
+ */
+export function remediationPolicyState(policy: RemediationPolicyEntry): RemediationPolicyState {
+  return {
+    name: policy.name,
+    description: policy.description,
+    active: policy.active,
+    filters: {
+      mode: policy.filters.mode as FilterMode,
+      conditions: policy.filters.conditions.map((c) => ({
+        type: c.type,
+        values: c.values,
+        ...(c.mode !== "any" ? { mode: c.mode as ConditionMode } : {}),
+      })),
+    },
+    actions: policy.actions.map((a) => ({
+      type: a.type as ActionType,
+      ...(Object.keys(a.config).length ? { config: a.config } : {}),
+    })),
+  };
 }
 
 const text = (what: string) => z.string({ error: `must be a string: ${what}` }).min(1, `must not be empty: give ${what}`);

@@ -1,6 +1,7 @@
 /**
  * Data sources through the real CLI: `dependsOn` of a `getXOutput` makes the read wait for the
- * resources it names, and a preview where one is still to be created reads nothing.
+ * resources it names, and a preview where one is still to be created reads nothing; the Policies
+ * V2 data sources on a migrated deployment.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
@@ -29,5 +30,51 @@ describe("getXOutput with dependsOn", () => {
     expect(outputs.tags).toContain("pci");
     const order = emulator.requests().map((r) => r.operation);
     expect(order.lastIndexOf("projects.get")).toBeGreaterThan(order.indexOf("projects.addTags"));
+  }, 120_000);
+});
+
+const policiesV2Reads = program(`
+const code = semgrep.getDetectionPolicyOutput({ deploymentId: "1", product: pulumi.output("code") });
+exports.rulesets = code.rulesets;
+exports.tagExceptions = code.exceptions.apply((es) => es.filter((e) => e.projectTagName !== undefined).map((e) => e.projectTagName));
+exports.products = semgrep.getDetectionPoliciesOutput({ deploymentId: 1 }).apply((p) => ["code", "secrets"].filter((k) => p[k]));
+const remediation = semgrep.getRemediationPoliciesOutput({ deploymentId: code.deploymentSlug.apply(() => "1") });
+exports.remediation = remediation.policies.apply((ps) => ps.map((p) => p.slug + ": " + p.policyName).sort());
+const vocabulary = semgrep.getPolicyVocabularyOutput({ deploymentId: "1", product: Promise.resolve("remediation") });
+exports.blockRequires = vocabulary.actionTypes.apply((ts) => ts.find((t) => t.type === "block").requires);
+exports.severities = vocabulary.valueEnums.apply((es) => es.find((e) => e.type === "severity").values);
+`);
+
+describe("Policies V2 data sources", () => {
+  it("read the detection policies, remediation policies and vocabulary of a migrated deployment, one request each", async () => {
+    await emulator.close();
+    emulator = await startEmulator({ preset: "demo", policiesV2: true });
+    const workspace = await programWorkspace(emulator, policiesV2Reads);
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(outputs).toEqual({
+      rulesets: ["p/default", "p/owasp-top-ten"],
+      tagExceptions: expect.arrayContaining(["pci", "legacy systems"]),
+      products: ["code", "secrets"],
+      remediation: [
+        "block-critical-high-confidence: Block critical, high-confidence findings in PRs",
+        "comment-high-severity: Comment on high-severity findings",
+        "pci-findings-to-jira: PCI findings to Jira",
+        "secrets-to-slack: Secrets to #appsec-alerts",
+      ],
+      blockRequires: ["pr_comment"],
+      severities: ["critical", "high", "medium", "low"],
+    });
+    expect(
+      emulator
+        .requests()
+        .map((r) => `${r.operation} ${r.status}`)
+        .sort(),
+    ).toEqual([
+      "policiesV2.getDetectionPolicy 200",
+      "policiesV2.getDetectionPolicySummary 200",
+      "policiesV2.getRemediationPolicies 200",
+      "policiesV2.getVocab 200",
+    ]);
   }, 120_000);
 });
