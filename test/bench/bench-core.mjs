@@ -91,24 +91,55 @@ const PHASE_COMMANDS = {
   destroy: ["destroy", "--yes", "--skip-preview"],
 };
 
-/** Runs the phases in order; `between(phase)` runs after each. */
-async function runPhases(ws, emulator, between = async (_phase) => {}) {
-  /** @type {Record<string, { requests: number, writes: number, wallSeconds: number, minimumRequests?: number }>} */
+/**
+ * Runs the phases in order (`before(phase)` ahead of each, `between(phase)` after each, both
+ * outside the request count and the wall time); each phase's row holds the requests the emulator
+ * logged and its writes (every request but a GET), wall seconds, and what `tally` makes of the log.
+ * @template {object} [T={}]
+ * @param {import("../tools/pulumi-run.mjs").PulumiWorkspace} ws
+ * @param {{ requests(): Array<{ method: string, operation?: string }> } | undefined} emulator
+ * @param {{ phases?: readonly string[], commands?: Record<string, string[]>, tally?: (log: Array<{ method: string, operation?: string }>) => T,
+ *           before?: (phase: string) => Promise<void>, between?: (phase: string) => Promise<void> }} [options]
+ * @returns {Promise<Record<string, { requests: number, writes: number, wallSeconds: number, minimumRequests?: number } & T>>}
+ */
+export async function runPhases(ws, emulator, { phases: names = PHASES, commands = PHASE_COMMANDS, tally, before, between } = {}) {
   const phases = {};
-  for (const phase of PHASES) {
+  for (const phase of names) {
+    await before?.(phase);
     if (emulator) emulator.requests().length = 0;
     const started = process.hrtime.bigint();
-    await ws.run(PHASE_COMMANDS[phase]);
+    await ws.run(commands[phase]);
     const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     const requests = emulator ? emulator.requests() : [];
     phases[phase] = {
       requests: requests.length,
       writes: requests.filter((r) => r.method !== "GET").length,
       wallSeconds: Number(wallSeconds.toFixed(2)),
+      ...tally?.(requests),
     };
-    await between(phase);
+    await between?.(phase);
   }
   return phases;
+}
+
+/**
+ * The bytes of each resource of a `pulumi stack export`, as that export prints it (the entry
+ * JSON-indented by four spaces, at the depth of `deployment.resources[]`), summed by type.
+ * @param {string} exported
+ * @returns {Record<string, { count: number, bytes: number }>} by the type token's last part
+ */
+export function stateBytesByKind(exported) {
+  /** @type {Record<string, { count: number, bytes: number }>} */
+  const kinds = {};
+  for (const resource of JSON.parse(exported).deployment.resources) {
+    const text = JSON.stringify(resource, null, 4);
+    const bytes = Buffer.byteLength(text) + 12 * text.split("\n").length;
+    const kind = String(resource.type).split(":").at(-1);
+    kinds[kind] ??= { count: 0, bytes: 0 };
+    kinds[kind].count++;
+    kinds[kind].bytes += bytes;
+  }
+  return kinds;
 }
 
 /**
@@ -146,13 +177,21 @@ export async function runBench({
       join(installedDir, "node_modules"),
     );
     let stateBytes = 0;
+    /** @type {Record<string, { count: number, bytes: number }>} */
+    let stateByKind = {};
     let afterUp = "";
-    const phases = await runPhases(stack, emulator, async (phase) => {
-      log(`  ${phase} done`);
-      if (phase === "up") {
-        stateBytes = Buffer.byteLength((await stack.run(["stack", "export"])).stdout);
-        afterUp = managedState(emulator, projects, rules);
-      }
+    const phases = await runPhases(stack, emulator, {
+      // The requests of the rule modes (listing a policy's rules, setting a mode), for the per-rule figures.
+      tally: (requests) => ({ ruleModeRequests: requests.filter((r) => r.operation?.startsWith("policies.")).length }),
+      between: async (phase) => {
+        log(`  ${phase} done`);
+        if (phase === "up") {
+          const exported = (await stack.run(["stack", "export"])).stdout;
+          stateBytes = Buffer.byteLength(exported);
+          stateByKind = stateBytesByKind(exported);
+          afterUp = managedState(emulator, projects, rules);
+        }
+      },
     });
     for (const phase of PHASES) phases[phase].minimumRequests = minimum[phase];
     const restored = managedState(emulator, projects, rules) === managedState({ state: () => initial }, projects, rules);
@@ -205,10 +244,15 @@ export async function runBench({
 
     return {
       resources,
+      ruleModes: rules.length,
       phases,
       engineFloorRatio: floorPhases ? Number((phases.up.wallSeconds / floorPhases.up.wallSeconds).toFixed(2)) : undefined,
       floorPhases,
       stateBytesPerResource: Math.round(stateBytes / resources),
+      stateBytes,
+      stateBytesPerRuleMode: stateByKind.PolicyRuleMode
+        ? Math.round(stateByKind.PolicyRuleMode.bytes / stateByKind.PolicyRuleMode.count)
+        : undefined,
       destroyRestoredEverything: restored,
       faults,
     };
@@ -236,6 +280,27 @@ export function formatTable(result) {
     const f = result.faults;
     lines.push(
       `faults at rate ${f.rate}: converged ${f.converged} (after ${f.upAttempts} up), identical to fault-free ${f.identicalToFaultFree}, retries ${f.retries} (429: ${f.injected["429"]}, 503: ${f.injected["503"]}, dropped: ${f.injected.drop})`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The per-rule figures of the rule modes (v1: one PolicyRuleMode resource per rule) beside those
+ * of the v2 stack (one DetectionPolicy holding every disabled rule).
+ */
+export function formatPerRule(v1, v2) {
+  const up = v1.phases.up;
+  const perRule = v1.ruleModes ? (up.ruleModeRequests / v1.ruleModes).toFixed(2) : "-";
+  const lines = [
+    `per rule, v1: ${v1.ruleModes} PolicyRuleMode resources: up ${up.ruleModeRequests} rule-mode requests (${perRule} per rule), ` +
+      `state ${v1.stateBytesPerRuleMode ?? "-"} bytes per rule mode`,
+  ];
+  if (v2) {
+    const puts = (phase) => v2.phases[phase].operations["policiesV2.applyDetectionPolicy"] ?? 0;
+    lines.push(
+      `per rule, v2: ${v2.disabledRules} disabled rules in 1 DetectionPolicy: up ${puts("up")} PUT of the code bundle, change-one ${puts("change-one")}, ` +
+        `destroy ${puts("destroy")}; state ${v2.stateBytesPerDisabledRule} bytes per disabled rule (the list in inputs and outputs, and the list it found)`,
     );
   }
   return lines.join("\n");

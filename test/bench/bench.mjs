@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// `npm run bench -- --out FILE [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]`
-// Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset, writes
-// the result as JSON to FILE and prints a short table.
+// `npm run bench -- --out FILE [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]
+//                  [--v2-disabled N] [--v2-remediation N]`
+// Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
+// stack (projects, rule modes, an SBOM export), then the v2 stack (one DetectionPolicy with
+// --v2-disabled rules in `disabled`, default 5000, and --v2-remediation RemediationPolicy
+// resources, default 50). Writes the result as JSON to FILE and prints short tables.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { installPackedPackage } from "../tools/install-packed.mjs";
 import { pulumiCliDir } from "../tools/pulumi-run.mjs";
-import { formatTable, runBench } from "./bench-core.mjs";
+import { formatPerRule, formatTable, runBench } from "./bench-core.mjs";
+import { formatV2Table, runBenchV2 } from "./bench-v2.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -15,21 +19,41 @@ const { values } = parseArgs({
     "sast-rules": { type: "string", default: "200" },
     "secrets-rules": { type: "string", default: "100" },
     "fault-rate": { type: "string", default: "0.3" },
+    "v2-disabled": { type: "string", default: "5000" },
+    "v2-remediation": { type: "string", default: "50" },
   },
 });
+/** A whole number option, at least `min`. */
+function count(name, min = 0) {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number of at least ${min}, not ${values[name]}`);
+  return value;
+}
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+const v2Options = { disabled: count("v2-disabled", 2), remediation: count("v2-remediation") };
 pulumiCliDir();
 log("packing and installing the package");
+const installedDir = installPackedPackage();
 const result = await runBench({
-  installedDir: installPackedPackage(),
-  projects: Number(values.projects),
-  rules: [Number(values["sast-rules"]), Number(values["secrets-rules"])],
+  installedDir,
+  projects: count("projects"),
+  rules: [count("sast-rules"), count("secrets-rules")],
   faultRate: Number(values["fault-rate"]),
   log,
 });
-if (values.out) writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+const v2 = await runBenchV2({ installedDir, ...v2Options, log });
+if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2 }, null, 2)}\n`);
 console.log(formatTable(result));
-const missed = Object.entries(result.phases)
-  .filter(([, p]) => p.requests > p.minimumRequests)
-  .map(([phase]) => phase);
+console.log("");
+console.log(formatV2Table(v2));
+console.log("");
+console.log(formatPerRule(result, v2));
+const missed = [
+  ...Object.entries(result.phases)
+    .filter(([, p]) => p.requests > p.minimumRequests)
+    .map(([phase]) => phase),
+  ...Object.entries(v2.phases)
+    .filter(([, p]) => p.requests > p.minimumRequests)
+    .map(([phase]) => `v2 ${phase}`),
+];
 if (missed.length) console.log(`above the minimum: ${missed.join(", ")}`);
