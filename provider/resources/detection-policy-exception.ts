@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { detectionPolicyExceptionKind } from "../kinds";
 import provider from "../shims/DetectionPolicyException";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 
 /** Arguments of a {@link DetectionPolicyException}. */
 export type DetectionPolicyExceptionArgs = ArgsOf<typeof detectionPolicyExceptionKind>;
@@ -26,4 +26,8 @@ export type DetectionPolicyExceptionArgs = ArgsOf<typeof detectionPolicyExceptio
  * });
  * ```
  */
-export class DetectionPolicyException extends resourceClass(detectionPolicyExceptionKind, provider) {}
+export const DetectionPolicyException: ResourceClass<typeof detectionPolicyExceptionKind> = resourceClass(
+  detectionPolicyExceptionKind,
+  provider,
+);
+export type DetectionPolicyException = InstanceType<typeof DetectionPolicyException>;

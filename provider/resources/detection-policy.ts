@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { detectionPolicyKind } from "../kinds";
 import provider from "../shims/DetectionPolicy";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 export type { DetectionExceptionArgs } from "../kinds/detection-exceptions";
 export type { DetectionPolicyOriginals } from "../kinds/detection-policy";
 
@@ -30,4 +30,5 @@ export type DetectionPolicyArgs = ArgsOf<typeof detectionPolicyKind>;
  * });
  * ```
  */
-export class DetectionPolicy extends resourceClass(detectionPolicyKind, provider) {}
+export const DetectionPolicy: ResourceClass<typeof detectionPolicyKind> = resourceClass(detectionPolicyKind, provider);
+export type DetectionPolicy = InstanceType<typeof DetectionPolicy>;

@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { managedScanKind } from "../kinds";
 import provider from "../shims/ManagedScan";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 
 /** Arguments of a {@link ManagedScan}. */
 export type ManagedScanArgs = ArgsOf<typeof managedScanKind>;
@@ -21,4 +21,5 @@ export type ManagedScanArgs = ArgsOf<typeof managedScanKind>;
  * });
  * ```
  */
-export class ManagedScan extends resourceClass(managedScanKind, provider) {}
+export const ManagedScan: ResourceClass<typeof managedScanKind> = resourceClass(managedScanKind, provider);
+export type ManagedScan = InstanceType<typeof ManagedScan>;

@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { policyRuleModeKind } from "../kinds";
 import provider from "../shims/PolicyRuleMode";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 
 /** Arguments of a {@link PolicyRuleMode}. */
 export type PolicyRuleModeArgs = ArgsOf<typeof policyRuleModeKind>;
@@ -21,4 +21,5 @@ export type PolicyRuleModeArgs = ArgsOf<typeof policyRuleModeKind>;
  * });
  * ```
  */
-export class PolicyRuleMode extends resourceClass(policyRuleModeKind, provider) {}
+export const PolicyRuleMode: ResourceClass<typeof policyRuleModeKind> = resourceClass(policyRuleModeKind, provider);
+export type PolicyRuleMode = InstanceType<typeof PolicyRuleMode>;

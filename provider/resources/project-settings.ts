@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { projectSettingsKind } from "../kinds";
 import provider from "../shims/ProjectSettings";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 export type { ManagedScanConfig } from "../kinds/project-settings";
 export type { ScanToggle } from "../kinds/projects";
 
@@ -27,4 +27,5 @@ export type ProjectSettingsArgs = ArgsOf<typeof projectSettingsKind>;
  * });
  * ```
  */
-export class ProjectSettings extends resourceClass(projectSettingsKind, provider) {}
+export const ProjectSettings: ResourceClass<typeof projectSettingsKind> = resourceClass(projectSettingsKind, provider);
+export type ProjectSettings = InstanceType<typeof ProjectSettings>;

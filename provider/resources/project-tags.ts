@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { projectTagsKind } from "../kinds";
 import provider from "../shims/ProjectTags";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 
 /** Arguments of a {@link ProjectTags}. */
 export type ProjectTagsArgs = ArgsOf<typeof projectTagsKind>;
@@ -22,4 +22,5 @@ export type ProjectTagsArgs = ArgsOf<typeof projectTagsKind>;
  * });
  * ```
  */
-export class ProjectTags extends resourceClass(projectTagsKind, provider) {}
+export const ProjectTags: ResourceClass<typeof projectTagsKind> = resourceClass(projectTagsKind, provider);
+export type ProjectTags = InstanceType<typeof ProjectTags>;

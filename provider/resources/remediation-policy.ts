@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { remediationPolicyKind } from "../kinds";
 import provider from "../shims/RemediationPolicy";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 export type {
   RemediationActionArgs,
   RemediationConditionArgs,
@@ -37,4 +37,5 @@ export type RemediationPolicyArgs = ArgsOf<typeof remediationPolicyKind>;
  * });
  * ```
  */
-export class RemediationPolicy extends resourceClass(remediationPolicyKind, provider) {}
+export const RemediationPolicy: ResourceClass<typeof remediationPolicyKind> = resourceClass(remediationPolicyKind, provider);
+export type RemediationPolicy = InstanceType<typeof RemediationPolicy>;

@@ -1,7 +1,7 @@
 import type { ArgsOf } from "../kinds/declare";
 import { sbomExportKind } from "../kinds";
 import provider from "../shims/SbomExport";
-import { resourceClass } from "./resource-class";
+import { type ResourceClass, resourceClass } from "./resource-class";
 export type { SbomFormatVersionArgs, SbomFormatVersionOutput, SbomMetadataSupplierArgs } from "../kinds/sbom-export";
 
 /** Arguments of a {@link SbomExport}. */
@@ -26,4 +26,5 @@ export type SbomExportArgs = ArgsOf<typeof sbomExportKind>;
  * export const sbomTask = sbom.taskToken;
  * ```
  */
-export class SbomExport extends resourceClass(sbomExportKind, provider) {}
+export const SbomExport: ResourceClass<typeof sbomExportKind> = resourceClass(sbomExportKind, provider);
+export type SbomExport = InstanceType<typeof SbomExport>;

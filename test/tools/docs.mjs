@@ -287,7 +287,7 @@ function nestedOf(api, type, input) {
  */
 function inDeclaredOrder(rows, order) {
   const groups = [];
-  for (const row of rows) (row.depth === 0 ? groups.push([row]) : groups.at(-1).push(row));
+  for (const row of rows) row.depth === 0 ? groups.push([row]) : groups.at(-1).push(row);
   const rank = (group) => {
     const at = order.indexOf(group[0].name);
     return at < 0 ? order.length : at;
@@ -383,7 +383,10 @@ function resourcePage(api, runtime, kind, problems) {
   if (!summary) problems.push(`${kind}: the class has no doc comment (${classFile})`);
   if (!example) problems.push(`${kind}: the class's doc comment has no @example (${classFile})`);
 
-  const inputRows = inDeclaredOrder(fieldRows(api, checker.getDeclaredTypeOfSymbol(argsSymbol), { input: true }), Object.keys(declaration.inputs));
+  const inputRows = inDeclaredOrder(
+    fieldRows(api, checker.getDeclaredTypeOfSymbol(argsSymbol), { input: true }),
+    Object.keys(declaration.inputs),
+  );
   const instance = checker.getDeclaredTypeOfSymbol(classSymbol);
   const outputProperties = checker
     .getPropertiesOfType(instance)
