@@ -126,7 +126,7 @@ export const policyRuleMode: Handler<Kind> = {
       // What the program declares now (an input dropped from it leaves the outputs), the rule as last known, the original kept.
       const last: RuleOutputs = {
         mode: olds.mode ?? declared.mode,
-        ruleId: olds.ruleId ?? "",
+        ruleId: olds.ruleId as string, // every state has it: create records it
         severity: olds.severity ?? null,
         confidence: olds.confidence ?? null,
         category: olds.category ?? null,

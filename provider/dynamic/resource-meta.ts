@@ -5,7 +5,7 @@
  *    delete leaves to another resource (two components may each have a child of the same name);
  *  - `secretInputs`: which of its value inputs the program gave as secrets (the host hands the
  *    provider plain values), so messages never print them;
- *  - a secret `null` input under the name of each output derived from a secret input (kinds.ts).
+ *  - a secret `null` input under the name of each output derived from a secret input (provider/kinds: `derivedFrom`).
  * They are kept in the outputs (the derived ones replaced by their values), so that `read` and
  * `delete`, which see only the outputs, know them too.
  */

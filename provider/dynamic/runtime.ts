@@ -47,23 +47,31 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   const given = args.map(withoutProviderKey);
   const at = CHECKED_INPUTS_ARGUMENT[method];
   if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
+  const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
   try {
-    return withoutUndefined(await fn.apply(handler, given));
+    const result = withoutUndefined(await fn.apply(handler, given));
+    // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
+    if (byIdAlone && (result as pulumi.dynamic.ReadResult).id === "") {
+      throw new Error(`${kind}.get: no object with the id "${String(given[0])}" (${KINDS[kind].id.format}) exists`);
+    }
+    return result;
   } catch (error) {
     throw withCredentialsHint(error);
   }
 }
+
+const hasInputs = (kind: ResourceKind, props: Props) => Object.keys(KINDS[kind].inputs).some((input) => props[input] !== undefined);
 
 /**
  * The properties `read` is given, completed with what the id stands for: the engine reads a
  * resource constructed with `opts.id` (`X.get(name, id)`) with no state at all.
  */
 function withIdInputs(kind: ResourceKind, id: string, props: Props): Props {
-  const { inputs, id: format } = KINDS[kind];
+  const format = KINDS[kind].id;
   const fromId: Props | undefined = format.parse(id);
   if (fromId) return { ...fromId, ...props };
-  if (Object.keys(inputs).some((input) => props[input] !== undefined)) return props;
+  if (hasInputs(kind, props)) return props;
   throw new Error(`${kind}: "${id}" is not an id of this kind: give ${format.format}`);
 }
 

@@ -1,7 +1,7 @@
 /**
  * SbomExport in the provider process: starts an export job on create. Any change of its inputs,
  * `triggers` included, replaces it, which starts a new export; `formatVersion` changes only when
- * the export it asks for does (see sbom-format-version.ts). Delete only forgets the job.
+ * the export it asks for does (see provider/kinds/sbom-format-version.ts). Delete only forgets the job.
  */
 import { APIError } from "../client";
 import { fieldRules, type sbomExportKind } from "../kinds";
@@ -12,7 +12,7 @@ import { diffDeclared } from "./diff";
 import { declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about } from "./lookup";
 import { checkResource, metaChanged, withoutMeta } from "./resource-meta";
-import { warnDeprecatedVersion } from "./sbom-format-version";
+import { warnDeprecatedVersion } from "./sbom-format-warning";
 
 const KIND = "SbomExport";
 type Kind = typeof sbomExportKind;

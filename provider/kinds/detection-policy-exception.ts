@@ -1,5 +1,5 @@
 /** DetectionPolicyException, declared once: see declare.ts. */
-import { id, restoreOnDelete } from "../dynamic/inputs";
+import { id, restoreOnDelete } from "./inputs";
 import { defineKind, input, output } from "./declare";
 import { exactlyOneScope, exceptionKey, exceptionScope, exceptionType, ruleType } from "./detection-exceptions";
 import { detectionProduct, RULE_TYPES } from "../client/schemas";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { DETECTION_PRODUCTS, type DetectionProduct, detectionProduct } from "../client/schemas";
 import { sameSet } from "../dynamic/diff";
-import { id, restoreOnDelete } from "../dynamic/inputs";
+import { id, restoreOnDelete } from "./inputs";
 import { defineKind, input, output, typedInput } from "./declare";
 import { type DetectionExceptionArgs, detectionException, sameExceptions } from "./detection-exceptions";
 

@@ -96,10 +96,3 @@ export function fieldRules(kind: ResourceKind): FieldRule[] {
     .filter(([name]) => name !== "restoreOnDelete")
     .map(([name, field]) => ({ name, ...(field.replaces ? { replaces: true } : {}), ...(field.equal ? { equal: field.equal } : {}) }));
 }
-
-/** The inputs an id stands for (declare.ts `id.parse`), or an error saying the format the id should have. */
-export function inputsOfId(kind: ResourceKind, id: string): Props {
-  const parsed = declarationOf(kind).id.parse(id);
-  if (!parsed) throw new Error(`${kind}: "${id}" is not an id of this kind; the id is ${declarationOf(kind).id.format}`);
-  return parsed;
-}

@@ -1,5 +1,5 @@
 /** ManagedScan, declared once: see declare.ts. */
-import { deploymentSlug, projectName, restoreOnDelete, toggle } from "../dynamic/inputs";
+import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
 import { defineKind, input, output, typedInput } from "./declare";
 import { PROJECT_ID, PROJECT_SERVICE, type ScanToggle } from "./projects";
 

@@ -1,7 +1,7 @@
 /** PolicyRuleMode, declared once: see declare.ts. */
 import { z } from "zod";
 import { POLICY_MODES, type PolicyMode, rulePath } from "../client/schemas";
-import { id, restoreOnDelete } from "../dynamic/inputs";
+import { id, restoreOnDelete } from "./inputs";
 import { defineKind, input, output } from "./declare";
 
 /** A mode as the service reports it: one of POLICY_MODES, or a newer one this package does not know yet. */
@@ -41,7 +41,8 @@ export const policyRuleModeKind = defineKind({
     format: "<deploymentId>/<policyId>/<rulePath>",
     parse: (text) => {
       const [deploymentId, policyId, path, ...rest] = text.split("/");
-      return path && rest.length === 0 ? { deploymentId, policyId, rulePath: path } : undefined;
+      const digits = (part?: string) => part !== undefined && /^\d+$/.test(part);
+      return digits(deploymentId) && digits(policyId) && path && rest.length === 0 ? { deploymentId, policyId, rulePath: path } : undefined;
     },
   },
   service: {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
 import { sameSet } from "../dynamic/diff";
-import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "../dynamic/inputs";
+import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
 import { defineKind, input, output, typedInput } from "./declare";
 import { PROJECT_ID, PROJECT_SERVICE, type ScanToggle } from "./projects";
 

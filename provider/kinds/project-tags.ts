@@ -1,6 +1,6 @@
 /** ProjectTags, declared once: see declare.ts. */
 import { sameSet } from "../dynamic/diff";
-import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "../dynamic/inputs";
+import { declaredTags, deploymentSlug, projectName, restoreOnDelete } from "./inputs";
 import { defineKind, input, output } from "./declare";
 import { PROJECT_ID, PROJECT_SERVICE } from "./projects";
 

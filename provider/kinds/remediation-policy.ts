@@ -9,7 +9,7 @@ import {
   type FilterMode,
   type RemediationPolicyEntry,
 } from "../client/schemas";
-import { id, restoreOnDelete } from "../dynamic/inputs";
+import { id, restoreOnDelete } from "./inputs";
 import { defineKind, input, output, typedInput } from "./declare";
 
 /** One condition a finding must match. */

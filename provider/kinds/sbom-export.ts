@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { createSbomExportRequest } from "../client/schemas";
 import type { SbomCycloneDxVersion, SbomFormat } from "../client/schemas/enums";
-import { id } from "../dynamic/inputs";
+import { id } from "./inputs";
 import { defineKind, input, output, typedInput } from "./declare";
 import { formatVersionInput, sameFormatVersion } from "./sbom-format-version";
 
@@ -95,7 +95,7 @@ export const sbomExportKind = defineKind({
     formatVersion: output<SbomFormatVersionOutput | undefined>(),
   },
   id: {
-    format: "<deploymentId>/<taskToken> (before 0.2: <taskToken>)",
+    format: "<deploymentId>/<taskToken> (exports created by an earlier release keep the bare <taskToken>, which `get` does not take)",
     parse: (text) => {
       const [deploymentId, taskToken, ...rest] = text.split("/");
       return taskToken && rest.length === 0 && /^\d+$/.test(deploymentId!) ? { deploymentId } : undefined;

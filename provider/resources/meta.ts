@@ -39,7 +39,7 @@ export function metaInputs(kind: ResourceKind, name: string, args: object, opts?
 
 /**
  * The options a resource registers with: the program's, with the outputs that hold a set shared
- * with other resources stored as secrets (kinds.ts), and `opts.import` refused: the engine's
+ * with other resources stored as secrets (provider/kinds: `sharedSet`), and `opts.import` refused: the engine's
  * dynamic-provider host cannot import (pulumi/pulumi#16175), and fails deep inside with a message
  * that helps no one.
  */

@@ -25,7 +25,10 @@ export interface ResourceClass<D extends KindDeclaration> {
   new (name: string, args: ArgsOf<D>, opts?: pulumi.CustomResourceOptions): pulumi.dynamic.Resource & OutputProperties<D>;
   /**
    * The existing object with this id, read into the stack without being managed: nothing is
-   * written, and deleting the stack leaves it. The id is the kind's id (see its reference page).
+   * written, and deleting the stack leaves it; no object with the id fails the run, naming it. The
+   * id is the kind's id (see its reference page). The outputs are what the service reports: those
+   * that record a program's declaration (`managedFields`, the `original…` ones, an SbomExport's
+   * request) are unset.
    */
   get<C extends abstract new (...args: never[]) => unknown>(
     this: C,

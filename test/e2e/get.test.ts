@@ -79,6 +79,17 @@ exports.isInstance = [
     expect(objects()).toBe(before);
   }, 180_000);
 
+  it("fails naming the id when no object has it", async () => {
+    const workspace = await programWorkspace(emulator, program(`semgrep.ProjectSettings.get("missing", "acme/acme/no-such-project");`));
+    logged = emulator.requests().length;
+    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    expect(up.status).not.toBe(0);
+    expect(printed(up)).toContain(
+      'ProjectSettings.get: no object with the id "acme/acme/no-such-project" (<deploymentSlug>/<projectName>) exists',
+    );
+    expect(writes()).toEqual([]);
+  }, 120_000);
+
   it("names the id's format when the id is not one of the kind", async () => {
     const workspace = await programWorkspace(emulator, program(`semgrep.PolicyRuleMode.get("rule", "not-an-id");`));
     logged = emulator.requests().length;
