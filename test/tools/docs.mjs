@@ -287,7 +287,10 @@ function nestedOf(api, type, input) {
  */
 function inDeclaredOrder(rows, order) {
   const groups = [];
-  for (const row of rows) row.depth === 0 ? groups.push([row]) : groups.at(-1).push(row);
+  for (const row of rows) {
+    if (row.depth === 0) groups.push([row]);
+    else groups.at(-1).push(row);
+  }
   const rank = (group) => {
     const at = order.indexOf(group[0].name);
     return at < 0 ? order.length : at;
