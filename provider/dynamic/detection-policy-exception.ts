@@ -12,11 +12,11 @@ import type { Props } from "./check";
 import { detectionEndpoint, detectionObject, fieldsOf, withFields } from "./detection-bundles";
 import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
-import { dryRunUnlessUnknown, failuresOf } from "./dry-run";
+import { checkWithDryRun, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "./handler";
 import { planUndo } from "./fields";
 import { about, unlessGone } from "./lookup";
-import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import { diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
@@ -109,19 +109,14 @@ async function apply(declared: Inputs, before?: { added: boolean; original: Exce
 }
 
 export const detectionPolicyException: Handler<Kind> = {
-  check: async (_olds, news) => {
-    const result = checkOwned(KIND, news, claimsOf);
-    if (result.failures?.length) return result;
-    const declared = result.inputs as Inputs;
-    // The service's verdict on the bundle with this exception (dry-run.ts).
-    const failures = await dryRunUnlessUnknown(KIND, declared, async () => {
+  // The service's verdict on the bundle with this exception (dry-run.ts).
+  check: (_olds, news) =>
+    checkWithDryRun(KIND, news, claimsOf, async (declared) => {
       const live = await readBundle(endpointOf(declared));
       const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
       const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
       return failuresOf(KIND, declared, answer.validation_errors);
-    });
-    return failures.length ? { ...result, failures } : result;
-  },
+    }),
 
   diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
 

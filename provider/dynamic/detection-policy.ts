@@ -18,12 +18,12 @@ import {
   fieldsOf,
   withFields,
 } from "./detection-bundles";
-import { dryRunUnlessUnknown, failuresOf } from "./dry-run";
+import { checkWithDryRun, failuresOf } from "./dry-run";
 import { apiClient } from "./credentials";
 import { type FieldToUndo, planApply, planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about, unlessGone } from "./lookup";
-import { checkOwned, diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
+import { diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { diffDeclared } from "./diff";
@@ -107,25 +107,23 @@ async function apply(declared: Inputs, before: { managed: DetectionField[]; orig
 }
 
 /** The service's verdict on the bundle with the declared fields (dry-run.ts). */
-function dryRunFailures(declared: Inputs) {
-  return dryRunUnlessUnknown(KIND, declared, async () => {
-    const live = await readBundle(endpointOf(declared));
-    const fields = Object.fromEntries(declaredFields(declared).map((field) => [field, declared[field]])) as Partial<DetectionFields>;
-    const candidate = detectionBundleInput(withFields(live.bundle, fields));
-    const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
-    return failuresOf(KIND, declared, answer.validation_errors);
-  });
+async function dryRunFailures(declared: Inputs) {
+  const live = await readBundle(endpointOf(declared));
+  const fields = Object.fromEntries(declaredFields(declared).map((field) => [field, declared[field]])) as Partial<DetectionFields>;
+  const candidate = detectionBundleInput(withFields(live.bundle, fields));
+  const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
+  return failuresOf(KIND, declared, answer.validation_errors);
 }
 
 export const detectionPolicy: Handler<Kind> = {
-  check: async (_olds, news) => {
-    const result = checkOwned(KIND, news, (declared) =>
-      known(declared.deploymentId, declared.product) ? declaredFields(declared).map((field) => claimOf(declared, field)) : [],
-    );
-    if (result.failures?.length) return result;
-    const failures = await dryRunFailures(result.inputs as Inputs);
-    return failures.length ? { ...result, failures } : result;
-  },
+  check: (_olds, news) =>
+    checkWithDryRun(
+      KIND,
+      news,
+      (declared) =>
+        known(declared.deploymentId, declared.product) ? declaredFields(declared).map((field) => claimOf(declared, field)) : [],
+      dryRunFailures,
+    ),
 
   diff: async (_id, olds, news) => {
     const result = diffDeclared(olds, news, fieldRules(KIND));

@@ -7,8 +7,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { ProductNotEnabledError } from "../client";
 import { containsUnknown, type Props } from "./check";
-import { describeResource } from "./owned";
-import type { ResourceKind } from "../kinds";
+import { checkOwned, describeResource } from "./owned";
+import type { Claim } from "./ownership";
+import type { KINDS, ResourceKind } from "../kinds";
+import type { CheckedInputs } from "../kinds/declare";
 
 /** A validation error as the dry run answers it. */
 export interface ValidationError {
@@ -48,21 +50,24 @@ export function failuresOf(
 }
 
 /**
- * Runs `dryRun` unless an input is unknown; a product the deployment lacks fails the check on
- * `product`, naming it, rather than the preview at large.
+ * `check` of a Policies V2 resource: its inputs and claims (owned.ts checkOwned), then, when they
+ * pass and no input is unknown, the service's dry run of the bundle `dryRun` builds. A product the
+ * deployment lacks fails the check on `product`, naming it, rather than the preview at large.
  */
-export async function dryRunUnlessUnknown(
-  kind: ResourceKind,
-  props: Props,
-  dryRun: () => Promise<pulumi.dynamic.CheckFailure[]>,
-): Promise<pulumi.dynamic.CheckFailure[]> {
-  if (containsUnknown(props)) return [];
+export async function checkWithDryRun<K extends ResourceKind>(
+  kind: K,
+  news: Props,
+  claimsOf: (inputs: CheckedInputs<(typeof KINDS)[K]>) => Claim[],
+  dryRun: (declared: CheckedInputs<(typeof KINDS)[K]>) => Promise<pulumi.dynamic.CheckFailure[]>,
+): Promise<pulumi.dynamic.CheckResult> {
+  const result = checkOwned(kind, news, claimsOf);
+  const declared = result.inputs as CheckedInputs<(typeof KINDS)[K]>;
+  if (result.failures?.length || containsUnknown(declared)) return result;
   try {
-    return await dryRun();
+    const failures = await dryRun(declared);
+    return failures.length ? { ...result, failures } : result;
   } catch (error) {
-    if (error instanceof ProductNotEnabledError) {
-      return [{ property: "product", reason: `${describeResource(kind, props)}: ${error.message}` }];
-    }
-    throw error;
+    if (!(error instanceof ProductNotEnabledError)) throw error;
+    return { ...result, failures: [{ property: "product", reason: `${describeResource(kind, declared)}: ${error.message}` }] };
   }
 }

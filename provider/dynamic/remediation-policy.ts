@@ -10,11 +10,11 @@ import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./b
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
-import { dryRunUnlessUnknown, failuresOf } from "./dry-run";
+import { checkWithDryRun, failuresOf } from "./dry-run";
 import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler } from "./handler";
 import { about, unlessGone } from "./lookup";
-import { checkOwned, diffOwned, known, settleOwner } from "./owned";
+import { diffOwned, known, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
@@ -124,19 +124,19 @@ async function apply(declared: Inputs, original?: { value: RemediationPolicyStat
 }
 
 export const remediationPolicy: Handler<Kind> = {
-  check: async (_olds, news) => {
-    const result = checkOwned(KIND, news, (declared) => (known(declared.deploymentId, declared.slug) ? [claimOf(declared)] : []));
-    if (result.failures?.length) return result;
-    const declared = result.inputs as Inputs;
-    const failures = await dryRunUnlessUnknown(KIND, declared, async () => {
-      const live = await readBundle(endpointOf(declared));
-      const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
-      const answer = await apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate));
-      const mine = answer.validation_errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
-      return failuresOf(KIND, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
-    });
-    return failures.length ? { ...result, failures } : result;
-  },
+  check: (_olds, news) =>
+    checkWithDryRun(
+      KIND,
+      news,
+      (declared) => (known(declared.deploymentId, declared.slug) ? [claimOf(declared)] : []),
+      async (declared) => {
+        const live = await readBundle(endpointOf(declared));
+        const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
+        const answer = await apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate));
+        const mine = answer.validation_errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
+        return failuresOf(KIND, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
+      },
+    ),
 
   diff: async (_id, olds, news) => {
     const result = diffDeclared(olds, news, fieldRules(KIND));

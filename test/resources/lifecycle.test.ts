@@ -17,6 +17,7 @@ import { type DetectionPolicyBundle, detectionBundleInput, remediationPolicyInpu
 import { useEmulator } from "../support/emulator";
 import { checked, provider, useProviderAgainst } from "../support/provider";
 import { handlers } from "../../provider/dynamic/runtime";
+import { LIVE_PROJECT_OUTPUTS } from "../../provider/dynamic/projects";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -139,17 +140,7 @@ const rows: Row[] = [
       liveAfterDelete: { primaryBranch: "refs/heads/main", tags: ["team:web", "pci"], managedScanConfig: scans(true, true) },
     },
     restoresOnDelete: true,
-    liveOutputs: [
-      "deploymentSlug",
-      "projectName",
-      "projectId",
-      "defaultBranch",
-      "primaryBranch",
-      "tags",
-      "url",
-      "managedScanConfig",
-      "latestScanAt",
-    ],
+    liveOutputs: ["deploymentSlug", "projectName", ...LIVE_PROJECT_OUTPUTS],
     checkRequests: 0,
     requests: { create: 2, diff: 0, delete: 1 },
   },
