@@ -19,6 +19,8 @@ export interface ProgramWorkspace extends PulumiWorkspace {
 
 export interface StateResource {
   urn: string;
+  /** The resource's id (absent while pending). */
+  id?: string;
   type: string;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;

@@ -1,0 +1,129 @@
+/**
+ * DetectionPolicy, DetectionPolicyException and RemediationPolicy through the real CLI against a
+ * deployment on unified policies (the emulator's `--policies-v2`, demo preset): what users do with
+ * them (adopt, update, drift behind the stack's back, destroy), what must stop a run before any
+ * write (conflicts, the service's own validation, static checks), parallel creates beside another
+ * writer, `X.get`, renames, dropped fields and `restoreOnDelete: false`; with the requests each
+ * phase makes.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { SemgrepClient } from "../../provider/client";
+import { type RunningEmulator, SYSTEM_REMEDIATION_SLUG, startEmulator } from "../../provider/emulator";
+import { printed, program, programWorkspace } from "../support/program";
+
+let emulators: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(emulators.map((e) => e.close()));
+  emulators = [];
+});
+async function migrated(): Promise<RunningEmulator> {
+  const started = await startEmulator({ preset: "demo", policiesV2: true });
+  emulators.push(started);
+  return started;
+}
+
+const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
+const OPEN = "python.lang.best-practice.open-never-closed.open-never-closed";
+const ASSIGNED = "javascript.lang.best-practice.assigned-undefined.assigned-undefined";
+const INSECURE_DOC = "javascript.browser.security.insecure-document-method.insecure-document-method";
+const NOISY = "python.lang.maintainability.useless-ifelse.useless-if-body";
+
+/** The emulator's bundles, deep-copied: what a test compares before and after. */
+const bundles = (emulator: RunningEmulator) =>
+  structuredClone({ detection: emulator.state().detectionPolicies, remediation: emulator.state().remediationPolicies });
+const code = (emulator: RunningEmulator) => emulator.state().detectionPolicies.find((p) => p.product === "code")!;
+const remediation = (emulator: RunningEmulator, slug: string) => emulator.state().remediationPolicies.find((p) => p.slug === slug);
+
+/** The requests made since `from` (an index into the request log), by kind. */
+function requestsSince(emulator: RunningEmulator, from: number) {
+  const log = emulator.requests().slice(from);
+  return {
+    reads: log.filter((r) => r.method === "GET").length,
+    dryRuns: log.filter((r) => r.operation?.startsWith("policiesV2.dryRun")).length,
+    writes: log.filter((r) => r.method === "PUT").length,
+    other: log.filter((r) => r.method !== "GET" && r.method !== "PUT" && !r.operation?.startsWith("policiesV2.dryRun")).length,
+  };
+}
+
+/** A person changing the code bundle in Semgrep's UI: read, edit, apply with the version read. */
+async function editCodeBundle(emulator: RunningEmulator, edit: (disabled: string[]) => string[]) {
+  const client = new SemgrepClient({ baseUrl: emulator.url, token: emulator.token, env: {} });
+  const live = await client.policiesV2.getDetectionPolicy(1, "code");
+  const bundle = { ...live.bundle, disabled: edit(live.bundle.disabled ?? []) };
+  await client.policiesV2.applyDetectionPolicy(1, "code", bundle, { ifMatch: live.state_version });
+}
+
+const TEAM_PROGRAM = program(`
+const deploymentId = "1";
+new semgrep.DetectionPolicy("code", { deploymentId, product: "code", disabled: [${JSON.stringify(OPEN)}, ${JSON.stringify(ASSIGNED)}, ${JSON.stringify(NOISY)}] });
+new semgrep.DetectionPolicy("secrets", { deploymentId, product: "secrets", disabled: [] });
+new semgrep.DetectionPolicyException("web-app-eval", {
+  deploymentId, product: "code", exceptionType: "exclude", projectName: "acme/web-app", rule: ${JSON.stringify(EVAL)}, ruleType: "rule",
+});
+new semgrep.RemediationPolicy("comment-high", {
+  deploymentId, slug: "comment-high-severity", policyName: "Comment on high and critical findings",
+  filters: { mode: "any", conditions: [{ type: "severity", values: ["high", "critical"] }] },
+  actions: [{ type: "pr_comment" }],
+});
+new semgrep.RemediationPolicy("secrets-to-security", {
+  deploymentId, slug: "secrets-to-security", policyName: "Secrets to #security",
+  filters: { mode: "all", conditions: [{ type: "product", values: ["secrets"] }] },
+  actions: [{ type: "slack_app", config: { channel: "#security" } }],
+});
+`);
+
+describe("unified-policies resources through the real CLI", () => {
+  it("adopt, no-change up, drift + refresh + up, destroy restoring every bundle exactly; the requests of each phase", async () => {
+    const emulator = await migrated();
+    const before = bundles(emulator);
+    const workspace = await programWorkspace(emulator, TEAM_PROGRAM);
+
+    // Preview: one read per bundle (code, secrets, remediation) and one dry run per resource; no write.
+    let mark = emulator.requests().length;
+    const preview = await workspace.run(["preview"]);
+    expect(printed(preview)).toMatch(/\+ 6 to create/);
+    expect(requestsSince(emulator, mark)).toEqual({ reads: 3, dryRuns: 5, writes: 0, other: 0 });
+
+    // Up without its preview: the same reads and dry runs in `check`, then one write per resource.
+    mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(requestsSince(emulator, mark)).toEqual({ reads: 3, dryRuns: 5, writes: 5, other: 0 });
+    expect(code(emulator).disabled).toEqual([ASSIGNED, OPEN, NOISY].sort());
+    expect(code(emulator).rulesets).toEqual(before.detection[0]!.rulesets); // not declared: sent back as found
+    expect(code(emulator).exceptions).toContainEqual({ exceptionType: "exclude", project: "acme/web-app", rule: EVAL, ruleType: "rule" });
+    expect(emulator.state().detectionPolicies.find((p) => p.product === "secrets")!.disabled).toEqual([]);
+    expect(remediation(emulator, "comment-high-severity")!.name).toBe("Comment on high and critical findings");
+    expect(remediation(emulator, "secrets-to-security")).toBeDefined();
+    expect(remediation(emulator, SYSTEM_REMEDIATION_SLUG)).toBeDefined(); // the system-managed policy is never touched
+    const state = await workspace.resources();
+    expect(state["code"]!.outputs).toMatchObject({ managedFields: ["disabled"], originals: { disabled: before.detection[0]!.disabled } });
+    expect(state["web-app-eval"]!.id).toBe(`1/code/project/${encodeURIComponent("acme/web-app")}/rule/${EVAL}`);
+
+    // A no-change up: reads and dry runs (the service's validation), no write.
+    mark = emulator.requests().length;
+    const again = await workspace.run(["up", "--yes"]);
+    expect(printed(again)).not.toMatch(/updated|created|deleted/);
+    expect(requestsSince(emulator, mark)).toMatchObject({ writes: 0, other: 0 });
+
+    // Someone re-disables a rule and drops the team's exception in the UI: refresh reports it, up corrects it.
+    await editCodeBundle(emulator, (disabled) => [...disabled.filter((r) => r !== NOISY), INSECURE_DOC]);
+    mark = emulator.requests().length;
+    await workspace.run(["refresh", "--yes", "--skip-preview"]);
+    expect(requestsSince(emulator, mark)).toEqual({ reads: 3, dryRuns: 0, writes: 0, other: 0 }); // one read per bundle, shared by its resources
+    const refreshed = await workspace.resources();
+    expect(refreshed["code"]!.outputs.disabled).toEqual(expect.arrayContaining([INSECURE_DOC]));
+    const drifted = await workspace.run(["preview", "--diff"]);
+    expect(printed(drifted)).toMatch(/~ 1 to update/);
+    expect(printed(drifted)).toContain(INSECURE_DOC);
+    mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(requestsSince(emulator, mark).writes).toBe(1);
+    expect(code(emulator).disabled).toEqual([ASSIGNED, OPEN, NOISY].sort());
+
+    // Destroy puts back every bundle exactly as found.
+    mark = emulator.requests().length;
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(requestsSince(emulator, mark)).toMatchObject({ writes: 5, dryRuns: 0, other: 0 });
+    expect(bundles(emulator)).toEqual(before);
+  }, 240_000);
+});
