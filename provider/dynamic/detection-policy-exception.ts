@@ -115,7 +115,9 @@ export const detectionPolicyException: Handler<Kind> = {
       const live = await readBundle(endpointOf(declared));
       const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
       const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
-      return failuresOf(KIND, declared, answer.validation_errors);
+      // withException puts this exception last: errors at that index name this resource's own field
+      const index = (candidate.exceptions?.length ?? 0) - 1;
+      return failuresOf(KIND, declared, answer.validation_errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
     }),
 
   diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),

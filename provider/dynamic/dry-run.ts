@@ -20,9 +20,16 @@ export interface ValidationError {
   context?: Record<string, unknown>;
 }
 
-/** `exceptions[2].rule_type` → `exceptions`; `policies[0].filters.conditions` → `filters` */
-function topField(path: string, prefix = ""): string {
-  const rest = prefix && path.startsWith(prefix) ? path.slice(prefix.length).replace(/^\[\d+\]\.?/, "") : path;
+/**
+ * The resource's field a bundle path points at: `exceptions[2].rule_type` → `exceptions`;
+ * under prefix `policies`, `policies[0].filters.conditions` → `filters`. With `index`, a path
+ * into another item of the prefix's list (another policy, another team's exception) points at
+ * no field of this resource.
+ */
+function topField(path: string, prefix = "", index?: number): string {
+  const item = prefix ? new RegExp(`^${prefix}\\[(\\d+)\\]\\.?`).exec(path) : null;
+  if (item && index !== undefined && Number(item[1]) !== index) return "";
+  const rest = item ? path.slice(item[0].length) : path;
   const first = rest.split(/[.[]/)[0] ?? "";
   return first.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
@@ -35,11 +42,11 @@ export function failuresOf(
   kind: ResourceKind,
   props: Props,
   errors: readonly ValidationError[],
-  options: { prefix?: string; rename?: Record<string, string> } = {},
+  options: { prefix?: string; index?: number; rename?: Record<string, string> } = {},
 ): pulumi.dynamic.CheckFailure[] {
   return errors.map((error) => {
     const path = typeof error.context?.field === "string" ? error.context.field : "";
-    const field = path ? topField(path, options.prefix) : "";
+    const field = path ? topField(path, options.prefix, options.index) : "";
     const property = options.rename?.[field] ?? field;
     const declared = property !== "" && props[property] !== undefined;
     return {

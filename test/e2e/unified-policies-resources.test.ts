@@ -126,4 +126,58 @@ describe("unified-policies resources through the real CLI", () => {
     expect(requestsSince(emulator, mark)).toMatchObject({ writes: 5, dryRuns: 0, other: 0 });
     expect(bundles(emulator)).toEqual(before);
   }, 240_000);
+
+  it("a conflict, the service's validation and a static error each fail preview and up, naming resource and field, with no write", async () => {
+    const emulator = await migrated();
+    const before = bundles(emulator);
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code", exceptions: [] });
+new semgrep.DetectionPolicyException("team-exception", {
+  deploymentId: "1", product: "code", exceptionType: "exclude", projectName: "acme/web-app", rule: ${JSON.stringify(EVAL)}, ruleType: "rule",
+});`),
+    );
+    const conflict = await workspace.run(["preview"], { allowFailure: true });
+    expect(conflict.status).not.toBe(0);
+    expect(printed(conflict)).toMatch(
+      // whichever the engine checks second is refused, naming the other
+      /(DetectionPolicy "code"|DetectionPolicyException "team-exception") declares exceptions of the code detection policy of deployment 1, which (DetectionPolicyException "team-exception"|DetectionPolicy "code") declares too/,
+    );
+
+    // The service's own validation (the dry run's validation_errors): a project the deployment lacks.
+    workspace.write(
+      program(`
+new semgrep.DetectionPolicyException("typo", {
+  deploymentId: "1", product: "code", exceptionType: "exclude", projectName: "acme/web-ap", rule: ${JSON.stringify(EVAL)}, ruleType: "rule",
+});`),
+    );
+    const invalid = await workspace.run(["preview"], { allowFailure: true });
+    expect(invalid.status).not.toBe(0);
+    expect(printed(invalid)).toMatch(/DetectionPolicyException "typo"/);
+    expect(printed(invalid)).toContain("projectName");
+    expect(printed(invalid)).toContain("acme/web-ap");
+    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    expect(up.status).not.toBe(0);
+    expect(printed(up)).toContain("acme/web-ap");
+
+    // What the OpenAPI states statically stops at check, before any request.
+    workspace.write(
+      program(`
+new semgrep.RemediationPolicy("block-only", {
+  deploymentId: "1", slug: "block-only", policyName: "Block only",
+  filters: { mode: "all", conditions: [{ type: "severity", values: ["critical"] }] },
+  actions: [{ type: "block" }],
+});`),
+    );
+    const mark = emulator.requests().length;
+    const statically = await workspace.run(["preview"], { allowFailure: true });
+    expect(statically.status).not.toBe(0);
+    expect(printed(statically)).toMatch(/actions.*a block action needs a pr_comment action in the same policy/);
+    expect(emulator.requests().slice(mark)).toEqual([]);
+
+    expect(emulator.requests().filter((r) => r.method === "PUT")).toEqual([]);
+    expect(bundles(emulator)).toEqual(before);
+    expect(await workspace.resources()).toEqual({});
+  }, 240_000);
 });

@@ -93,6 +93,15 @@ describe("DetectionPolicyException", () => {
     ruleType: "rule",
   };
 
+  it("the service's refusal of its project names projectName, the resource's own field, with no write", async () => {
+    const { projectTagName: _, ...rest } = declared;
+    const result = await exception.check({ ...rest, projectName: "acme/no-such-project" });
+    expect(result.failures).toEqual([
+      expect.objectContaining({ property: "projectName", reason: expect.stringContaining('no project "acme/no-such-project"') }),
+    ]);
+    expect(writes()).toHaveLength(0);
+  });
+
   it("adds its exception beside the others and removes it on delete; the id survives spaces and slashes", async () => {
     const before = structuredClone(code().exceptions);
     const { id, outs } = await exception.create(await checked(exception, declared));
