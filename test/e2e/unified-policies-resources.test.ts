@@ -7,7 +7,7 @@
  * phase makes.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { SemgrepClient } from "../../provider/client";
+import { remediationPolicyInput, SemgrepClient, StateVersionConflictError } from "../../provider/client";
 import { type RunningEmulator, SYSTEM_REMEDIATION_SLUG, startEmulator } from "../../provider/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
@@ -51,6 +51,37 @@ async function editCodeBundle(emulator: RunningEmulator, edit: (disabled: string
   const live = await client.policiesV2.getDetectionPolicy(1, "code");
   const bundle = { ...live.bundle, disabled: edit(live.bundle.disabled ?? []) };
   await client.policiesV2.applyDetectionPolicy(1, "code", bundle, { ifMatch: live.state_version });
+}
+
+/**
+ * A person adding remediation policies in Semgrep's UI, one after another, until `done`: each a
+ * read and an apply with the version read, read again when another writer got in first.
+ * Resolves with the slugs added and the number of attempts (each one read and one apply).
+ */
+async function personAddingPolicies(emulator: RunningEmulator, done: () => boolean) {
+  const client = new SemgrepClient({ baseUrl: emulator.url, token: emulator.token, env: {} });
+  const added: string[] = [];
+  let attempts = 0;
+  while (!done()) {
+    attempts++;
+    const slug = `person-${added.length}`;
+    const live = await client.policiesV2.getRemediationPolicies(1);
+    const policy = {
+      slug,
+      name: `Added by a person ${added.length}`,
+      filters: { mode: "all", conditions: [{ type: "severity", values: ["low"] }] },
+      actions: [{ type: "pr_comment" }],
+    };
+    try {
+      const policies = [...live.bundle.policies.map(remediationPolicyInput), policy];
+      await client.policiesV2.applyRemediationPolicies(1, { policies }, { ifMatch: live.state_version });
+      added.push(slug);
+    } catch (error) {
+      if (!(error instanceof StateVersionConflictError)) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { added, attempts };
 }
 
 const TEAM_PROGRAM = program(`
@@ -179,5 +210,48 @@ new semgrep.RemediationPolicy("block-only", {
     expect(emulator.requests().filter((r) => r.method === "PUT")).toEqual([]);
     expect(bundles(emulator)).toEqual(before);
     expect(await workspace.resources()).toEqual({});
+  }, 240_000);
+
+  it("20 RemediationPolicy resources created in one up beside a person editing the bundle: no policy lost, destroy removes exactly its own", async () => {
+    const emulator = await migrated();
+    const before = bundles(emulator);
+    const slugs = Array.from({ length: 20 }, (_, i) => `team-${i}-critical`);
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+for (const slug of ${JSON.stringify(slugs)}) {
+  new semgrep.RemediationPolicy(slug, {
+    deploymentId: "1", slug, policyName: "Critical findings of " + slug,
+    filters: { mode: "all", conditions: [{ type: "severity", values: ["critical"] }] },
+    actions: [{ type: "pr_comment" }, { type: "block" }],
+  });
+}`),
+    );
+    let upDone = false;
+    const person = personAddingPolicies(emulator, () => upDone);
+    const mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview", "--parallel", "20"]).finally(() => (upDone = true));
+    const { added: personAdded, attempts } = await person;
+    expect(personAdded.length).toBeGreaterThan(0);
+    const live = emulator.state().remediationPolicies.map((p) => p.slug);
+    expect(live).toEqual(expect.arrayContaining([...slugs, ...personAdded, ...before.remediation.map((p) => p.slug)]));
+    // The provider's requests: one read of the bundle and 20 dry runs in check, then one write per
+    // policy from the shared read kept fresh by each write's answer, plus a re-read and a retry
+    // for each write the person got in before (a 409).
+    const log = emulator.requests().slice(mark);
+    const count = (test: (r: (typeof log)[number]) => boolean) => log.filter(test).length;
+    const theirs409 = attempts - personAdded.length;
+    const ours409 = count((r) => r.method === "PUT" && r.status === 409) - theirs409;
+    expect(count((r) => r.method === "PUT" && r.status === 200)).toBe(20 + personAdded.length);
+    expect(count((r) => r.method === "GET") - attempts).toBe(1 + ours409);
+    expect(count((r) => r.operation === "policiesV2.dryRunRemediationPolicies")).toBe(20);
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(
+      emulator
+        .state()
+        .remediationPolicies.map((p) => p.slug)
+        .sort(),
+    ).toEqual([...before.remediation.map((p) => p.slug), ...personAdded].sort());
   }, 240_000);
 });
