@@ -43,12 +43,23 @@ export function readBundle<B>(endpoint: BundleEndpoint<B>): Promise<Versioned<B>
   return reads.get(cacheKey(endpoint), () => endpoint.read()) as Promise<Versioned<B>>;
 }
 
+/** What an edit is told besides the live bundle. */
+export interface EditContext {
+  /**
+   * An earlier attempt of this same edit may have been applied (its answer was lost, then the
+   * retry met a conflict the client could not confirm as its own): the live bundle may already
+   * hold this resource's own write, so what it finds now is not what was there before it.
+   */
+  ownWriteMayHaveLanded: boolean;
+}
+export type BundleEdit<B> = (live: B, context: EditContext) => B | undefined;
+
 /**
  * Applies `edit` to the bundle and writes the result, after every write queued before it. `edit`
  * gets the live bundle and returns the bundle to write, or `undefined` when nothing needs writing
  * (then no request is made). Returns the bundle as written, or as it is when nothing was.
  */
-export function editBundle<B>(endpoint: BundleEndpoint<B>, edit: (live: B) => B | undefined): Promise<Versioned<B>> {
+export function editBundle<B>(endpoint: BundleEndpoint<B>, edit: BundleEdit<B>): Promise<Versioned<B>> {
   const key = cacheKey(endpoint);
   const previous = queues.get(key) ?? Promise.resolve();
   const run = previous.catch(() => {}).then(() => writeWithRetries(endpoint, edit));
@@ -57,11 +68,12 @@ export function editBundle<B>(endpoint: BundleEndpoint<B>, edit: (live: B) => B 
   return run;
 }
 
-async function writeWithRetries<B>(endpoint: BundleEndpoint<B>, edit: (live: B) => B | undefined): Promise<Versioned<B>> {
+async function writeWithRetries<B>(endpoint: BundleEndpoint<B>, edit: BundleEdit<B>): Promise<Versioned<B>> {
   const key = cacheKey(endpoint);
+  let ownWriteMayHaveLanded = false;
   for (let attempt = 0; ; attempt++) {
     const live = await readBundle(endpoint);
-    const wanted = edit(live.bundle);
+    const wanted = edit(live.bundle, { ownWriteMayHaveLanded });
     if (wanted === undefined) return live;
     try {
       const written = await endpoint.write(wanted, live.stateVersion);
@@ -70,6 +82,7 @@ async function writeWithRetries<B>(endpoint: BundleEndpoint<B>, edit: (live: B) 
     } catch (error) {
       if (!(error instanceof StateVersionConflictError) || attempt >= CONFLICT_RETRIES) throw error;
       // Someone else wrote the bundle: read it again and apply the same edit to what is there now.
+      ownWriteMayHaveLanded ||= error.mayHaveApplied;
       reads.delete(key);
     }
   }

@@ -88,9 +88,13 @@ const liveOutputs = (live: Versioned<DetectionPolicyBundle>) => ({
 /** Sets the exception to the declared type; what it found decides what it records (unless it already manages it). */
 async function apply(declared: Inputs, before?: { added: boolean; original: ExceptionType | undefined }) {
   let found: ExceptionType | undefined;
-  const written = await editBundle(endpointOf(declared), (bundle) => {
-    found = typeIn(bundle, declared);
-    return found === declared.exceptionType ? undefined : withException(bundle, declared, declared.exceptionType);
+  let attempted = false;
+  const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
+    const live = typeIn(bundle, declared);
+    // What it records comes from the bundle before its own write, which a lost answer may hide.
+    if (!ownWriteMayHaveLanded || !attempted) found = live;
+    attempted = true;
+    return live === declared.exceptionType ? undefined : withException(bundle, declared, declared.exceptionType);
   });
   if (before) return outputs({ ...declared, ...liveOutputs(written), added: before.added, originalExceptionType: before.original });
   if (found === declared.exceptionType) {

@@ -81,7 +81,9 @@ function liveOutputs(written: Versioned<DetectionPolicyBundle>, declared: Props)
 async function apply(declared: Inputs, before: { managed: DetectionField[]; originals: Partial<DetectionFields> }) {
   const fields = declaredFields(declared);
   let plan: ReturnType<typeof planApply> | undefined;
-  const written = await editBundle(endpointOf(declared), (bundle) => {
+  // What it records comes from the bundle before its own write, which a lost answer may hide.
+  let recordedPlan: ReturnType<typeof planApply> | undefined;
+  const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
     const live = fieldsOf(bundle);
     plan = planApply(
       fields.map((field) => ({
@@ -92,9 +94,10 @@ async function apply(declared: Inputs, before: { managed: DetectionField[]; orig
       })),
       before,
     );
+    if (!ownWriteMayHaveLanded || !recordedPlan) recordedPlan = plan;
     return Object.keys(plan.changes).length ? withFields(bundle, plan.changes as Partial<DetectionFields>) : undefined;
   });
-  const done = plan!;
+  const done = recordedPlan!;
   await noteFieldsFoundAsDeclared(
     KIND,
     declared,

@@ -14,7 +14,7 @@ import { checkWithDryRun, failuresOf } from "./dry-run";
 import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler } from "./handler";
 import { about, unlessGone } from "./lookup";
-import { diffOwned, known, settleOwner } from "./owned";
+import { diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
@@ -49,7 +49,7 @@ function endpointOf(props: Props): BundleEndpoint<RemediationPoliciesBundle> {
 const request = (bundle: RemediationPoliciesBundle) => ({ policies: bundle.policies.map(remediationPolicyInput) });
 
 /** The policy the program declares, over what the service has (description and active kept when not declared). */
-function declaredPolicy(declared: Props, live: RemediationPolicyEntry | undefined): RemediationPolicyEntry {
+function declaredPolicy(declared: Props, live: Pick<RemediationPolicyEntry, "description" | "active"> | undefined): RemediationPolicyEntry {
   const filters = declared.filters as RemediationPolicyState["filters"];
   return {
     slug: String(declared.slug),
@@ -90,7 +90,14 @@ function claimOf(props: Props): Claim {
   };
 }
 
-const recorded = (props: Props) => ({ [claimOf(props).field]: props.original ?? ABSENT });
+/**
+ * What the resource records of its slug's policy: the policy it found, ABSENT when it created
+ * the policy, null when it found the policy already as declared (nothing to put back). State
+ * written before `created` existed has no `created`: no original there means it created the policy.
+ */
+const recordedPolicy = (props: Props): RemediationPolicyState | typeof ABSENT | null =>
+  (props.original as RemediationPolicyState | undefined) ?? (props.created === false ? null : ABSENT);
+const recorded = (props: Props) => ({ [claimOf(props).field]: recordedPolicy(props) });
 
 function liveOutputs(live: Versioned<RemediationPoliciesBundle>, policy: RemediationPolicyEntry) {
   const state = stateOf(policy);
@@ -109,18 +116,35 @@ function liveOutputs(live: Versioned<RemediationPoliciesBundle>, policy: Remedia
 const OPTIONAL = ["description", "active"] as const;
 const managedOf = (props: Props) => OPTIONAL.filter((field) => (props.managedFields as string[] | undefined)?.includes(field));
 
-/** Writes the declared policy over whatever has its slug when this write's turn comes. */
-async function apply(declared: Inputs, original?: { value: RemediationPolicyState | undefined }) {
+/**
+ * Writes the declared policy over whatever has its slug when this write's turn comes. On create
+ * (no `before`), records what it found: nothing (created), the policy (original), or, when the
+ * policy was already as declared, nothing to put back (the stack may have set it itself).
+ */
+async function apply(declared: Inputs, before?: { original: RemediationPolicyState | undefined; created: boolean }) {
   let found: RemediationPolicyEntry | undefined;
-  const written = await editBundle(endpointOf(declared), (bundle) => {
-    found = find(bundle, declared.slug);
-    const wanted = declaredPolicy(declared, found);
-    return samePolicy(found, wanted) ? undefined : withPolicy(bundle, declared.slug, wanted);
+  let attempted = false;
+  const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
+    const live = find(bundle, declared.slug);
+    // What it records comes from the bundle before its own write, which a lost answer may hide.
+    if (!ownWriteMayHaveLanded || !attempted) found = live;
+    attempted = true;
+    const wanted = declaredPolicy(declared, live);
+    return samePolicy(live, wanted) ? undefined : withPolicy(bundle, declared.slug, wanted);
   });
+  const asDeclared = found !== undefined && samePolicy(found, declaredPolicy(declared, found));
   const policy = find(written.bundle, declared.slug) ?? declaredPolicy(declared, found);
-  const recordedOriginal = original ? original.value : found && stateOf(found);
   const managedFields = OPTIONAL.filter((field) => declared[field] !== undefined);
-  return outputs({ ...declared, ...liveOutputs(written, policy), original: recordedOriginal, managedFields });
+  const live = liveOutputs(written, policy);
+  if (before) return outputs({ ...declared, ...live, original: before.original, created: before.created, managedFields });
+  if (asDeclared) {
+    await noteFoundAsDeclared(KIND, declared, {
+      what: `the policy ${declared.slug} of ${objectOf(declared)}`,
+      unset: "original stays unset",
+    });
+  }
+  const original = found && !asDeclared ? stateOf(found) : undefined;
+  return outputs({ ...declared, ...live, original, created: found === undefined, managedFields });
 }
 
 export const remediationPolicy: Handler<Kind> = {
@@ -173,7 +197,10 @@ export const remediationPolicy: Handler<Kind> = {
 
   update: (_id, olds, declared) =>
     about(subject(declared), async () => {
-      const outs = await apply(declared, { value: olds.original });
+      const outs = await apply(declared, {
+        original: olds.original as RemediationPolicyState | undefined,
+        created: recordedPolicy(olds) === ABSENT,
+      });
       settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),
@@ -183,22 +210,38 @@ export const remediationPolicy: Handler<Kind> = {
       if (props.restoreOnDelete === false) return;
       const claim = claimOf(props);
       // `same` never holds: the original (or its absence) is written back unless another resource holds the slug now.
+      const original = recordedPolicy(props);
       const field = {
         name: "policy",
         claim,
-        original: props.original ?? ABSENT,
+        original: original ?? undefined, // found as declared: nothing to put back
         last: undefined,
         same: () => false,
-        show: (v: unknown) => (v === ABSENT ? "no policy" : "the policy it found"),
+        show: (v: unknown) => (v === ABSENT ? "no policy" : `the policy named ${JSON.stringify((v as RemediationPolicyState).name)}`),
         secret: false,
       };
       const { policy } = await planUndo(KIND, props, [field]);
       if (policy === undefined) return;
       const back = policy === ABSENT ? undefined : (policy as RemediationPolicyState);
+      // Optional fields this resource does not manage (description, active) stay as they are live.
+      const managed = managedOf(props);
+      const kept = (field: (typeof OPTIONAL)[number], value: unknown) => (managed.includes(field) ? value : undefined);
       await unlessGone(() =>
         editBundle(endpointOf(props), (bundle) => {
-          const restored = back && declaredPolicy({ ...back, slug: props.slug, policyName: back.name }, undefined);
-          return samePolicy(find(bundle, props.slug), restored) ? undefined : withPolicy(bundle, String(props.slug), restored);
+          const live = find(bundle, props.slug);
+          const restored =
+            back &&
+            declaredPolicy(
+              {
+                ...back,
+                slug: props.slug,
+                policyName: back.name,
+                description: kept("description", back.description),
+                active: kept("active", back.active),
+              },
+              live ?? back,
+            );
+          return samePolicy(live, restored) ? undefined : withPolicy(bundle, String(props.slug), restored);
         }),
       );
     }),

@@ -139,8 +139,10 @@ export const remediationPolicyKind = defineKind({
     filters: output<RemediationFiltersArgs>(),
     /** Live actions. */
     actions: output<RemediationActionArgs[]>(),
-    /** The policy this resource found under its slug at create, put back on delete; unset when it created the policy. */
+    /** The policy this resource found under its slug at create and changed, put back on delete; unset when it created the policy or found it as declared. */
     original: output<RemediationPolicyState | undefined>(),
+    /** True when this resource created the policy (its slug was free): delete removes it. */
+    created: output<boolean>(),
     /** The deployment's slug, as the service reports it. */
     deploymentSlug: output<string>(),
     /** The bundle's `state_version` at the last read or write. */
@@ -161,10 +163,11 @@ export const remediationPolicyKind = defineKind({
       "policy with this slug if there is one, and writes the bundle with the declared policy in one `PUT` with `If-Match` (a conflict " +
       "with another writer re-reads and reapplies this policy only: 20 policies created in parallel lose nothing).",
     update: "Writes the bundle with the declared policy in one `PUT`; a change of `slug` or deployment replaces the resource.",
-    delete: "Puts back the policy it found, or removes the one it created, in one `PUT` (unless `restoreOnDelete` is `false`).",
+    delete:
+      "Puts back the policy it found (its `description` and `active` only when declared), or removes the one it created, in one `PUT` (unless `restoreOnDelete` is `false`).",
     read: "Reads the bundle (shared as on create); a policy removed elsewhere reads as gone, a changed one as drift.",
     adoption:
-      "A policy with the slug is adopted (recorded as `original`), otherwise created. System-managed policies reserve their slugs: " +
+      "A policy with the slug is adopted (recorded as `original`; one found already as declared records nothing, and delete leaves it), otherwise created (`created`). System-managed policies reserve their slugs: " +
       'using one fails with the service\'s `RESERVED_SLUG`. `RemediationPolicy.get(name, "<deploymentId>/<slug>")` reads one without managing it.',
   },
 });

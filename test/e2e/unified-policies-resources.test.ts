@@ -254,4 +254,87 @@ for (const slug of ${JSON.stringify(slugs)}) {
         .sort(),
     ).toEqual([...before.remediation.map((p) => p.slug), ...personAdded].sort());
   }, 240_000);
+
+  it("X.get of each kind, renames with and without alias, a field dropped from the program, restoreOnDelete: false", async () => {
+    const emulator = await migrated();
+    const before = bundles(emulator);
+    const original = (slug: string) => before.remediation.find((p) => p.slug === slug)!;
+    const EXEC = "python.lang.security.audit.exec-detected.exec-detected";
+    const stack = (names: { code: string; slack: string; alias: boolean; rules: boolean; restorePager: boolean }) =>
+      program(`
+const aliases = (name) => (${names.alias} ? { aliases: [{ name }] } : {});
+new semgrep.DetectionPolicy(${JSON.stringify(names.code)}, {
+  deploymentId: "1", product: "code", disabled: [${JSON.stringify(NOISY)}],
+  ${names.rules ? `rules: ["acme.extra-rule"],` : ""}
+}, aliases("code"));
+new semgrep.RemediationPolicy(${JSON.stringify(names.slack)}, {
+  deploymentId: "1", slug: "secrets-to-slack", policyName: "Secrets to #security",
+  filters: { mode: "all", conditions: [{ type: "product", values: ["secrets"] }] },
+  actions: [{ type: "slack_app", config: { channel: "#security" } }],
+});
+new semgrep.RemediationPolicy("pager", {
+  deploymentId: "1", slug: "secrets-pager", policyName: "Page on secrets",
+  filters: { mode: "all", conditions: [{ type: "product", values: ["secrets"] }] },
+  actions: [{ type: "webhook", config: { url: "https://pager.example/hook" } }],
+  restoreOnDelete: ${names.restorePager},
+});
+exports.secretsDisabled = semgrep.DetectionPolicy.get("secrets-read", "1/secrets").disabled;
+exports.commentName = semgrep.RemediationPolicy.get("comment-read", "1/comment-high-severity").policyName;
+exports.legacyException = semgrep.DetectionPolicyException.get("legacy-read", "1/code/project_tag/legacy%20systems/rule/${EXEC}").exceptionType;
+`);
+    const workspace = await programWorkspace(
+      emulator,
+      stack({ code: "code", slack: "slack", alias: false, rules: true, restorePager: true }),
+    );
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout);
+    expect(outputs).toEqual({
+      secretsDisabled: before.detection.find((p) => p.product === "secrets")!.disabled,
+      commentName: original("comment-high-severity").name,
+      legacyException: "exclude",
+    });
+    expect(code(emulator).rules).toEqual(["acme.extra-rule"]);
+
+    // Renamed with an alias: the same resource, nothing written.
+    workspace.write(stack({ code: "code-bundle", slack: "slack", alias: true, rules: true, restorePager: true }));
+    let mark = emulator.requests().length;
+    await workspace.run(["up", "--yes"]);
+    expect(
+      emulator
+        .requests()
+        .slice(mark)
+        .filter((r) => r.method === "PUT"),
+    ).toEqual([]);
+
+    // Renamed without an alias: a create (adopting what the stack set) then a delete that must not undo it.
+    workspace.write(stack({ code: "code-bundle", slack: "slack-renamed", alias: true, rules: true, restorePager: true }));
+    const renamed = await workspace.run(["up", "--yes"]);
+    expect(printed(renamed)).toMatch(/\+ 1 created/);
+    expect(printed(renamed)).toMatch(/- 1 deleted/);
+    expect(remediation(emulator, "secrets-to-slack")!.name).toBe("Secrets to #security");
+    // The new resource found the policy as it declares it: it records nothing (destroy will leave the
+    // policy), and the old one's warning gives what was there before this stack, and the alias to add.
+    expect((await workspace.resources())["slack-renamed"]!.outputs).toMatchObject({ created: false });
+    expect((await workspace.resources())["slack-renamed"]!.outputs.original).toBeUndefined();
+    expect(printed(renamed)).toContain('the policy named "Secrets to #appsec-alerts"');
+    expect(printed(renamed)).toContain('give it `aliases: [{ name: "slack" }]`');
+
+    // `rules` dropped from the program: no longer touched by update or by destroy; restoreOnDelete: false only forgets.
+    workspace.write(stack({ code: "code-bundle", slack: "slack-renamed", alias: true, rules: false, restorePager: false }));
+    mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(
+      emulator
+        .requests()
+        .slice(mark)
+        .filter((r) => r.method === "PUT"),
+    ).toEqual([]);
+    expect((await workspace.resources())["code-bundle"]!.outputs.originals).toEqual({ disabled: before.detection[0]!.disabled });
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(code(emulator).disabled).toEqual(before.detection[0]!.disabled);
+    expect(code(emulator).rules).toEqual(["acme.extra-rule"]); // no longer managed: left as the stack last set it
+    expect(remediation(emulator, "secrets-to-slack")!.name).toBe("Secrets to #security"); // as the warning said
+    expect(remediation(emulator, "secrets-pager")).toMatchObject({ name: "Page on secrets" }); // forgotten, not removed
+  }, 240_000);
 });

@@ -160,6 +160,46 @@ describe("RemediationPolicy", () => {
     expect(policy("comment-high-severity")).toEqual(before);
   });
 
+  it("put back on delete: only the fields it declares (a description it never declared stays as a person set it)", async () => {
+    const before = structuredClone(policy("comment-high-severity"))!;
+    const { id, outs } = await remediation.create(await checked(remediation, { ...declared, slug: "comment-high-severity" }));
+    policy("comment-high-severity")!.description = "Edited in the UI";
+    forgetProcessMemory(); // destroy runs in a new provider process
+    await remediation.delete(id, outs);
+    expect(policy("comment-high-severity")).toEqual({ ...before, description: "Edited in the UI" });
+  });
+
+  it("a policy found already as declared records nothing, says so, and delete leaves it", async () => {
+    const first = await remediation.create(await checked(remediation, declared));
+    forgetProcessMemory(); // e.g. after `pulumi state delete`, a new run
+    const again = await remediation.create(await checked(remediation, declared));
+    expect(again.outs).toMatchObject({ created: false });
+    expect(again.outs.original).toBeUndefined();
+    expect(notices.map((n) => n.message).join("\n")).toMatch(
+      /policy block-critical-secrets .* was already as declared, so there is nothing to put back/,
+    );
+    await remediation.delete(again.id, again.outs);
+    expect(policy("block-critical-secrets")).toMatchObject({ name: "Block critical secrets" });
+    expect(first.outs).toMatchObject({ created: true });
+  });
+
+  it("a write whose answer was lost, then met another writer, still records that it created the policy", async () => {
+    env.emulator.setFaults({ faultRate: 1, kinds: ["lost"], operations: ["policiesV2.applyRemediationPolicies"], maxFaults: 1 });
+    // A person edits the bundle between the lost answer and the retry, so the client cannot confirm
+    // the write as its own: the provider re-reads and finds its own policy already there.
+    const person = (async () => {
+      while (!env.requests().some((r) => r.fault === "lost")) await new Promise((resolve) => setTimeout(resolve, 2));
+      policy("secrets-to-slack")!.description = "Edited in the UI";
+    })();
+    const { id, outs } = await remediation.create(await checked(remediation, declared));
+    await person;
+    expect(outs).toMatchObject({ created: true });
+    expect(outs.original).toBeUndefined();
+    await remediation.delete(id, outs);
+    expect(policy(declared.slug)).toBeUndefined();
+    expect(policy("secrets-to-slack")!.description).toBe("Edited in the UI");
+  });
+
   it("refuses block without pr_comment at check, and a reserved slug from the service's dry run", async () => {
     const block = await remediation.check({ ...declared, actions: [{ type: "block" }] });
     expect(block.failures?.[0]).toMatchObject({ property: "actions", reason: expect.stringContaining("pr_comment") });
