@@ -5,18 +5,29 @@ import { describe, expect, inject, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
 import { pulumiWorkspace } from "../support/pulumi";
 
-const EXAMPLES = ["project-settings", "project-tags", "managed-scan", "policy-rule-mode", "sbom-export", "block-high-severity"];
+const EXAMPLES = [
+  "project-settings",
+  "project-tags",
+  "managed-scan",
+  "policy-rule-mode",
+  "sbom-export",
+  "block-high-severity",
+  "unified-policies",
+];
 
 describe("examples", () => {
   it.each(EXAMPLES)(
     "%s: up, no-change preview, destroy",
     async (example) => {
-      const emulator = await startEmulator({ preset: "demo" });
+      // unified-policies needs a deployment migrated to Policies V2
+      const emulator = await startEmulator({ preset: "demo", policiesV2: example === "unified-policies" });
       try {
         const snapshot = () =>
           JSON.stringify({
             projects: emulator.state().projects,
             policies: emulator.state().policies.map((p) => p.rules.map((r) => r.policyMode)),
+            detection: emulator.state().detectionPolicies,
+            remediation: emulator.state().remediationPolicies,
           });
         const before = snapshot();
         const dir = join(__dirname, "../../examples", example);
@@ -45,6 +56,15 @@ describe("examples", () => {
           expect(targeted.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
           expect(outputs.latestScans.count).toBe(100);
           expect(emulator.requests().filter((r) => r.operation === "policies.listRules")).toHaveLength(2); // getPolicyRules, then the resources' shared listing
+        }
+        if (example === "unified-policies") {
+          const code = emulator.state().detectionPolicies.find((p) => p.product === "code")!;
+          expect(code.disabled).toHaveLength(2);
+          expect(code.exceptions.filter((e) => e.project === "acme/payments-api")).toHaveLength(2);
+          expect(emulator.state().detectionPolicies.find((p) => p.product === "secrets")!.disabled).toEqual([]);
+          const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout);
+          expect(outputs.blockingPolicy).toBe("Block critical, high-confidence findings in PRs");
+          expect(outputs.remediationConditionTypes).toEqual(expect.arrayContaining(["severity", "confidence"]));
         }
         await workspace.run(["preview", "--expect-no-changes"]);
         await workspace.run(["destroy", "--yes", "--skip-preview"]);
