@@ -1,7 +1,8 @@
 // Packs this package as `npm publish` would and installs the tarball (with TypeScript beside it,
-// as in a user's TypeScript Pulumi project) into a new temporary project. Returns its directory.
+// as in a user's TypeScript Pulumi project, and @pulumi/policy, as a user who runs the policy
+// pack adds it) into a new temporary project. Returns its directory.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,8 +19,19 @@ export function installPackedPackage() {
   const dir = join(root, "consumer");
   mkdirSync(dir);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+  const policy = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).peerDependencies["@pulumi/policy"];
   npm(
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", join(root, tarball), "typescript@5", "@types/node@24"],
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      join(root, tarball),
+      "typescript@5",
+      "@types/node@24",
+      `@pulumi/policy@${policy}`,
+    ],
     dir,
   );
   return dir;

@@ -1,0 +1,26 @@
+/**
+ * The policy pack shipped in the package (`policy-pack/` at the package root runs it): the five
+ * policies that keep a pull request from weakening the security configuration. Loaded only by
+ * `pulumi preview|up --policy-pack …`, never by the package's own entry point, so that
+ * `@pulumi/policy` (an optional peer dependency) costs nothing to users who never run the pack.
+ */
+import { PolicyPack } from "@pulumi/policy";
+import { criticalFindingsBlock } from "./policies/critical-findings-block";
+import { criticalRulesNotWeakened } from "./policies/critical-rules-not-weakened";
+import { diffScansEnabled } from "./policies/diff-scans-enabled";
+import { protectedRulesNotDisabled } from "./policies/protected-rules-not-disabled";
+import { restoreOnDelete } from "./policies/restore-on-delete";
+
+/** The pack's name, as `pulumi preview` prints it beside each violation. */
+export const PACK_NAME = "semgrep";
+
+export const POLICIES = [criticalRulesNotWeakened, protectedRulesNotDisabled, diffScansEnabled, criticalFindingsBlock, restoreOnDelete];
+
+/**
+ * Serves the pack to the Pulumi engine (prints the port of its gRPC server). `@pulumi/policy`
+ * takes the pack's version from `package.json` in the working directory: `packDir` holds it.
+ */
+export function servePolicyPack(packDir: string): PolicyPack {
+  process.chdir(packDir);
+  return new PolicyPack(PACK_NAME, { policies: POLICIES });
+}
