@@ -1,5 +1,5 @@
 /** Every example but the security baseline (tested on its own) runs as shipped: `pulumi up`, then `pulumi destroy` puts the service back. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
@@ -13,6 +13,7 @@ const EXAMPLES = [
   "sbom-export",
   "block-high-severity",
   "unified-policies",
+  "pull-request",
 ];
 
 describe("examples", () => {
@@ -31,7 +32,8 @@ describe("examples", () => {
           });
         const before = snapshot();
         const dir = join(__dirname, "../../examples", example);
-        const files = Object.fromEntries(["Pulumi.yaml", "package.json", "index.ts"].map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+        const shipped = ["Pulumi.yaml", "package.json", "index.ts", "policy-config.json"].filter((f) => existsSync(join(dir, f)));
+        const files = Object.fromEntries(shipped.map((f) => [f, readFileSync(join(dir, f), "utf8")]));
         // One example reads its credentials from the stack config (the data sources in the program,
         // the resources in the provider process); the others from the environment.
         const fromConfig = example === "block-high-severity";
@@ -42,6 +44,13 @@ describe("examples", () => {
         if (fromConfig) {
           await workspace.run(["config", "set", "semgrep:url", emulator.url]);
           await workspace.run(["config", "set", "--secret", "semgrep:token", emulator.token]);
+        }
+        if (example === "pull-request") {
+          // The program passes its own policy pack (the analyzer executable, as this CLI needs), with its config.
+          const pack = join(inject("installedPackageDir"), "node_modules/pulumi-semgrep/policy-pack/pulumi-analyzer-semgrep");
+          const preview = await workspace.run(["preview", "--policy-pack", pack, "--policy-pack-config", "policy-config.json"]);
+          expect(preview.stdout).toContain("✅ semgrep@v0.1.0");
+          expect(preview.stdout + preview.stderr).not.toMatch(/\[(mandatory|advisory)\]/);
         }
         const up = await workspace.run(["up", "--yes", "--skip-preview"]);
         expect(up.stdout).toMatch(/created/);
