@@ -32,7 +32,8 @@ export interface BundleEndpoint<B> {
 /** How often a write re-reads after a conflict before giving up (another writer that never stops). */
 const CONFLICT_RETRIES = 5;
 
-const reads = sharedReads<Versioned<unknown>>();
+// Kept for the whole phase: each write's answer keeps it right, and a conflict reads it again.
+const reads = sharedReads<Versioned<unknown>>({ ttlMs: Infinity });
 /** The tail of each bundle's queue of writes. */
 const queues = new Map<string, Promise<unknown>>();
 

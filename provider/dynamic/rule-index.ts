@@ -1,13 +1,15 @@
 /**
- * The rules of a policy as PolicyRuleMode reads them: one listing per policy, shared by every
- * resource in this provider process (see shared-reads.ts) and kept right by this process's own
- * writes. Refreshing 200 rules of one policy lists it once, not 200 times.
+ * The rules of a policy as PolicyRuleMode reads them: one listing per policy per phase, shared by
+ * every resource in this provider process (see shared-reads.ts) and kept right by this process's
+ * own writes. Refreshing 200 rules of one policy lists it once, not 200 times.
  */
 import type { Rule } from "../client";
 import { apiAddress, apiClient } from "./credentials";
 import { sharedReads } from "./shared-reads";
 
-const listings = sharedReads<Map<string, Rule>>();
+// Kept for the whole phase, however long: a run of 1,000 rule modes outlasts any fixed lifetime,
+// and listing the policy again would only repeat what this process's own writes keep right.
+const listings = sharedReads<Map<string, Rule>>({ ttlMs: Infinity });
 
 const keyOf = (deploymentId: string, policyId: string) => `${apiAddress()}|${deploymentId}|${policyId}`;
 

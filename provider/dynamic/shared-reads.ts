@@ -1,11 +1,12 @@
 /**
  * Reads shared by every resource in this provider process: one in-flight read per key (single
- * flight), kept for a short while and kept right by this process's own writes (see
- * process-memory.ts for how long a process lives).
+ * flight), kept for a short while, or for the whole phase where this process's own writes keep
+ * the value right (see process-memory.ts for how long a process lives).
  */
 import { onForget } from "./process-memory";
 
-const TTL_MS = 60_000;
+/** How long a read is kept unless its cache says otherwise. */
+const DEFAULT_TTL_MS = 60_000;
 
 interface Entry<V> {
   value: Promise<V>;
@@ -14,6 +15,9 @@ interface Entry<V> {
 
 export class SharedReads<V> {
   readonly #entries = new Map<string, Entry<V>>();
+
+  /** @param ttlMs how long a value is kept; `Infinity` for the life of the process (one phase). */
+  constructor(readonly ttlMs = DEFAULT_TTL_MS) {}
 
   /** The cached value of `key`, or the one `load` gives (loaded once, however many ask at once). */
   get(key: string, load: () => Promise<V>): Promise<V> {
@@ -34,7 +38,7 @@ export class SharedReads<V> {
   /** The cached (possibly still loading) value of `key`, without loading it. */
   peek(key: string): Promise<V> | undefined {
     const cached = this.#entries.get(key);
-    return cached && Date.now() - cached.at < TTL_MS ? cached.value : undefined;
+    return cached && Date.now() - cached.at < this.ttlMs ? cached.value : undefined;
   }
 
   /** Forgets `key`: the next `get` loads it again. */
@@ -48,8 +52,8 @@ export class SharedReads<V> {
 }
 
 /** A new shared-read cache, forgotten with the rest of the process's memory. */
-export function sharedReads<V>(): SharedReads<V> {
-  const reads = new SharedReads<V>();
+export function sharedReads<V>(options: { ttlMs?: number } = {}): SharedReads<V> {
+  const reads = new SharedReads<V>(options.ttlMs);
   onForget(() => reads.clear());
   return reads;
 }

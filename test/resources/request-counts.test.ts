@@ -3,7 +3,7 @@
  * Also the shared rule listing: refreshing 200 PolicyRuleMode resources of one 5,000-rule policy
  * lists the policy once (3 pages of 2,000), not 200 times.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { useEmulator } from "../support/emulator";
@@ -149,5 +149,34 @@ describe("refreshing 200 PolicyRuleMode resources of one policy", () => {
     const reads = await Promise.all(states.map((s) => calls.read(`1/${SAST_POLICY_ID}/${s.rulePath}`, s)));
     expect(reads.every((r, i) => r.props?.mode === states[i]!.mode)).toBe(true);
     expect(take()).toEqual(["GET policies.listRules", "GET policies.listRules", "GET policies.listRules"]);
+  });
+});
+
+describe("a phase longer than a minute", () => {
+  it("lists a policy once however long the run, kept right by its own writes", async () => {
+    const [first, second] = env.emulator
+      .state()
+      .policies.find((p) => p.id === SAST_POLICY_ID)!
+      .rules.filter((r) => r.policyMode !== "MODE_BLOCK");
+    const found = second!.policyMode; // the emulator's rule object changes with the write
+    const calls = provider("PolicyRuleMode");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      await calls.create(await checked(calls, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: first!.path, mode: "MODE_BLOCK" }));
+      vi.setSystemTime(Date.now() + 10 * 60_000); // ten minutes into the same update phase
+      const { outs } = await calls.create(
+        await checked(calls, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: second!.path, mode: "MODE_BLOCK" }),
+      );
+      expect(outs.originalMode).toBe(found);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(take()).toEqual([
+      "GET policies.listRules",
+      "GET policies.listRules",
+      "GET policies.listRules",
+      "PUT policies.updateRuleMode",
+      "PUT policies.updateRuleMode",
+    ]);
   });
 });
