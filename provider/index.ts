@@ -1,7 +1,8 @@
 /**
  * pulumi-semgrep: manage Semgrep AppSec Platform configuration as code with Pulumi.
  *
- * Resources: ProjectSettings, ProjectTags, ManagedScan, PolicyRuleMode, SbomExport.
+ * Resources: ProjectSettings, ProjectTags, ManagedScan, PolicyRuleMode, PolicyRuleModes, SbomExport,
+ * DetectionPolicy, DetectionPolicyException, RemediationPolicy.
  * The typed API client is also reachable as `pulumi-semgrep/client`, and the local API emulator
  * as `pulumi-semgrep/emulator`.
  */

@@ -1,23 +1,22 @@
 // Written against what is really in the deployment: find the default SAST policy by its flags,
-// put every high- and critical-severity security rule in it into MODE_BLOCK, and export a
-// summary of the latest scans.
+// put every high- and critical-severity security rule in it into MODE_BLOCK with one
+// PolicyRuleModes (rules that later match are found by `pulumi refresh` and set by the next
+// `up`), and export a summary of the latest scans.
 import * as pulumi from "@pulumi/pulumi";
-import { getPolicy, getPolicyRules, getScans, PolicyRuleMode } from "pulumi-semgrep";
+import { getPolicy, getScans, PolicyRuleModes } from "pulumi-semgrep";
 
 const config = new pulumi.Config();
 const deploymentId = config.get("deploymentId") ?? "1";
 
 export = async () => {
   const policy = await getPolicy({ deploymentId, productType: "PRODUCT_TYPE_SAST", isDefault: true });
-  const { rules } = await getPolicyRules({
+
+  const blocking = new PolicyRuleModes("block-high-severity", {
     deploymentId,
     policyId: policy.id,
-    filter: { categories: ["security"], severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"] },
+    select: { categories: ["security"], severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"] },
+    mode: "MODE_BLOCK",
   });
-
-  for (const rule of rules) {
-    new PolicyRuleMode(`block-${rule.path}`, { deploymentId, policyId: policy.id, rulePath: rule.path, mode: "MODE_BLOCK" });
-  }
 
   const { scans } = await getScans({ deploymentId, maxResults: 100 });
   const byStatus: Record<string, number> = {};
@@ -25,7 +24,7 @@ export = async () => {
 
   return {
     policy: `${policy.name} (${policy.id})`,
-    blockedRules: rules.length,
+    blockedRules: blocking.managedRules,
     latestScans: {
       count: scans.length,
       byStatus,

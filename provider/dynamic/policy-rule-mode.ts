@@ -8,18 +8,20 @@ import { type Checked, declaredOutputs, type Handler, type Outputs } from "./han
 import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
-import type { Claim } from "./ownership";
+import { type Claim, ownerName } from "./ownership";
 import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, rememberRule, ruleCount } from "./rule-index";
+import { selectorTaking } from "./rule-selectors";
+import { ownerOf } from "./resource-meta";
 
 const KIND = "PolicyRuleMode";
 type Kind = typeof policyRuleModeKind;
 type Inputs = Checked<Kind>;
 const outputs = declaredOutputs<Kind>();
 
-/** `rule python.lang…eval-detected in policy 10 (deployment 1)` */
-const ruleObject = (props: Props) =>
+/** `rule python.lang…eval-detected in policy 10 (deployment 1)`: the object of a rule-mode claim (PolicyRuleModes makes the same). */
+export const ruleObject = (props: Props) =>
   `rule ${String(props.rulePath)} in policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
 
 /** The one field a PolicyRuleMode declares: its rule's mode. */
@@ -58,6 +60,17 @@ async function requireRule(declared: Inputs): Promise<Rule> {
       });
     }
     throw error;
+  }
+  if (rule) {
+    // A PolicyRuleModes whose selector takes this rule declares it too: known only now, from the listing.
+    const self = ownerOf(KIND, declared as Props);
+    const other = selectorTaking(declared.deploymentId, declared.policyId, rule, self);
+    if (other && self) {
+      throw new Error(
+        `${ownerName(self)} declares the mode of ${ruleObject(declared)}, which ${ownerName(other)} declares too (its select matches the rule). ` +
+          "Declare each rule in one resource only: leave it out with select.exclude, or drop this resource.",
+      );
+    }
   }
   if (!rule) {
     const count = await ruleCount(declared.deploymentId, declared.policyId);

@@ -41,3 +41,8 @@ export function rememberRule(deploymentId: string, policyId: string, rule: Rule)
 export async function ruleCount(deploymentId: string, policyId: string): Promise<number> {
   return (await listing(deploymentId, policyId)).size;
 }
+
+/** Every rule of the policy, by path (the shared listing: read it, do not change it). */
+export function policyRules(deploymentId: string, policyId: string): Promise<ReadonlyMap<string, Rule>> {
+  return listing(deploymentId, policyId);
+}

@@ -11,6 +11,7 @@ import { detectionPolicy } from "./detection-policy";
 import { detectionPolicyException } from "./detection-policy-exception";
 import { managedScan } from "./managed-scan";
 import { policyRuleMode } from "./policy-rule-mode";
+import { policyRuleModes } from "./policy-rule-modes";
 import { projectSettings } from "./project-settings";
 import { projectTags } from "./project-tags";
 import { remediationPolicy } from "./remediation-policy";
@@ -21,6 +22,7 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   ProjectTags: projectTags,
   ManagedScan: managedScan,
   PolicyRuleMode: policyRuleMode,
+  PolicyRuleModes: policyRuleModes,
   SbomExport: sbomExport,
   DetectionPolicy: detectionPolicy,
   DetectionPolicyException: detectionPolicyException,

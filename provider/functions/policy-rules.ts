@@ -1,7 +1,8 @@
 /** Data source: the rules of a policy, every page read, optionally filtered. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CONFIDENCES, id, POLICY_MODES, RULE_SOURCES, SEVERITIES } from "../client/schemas";
+import { id, POLICY_MODES } from "../client/schemas";
+import { criteriaSchemas, meetsCriteria } from "../kinds/rule-criteria";
 import type { SemgrepClient } from "../client";
 import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";
@@ -50,11 +51,7 @@ const rulesArgs = z.strictObject({
   filter: z
     .strictObject({
       rulePathPrefix: z.string().min(1).optional(),
-      severities: oneOf(SEVERITIES),
-      confidences: oneOf(CONFIDENCES),
-      categories: z.array(z.string().min(1)).optional(),
-      sources: oneOf(RULE_SOURCES),
-      languages: z.array(z.string().min(1)).optional(),
+      ...criteriaSchemas,
       modes: oneOf(POLICY_MODES),
     })
     .optional(),
@@ -78,20 +75,12 @@ export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInv
   const client = clientFor(opts);
   let policy: PolicyInfo | undefined;
   const rules: RuleInfo[] = [];
-  const anyOf = (wanted: readonly string[] | undefined, value: string | undefined) =>
-    !wanted?.length || (value !== undefined && wanted.includes(value));
+  const { rulePathPrefix, modes, ...criteria } = filter;
+  const selected = { ...criteria, rulePathPrefixes: rulePathPrefix ? [rulePathPrefix] : undefined };
   for await (const page of client.policies.listRules(deploymentId, policyId).pages()) {
     policy ??= page.answer.policy ? policyInfo(page.answer.policy) : undefined;
     for (const rule of page.items.map(ruleInfo)) {
-      const keep =
-        (!filter.rulePathPrefix || rule.path.startsWith(filter.rulePathPrefix)) &&
-        anyOf(filter.severities, rule.severity) &&
-        anyOf(filter.confidences, rule.confidence) &&
-        anyOf(filter.categories, rule.category) &&
-        anyOf(filter.sources, rule.source) &&
-        anyOf(filter.modes, rule.mode) &&
-        (!filter.languages?.length || rule.languages.some((l) => filter.languages!.includes(l)));
-      if (keep) rules.push(rule);
+      if (meetsCriteria(rule, selected) && (!modes?.length || (modes as readonly string[]).includes(rule.mode))) rules.push(rule);
     }
   }
   // The policy comes with its rules; an answer that leaves it out costs one more read.

@@ -11,6 +11,7 @@ import { detectionPolicyKind } from "./detection-policy";
 import { detectionPolicyExceptionKind } from "./detection-policy-exception";
 import { managedScanKind } from "./managed-scan";
 import { policyRuleModeKind } from "./policy-rule-mode";
+import { policyRuleModesKind } from "./policy-rule-modes";
 import { projectSettingsKind } from "./project-settings";
 import { projectTagsKind } from "./project-tags";
 import { remediationPolicyKind } from "./remediation-policy";
@@ -21,6 +22,7 @@ export {
   detectionPolicyKind,
   managedScanKind,
   policyRuleModeKind,
+  policyRuleModesKind,
   projectSettingsKind,
   projectTagsKind,
   remediationPolicyKind,
@@ -32,6 +34,7 @@ export const KINDS = {
   ProjectTags: projectTagsKind,
   ManagedScan: managedScanKind,
   PolicyRuleMode: policyRuleModeKind,
+  PolicyRuleModes: policyRuleModesKind,
   SbomExport: sbomExportKind,
   DetectionPolicy: detectionPolicyKind,
   DetectionPolicyException: detectionPolicyExceptionKind,

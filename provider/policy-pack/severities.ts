@@ -1,10 +1,11 @@
 /**
- * Rule severities for `critical-rules-not-weakened`, from the API: the pack sees a PolicyRuleMode's
- * inputs (a rule path and a mode), never the rule. Each policy's rules are listed once per run
- * (one analyzer process per run) and shared by every resource checked; these are reads during
- * preview, as the README says.
+ * Rule severities for `critical-rules-not-weakened`, from the API: the pack sees a rule-mode
+ * resource's inputs (rule paths or a selector, and a mode), never the rules. Each policy's rules
+ * are listed once per run (one analyzer process per run) and shared by every resource checked;
+ * these are reads during preview, as the README says.
  */
 import { SemgrepClient, TOKEN_ENV, URL_ENV } from "../client";
+import type { RuleFacts } from "../kinds/rule-criteria";
 
 /** Where the pack's requests go: the policy's config first, then the environment of the Pulumi run. */
 export interface Credentials {
@@ -19,36 +20,36 @@ export function credentialsFrom(config: { token?: unknown; url?: unknown }, env 
   return token ? { token, ...(url ? { url } : {}) } : undefined;
 }
 
-/** A rule's severity as listed; null where the service gives none; undefined when the policy has no such rule. */
-export type SeverityLookup = (deploymentId: string, policyId: string, rulePath: string) => Promise<string | null | undefined>;
+/** The rules of a policy by path, as the criteria see them (with each rule's severity). */
+export type PolicyListing = (deploymentId: string, policyId: string) => Promise<ReadonlyMap<string, RuleFacts>>;
 
-const lookups = new Map<string, SeverityLookup>();
+const listings = new Map<string, PolicyListing>();
 
-/** The lookup for `credentials`, shared by every check of the run that uses the same ones. */
-export function severityLookup(credentials: Credentials): SeverityLookup {
+/** The listing for `credentials`, shared by every check of the run that uses the same ones. */
+export function policyListing(credentials: Credentials): PolicyListing {
   const key = `${credentials.url ?? ""}\u0000${credentials.token}`;
-  let lookup = lookups.get(key);
-  if (!lookup) {
-    lookup = listingLookup(new SemgrepClient({ token: credentials.token, baseUrl: credentials.url, env: {} }));
-    lookups.set(key, lookup);
+  let listing = listings.get(key);
+  if (!listing) {
+    listing = listingOnce(new SemgrepClient({ token: credentials.token, baseUrl: credentials.url, env: {} }));
+    listings.set(key, listing);
   }
-  return lookup;
+  return listing;
 }
 
-function listingLookup(client: SemgrepClient): SeverityLookup {
-  const listings = new Map<string, Promise<Map<string, string | null>>>();
-  return async (deploymentId, policyId, rulePath) => {
+function listingOnce(client: SemgrepClient): PolicyListing {
+  const byPolicy = new Map<string, Promise<Map<string, RuleFacts>>>();
+  return (deploymentId, policyId) => {
     const key = `${deploymentId}/${policyId}`;
-    let listing = listings.get(key);
+    let listing = byPolicy.get(key);
     if (!listing) {
       listing = (async () => {
-        const severities = new Map<string, string | null>();
-        for await (const rule of client.policies.listRules(deploymentId, policyId)) severities.set(rule.path, rule.severity ?? null);
-        return severities;
+        const rules = new Map<string, RuleFacts>();
+        for await (const rule of client.policies.listRules(deploymentId, policyId)) rules.set(rule.path, rule);
+        return rules;
       })();
-      listings.set(key, listing);
-      listing.catch(() => listings.delete(key)); // a failed listing is tried again by the next check
+      byPolicy.set(key, listing);
+      listing.catch(() => byPolicy.delete(key)); // a failed listing is tried again by the next check
     }
-    return (await listing).get(rulePath);
+    return listing;
   };
 }

@@ -3,6 +3,7 @@ export { ProjectSettings, type ProjectSettingsArgs, type ManagedScanConfig, type
 export { ProjectTags, type ProjectTagsArgs } from "./project-tags";
 export { ManagedScan, type ManagedScanArgs } from "./managed-scan";
 export { PolicyRuleMode, type PolicyRuleModeArgs } from "./policy-rule-mode";
+export { PolicyRuleModes, type PolicyRuleModesArgs } from "./policy-rule-modes";
 export {
   SbomExport,
   type SbomExportArgs,

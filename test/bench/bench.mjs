@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // `npm run bench -- --out FILE [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]
-//                  [--v2-disabled N] [--v2-remediation N]`
+//                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]`
 // Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
 // stack (projects, rule modes, an SBOM export), then the v2 stack (one DetectionPolicy with
 // --v2-disabled rules in `disabled`, default 5000, and --v2-remediation RemediationPolicy
-// resources, default 50). Writes the result as JSON to FILE and prints short tables.
+// resources, default 50), then rule modes at scale (--modes-rules rules as one PolicyRuleModes,
+// default 5000, beside one PolicyRuleMode per rule at each size of --modes-singles, default
+// 1000,2000; 0 skips). Writes the result as JSON to FILE and prints short tables.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { installPackedPackage } from "../tools/install-packed.mjs";
 import { pulumiCliDir } from "../tools/pulumi-run.mjs";
 import { formatPerRule, formatTable, runBench } from "./bench-core.mjs";
+import { formatModesTable, runBenchModes } from "./bench-modes.mjs";
 import { formatV2Table, runBenchV2 } from "./bench-v2.mjs";
 
 const { values } = parseArgs({
@@ -21,6 +24,8 @@ const { values } = parseArgs({
     "fault-rate": { type: "string", default: "0.3" },
     "v2-disabled": { type: "string", default: "5000" },
     "v2-remediation": { type: "string", default: "50" },
+    "modes-rules": { type: "string", default: "5000" },
+    "modes-singles": { type: "string", default: "1000,2000" },
   },
 });
 /** A whole number option, at least `min`. */
@@ -42,12 +47,18 @@ const result = await runBench({
   log,
 });
 const v2 = await runBenchV2({ installedDir, ...v2Options, log });
-if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2 }, null, 2)}\n`);
+const modesRules = count("modes-rules");
+const singles = String(values["modes-singles"]).split(",").filter(Boolean).map(Number);
+if (singles.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error(`--modes-singles must be whole numbers, not ${values["modes-singles"]}`);
+const modes = modesRules ? await runBenchModes({ installedDir, bulkRules: modesRules, singles, log }) : undefined;
+if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes }, null, 2)}\n`);
 console.log(formatTable(result));
 console.log("");
 console.log(formatV2Table(v2));
 console.log("");
 console.log(formatPerRule(result, v2));
+if (modes) console.log(`\n${formatModesTable(modes)}`);
 const missed = [
   ...Object.entries(result.phases)
     .filter(([, p]) => p.requests > p.minimumRequests)

@@ -8,6 +8,7 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { PHASES, runBench } from "./bench-core.mjs";
+import { runBenchModes } from "./bench-modes.mjs";
 import { minimumV2Requests, runBenchV2, V2_PHASES } from "./bench-v2.mjs";
 
 describe("benchmark, small", () => {
@@ -58,4 +59,18 @@ describe("benchmark, small", () => {
     expect(minimum.destroy).toEqual({ reads: 1, dryRuns: 0, writes: 1, requests: 2 });
     expect(() => minimumV2Requests(live, { disabled: ["a"], remediation: [{ slug: "existing" }] }, [])).toThrow(/must be new: existing/);
   });
+
+  it("rule modes: one PolicyRuleModes and one PolicyRuleMode per rule each at the minimum in every phase; destroy restores every mode", async () => {
+    const result = await runBenchModes({ installedDir: inject("installedPackageDir"), bulkRules: 50, singles: [20] });
+    for (const stack of [result.bulk, ...result.individual]) {
+      for (const [name, phase] of Object.entries(stack.phases)) {
+        expect({ name, requests: phase.requests }).toEqual({ name, requests: phase.minimumRequests });
+      }
+      expect(stack.phases["noop-up"]!.requests).toBe(0);
+      expect(stack.destroyRestored).toBe(true);
+    }
+    expect(result.bulk.phases["change-one"]!.writes).toBe(1);
+    expect(result.bulk.phases.refresh!.requests).toBe(3); // one listing of the 5,000-rule policy
+    expect(result.bulk.stateBytes).toBeLessThan(result.individual[0]!.stateBytes); // 50 rules in one resource, against 20 resources
+  }, 300_000);
 });

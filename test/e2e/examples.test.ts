@@ -64,7 +64,7 @@ describe("examples", () => {
           expect(outputs.blockedRules).toBe(targeted.length);
           expect(targeted.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
           expect(outputs.latestScans.count).toBe(100);
-          expect(emulator.requests().filter((r) => r.operation === "policies.listRules")).toHaveLength(2); // getPolicyRules, then the resources' shared listing
+          expect(emulator.requests().filter((r) => r.operation === "policies.listRules")).toHaveLength(1); // one PolicyRuleModes: one listing
         }
         if (example === "unified-policies") {
           const code = emulator.state().detectionPolicies.find((p) => p.product === "code")!;

@@ -49,6 +49,25 @@ describe("critical-rules-not-weakened", () => {
     expect(env.requests().map((r) => r.operation)).toEqual(["policies.listRules"]);
   });
 
+  it("PolicyRuleModes: an explicit rule names its modes entry; a selector lists the protected rules it would weaken", async () => {
+    const check = (props: Record<string, unknown>) =>
+      violations(criticalRulesNotWeakened, "PolicyRuleModes", { deploymentId: "1", policyId: "10", ...props }, credentials());
+    expect(await check({ modes: { [CRITICAL_SQL]: "MODE_DISABLED", [HIGH_EVAL]: "MODE_DISABLED" } })).toEqual([
+      expect.stringContaining(`sets modes[${JSON.stringify(CRITICAL_SQL)}] MODE_DISABLED on rule ${CRITICAL_SQL}`),
+    ]);
+    const django = { rulePathPrefixes: ["python.django."] };
+    const [selected] = await check({ select: django, mode: "MODE_MONITOR" });
+    expect(selected).toMatch(
+      /sets mode MODE_MONITOR on every rule its select matches \(policy 10, deployment 1\), \d+ of a protected severity: /,
+    );
+    expect(selected).toContain(`${CRITICAL_SQL} (SEVERITY_CRITICAL)`);
+    // Left alone: critical rules excluded, or set by an explicit entry that is not weak.
+    expect(await check({ select: { ...django, severities: ["SEVERITY_LOW"] }, mode: "MODE_MONITOR" })).toEqual([]);
+    expect(await check({ select: django, mode: "MODE_BLOCK" })).toEqual([]);
+    // One listing per policy for every check of the run (the analyzer process): this file's first test made it.
+    expect(env.requests()).toEqual([]);
+  });
+
   it("a strong mode needs no lookup; without credentials it fails closed, advisory when told to skip", async () => {
     expect(await violations(criticalRulesNotWeakened, "PolicyRuleMode", ruleMode(CRITICAL_SQL, "MODE_BLOCK"))).toEqual([]);
     const saved = { ...process.env };

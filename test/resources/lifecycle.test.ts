@@ -81,6 +81,9 @@ interface Row {
 }
 
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
+const FORMATTED_SQL = "java.lang.security.audit.formatted-sql-string.formatted-sql-string";
+/** The name the resource class passes as `resourceName`. */
+const RESOURCE_NAME = "lifecycle";
 const project = (state: EmulatorState, name: string) => state.projects.find((p) => p.name === name)!;
 const rule = (state: EmulatorState, path: string) =>
   state.policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === path)!;
@@ -213,6 +216,32 @@ const rows: Row[] = [
     requests: { create: 2, diff: 0, delete: 1 },
   },
   {
+    kind: "PolicyRuleModes",
+    declared: {
+      deploymentId: 1,
+      policyId: SAST_POLICY_ID,
+      modes: { [EVAL]: "MODE_BLOCK" },
+      select: { rulePathPrefixes: ["java.lang.security.audit.formatted-sql-string."] },
+      mode: "MODE_BLOCK",
+    },
+    normalized: { deploymentId: "1" },
+    invalid: { inputs: { select: undefined }, property: "mode" }, // mode without select
+    id: `1/${SAST_POLICY_ID}/${RESOURCE_NAME}`,
+    live: (state) => [rule(state, EVAL).policyMode, rule(state, FORMATTED_SQL).policyMode],
+    liveBefore: ["MODE_COMMENT", "MODE_DISABLED"],
+    liveCreated: ["MODE_BLOCK", "MODE_BLOCK"],
+    change: { inputs: { modes: { [EVAL]: "MODE_MONITOR" } }, replaces: [], live: ["MODE_MONITOR", "MODE_BLOCK"] },
+    drift: {
+      write: (client) => client.policies.updateRuleMode("1", SAST_POLICY_ID, { rulePath: EVAL, policyMode: "MODE_DISABLED" }),
+      props: { deviations: { [EVAL]: "MODE_DISABLED" }, modeCounts: { MODE_DISABLED: 1, MODE_BLOCK: 1 } },
+      inputs: {}, // the declaration stands: the next up converges the rule
+    },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "policyId"],
+    checkRequests: 0,
+    requests: { create: 3, diff: 0, delete: 3 }, // one listing of the 320-rule policy, one write per rule
+  },
+  {
     kind: "SbomExport",
     declared: { deploymentId: 1, repositoryId: 101, ref: "refs/heads/main", sbomOutputFormat: "SBOM_OUTPUT_FORMAT_JSON", triggers: ["v1"] },
     normalized: { deploymentId: "1", repositoryId: "101" },
@@ -320,7 +349,6 @@ const rows: Row[] = [
 ];
 
 /** The name the resource class passes beside the program's inputs. */
-const RESOURCE_NAME = "lifecycle";
 
 /** The requests `work` makes. */
 async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {

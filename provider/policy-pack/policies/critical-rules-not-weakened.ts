@@ -1,26 +1,35 @@
 /**
  * `critical-rules-not-weakened` (mandatory): no rule of a protected severity (default
- * SEVERITY_CRITICAL) put into a weak mode (default MODE_MONITOR, MODE_DISABLED). The severity
- * comes from the API (severities.ts); without credentials the policy cannot check and says so as
- * a violation (fail closed), advisory when its config sets `skipWithoutCredentials: true`.
+ * SEVERITY_CRITICAL) put into a weak mode (default MODE_MONITOR, MODE_DISABLED), whether one rule
+ * (PolicyRuleMode, an entry of PolicyRuleModes' `modes`) or every rule a selector matches
+ * (PolicyRuleModes' `select` and `mode`). The severities come from the API (severities.ts);
+ * without credentials the policy cannot check and says so as a violation (fail closed), advisory
+ * when its config sets `skipWithoutCredentials: true`.
  */
 import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { POLICY_MODES, SEVERITIES } from "../../client";
 import type { ResourceKind } from "../../kinds";
+import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../../kinds/rule-criteria";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { describe, type Inputs, kindOf } from "../resources";
-import { credentialsFrom, severityLookup } from "../severities";
+import { credentialsFrom, policyListing } from "../severities";
 
 export const NAME = "critical-rules-not-weakened";
 
-/** One rule a resource puts into a mode, and the field of the resource that says so. */
+/**
+ * Rules a resource puts into a mode, and the field of the resource that says so: one rule by
+ * path, or every rule a selector matches (less its `exclude` and the paths in `except`, which
+ * other claims of the resource set).
+ */
 export interface RuleModeClaim {
   deploymentId: string;
   policyId: string;
-  rulePath: string;
   mode: string;
-  /** The resource's field, as a violation names it: `mode`. */
+  /** The resource's field, as a violation names it: `mode`, `modes["python.lang…"]`. */
   field: string;
+  rulePath?: string;
+  select?: RuleCriteria & { exclude?: string[] };
+  except?: string[];
 }
 
 /** How each kind that sets rule modes declares them: adding a kind is one entry. */
@@ -34,6 +43,19 @@ export const RULE_MODE_CLAIMS: Partial<Record<ResourceKind, (inputs: Inputs) => 
       field: "mode",
     },
   ],
+  PolicyRuleModes: (inputs) => {
+    const policy = { deploymentId: String(inputs.deploymentId), policyId: String(inputs.policyId) };
+    const modes = (inputs.modes as Record<string, string> | undefined) ?? {};
+    const explicit = Object.entries(modes).map(([rulePath, mode]) => ({
+      ...policy,
+      rulePath,
+      mode,
+      field: `modes[${JSON.stringify(rulePath)}]`,
+    }));
+    const select = inputs.select as RuleModeClaim["select"];
+    if (!select || inputs.mode === undefined) return explicit;
+    return [...explicit, { ...policy, select, except: Object.keys(modes), mode: String(inputs.mode), field: "mode" }];
+  },
 };
 
 const configSchema = schemaOf({
@@ -70,33 +92,44 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
   const resource = describe(args.type, args.name);
   const credentials = credentialsFrom(config);
   if (!credentials) {
+    const what = weak.length === 1 && weak[0]!.rulePath ? `rule ${weak[0]!.rulePath}` : "rules";
     const message =
-      `${resource} puts ${weak.length === 1 ? `rule ${weak[0]!.rulePath}` : `${weak.length} rules`} into ${weak[0]!.mode}, ` +
-      `and without Semgrep credentials this policy cannot look up ${weak.length === 1 ? "its severity" : "their severities"}: ` +
-      "set SEMGREP_APP_TOKEN (and SEMGREP_APP_URL) in the environment of the Pulumi run, or `token` (and `url`) in this policy's config.";
+      `${resource} puts ${what} into ${weak[0]!.mode}, and without Semgrep credentials this policy cannot look up ` +
+      `${what === "rules" ? "their severities" : "its severity"}: set SEMGREP_APP_TOKEN (and SEMGREP_APP_URL) in the environment ` +
+      "of the Pulumi run, or `token` (and `url`) in this policy's config.";
     // The object form of reportViolation carries its own enforcement level (the string form takes the policy's).
     if (config.skipWithoutCredentials)
       (report as unknown as (v: { message: string; enforcementLevel: "advisory" }) => void)({ message, enforcementLevel: "advisory" });
     else report(message);
     return;
   }
-  const severityOf = severityLookup(credentials);
+  const listing = policyListing(credentials);
+  const why = `rules of severity ${config.severities.join(", ")} may not be put into ${config.weakModes.join(" or ")}`;
+  const isProtected = (rule: RuleFacts | undefined) => !!rule?.severity && config.severities.includes(rule.severity);
   for (const claim of weak) {
-    let severity: string | null | undefined;
+    const where = `(policy ${claim.policyId}, deployment ${claim.deploymentId})`;
+    let rules: ReadonlyMap<string, RuleFacts>;
     try {
-      severity = await severityOf(claim.deploymentId, claim.policyId, claim.rulePath);
+      rules = await listing(claim.deploymentId, claim.policyId);
     } catch (error) {
-      report(
-        `${resource}: could not look up the severity of rule ${claim.rulePath} (policy ${claim.policyId}, deployment ${claim.deploymentId}): ${(error as Error).message}`,
-      );
+      const what = claim.rulePath ? `rule ${claim.rulePath}` : "the rules it selects";
+      report(`${resource}: could not look up the severity of ${what} ${where}: ${(error as Error).message}`);
       continue;
     }
-    if (severity && config.severities.includes(severity)) {
-      report(
-        `${resource} sets ${claim.field} ${claim.mode} on rule ${claim.rulePath} (policy ${claim.policyId}, deployment ${claim.deploymentId}), ` +
-          `a ${severity} rule: rules of severity ${config.severities.join(", ")} may not be put into ${config.weakModes.join(" or ")}.`,
-      );
+    if (claim.rulePath) {
+      const rule = rules.get(claim.rulePath);
+      if (isProtected(rule))
+        report(`${resource} sets ${claim.field} ${claim.mode} on rule ${claim.rulePath} ${where}, a ${rule!.severity} rule: ${why}.`);
+      continue;
     }
+    const skipped = new Set([...(claim.select?.exclude ?? []), ...(claim.except ?? [])]);
+    const hit = [...rules.values()].filter((r) => !skipped.has(r.path) && meetsCriteria(r, claim.select ?? {}) && isProtected(r));
+    if (!hit.length) continue;
+    const shown = hit.slice(0, 5).map((r) => `${r.path} (${r.severity})`);
+    report(
+      `${resource} sets mode ${claim.mode} on every rule its select matches ${where}, ${hit.length} of a protected severity: ` +
+        `${shown.join(", ")}${hit.length > 5 ? `, and ${hit.length - 5} more` : ""}: ${why}. Narrow select (severities, exclude) to leave them alone.`,
+    );
   }
 }
 

@@ -1,0 +1,239 @@
+/**
+ * PolicyRuleModes in the provider process: the modes of many rules of one policy as one resource
+ * (explicit `modes`, and `mode` for every rule `select` matches). Reads share the policy's one
+ * listing per phase (rule-index.ts); writes are one request per rule whose mode changes.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type * as pulumi from "@pulumi/pulumi";
+import type { PolicyMode, Rule } from "../client";
+import type { policyRuleModesKind } from "../kinds";
+import type { RuleSelectorArgs } from "../kinds/policy-rule-modes";
+import { meetsCriteria } from "../kinds/rule-criteria";
+import type { Props } from "./check";
+import { apiClient } from "./credentials";
+import { planUndo } from "./fields";
+import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
+import { about } from "./lookup";
+import { checkOwned, diffOwned, known, settleOwner } from "./owned";
+import { type Claim, declare, ownerName } from "./ownership";
+import { ruleObject } from "./policy-rule-mode";
+import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
+import { declareSelector, selectorTaking } from "./rule-selectors";
+import { policyRules, rememberRule } from "./rule-index";
+
+const KIND = "PolicyRuleModes";
+type Kind = typeof policyRuleModesKind;
+type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
+
+/** How many rule writes are in flight at once (the transport caps connections too). */
+const WRITE_CONCURRENCY = 8;
+
+const subject = (props: Props) => `PolicyRuleModes ${String(props.resourceName ?? "")} in policy ${String(props.policyId)}`;
+
+/** The claim on one rule's mode: the same a PolicyRuleMode of that rule makes, so that the two conflict. */
+const claimOn = (props: Props, rulePath: string, mode: unknown): Claim => ({
+  object: ruleObject({ ...props, rulePath }),
+  field: "mode",
+  value: mode,
+  property: "modes",
+  secret: secretInputsOf(props).includes("modes"),
+});
+
+/** Every managed rule and the mode declared for it: the selected ones (less `exclude`), then `modes` over them. */
+function wantedModes(declared: Props, rules: ReadonlyMap<string, Rule>): Map<string, PolicyMode> {
+  const wanted = new Map<string, PolicyMode>();
+  const select = declared.select as RuleSelectorArgs | undefined;
+  if (select && declared.mode) {
+    const excluded = new Set(select.exclude ?? []);
+    for (const rule of rules.values()) {
+      if (!excluded.has(rule.path) && meetsCriteria(rule, select)) wanted.set(rule.path, declared.mode as PolicyMode);
+    }
+  }
+  for (const [path, mode] of Object.entries((declared.modes as Record<string, PolicyMode> | undefined) ?? {})) wanted.set(path, mode);
+  return wanted;
+}
+
+/** `{ MODE_MONITOR: [a, b] }` → `Map { a => MODE_MONITOR, b => MODE_MONITOR }`, and back. */
+const originalsByRule = (grouped: unknown) =>
+  new Map(
+    Object.entries((grouped as Record<string, string[]> | undefined) ?? {}).flatMap(([mode, paths]) =>
+      paths.map((p) => [p, mode] as const),
+    ),
+  );
+function groupedOriginals(byRule: ReadonlyMap<string, string>): Record<string, string[]> {
+  const grouped: Record<string, string[]> = {};
+  for (const [path, mode] of [...byRule].sort(([a], [b]) => a.localeCompare(b))) (grouped[mode] ??= []).push(path);
+  return grouped;
+}
+
+/** The live modes of the managed rules, counted, and those that are not as declared. */
+function liveSummary(wanted: ReadonlyMap<string, PolicyMode>, liveMode: (path: string) => string | undefined) {
+  const modeCounts: Record<string, number> = {};
+  const deviations: Record<string, string> = {};
+  for (const [path, mode] of wanted) {
+    const live = liveMode(path) ?? "absent";
+    modeCounts[live] = (modeCounts[live] ?? 0) + 1;
+    if (live !== mode) deviations[path] = live;
+  }
+  return { modeCounts, deviations, managedRules: wanted.size };
+}
+
+/** Runs `work` for each item, at most WRITE_CONCURRENCY at once. */
+async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
+
+async function setMode(props: Props, rulePath: string, mode: string): Promise<Rule> {
+  const deploymentId = String(props.deploymentId);
+  const policyId = String(props.policyId);
+  const { updatedRule } = await apiClient().policies.updateRuleMode(deploymentId, policyId, { rulePath, policyMode: mode as PolicyMode });
+  rememberRule(deploymentId, policyId, updatedRule);
+  return updatedRule;
+}
+
+/**
+ * Sets every managed rule to its declared mode, recording what it changes, and puts back the
+ * rules it managed before and no longer does. Refuses, before any write, a rule another resource
+ * of the stack declares (a selector's rules are known only now, from the listing).
+ */
+async function converge(declared: Inputs, previous?: State<Kind>) {
+  const rules = await policyRules(declared.deploymentId, declared.policyId);
+  const wanted = wantedModes(declared, rules);
+  const missing = Object.keys(declared.modes ?? {}).filter((path) => !rules.has(path));
+  if (missing.length) {
+    throw new Error(
+      `modes names rules that are not in policy ${declared.policyId} of deployment ${declared.deploymentId}: ${missing.slice(0, 5).join(", ")}` +
+        `${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} (the policy has ${rules.size} rules)`,
+    );
+  }
+  const owner = ownerOf(KIND, declared);
+  if (owner) {
+    const conflicts = declare(
+      owner,
+      [...wanted].map(([path, mode]) => claimOn(declared, path, mode)),
+    );
+    // Another resource's selector (its rules are not claims until it lists the policy).
+    for (const path of wanted.keys()) {
+      const other = selectorTaking(declared.deploymentId, declared.policyId, rules.get(path)!, owner);
+      if (other) conflicts.push({ claim: claimOn(declared, path, undefined), other });
+    }
+    if (conflicts.length) {
+      const first = conflicts.slice(0, 5).map(({ claim, other }) => `${claim.object} (declared by ${ownerName(other)})`);
+      throw new Error(
+        `${ownerName(owner)} would set the mode of ${conflicts.length} rule${conflicts.length === 1 ? "" : "s"} another resource declares: ` +
+          `${first.join("; ")}${conflicts.length > 5 ? "; ..." : ""}. Leave them out with select.exclude, or declare each rule in one resource only.`,
+      );
+    }
+  }
+  const originals = originalsByRule(previous?.originals);
+  const changes: Array<[string, string]> = [];
+  for (const [path, mode] of wanted) {
+    const live = rules.get(path)!.policyMode;
+    if (live === mode) continue;
+    if (!originals.has(path)) originals.set(path, live);
+    changes.push([path, mode]);
+  }
+  // Rules it changed and no longer manages go back to what it found.
+  const released = [...originals].filter(([path]) => !wanted.has(path));
+  for (const [path] of released) originals.delete(path);
+  const live = new Map<string, string>();
+  await eachLimited([...changes, ...released.filter(([path, mode]) => rules.get(path)?.policyMode !== mode)], async ([path, mode]) => {
+    live.set(path, (await setMode(declared, path, mode)).policyMode);
+  });
+  const summary = liveSummary(wanted, (path) => live.get(path) ?? rules.get(path)?.policyMode);
+  return outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
+}
+
+/** The inputs as declared, for `read`'s `inputs` (the next diff compares them with the program). */
+function declaredInputs(props: Props): Props {
+  const keys = ["deploymentId", "policyId", "modes", "select", "mode", "restoreOnDelete"] as const;
+  return {
+    ...Object.fromEntries(keys.filter((k) => props[k] !== undefined).map((k) => [k, props[k]])),
+    ...refreshedMetaInputs(KIND, props),
+  };
+}
+
+/**
+ * Inputs only (a no-change `up` reads nothing), plus the drift a refresh recorded in `deviations`
+ * (a mode changed elsewhere, a new rule the selector matches), which the next `up` converges. The
+ * engine shows the input diff itself: a change of `modes` lists only the rules whose mode changes.
+ */
+function diffModes(olds: State<Kind>, news: Inputs): pulumi.dynamic.DiffResult {
+  const replaces = (["deploymentId", "policyId"] as const).filter((k) => String(olds[k]) !== String(news[k]));
+  const changed =
+    !isDeepStrictEqual(olds.modes ?? {}, news.modes ?? {}) ||
+    !isDeepStrictEqual(olds.select ?? undefined, news.select ?? undefined) ||
+    (olds.mode ?? undefined) !== (news.mode ?? undefined) ||
+    (olds.restoreOnDelete ?? true) !== (news.restoreOnDelete ?? true) ||
+    Object.keys(olds.deviations ?? {}).length > 0;
+  const stables = (["deploymentId", "policyId"] as const).filter((k) => !replaces.includes(k));
+  return { changes: replaces.length > 0 || changed, replaces, stables, deleteBeforeReplace: false };
+}
+
+export const policyRuleModes: Handler<Kind> = {
+  check: (_olds, news) =>
+    checkOwned(KIND, news, (declared) => {
+      if (!known(declared.deploymentId, declared.policyId, declared.modes)) return [];
+      const owner = ownerOf(KIND, declared);
+      const select = declared.select as RuleSelectorArgs | undefined;
+      if (owner && known(select ?? {}))
+        declareSelector(owner, declared.deploymentId, declared.policyId, select, Object.keys(declared.modes ?? {}));
+      return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(declared, path, mode));
+    }),
+
+  // Inputs only: a no-change `up` reads nothing.
+  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffModes(olds, news), {}),
+
+  create: (declared) =>
+    about(subject(declared), async () => {
+      if (typeof declared.resourceName !== "string")
+        throw new Error("PolicyRuleModes needs its resource name: construct it with the PolicyRuleModes class");
+      const outs = await converge(declared);
+      settleOwner(KIND, declared, "created", {});
+      return { id: `${declared.deploymentId}/${declared.policyId}/${declared.resourceName}`, outs };
+    }),
+
+  read: (id, props) =>
+    about(subject(props), async () => {
+      const deploymentId = String(props.deploymentId);
+      const policyId = String(props.policyId);
+      const rules = await policyRules(deploymentId, policyId);
+      const wanted = wantedModes(props, rules);
+      const summary = liveSummary(wanted, (path) => rules.get(path)?.policyMode);
+      const live = { ...props, ...summary, originals: props.originals ?? {} };
+      return { id, props: live, inputs: declaredInputs(props) };
+    }),
+
+  update: (_id, olds, declared) =>
+    about(subject(declared), async () => {
+      const outs = await converge(declared, olds);
+      settleOwner(KIND, declared, "updated", {});
+      return { outs };
+    }),
+
+  delete: (_id, props) =>
+    about(subject(props), async () => {
+      if (props.restoreOnDelete === false) return;
+      const originals = originalsByRule(props.originals);
+      if (!originals.size) return;
+      const rules = await policyRules(String(props.deploymentId), String(props.policyId));
+      const fields = [...originals].map(([path, original]) => ({
+        name: path,
+        claim: claimOn(props, path, undefined),
+        original,
+        last: rules.get(path)?.policyMode,
+        same: Object.is,
+        show: String,
+        secret: secretInputsOf(props).includes("modes"),
+      }));
+      const back = await planUndo(KIND, props, fields);
+      await eachLimited(Object.entries(back), async ([path, mode]) => {
+        if (rules.has(path)) await setMode(props, path, String(mode));
+      });
+    }),
+};

@@ -1,0 +1,142 @@
+// The benchmark's rule-modes-at-scale stacks, through the real Pulumi CLI against the emulator's
+// `large` preset (a 5,000-rule SAST policy): N rules as ONE PolicyRuleModes (`select: {}`, every
+// rule of the policy, when N is the whole policy; else its first N rules as explicit `modes`),
+// phase by phase
+// (up, noop-up, change-one: one explicit `modes` entry, refresh, destroy), beside the same kind of
+// change as one PolicyRuleMode per rule at other sizes (up, noop-up, refresh, destroy), to show
+// how each form grows. Reports requests, writes, the fewest the API allows, wall time, state
+// bytes, and whether destroy put every mode back. Used by `npm run bench` and, small, by the tests.
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pulumiWorkspace } from "../tools/pulumi-run.mjs";
+import { runPhases } from "./bench-core.mjs";
+
+const { startEmulator, SAST_POLICY_ID } = createRequire(import.meta.url)("../../dist/emulator");
+
+export const BULK_PHASES = ["up", "noop-up", "change-one", "refresh", "destroy"];
+export const SINGLE_PHASES = ["up", "noop-up", "refresh", "destroy"];
+const COMMANDS = {
+  up: ["up", "--yes", "--skip-preview"],
+  "noop-up": ["up", "--yes"],
+  "change-one": ["up", "--yes", "--skip-preview"],
+  refresh: ["refresh", "--yes", "--skip-preview"],
+  destroy: ["destroy", "--yes", "--skip-preview"],
+};
+const MODE = "MODE_BLOCK";
+const PAGE = 2000;
+
+const BULK_PROGRAM = `
+const semgrep = require("pulumi-semgrep");
+const spec = require("./spec.json");
+new semgrep.PolicyRuleModes("bulk", { deploymentId: "1", policyId: spec.policyId, ...spec.declared });
+`;
+const SINGLE_PROGRAM = `
+const semgrep = require("pulumi-semgrep");
+const spec = require("./spec.json");
+spec.rules.forEach((rulePath, i) => new semgrep.PolicyRuleMode("rule-" + i, { deploymentId: "1", policyId: spec.policyId, rulePath, mode: "${MODE}" }));
+`;
+
+const rulesOf = (emulator) => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID).rules;
+const modesOf = (emulator) => JSON.stringify(rulesOf(emulator).map((r) => [r.path, r.policyMode]));
+
+/** One stack through its phases; the minimum per phase from the live modes before it. */
+async function runStack({ installedDir, program, spec, phases, managed, changeOne, log, label }) {
+  const emulator = await startEmulator({ preset: "large" });
+  try {
+    const before = modesOf(emulator);
+    const total = rulesOf(emulator).length;
+    const listing = Math.ceil(total / PAGE);
+    const differing = rulesOf(emulator).filter((r) => managed.includes(r.path) && r.policyMode !== MODE).length;
+    // change-one changes the first managed rule: destroy puts it back too when up had found it as declared.
+    const firstFound = rulesOf(emulator).find((r) => r.path === managed[0]).policyMode === MODE ? 1 : 0;
+    const minimum = {
+      up: listing + differing,
+      "noop-up": 0,
+      "change-one": listing + 1,
+      refresh: listing,
+      destroy: listing + differing + firstFound,
+    };
+    if (label === "singles") minimum.destroy = differing; // each PolicyRuleMode recorded its own original: no listing needed
+    const stack = await pulumiWorkspace(
+      { "Pulumi.yaml": `name: bench-${label}\nruntime: nodejs\n`, "index.js": program, "spec.json": JSON.stringify(spec) },
+      { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token },
+      join(installedDir, "node_modules"),
+    );
+    let stateBytes = 0;
+    const result = await runPhases(stack, emulator, {
+      phases,
+      commands: COMMANDS,
+      before: async (phase) => {
+        if (phase === "change-one") writeFileSync(join(stack.dir, "spec.json"), JSON.stringify(changeOne));
+      },
+      between: async (phase) => {
+        log(`  ${label} ${phase} done`);
+        if (phase === "up") stateBytes = Buffer.byteLength((await stack.run(["stack", "export"])).stdout);
+      },
+    });
+    for (const phase of phases) result[phase].minimumRequests = minimum[phase];
+    return { rules: managed.length, phases: result, stateBytes, destroyRestored: modesOf(emulator) === before };
+  } finally {
+    await emulator.close();
+  }
+}
+
+/**
+ * @param {{ installedDir: string, bulkRules?: number, singles?: number[], log?: (line: string) => void }} options
+ */
+export async function runBenchModes({ installedDir, bulkRules = 5000, singles = [1000, 2000], log = () => {} }) {
+  const probe = await startEmulator({ preset: "large" });
+  const paths = rulesOf(probe).map((r) => r.path);
+  await probe.close();
+  if (bulkRules > paths.length) throw new Error(`the large preset's policy has ${paths.length} rules, fewer than ${bulkRules}`);
+  const managed = paths.slice(0, bulkRules);
+  const declared = bulkRules === paths.length ? { select: {}, mode: MODE } : { modes: Object.fromEntries(managed.map((p) => [p, MODE])) };
+  const bulkSpec = { policyId: SAST_POLICY_ID, declared };
+  log(`rule modes: ${bulkRules} rules as one PolicyRuleModes`);
+  const bulk = await runStack({
+    installedDir,
+    program: BULK_PROGRAM,
+    spec: bulkSpec,
+    phases: BULK_PHASES,
+    managed,
+    // change-one: one managed rule declared MODE_COMMENT explicitly.
+    changeOne: { ...bulkSpec, declared: { ...declared, modes: { ...declared.modes, [managed[0]]: "MODE_COMMENT" } } },
+    log,
+    label: "bulk",
+  });
+  const individual = [];
+  for (const count of singles) {
+    log(`rule modes: ${count} PolicyRuleMode resources`);
+    const rules = paths.slice(0, count);
+    individual.push(
+      await runStack({
+        installedDir,
+        program: SINGLE_PROGRAM,
+        spec: { policyId: SAST_POLICY_ID, rules },
+        phases: SINGLE_PHASES,
+        managed: rules,
+        log,
+        label: "singles",
+      }),
+    );
+  }
+  return { bulk, individual };
+}
+
+/** A short table of a rule-modes result: one row per form and phase. */
+export function formatModesTable(result) {
+  const rows = [["form", "phase", "requests", "writes", "minimum", "wall s"]];
+  const add = (form, stack) => {
+    for (const [phase, p] of Object.entries(stack.phases)) rows.push([form, phase, p.requests, p.writes, p.minimumRequests, p.wallSeconds]);
+  };
+  add(`1 PolicyRuleModes, ${result.bulk.rules} rules`, result.bulk);
+  for (const stack of result.individual) add(`${stack.rules} PolicyRuleMode`, stack);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  const lines = rows.map((r) => r.map((cell, i) => (i < 2 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join("  "));
+  const state = [result.bulk, ...result.individual].map(
+    (s, i) =>
+      `${i === 0 ? "PolicyRuleModes" : "PolicyRuleMode"} x${i === 0 ? 1 : s.rules}: state ${s.stateBytes} bytes, destroy restored every mode: ${s.destroyRestored}`,
+  );
+  return ["rule modes at scale (large preset)", ...lines, ...state].join("\n");
+}

@@ -1,0 +1,121 @@
+/**
+ * PolicyRuleModes through the real CLI against the emulator (demo preset): a selector and
+ * explicit modes in one resource; what a no-change `up` costs (nothing); the preview diff of an
+ * explicit mode (that rule only); a rule that starts matching found by refresh and converged by
+ * up; an overlap with a PolicyRuleMode refused before any write; destroy restoring every mode
+ * exactly; an input unknown at preview.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { printed, program, programWorkspace } from "../support/program";
+
+let emulators: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(emulators.map((e) => e.close()));
+  emulators = [];
+});
+
+const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
+const DJANGO = "python.django.security.";
+const rulesOf = (emulator: RunningEmulator) => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
+const modesOf = (emulator: RunningEmulator) => Object.fromEntries(rulesOf(emulator).map((r) => [r.path, r.policyMode]));
+
+const bulk = (evalMode: string, extra = "") =>
+  program(`new semgrep.PolicyRuleModes("django", {
+  deploymentId: "1", policyId: "${SAST_POLICY_ID}",
+  select: { rulePathPrefixes: ["${DJANGO}"], severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"], exclude: ["python.django.security.xss.unsafe-url.unsafe-url"] },
+  mode: "MODE_BLOCK",
+  modes: { "${EVAL}": "${evalMode}" },
+});
+${extra}`);
+
+describe("PolicyRuleModes through the real CLI", () => {
+  it("selector and explicit modes: up, a no-change up with no request, a one-rule diff, refresh finding a newly matching rule, an overlap refused, destroy restoring exactly", async () => {
+    const emulator = await startEmulator({ preset: "demo" });
+    emulators.push(emulator);
+    const before = modesOf(emulator);
+    const writesSince = (mark: number) =>
+      emulator
+        .requests()
+        .slice(mark)
+        .filter((r) => r.method !== "GET");
+    const workspace = await programWorkspace(emulator, bulk("MODE_BLOCK"));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const selected = rulesOf(emulator).filter(
+      (r) =>
+        r.path.startsWith(DJANGO) &&
+        ["SEVERITY_HIGH", "SEVERITY_CRITICAL"].includes(r.severity!) &&
+        !r.path.includes("unsafe-url.unsafe-url"),
+    );
+    expect(selected.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
+    expect(modesOf(emulator)[EVAL]).toBe("MODE_BLOCK");
+    expect(modesOf(emulator)["python.django.security.xss.unsafe-url.unsafe-url"]).toBe(
+      before["python.django.security.xss.unsafe-url.unsafe-url"],
+    );
+    const state = (await workspace.resources())["django"]!;
+    expect(state.id).toBe(`1/${SAST_POLICY_ID}/django`);
+    expect(state.outputs).toMatchObject({
+      managedRules: selected.length + 1,
+      deviations: {},
+      modeCounts: { MODE_BLOCK: selected.length + 1 },
+    });
+
+    // A no-change up compares inputs only: no request at all, in preview or update.
+    let mark = emulator.requests().length;
+    await workspace.run(["up", "--yes"]);
+    expect(emulator.requests().slice(mark)).toEqual([]);
+
+    // The diff a reviewer sees: the one rule whose mode changes, not the whole map.
+    workspace.write(bulk("MODE_COMMENT"));
+    const diff = await workspace.run(["preview", "--diff"]);
+    expect(printed(diff)).toMatch(new RegExp(`${EVAL.replace(/\./g, "\\.")}.*"MODE_BLOCK" => "MODE_COMMENT"`));
+    expect(printed(diff)).not.toContain(selected[0]!.path);
+    mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(writesSince(mark)).toHaveLength(1);
+
+    // A rule starts matching the selector (its severity raised upstream): refresh finds it, up sets it.
+    const newcomer = rulesOf(emulator).find(
+      (r) => r.path.startsWith(DJANGO) && r.severity === "SEVERITY_LOW" && r.policyMode !== "MODE_BLOCK",
+    )!;
+    newcomer.severity = "SEVERITY_HIGH";
+    await workspace.run(["refresh", "--yes", "--skip-preview"]);
+    expect((await workspace.resources())["django"]!.outputs.deviations).toEqual({ [newcomer.path]: before[newcomer.path] });
+    mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(writesSince(mark)).toHaveLength(1);
+    expect(newcomer.policyMode).toBe("MODE_BLOCK");
+
+    // A PolicyRuleMode on a rule the selector manages: refused before any write.
+    workspace.write(
+      bulk(
+        "MODE_COMMENT",
+        `new semgrep.PolicyRuleMode("one", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${selected[0]!.path}", mode: "MODE_COMMENT" });`,
+      ),
+    );
+    mark = emulator.requests().length;
+    const overlap = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    expect(overlap.status).not.toBe(0);
+    expect(printed(overlap)).toMatch(/declare/);
+    expect(writesSince(mark)).toEqual([]);
+    workspace.write(bulk("MODE_COMMENT"));
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    newcomer.severity = "SEVERITY_LOW";
+    expect(modesOf(emulator)).toEqual(before);
+  }, 300_000);
+
+  it("modes unknown at preview (computed during the run) preview without a claim and apply at up", async () => {
+    const emulator = await startEmulator({ preset: "demo" });
+    emulators.push(emulator);
+    const workspace = await programWorkspace(
+      emulator,
+      program(`const first = new semgrep.PolicyRuleMode("first", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${EVAL}", mode: "MODE_BLOCK" });
+new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: first.ruleId.apply(() => ({ "python.lang.security.audit.exec-detected.exec-detected": "MODE_BLOCK" })) });`),
+    );
+    const preview = await workspace.run(["preview"]);
+    expect(printed(preview)).toMatch(/\+ 3 to create/);
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(modesOf(emulator)["python.lang.security.audit.exec-detected.exec-detected"]).toBe("MODE_BLOCK");
+  }, 300_000);
+});
