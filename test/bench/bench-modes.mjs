@@ -1,12 +1,13 @@
 // The benchmark's rule-modes-at-scale stacks, through the real Pulumi CLI against the emulator's
 // `large` preset (a 5,000-rule SAST policy): N rules as ONE PolicyRuleModes (`select: {}`, every
 // rule of the policy, when N is the whole policy; else its first N rules as explicit `modes`),
-// phase by phase
-// (up, noop-up, change-one: one explicit `modes` entry, refresh, destroy), beside the same kind of
-// change as one PolicyRuleMode per rule at other sizes (up, noop-up, refresh, destroy), to show
-// how each form grows. Reports requests, writes, the fewest the API allows, wall time, state
-// bytes, and whether destroy put every mode back. Used by `npm run bench` and, small, by the tests.
-import { writeFileSync } from "node:fs";
+// phase by phase (up, noop-up, change-one: one explicit `modes` entry, refresh, destroy), beside
+// one PolicyRuleMode per rule at other sizes (up, noop-up, refresh, destroy), to show how each
+// form grows. Reports requests, writes, the fewest the API allows, wall time, state bytes, the
+// peak resident memory of the provider process, and whether destroy put every mode back. Used by
+// `npm run bench` and, small, by the tests.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { clearInterval, setInterval } from "node:timers";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pulumiWorkspace } from "../tools/pulumi-run.mjs";
@@ -37,6 +38,38 @@ const spec = require("./spec.json");
 spec.rules.forEach((rulePath, i) => new semgrep.PolicyRuleMode("rule-" + i, { deploymentId: "1", policyId: spec.policyId, rulePath, mode: "${MODE}" }));
 `;
 
+/**
+ * Samples, every 100 ms until stopped, the peak resident memory (VmHWM) of every dynamic-provider
+ * process (`node …/@pulumi/pulumi/cmd/dynamic-provider`) alive at the time; resolves with the
+ * largest, in MB (0 where /proc is not there to read).
+ */
+function providerMemorySampler() {
+  let peakKb = 0;
+  const sample = () => {
+    let pids;
+    try {
+      pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+    } catch {
+      return;
+    }
+    for (const pid of pids) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("cmd/dynamic-provider")) continue;
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+        if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+      } catch {
+        // the process ended between the listing and the read
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return Number((peakKb / 1024).toFixed(1));
+  };
+}
+
 const rulesOf = (emulator) => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID).rules;
 const modesOf = (emulator) => JSON.stringify(rulesOf(emulator).map((r) => [r.path, r.policyMode]));
 
@@ -64,18 +97,23 @@ async function runStack({ installedDir, program, spec, phases, managed, changeOn
       join(installedDir, "node_modules"),
     );
     let stateBytes = 0;
+    /** @type {Record<string, number>} */
+    const peakMb = {};
+    let stopSampling = () => 0;
     const result = await runPhases(stack, emulator, {
       phases,
       commands: COMMANDS,
       before: async (phase) => {
         if (phase === "change-one") writeFileSync(join(stack.dir, "spec.json"), JSON.stringify(changeOne));
+        stopSampling = providerMemorySampler();
       },
       between: async (phase) => {
+        peakMb[phase] = stopSampling();
         log(`  ${label} ${phase} done`);
         if (phase === "up") stateBytes = Buffer.byteLength((await stack.run(["stack", "export"])).stdout);
       },
     });
-    for (const phase of phases) result[phase].minimumRequests = minimum[phase];
+    for (const phase of phases) Object.assign(result[phase], { minimumRequests: minimum[phase], providerPeakMb: peakMb[phase] });
     return { rules: managed.length, phases: result, stateBytes, destroyRestored: modesOf(emulator) === before };
   } finally {
     await emulator.close();
@@ -126,9 +164,10 @@ export async function runBenchModes({ installedDir, bulkRules = 5000, singles = 
 
 /** A short table of a rule-modes result: one row per form and phase. */
 export function formatModesTable(result) {
-  const rows = [["form", "phase", "requests", "writes", "minimum", "wall s"]];
+  const rows = [["form", "phase", "requests", "writes", "minimum", "wall s", "provider MB"]];
   const add = (form, stack) => {
-    for (const [phase, p] of Object.entries(stack.phases)) rows.push([form, phase, p.requests, p.writes, p.minimumRequests, p.wallSeconds]);
+    for (const [phase, p] of Object.entries(stack.phases))
+      rows.push([form, phase, p.requests, p.writes, p.minimumRequests, p.wallSeconds, p.providerPeakMb]);
   };
   add(`1 PolicyRuleModes, ${result.bulk.rules} rules`, result.bulk);
   for (const stack of result.individual) add(`${stack.rules} PolicyRuleMode`, stack);
