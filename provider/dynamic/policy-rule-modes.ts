@@ -14,7 +14,8 @@ import { apiClient } from "./credentials";
 import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about } from "./lookup";
-import { checkOwned, diffOwned, known, settleOwner } from "./owned";
+import { notifyOnce } from "./notices";
+import { checkOwned, describeResource, diffOwned, known, settleOwner } from "./owned";
 import { type Claim, declare, ownerName } from "./ownership";
 import { ruleObject } from "./policy-rule-mode";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
@@ -175,6 +176,40 @@ function diffModes(olds: State<Kind>, news: Inputs): pulumi.dynamic.DiffResult {
   return { changes: replaces.length > 0 || changed, replaces, stables, deleteBeforeReplace: false };
 }
 
+/** `a, b, c and 9 more`: at most `shown` of `paths`. */
+const some = (paths: readonly string[], shown = 10) =>
+  paths.length <= shown ? paths.join(", ") : `${paths.slice(0, shown).join(", ")} and ${paths.length - shown} more`;
+
+/**
+ * What a change of `select` or `mode` will do, rule by rule, as a note in the preview: the engine
+ * shows only the input diff (a dynamic provider returns no detailed diff), where a selector
+ * change is one line that names no rule. Lists the policy (a read) only then: a no-change `up`,
+ * or a change of explicit `modes` alone (which the input diff shows rule by rule), reads nothing.
+ */
+async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void> {
+  const same =
+    isDeepStrictEqual(olds.select ?? undefined, news.select ?? undefined) && (olds.mode ?? undefined) === (news.mode ?? undefined);
+  if (same || !known(news.deploymentId, news.policyId, news.select ?? {}, news.mode ?? "", news.modes ?? {})) return;
+  if (String(olds.deploymentId) !== news.deploymentId || String(olds.policyId) !== news.policyId) return; // a replacement
+  const rules = await policyRules(news.deploymentId, news.policyId);
+  const before = wantedModes(olds, rules);
+  const after = wantedModes(news, rules);
+  const sets = [...after].filter(([path, mode]) => rules.get(path)!.policyMode !== mode).map(([path]) => path);
+  const recorded = originalsByRule(olds.originals);
+  const releases = [...before.keys()].filter((path) => !after.has(path) && recorded.has(path));
+  const leaves = [...before.keys()].filter((path) => !after.has(path) && !recorded.has(path));
+  const parts = [
+    `sets ${sets.length} rule${sets.length === 1 ? "" : "s"} to their declared mode${sets.length ? ` (${some(sets)})` : ""}`,
+    `puts back ${releases.length} it no longer manages${releases.length ? ` (${some(releases)})` : ""}`,
+    ...(leaves.length ? [`leaves ${leaves.length} it found as declared (${some(leaves)})`] : []),
+  ];
+  await notifyOnce(
+    `${describeResource(KIND, news)}:selector`,
+    "info",
+    `${describeResource(KIND, news)}: the change of select/mode ${parts.join(", ")}; it will manage ${after.size} rules.`,
+  );
+}
+
 export const policyRuleModes: Handler<Kind> = {
   check: (_olds, news) =>
     checkOwned(KIND, news, (declared) => {
@@ -187,7 +222,17 @@ export const policyRuleModes: Handler<Kind> = {
     }),
 
   // Inputs only: a no-change `up` reads nothing.
-  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffModes(olds, news), {}),
+  diff: async (_id, olds, news) => {
+    // The note is for the reviewer; a failed listing fails the update that needs it, not the diff.
+    await noteSelectorChange(olds, news).catch((error: unknown) =>
+      notifyOnce(
+        `${describeResource(KIND, news)}:selector`,
+        "info",
+        `${describeResource(KIND, news)}: could not list the rules the change of select/mode affects (${String(error)})`,
+      ),
+    );
+    return diffOwned(KIND, olds, news, diffModes(olds, news), {});
+  },
 
   create: (declared) =>
     about(subject(declared), async () => {

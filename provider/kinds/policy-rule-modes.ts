@@ -94,7 +94,8 @@ export const policyRuleModesKind = defineKind({
       "each rule it changes, and sets the declared mode of each managed rule not already in it: one request per rule that changes.",
     update:
       "Lists the policy (shared), sets the rules whose mode differs from the declared one, and puts back the originals of rules it no " +
-      "longer manages; a no-change `up` compares inputs only and makes no request. A change of deployment or policy replaces it.",
+      "longer manages; a no-change `up` compares inputs only and makes no request. A change of `select` or `mode` lists the policy at " +
+      "preview too, to note which rules it sets and puts back. A change of deployment or policy replaces it.",
     delete: "Puts back the mode it found of each rule it changed (one request per rule), unless `restoreOnDelete` is `false`.",
     read:
       "Lists the policy (shared) and reports the managed rules' live modes: a mode changed elsewhere, or a new rule matching `select`, " +

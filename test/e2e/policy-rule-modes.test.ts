@@ -20,10 +20,10 @@ const DJANGO = "python.django.security.";
 const rulesOf = (emulator: RunningEmulator) => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
 const modesOf = (emulator: RunningEmulator) => Object.fromEntries(rulesOf(emulator).map((r) => [r.path, r.policyMode]));
 
-const bulk = (evalMode: string, extra = "") =>
+const bulk = (evalMode: string, extra = "", severities = ["SEVERITY_HIGH", "SEVERITY_CRITICAL"]) =>
   program(`new semgrep.PolicyRuleModes("django", {
   deploymentId: "1", policyId: "${SAST_POLICY_ID}",
-  select: { rulePathPrefixes: ["${DJANGO}"], severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"], exclude: ["python.django.security.xss.unsafe-url.unsafe-url"] },
+  select: { rulePathPrefixes: ["${DJANGO}"], severities: ${JSON.stringify(severities)}, exclude: ["python.django.security.xss.unsafe-url.unsafe-url"] },
   mode: "MODE_BLOCK",
   modes: { "${EVAL}": "${evalMode}" },
 });
@@ -85,6 +85,16 @@ describe("PolicyRuleModes through the real CLI", () => {
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(writesSince(mark)).toHaveLength(1);
     expect(newcomer.policyMode).toBe("MODE_BLOCK");
+
+    // A narrowed selector: the preview's input diff is one line; the note names the rules it puts back.
+    workspace.write(bulk("MODE_COMMENT", "", ["SEVERITY_CRITICAL"]));
+    mark = emulator.requests().length;
+    const narrowed = await workspace.run(["preview", "--diff"]);
+    expect(printed(narrowed)).toMatch(
+      /PolicyRuleModes "django": the change of select\/mode sets 0 rules to their declared mode, puts back [1-9]\d* it no longer manages \(/,
+    );
+    expect(printed(narrowed)).toContain(newcomer.path); // a high rule it had set: going back
+    expect(writesSince(mark)).toEqual([]);
 
     // A PolicyRuleMode on a rule the selector manages: refused before any write.
     workspace.write(

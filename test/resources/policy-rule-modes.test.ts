@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
-import { checked, provider, useProviderAgainst } from "../support/provider";
+import { checked, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -78,10 +78,21 @@ describe("PolicyRuleModes", () => {
     expect(Object.values(updated.outs.originals as Record<string, string[]>).flat()).toContain(newcomer.path);
   });
 
-  it("a selector narrowed puts back the rules it no longer manages", async () => {
+  it("a selector narrowed: the diff notes the rules it puts back (the preview's only per-rule view), and the update puts them back", async () => {
     const before = modesOf();
     const { id, outs } = await modes.create(await checked(modes, declared()));
     const narrowed = await checked(modes, declared({ select: { ...declared().select, severities: ["SEVERITY_CRITICAL"] } }));
+    forgetProcessMemory(); // the preview's process
+    notices.length = 0;
+    const written = writes().length;
+    expect(await modes.diff(outs, narrowed)).toMatchObject({ changes: true, replaces: [] });
+    const high = rules().filter((r) => r.path.startsWith(DJANGO) && r.severity === "SEVERITY_HIGH" && before[r.path] !== "MODE_BLOCK");
+    expect(notices.map((n) => n.message).join("\n")).toMatch(
+      new RegExp(
+        `PolicyRuleModes "django": the change of select/mode sets 0 rules to their declared mode, puts back ${high.length} it no longer manages \\(`,
+      ),
+    );
+    expect(writes()).toHaveLength(written); // a diff never writes
     const { outs: after } = await modes.update(id, outs, narrowed);
     for (const r of rules().filter((r) => r.path.startsWith(DJANGO) && r.severity === "SEVERITY_HIGH"))
       expect(r.policyMode).toBe(before[r.path]);
