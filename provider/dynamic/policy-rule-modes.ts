@@ -18,6 +18,7 @@ import { notifyOnce } from "./notices";
 import { checkOwned, describeResource, diffOwned, known, settleOwner } from "./owned";
 import { type Claim, declare, ownerName } from "./ownership";
 import { ruleObject } from "./policy-rule-mode";
+import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { declareSelector, selectorTaking } from "./rule-selectors";
 import { policyRules, rememberRule } from "./rule-index";
@@ -80,13 +81,25 @@ function liveSummary(wanted: ReadonlyMap<string, PolicyMode>, liveMode: (path: s
   return { modeCounts, deviations, managedRules: wanted.size };
 }
 
-/** Runs `work` for each item, at most WRITE_CONCURRENCY at once. */
+/**
+ * Runs `work` for each item, at most WRITE_CONCURRENCY at once. After a failure it starts no
+ * more (a token or network problem would fail them all), lets those in flight end, and rethrows
+ * the first failure.
+ */
 async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed: { error: unknown } | undefined;
   const lanes = Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
   });
   await Promise.all(lanes);
+  if (failed) throw failed.error;
 }
 
 async function setMode(props: Props, rulePath: string, mode: string): Promise<Rule> {
@@ -100,9 +113,10 @@ async function setMode(props: Props, rulePath: string, mode: string): Promise<Ru
 /**
  * Sets every managed rule to its declared mode, recording what it changes, and puts back the
  * rules it managed before and no longer does. Refuses, before any write, a rule another resource
- * of the stack declares (a selector's rules are known only now, from the listing).
+ * of the stack declares (a selector's rules are known only now, from the listing). When some
+ * writes fail after others landed, the outputs so far go to the engine (partial.ts).
  */
-async function converge(declared: Inputs, previous?: State<Kind>) {
+async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const rules = await policyRules(declared.deploymentId, declared.policyId);
   const wanted = wantedModes(declared, rules);
   const missing = Object.keys(declared.modes ?? {}).filter((path) => !rules.has(path));
@@ -131,23 +145,35 @@ async function converge(declared: Inputs, previous?: State<Kind>) {
       );
     }
   }
-  const originals = originalsByRule(previous?.originals);
-  const changes: Array<[string, string]> = [];
-  for (const [path, mode] of wanted) {
-    const live = rules.get(path)!.policyMode;
-    if (live === mode) continue;
-    if (!originals.has(path)) originals.set(path, live);
-    changes.push([path, mode]);
-  }
+  const recorded = originalsByRule(previous?.originals);
+  // The modes as listed (each landed write updates the shared listing: rule-index.ts).
+  const found = new Map([...rules].map(([path, rule]) => [path, rule.policyMode as string]));
+  const sets = [...wanted].filter(([path, mode]) => found.get(path) !== mode);
   // Rules it changed and no longer manages go back to what it found.
-  const released = [...originals].filter(([path]) => !wanted.has(path));
-  for (const [path] of released) originals.delete(path);
-  const live = new Map<string, string>();
-  await eachLimited([...changes, ...released.filter(([path, mode]) => rules.get(path)?.policyMode !== mode)], async ([path, mode]) => {
-    live.set(path, (await setMode(declared, path, mode)).policyMode);
-  });
-  const summary = liveSummary(wanted, (path) => live.get(path) ?? rules.get(path)?.policyMode);
-  return outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
+  const putBacks = [...recorded].filter(([path]) => !wanted.has(path));
+  const writes = [...sets, ...putBacks.filter(([path, mode]) => found.has(path) && found.get(path) !== mode)];
+  const landed = new Map<string, string>();
+  const failure = await eachLimited(writes, async ([path, mode]) => {
+    landed.set(path, (await setMode(declared, path, mode)).policyMode);
+  }).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  // The originals as far as the writes went: a rule's first change records what it found, a rule
+  // put back is forgotten; a write that did not land changes nothing.
+  const unwritten = new Set(writes.filter(([path]) => !landed.has(path)).map(([path]) => path));
+  const originals = new Map(recorded);
+  for (const [path] of sets) if (landed.has(path) && !originals.has(path)) originals.set(path, found.get(path)!);
+  for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
+  const summary = liveSummary(wanted, (path) => landed.get(path) ?? found.get(path));
+  const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
+  if (!failure) return outs;
+  if (!landed.size) throw failure.error;
+  const message =
+    `${String(failure.error instanceof Error ? failure.error.message : failure.error)}. ${landed.size} of ${writes.length} rule writes ` +
+    `landed and are recorded in the stack (with the modes they replaced, for destroy); the next \`pulumi up\` makes the ` +
+    `${unwritten.size} left`;
+  throw new PartiallyApplied(id, outs, message, { cause: failure.error });
 }
 
 /** The inputs as declared, for `read`'s `inputs` (the next diff compares them with the program). */
@@ -238,9 +264,10 @@ export const policyRuleModes: Handler<Kind> = {
     about(subject(declared), async () => {
       if (typeof declared.resourceName !== "string")
         throw new Error("PolicyRuleModes needs its resource name: construct it with the PolicyRuleModes class");
-      const outs = await converge(declared);
+      const id = `${declared.deploymentId}/${declared.policyId}/${declared.resourceName}`;
+      const outs = await converge(id, declared);
       settleOwner(KIND, declared, "created", {});
-      return { id: `${declared.deploymentId}/${declared.policyId}/${declared.resourceName}`, outs };
+      return { id, outs };
     }),
 
   read: (id, props) =>
@@ -254,9 +281,9 @@ export const policyRuleModes: Handler<Kind> = {
       return { id, props: live, inputs: declaredInputs(props) };
     }),
 
-  update: (_id, olds, declared) =>
+  update: (id, olds, declared) =>
     about(subject(declared), async () => {
-      const outs = await converge(declared, olds);
+      const outs = await converge(id, declared, olds);
       settleOwner(KIND, declared, "updated", {});
       return { outs };
     }),

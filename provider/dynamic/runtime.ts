@@ -11,6 +11,7 @@ import { detectionPolicy } from "./detection-policy";
 import { detectionPolicyException } from "./detection-policy-exception";
 import { managedScan } from "./managed-scan";
 import { policyRuleMode } from "./policy-rule-mode";
+import { withPartialState } from "./partial";
 import { policyRuleModes } from "./policy-rule-modes";
 import { projectSettings } from "./project-settings";
 import { projectTags } from "./project-tags";
@@ -59,7 +60,8 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     }
     return result;
   } catch (error) {
-    throw withCredentialsHint(error);
+    const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
+    throw withPartialState(withCredentialsHint(error), error, providerKey, withoutUndefined);
   }
 }
 

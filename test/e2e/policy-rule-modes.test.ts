@@ -3,8 +3,9 @@
  * explicit modes in one resource; what a no-change `up` costs (nothing); the preview diff of an
  * explicit mode (that rule only); a rule that starts matching found by refresh and converged by
  * up; an overlap with a PolicyRuleMode refused before any write; destroy restoring every mode
- * exactly; an input unknown at preview.
+ * exactly; an input unknown at preview; writes failing part-way, the landed ones kept in the stack.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 import { printed, program, programWorkspace } from "../support/program";
@@ -127,5 +128,50 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
     expect(printed(preview)).toMatch(/\+ 3 to create/);
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(modesOf(emulator)["python.lang.security.audit.exec-detected.exec-detected"]).toBe("MODE_BLOCK");
+  }, 300_000);
+
+  it("writes failing part-way: the stack records the landed ones with the modes they replaced, the next up finishes, destroy restores exactly", async () => {
+    // Slow answers, so that the test can act while the writes are under way.
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 100 });
+    emulators.push(emulator);
+    const before = modesOf(emulator);
+    const severe = ["SEVERITY_HIGH", "SEVERITY_CRITICAL"];
+    const changing = rulesOf(emulator).filter((r) => severe.includes(r.severity!) && r.policyMode !== "MODE_BLOCK");
+    const writesSince = (mark: number) => emulator.requests().filter((r, i) => i >= mark && r.method !== "GET");
+    const workspace = await programWorkspace(
+      emulator,
+      program(
+        `new semgrep.PolicyRuleModes("severe", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", select: { severities: ${JSON.stringify(severe)} }, mode: "MODE_BLOCK" });`,
+      ),
+    );
+    // Once the writes have begun, a rule half-way in their order leaves the policy (retired upstream): its write answers 404.
+    const sast = emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
+    const retired = changing[Math.floor(changing.length / 2)]!;
+    const up = workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    const deadline = Date.now() + 120_000;
+    while (!emulator.requests().some((r) => r.operation === "policies.updateRuleMode") && Date.now() < deadline) await sleep(5);
+    const at = sast.rules.indexOf(retired);
+    sast.rules.splice(at, 1);
+    const failed = await up;
+    expect(failed.status).not.toBe(0);
+    const landed = changing.filter((r) => r !== retired && r.policyMode === "MODE_BLOCK").map((r) => r.path);
+    expect(landed.length).toBeGreaterThan(0);
+    expect(printed(failed)).toMatch(new RegExp(`404.* ${landed.length} of ${changing.length} rule writes landed`));
+
+    // The stack holds the resource, its originals exactly those of the writes that landed.
+    const state = (await workspace.resources())["severe"]!;
+    expect(state.id).toBe(`1/${SAST_POLICY_ID}/severe`);
+    const originals = state.outputs.originals as Record<string, string[]>;
+    expect(Object.values(originals).flat().sort()).toEqual([...landed].sort());
+    for (const [mode, paths] of Object.entries(originals)) for (const path of paths) expect(before[path]).toBe(mode);
+
+    // The rule comes back; the next up makes only the writes left, and destroy puts every mode back.
+    sast.rules.splice(at, 0, retired);
+    const mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(writesSince(mark)).toHaveLength(changing.length - landed.length);
+    expect(changing.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(modesOf(emulator)).toEqual(before);
   }, 300_000);
 });

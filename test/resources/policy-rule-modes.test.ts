@@ -1,6 +1,7 @@
 /** PolicyRuleModes provider methods against the emulator: selectors, explicit modes, drift, conflicts, request counts. */
 import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import { policyRules } from "../../provider/dynamic/rule-index";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { checked, notices, provider, useProviderAgainst } from "../support/provider";
@@ -101,6 +102,55 @@ describe("PolicyRuleModes", () => {
         .flat()
         .every((p) => p.startsWith(DJANGO)),
     ).toBe(true);
+  });
+
+  it("writes that fail part-way: the landed ones reach the engine as partial state with their originals, the next update finishes, delete restores exactly", async () => {
+    const before = modesOf();
+    const inputs = await checked(modes, declared({ select: { severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"] } }));
+    // The policy is listed, then a rule leaves it before its write (retired upstream mid-run): that write answers 404.
+    await policyRules("1", SAST_POLICY_ID);
+    const sast = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
+    const changing = sast.rules.filter(
+      (r) => ["SEVERITY_HIGH", "SEVERITY_CRITICAL"].includes(r.severity!) && r.policyMode !== "MODE_BLOCK",
+    );
+    expect(changing.length).toBeGreaterThan(20);
+    const retired = changing[10]!;
+    const at = sast.rules.indexOf(retired);
+    sast.rules.splice(at, 1);
+    const failure = (await modes.create(inputs).then(
+      () => expect.fail("the create should fail"),
+      (error: unknown) => error,
+    )) as Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] };
+    const landed = changing.filter((r) => r !== retired && modesOf()[r.path] === "MODE_BLOCK").map((r) => r.path);
+    expect(landed.length).toBeGreaterThanOrEqual(10); // the writes before it, and those in flight with it
+    expect(landed.length).toBeLessThan(changing.length - 1); // none started after the failure
+    expect(failure.message).toMatch(
+      new RegExp(`^PolicyRuleModes django in policy ${SAST_POLICY_ID}: .*404.* ${landed.length} of ${changing.length} rule writes landed`),
+    );
+    // What the host sends the engine as an initialization failure: the id and the outputs so far.
+    expect(failure.id).toBe(`1/${SAST_POLICY_ID}/django`);
+    expect(failure.reasons).toEqual([failure.message]);
+    const partial = failure.properties!;
+    expect(
+      Object.values(partial.originals as Record<string, string[]>)
+        .flat()
+        .sort(),
+    ).toEqual([...landed].sort());
+    for (const [mode, paths] of Object.entries(partial.originals as Record<string, string[]>))
+      for (const path of paths) expect(before[path]).toBe(mode);
+    expect(Object.keys(partial.deviations as Record<string, string>)).toHaveLength(changing.length - landed.length);
+
+    // The rule comes back; the next up (an update from the partial state) sets the others, and delete restores all.
+    sast.rules.splice(at, 0, retired);
+    forgetProcessMemory();
+    expect(await modes.diff(partial, inputs)).toMatchObject({ changes: true });
+    env.emulator.requests().length = 0;
+    const { outs } = await modes.update(failure.id!, partial, inputs);
+    expect(writes()).toHaveLength(changing.length - landed.length);
+    expect(outs.deviations).toEqual({});
+    forgetProcessMemory();
+    await modes.delete(failure.id!, outs);
+    expect(modesOf()).toEqual(before);
   });
 
   it("conflicts: explicit modes with a PolicyRuleMode at check; a selector's overlap before any write", async () => {
