@@ -15,7 +15,17 @@ const env = useEmulator({
   resetEachTest: false,
   token: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 });
-const KINDS = ["ProjectSettings", "ProjectTags", "ManagedScan", "PolicyRuleMode", "SbomExport"] as const;
+const KINDS = [
+  "ProjectSettings",
+  "ProjectTags",
+  "ManagedScan",
+  "PolicyRuleMode",
+  "SbomExport",
+  "PolicyRuleModes",
+  "DetectionPolicy",
+  "DetectionPolicyException",
+  "RemediationPolicy",
+] as const;
 
 interface KindReport {
   type: string;
@@ -67,6 +77,15 @@ describe("the installed package's __provider", () => {
     ManagedScan: { diffScan: { enabled: false } },
     PolicyRuleMode: { mode: "MODE_COMMENT" },
     SbomExport: undefined, // nothing changed: no update
+    PolicyRuleModes: { modes: { "python.lang.security.audit.exec-detected.exec-detected": "MODE_COMMENT" }, deviations: {} },
+    DetectionPolicy: {
+      disabled: [
+        "python.lang.best-practice.open-never-closed.open-never-closed",
+        "javascript.lang.best-practice.assigned-undefined.assigned-undefined",
+      ],
+    },
+    DetectionPolicyException: { exceptionType: "include" },
+    RemediationPolicy: { active: false },
   };
 
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
@@ -87,5 +106,7 @@ describe("the installed package's __provider", () => {
     const modes = (state: typeof after) => state.policies.flatMap((p) => p.rules.map((r) => `${p.id}/${r.path}=${r.policyMode}`));
     expect(modes(after)).toEqual(modes(previous));
     expect(after.sbomExports).toHaveLength(1);
+    expect(after.detectionPolicies).toEqual(previous.detectionPolicies);
+    expect(after.remediationPolicies).toEqual(previous.remediationPolicies);
   });
 });
