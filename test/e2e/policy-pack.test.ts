@@ -5,7 +5,7 @@
  * `preview` and `up` before any write; an advisory one warns; config changes what is checked and
  * how strictly; credentials decide whether the severities can be looked up at all.
  */
-import { writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
@@ -162,5 +162,30 @@ new semgrep.RemediationPolicy("block-critical", {
     const clean = await withPack(workspace, ["preview"], config);
     expect(clean.status).toBe(0);
     expect(printed(clean)).not.toMatch(/protected-rules-not-disabled|critical-findings-block/);
+  }, 300_000);
+});
+
+describe("the policy pack as a directory (current CLIs)", () => {
+  it("is served as a current Node.js language host serves a directory pack, and blocks the same preview", async () => {
+    const api = await emulator();
+    const workspace = await programWorkspace(api, program(ruleMode("block-sql", CRITICAL_SQL, "MODE_MONITOR")));
+    // A current host runs a directory pack (RunPlugin, kind policy) as `node <@pulumi/pulumi/cmd/run-policy-pack,
+    // resolved from the pack's directory> <engine address> <pack directory>`. This CLI's 3.68 host cannot, so the
+    // same command is given to it as an analyzer executable.
+    const directory = join(inject("installedPackageDir"), "node_modules/pulumi-semgrep/policy-pack");
+    const analyzer = join(workspace.dir, "pulumi-analyzer-current-host");
+    writeFileSync(
+      analyzer,
+      `#!/bin/sh
+cd ${JSON.stringify(directory)} || exit 1
+exec node "$(node -p 'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")')" "$1" ${JSON.stringify(directory)}
+`,
+    );
+    chmodSync(analyzer, 0o755);
+    const blocked = await workspace.run(["preview", "--policy-pack", analyzer], { allowFailure: true });
+    expect(blocked.status).not.toBe(0);
+    expect(printed(blocked)).toMatch(/semgrep@v0\.1\.0 .*\[mandatory\] critical-rules-not-weakened/);
+    expect(printed(blocked)).toContain(`PolicyRuleMode "block-sql" sets mode MODE_MONITOR on rule ${CRITICAL_SQL}`);
+    expect(api.requests().filter((r) => r.method !== "GET")).toEqual([]);
   }, 300_000);
 });
