@@ -158,11 +158,6 @@ function aliasFor(old: Owner | undefined, now: Owner): string {
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * Notes that a resource found what it declares already in place, so it records no original and
- * its delete will leave it: it cannot tell a value that was there before the stack from one an
- * earlier, interrupted run of this stack set.
- */
-/**
  * {@link noteFoundAsDeclared} for some fields of one object: names them, and the outputs that
  * would have held their originals (`originalOutput`), which stay unset. Nothing when none.
  */
@@ -179,6 +174,11 @@ export async function noteFieldsFoundAsDeclared(
   await noteFoundAsDeclared(kind, props, { what: `the ${fields.join(" and ")} of ${object}`, plural, unset });
 }
 
+/**
+ * Notes that a resource found what it declares already in place, so it records no original and
+ * its delete will leave it: it cannot tell a value that was there before the stack from one an
+ * earlier, interrupted run of this stack set.
+ */
 export function noteFoundAsDeclared(
   kind: ResourceKind,
   props: Props,

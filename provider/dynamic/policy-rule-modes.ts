@@ -15,7 +15,7 @@ import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about } from "./lookup";
 import { notifyOnce } from "./notices";
-import { checkOwned, describeResource, diffOwned, known, settleOwner } from "./owned";
+import { checkOwned, describeResource, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
 import { type Claim, declare, ownerName } from "./ownership";
 import { ruleObject } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
@@ -165,6 +165,16 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const originals = new Map(recorded);
   for (const [path] of sets) if (landed.has(path) && !originals.has(path)) originals.set(path, found.get(path)!);
   for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
+  const managedBefore = previous ? wantedModes(previous, rules) : new Map<string, PolicyMode>();
+  const asDeclared = [...wanted].filter(([path, mode]) => found.get(path) === mode && !managedBefore.has(path) && !recorded.has(path));
+  if (asDeclared.length) {
+    const paths = asDeclared.map(([path]) => path);
+    await noteFoundAsDeclared(KIND, declared, {
+      what: `the modes of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${some(paths)})`,
+      plural: paths.length > 1,
+      unset: `${paths.length === 1 ? "it is" : "they are"} not in originals`,
+    });
+  }
   const summary = liveSummary(wanted, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
   if (!failure) return outs;

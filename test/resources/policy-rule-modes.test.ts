@@ -42,6 +42,12 @@ describe("PolicyRuleModes", () => {
     for (const path of rest) expect(after[path]).toBe("MODE_BLOCK");
     const changed = [explicit!, ...rest].filter((p) => before[p] !== after[p]);
     expect(writes()).toHaveLength(changed.length);
+    // The rules found already as declared have nothing to put back, and the run says which.
+    const asDeclared = [explicit!, ...rest].filter((p) => before[p] === after[p]);
+    expect(asDeclared.length).toBeGreaterThan(0);
+    expect(notices.map((n) => n.message).join("\n")).toContain(
+      `PolicyRuleModes "django": the modes of ${asDeclared.length} rule${asDeclared.length === 1 ? "" : "s"} it now manages (${asDeclared.join(", ")})`,
+    );
     expect(outs).toMatchObject({ managedRules: rest.length + 1, deviations: {} });
     expect(Object.values(outs.modeCounts as Record<string, number>).reduce((a, b) => a + b)).toBe(rest.length + 1);
     // Originals: the rules it changed, grouped by the mode it found them in.
