@@ -10,7 +10,7 @@
  */
 import type { ResourceKind } from "../kinds";
 import type { Props } from "./check";
-import { warnHandedOver } from "./owned";
+import { type HandOver, warnHandedOver } from "./owned";
 import { type Claim, holderOf } from "./ownership";
 
 /** One field as an apply sees it. */
@@ -63,6 +63,8 @@ export interface FieldToUndo {
   show: (value: unknown) => string;
   /** The program gave this field as a secret: messages show `[secret]`. */
   secret: boolean;
+  /** How messages name it; default `the <name> of <the claim's object>`. */
+  what?: string;
 }
 
 /**
@@ -70,7 +72,12 @@ export interface FieldToUndo {
  * field is left to it, with the value it declares written when the service's last known value
  * differs (it was found unchanged from its own, older, record), and a warning.
  */
-export async function planUndo(kind: ResourceKind, props: Props, fields: readonly FieldToUndo[]): Promise<Record<string, unknown>> {
+export async function planUndo(
+  kind: ResourceKind,
+  props: Props,
+  fields: readonly FieldToUndo[],
+  warn: (handOver: HandOver) => Promise<void> = warnHandedOver,
+): Promise<Record<string, unknown>> {
   const writes: Record<string, unknown> = {};
   for (const field of fields) {
     if (field.original === undefined) continue;
@@ -81,11 +88,12 @@ export async function planUndo(kind: ResourceKind, props: Props, fields: readonl
     }
     const stale = holder.settled === "unchanged" && holder.value !== undefined && !field.same(holder.value, field.last);
     if (stale) writes[field.name] = holder.value;
-    const what = `the ${field.name} of ${field.claim.object}`;
-    await warnHandedOver({
+    const what = field.what ?? `the ${field.name} of ${field.claim.object}`;
+    await warn({
       kind,
       props,
       what,
+      name: field.name,
       holder,
       wrote: stale,
       original: field.original,

@@ -72,7 +72,7 @@ export function describeResource(kind: ResourceKind, props: Props): string {
   return owner ? ownerName(owner) : `a ${kind} (state from before 0.2)`;
 }
 
-interface HandOver {
+export interface HandOver {
   kind: ResourceKind;
   /** The properties (outputs) of the resource that lets go. */
   props: Props;
@@ -80,6 +80,8 @@ interface HandOver {
   verb?: string;
   /** What it leaves: `the mode of rule x in policy 10 (deployment 1)`. */
   what: string;
+  /** The field's name, or for a resource of many objects the object's (a rule's path). */
+  name: string;
   holder: Holder;
   /** The delete wrote the value the holder declares (the service had another). */
   wrote: boolean;
@@ -137,12 +139,58 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
             : `; ${other} has recorded ${recorded}, which destroying it will put back.`;
     }
   }
-  if (newer && !replaced && holder.owner.kind === kind) {
-    message +=
-      ` If ${other} is ${self} renamed or moved, give it ${aliasFor(owner, holder.owner)} ` +
-      `next time: an alias keeps what the old resource recorded.`;
+  return notify("warning", message + renameAdvice(handOver));
+}
+
+/** After what looks like a rename (the holder is new, of the same kind, not a replacement): the alias that keeps the originals. */
+function renameAdvice({ kind, props, holder }: HandOver): string {
+  const owner = ownerOf(kind, props);
+  const replaced = owner !== undefined && sameOwner(owner, holder.owner);
+  if (holder.settled !== "created" || replaced || holder.owner.kind !== kind) return "";
+  return (
+    ` If ${ownerName(holder.owner)} is ${describeResource(kind, props)} renamed or moved, give it ${aliasFor(owner, holder.owner)} ` +
+    `next time: an alias keeps what the old resource recorded.`
+  );
+}
+
+/**
+ * {@link warnHandedOver} for many objects of one resource (the rules of a PolicyRuleModes): one
+ * warning per resource that holds them now, with every original grouped by value, rather than
+ * one warning per object. `objects(n)` names them: `the modes of 95 rules of policy 10`.
+ */
+export async function warnAllHandedOver(handOvers: readonly HandOver[], objects: (count: number) => string): Promise<void> {
+  const groups = new Map<string, HandOver[]>();
+  for (const handOver of handOvers) {
+    const key = `${ownerName(handOver.holder.owner)}\u0000${handOver.wrote}`;
+    groups.set(key, [...(groups.get(key) ?? []), handOver]);
   }
-  return notify("warning", message);
+  for (const group of groups.values()) {
+    const [first] = group as [HandOver];
+    if (group.length === 1) {
+      await warnHandedOver(first);
+      continue;
+    }
+    const { kind, props, holder, wrote } = first;
+    const self = describeResource(kind, props);
+    const owner = ownerOf(kind, props);
+    const who = owner !== undefined && sameOwner(owner, holder.owner) ? "its replacement" : ownerName(holder.owner);
+    const action = wrote
+      ? `set ${objects(group.length)} to what ${ownerName(holder.owner)} declares and its state holds, which the service no longer had`
+      : `left ${objects(group.length)} to ${who}, which ${holder.settled === "created" ? "was created in this run and " : ""}declares them`;
+    const byOriginal = new Map<string, string[]>();
+    for (const h of group) {
+      if (h.original === undefined) continue;
+      const was = h.secretOriginal ? "[secret]" : h.show(h.original);
+      byOriginal.set(was, [...(byOriginal.get(was) ?? []), h.name]);
+    }
+    const originals = [...byOriginal].map(([was, whats]) => `${was} for ${whats.join(", ")}`).join("; ");
+    const before = !originals
+      ? ""
+      : holder.settled === "created"
+        ? ` Before this stack managed them: ${originals}.`
+        : ` ${self} had recorded these as the values it found: ${originals}.`;
+    await notify("warning", `${self} ${first.verb ?? "was deleted"} and ${action}.${before}${renameAdvice(first)}`);
+  }
 }
 
 /** The alias that makes `now` the resource `old` was: `aliases: [{ name: "old" }]`, with the old parent if it moved. */

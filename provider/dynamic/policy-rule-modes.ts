@@ -15,7 +15,16 @@ import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about } from "./lookup";
 import { notifyOnce } from "./notices";
-import { checkOwned, describeResource, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import {
+  checkOwned,
+  describeResource,
+  diffOwned,
+  type HandOver,
+  known,
+  noteFoundAsDeclared,
+  settleOwner,
+  warnAllHandedOver,
+} from "./owned";
 import { type Claim, declare, ownerName } from "./ownership";
 import { ruleObject } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
@@ -212,6 +221,16 @@ function diffModes(olds: State<Kind>, news: Inputs): pulumi.dynamic.DiffResult {
   return { changes: replaces.length > 0 || changed, replaces, stables, deleteBeforeReplace: false };
 }
 
+/** The outputs of `olds`, under the declared inputs (equal to the old ones but for metadata). */
+const sameRules = (olds: State<Kind>, declared: Inputs) =>
+  outputs({
+    ...declared,
+    modeCounts: olds.modeCounts ?? {},
+    managedRules: olds.managedRules ?? 0,
+    deviations: olds.deviations ?? {},
+    originals: olds.originals ?? {},
+  });
+
 /** `a, b, c and 9 more`: at most `shown` of `paths`. */
 const some = (paths: readonly string[], shown = 10) =>
   paths.length <= shown ? paths.join(", ") : `${paths.slice(0, shown).join(", ")} and ${paths.length - shown} more`;
@@ -293,7 +312,8 @@ export const policyRuleModes: Handler<Kind> = {
 
   update: (id, olds, declared) =>
     about(subject(declared), async () => {
-      const outs = await converge(id, declared, olds);
+      // Only the name, parent or secrecy changed (a rename with an alias): nothing to read or write.
+      const outs = diffModes(olds, declared).changes ? await converge(id, declared, olds) : sameRules(olds, declared);
       settleOwner(KIND, declared, "updated", {});
       return { outs };
     }),
@@ -312,8 +332,12 @@ export const policyRuleModes: Handler<Kind> = {
         same: Object.is,
         show: String,
         secret: secretInputsOf(props).includes("modes"),
+        what: `the mode of ${ruleObject({ ...props, rulePath: path })}`,
       }));
-      const back = await planUndo(KIND, props, fields);
+      const handedOver: HandOver[] = [];
+      const back = await planUndo(KIND, props, fields, async (handOver) => void handedOver.push(handOver));
+      const policy = `policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
+      await warnAllHandedOver(handedOver, (count) => `the modes of ${count} rules of ${policy}`);
       await eachLimited(Object.entries(back), async ([path, mode]) => {
         if (rules.has(path)) await setMode(props, path, String(mode));
       });

@@ -79,7 +79,18 @@ async function removeAdded(
   for (const tag of gone) release(tagClaim(props, tag));
   for (const [tag, holder] of held) {
     const what = `the tag ${shown(props, "tags", JSON.stringify(tag))} of ${projectObject(props)}`;
-    await warnHandedOver({ kind: KIND, props, verb, what, holder, wrote: false, original: ABSENT, show: String, secretOriginal: false });
+    await warnHandedOver({
+      kind: KIND,
+      props,
+      verb,
+      what,
+      name: tag,
+      holder,
+      wrote: false,
+      original: ABSENT,
+      show: String,
+      secretOriginal: false,
+    });
   }
   return removal;
 }

@@ -3,7 +3,8 @@
  * explicit modes in one resource; what a no-change `up` costs (nothing); the preview diff of an
  * explicit mode (that rule only); a rule that starts matching found by refresh and converged by
  * up; an overlap with a PolicyRuleMode refused before any write; destroy restoring every mode
- * exactly; an input unknown at preview; writes failing part-way, the landed ones kept in the stack.
+ * exactly; an input unknown at preview; writes failing part-way, the landed ones kept in the stack;
+ * a rename with and without an alias.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
@@ -173,5 +174,41 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
     expect(changing.every((r) => r.policyMode === "MODE_BLOCK")).toBe(true);
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(modesOf(emulator)).toEqual(before);
+  }, 300_000);
+
+  it("a rename without an alias: one warning naming every rule left to the new resource, its original and the alias; with the alias, no request", async () => {
+    const emulator = await startEmulator({ preset: "demo" });
+    emulators.push(emulator);
+    const before = modesOf(emulator);
+    const severe = (name: string, alias = "") =>
+      program(
+        `new semgrep.PolicyRuleModes(${JSON.stringify(name)}, { deploymentId: "1", policyId: "${SAST_POLICY_ID}", select: { severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"] }, mode: "MODE_BLOCK" }${alias});`,
+      );
+    const workspace = await programWorkspace(emulator, severe("severe"));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const originals = (await workspace.resources())["severe"]!.outputs.originals as Record<string, string[]>;
+    const changed = Object.values(originals).flat();
+
+    // With an alias the resource is the same one: nothing to do, nothing requested, the originals kept.
+    workspace.write(severe("severe-aliased", `, { aliases: [{ name: "severe" }] }`));
+    const mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(emulator.requests().slice(mark)).toEqual([]);
+    expect((await workspace.resources())["severe-aliased"]!.outputs.originals).toEqual(originals);
+
+    // Without one, the renamed resource is created and the old one deleted: one warning for all its rules.
+    workspace.write(severe("severe-renamed"));
+    const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
+    expect(up).not.toMatch(/was deleted and left the \S+ of rule/); // no warning per rule
+    expect(up).toContain(
+      `PolicyRuleModes "severe-aliased" was deleted and left the modes of ${changed.length} rules of policy ${SAST_POLICY_ID} (deployment 1) to PolicyRuleModes "severe-renamed"`,
+    );
+    for (const [mode, paths] of Object.entries(originals)) expect(up).toContain(`${mode} for ${paths.join(", ")}`);
+    expect(up).toContain('give it `aliases: [{ name: "severe-aliased" }]` next time');
+    expect(Object.keys(await workspace.resources())).toEqual(["severe-renamed"]);
+    // As the warning says: the new resource found them as declared, so destroy leaves them.
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    for (const path of changed) expect(modesOf(emulator)[path]).toBe("MODE_BLOCK");
+    expect(changed.every((path) => before[path] !== "MODE_BLOCK")).toBe(true);
   }, 300_000);
 });

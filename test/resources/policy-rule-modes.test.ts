@@ -159,6 +159,33 @@ describe("PolicyRuleModes", () => {
     expect(modesOf()).toEqual(before);
   });
 
+  it("a rename without an alias: one warning for every rule it leaves to the new resource, with their originals and the alias to add", async () => {
+    const before = modesOf();
+    const renamed = (resourceName: string) => declared({ resourceName, select: { severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"] } });
+    const { id, outs } = await modes.create(await checked(modes, renamed("severe")));
+    const changed = Object.values(outs.originals as Record<string, string[]>).flat();
+    expect(changed.length).toBeGreaterThan(20);
+    // The next run (a new process): the renamed resource is created, then the old one deleted.
+    forgetProcessMemory();
+    notices.length = 0;
+    await modes.create(await checked(modes, renamed("severe-renamed")));
+    await modes.delete(id, outs);
+    const warnings = notices.filter((n) => n.severity === "warning").map((n) => n.message);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^PolicyRuleModes "severe" was deleted and left the modes of ${changed.length} rules of policy ${SAST_POLICY_ID} \\(deployment 1\\) ` +
+          `to PolicyRuleModes "severe-renamed", which was created in this run and declares them\\. Before this stack managed them: MODE_`,
+      ),
+    );
+    for (const [mode, paths] of Object.entries(outs.originals as Record<string, string[]>))
+      expect(warnings[0]).toContain(`${mode} for ${paths.join(", ")}`);
+    expect(warnings[0]).toContain('give it `aliases: [{ name: "severe" }]` next time');
+    // The rules stay as the new resource declares them.
+    for (const path of changed) expect(modesOf()[path]).toBe("MODE_BLOCK");
+    expect(changed.every((path) => before[path] !== "MODE_BLOCK")).toBe(true);
+  });
+
   it("conflicts: explicit modes with a PolicyRuleMode at check; a selector's overlap before any write", async () => {
     await checked(single, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: EVAL, mode: "MODE_BLOCK", resourceName: "eval" });
     const explicit = await modes.check(declared({ select: undefined, mode: undefined, modes: { [EVAL]: "MODE_COMMENT" } }));
