@@ -94,6 +94,7 @@ new semgrep.ProjectTags("codename", { deploymentSlug: "acme", projectName: "acme
 new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: [pulumi.secret("tier:1"), "public"] });
 new semgrep.ProjectSettings("payments", { deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["codename:osprey", "pci"]) });
 new semgrep.PolicyRuleMode("quiet-eval", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: pulumi.secret("MODE_DISABLED") });
+new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: pulumi.secret({ "python.lang.security.audit.exec-detected.exec-detected": "MODE_DISABLED" }) });
 `),
       );
       const up = await workspace.run(["up", "--yes", "--skip-preview"]);
@@ -114,6 +115,14 @@ new semgrep.PolicyRuleMode("quiet-eval", { deploymentId: "1", policyId: "${SAST_
       expect(state["web-tags"]!.outputs).toMatchObject({ tags: encrypted, addedTags: encrypted, projectTags: encrypted });
       expect(state.payments!.outputs).toMatchObject({ tags: encrypted, originalTags: encrypted });
       expect(state["quiet-eval"]!.outputs).toMatchObject({ mode: encrypted, originalMode: encrypted });
+      // The modes of many rules: the counts per mode, the deviations and the originals hold modes too.
+      expect(state["quiet-exec"]!.outputs).toMatchObject({
+        modes: encrypted,
+        modeCounts: encrypted,
+        deviations: encrypted,
+        originals: encrypted,
+      });
+      expect(state["quiet-exec"]!.outputs.managedRules).toBe(1);
       // Outputs of inputs that are not secret stay readable.
       expect(state["quiet-eval"]!.outputs.severity).toBe("SEVERITY_HIGH");
 
