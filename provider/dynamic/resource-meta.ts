@@ -72,7 +72,7 @@ export function metaOutputs(props: Props): Props {
 export function refreshedMetaInputs(kind: ResourceKind, props: Props): Props {
   if (props.resourceName === undefined) return {};
   const secret = secretInputsOf(props);
-  const placeholders = Object.entries(DERIVED_OUTPUTS[kind]).filter(([, source]) => secret.includes(source));
+  const placeholders = Object.entries(DERIVED_OUTPUTS[kind]).filter(([, sources]) => sources.some((s) => secret.includes(s)));
   return { ...metaOutputs(props), ...Object.fromEntries(placeholders.map(([output]) => [output, null])) };
 }
 

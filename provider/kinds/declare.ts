@@ -33,8 +33,11 @@ export interface InputField<S extends z.ZodType = z.ZodType, Public = z.input<S>
 
 /** One output of a kind (beside its inputs, which are outputs too). */
 export interface OutputField<T = unknown> {
-  /** Computed from this input: stored as a secret when that input is one (a dynamic provider cannot return secrets). */
-  readonly derivedFrom?: string;
+  /**
+   * Computed from this input (or these): stored as a secret when one of them is one (a dynamic
+   * provider cannot return secrets).
+   */
+  readonly derivedFrom?: string | readonly string[];
   /**
    * Holds a whole set other resources may add to (a project's tags): stored as a secret, since
    * another resource's values may be secrets, unless this resource declares the input of the

@@ -69,7 +69,7 @@ export const detectionPolicyKind = defineKind({
     /** The bundle's `state_version` at the last read or write (changes only when its content does). */
     stateVersion: output<string>(),
     /** What this resource found of each field it changed, put back on delete. */
-    originals: output<DetectionPolicyOriginals>(),
+    originals: output<DetectionPolicyOriginals>({ derivedFrom: ["rulesets", "rules", "disabled", "exceptions"] }),
     /** The fields this resource manages (those declared). */
     managedFields: output<string[]>(),
   },

@@ -50,14 +50,16 @@ const byKind = <T>(of: (declaration: KindDeclaration) => T) =>
   Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, of(declarationOf(kind))])) as Record<ResourceKind, T>;
 
 /**
- * Outputs computed from an input of another name, by kind: output → the input it derives from.
+ * Outputs computed from inputs of other names, by kind: output → the inputs it derives from.
  * A dynamic provider cannot return secrets; the engine makes an output secret only when an input
  * of the same name is. So where its source input is a secret, each class passes, under each of
  * these output names, an input that is a secret `null`, and the output is stored encrypted like
  * its source.
  */
 export const DERIVED_OUTPUTS = byKind(({ outputs }) =>
-  Object.fromEntries(Object.entries(outputs).flatMap(([name, field]) => (field.derivedFrom ? [[name, field.derivedFrom]] : []))),
+  Object.fromEntries(
+    Object.entries(outputs).flatMap(([name, field]) => (field.derivedFrom ? [[name, [field.derivedFrom].flat() as string[]]] : [])),
+  ),
 );
 
 /** Outputs holding a set other resources may add to, by kind (declare.ts `sharedSet`). */
@@ -68,7 +70,7 @@ export const SHARED_SET_OUTPUTS = byKind(({ outputs }) =>
 /** The inputs whose values can appear in the provider's messages, hidden there when given as secrets. */
 export function valueInputs(kind: ResourceKind): string[] {
   const quoted = Object.entries(declarationOf(kind).inputs).flatMap(([name, field]) => (field.quoted ? [name] : []));
-  return [...new Set([...Object.values(DERIVED_OUTPUTS[kind]), ...quoted])];
+  return [...new Set([...Object.values(DERIVED_OUTPUTS[kind]).flat(), ...quoted])];
 }
 
 /** Every output name of the kind, inputs included: the properties its resource class registers. */

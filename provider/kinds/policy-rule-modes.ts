@@ -72,13 +72,13 @@ export const policyRuleModesKind = defineKind({
   ],
   outputs: {
     /** How many of the rules this resource manages are in each mode, live, e.g. `{ MODE_BLOCK: 412 }`. */
-    modeCounts: output<Record<string, number>>({ derivedFrom: "modes" }),
+    modeCounts: output<Record<string, number>>({ derivedFrom: ["modes", "mode"] }),
     /** How many rules this resource manages (its `modes` and the rules `select` matches, less `exclude`). */
     managedRules: output<number>(),
     /** The managed rules whose live mode is not the declared one, by path (empty after an `up`; a refresh fills it with drift and newly matching rules). */
-    deviations: output<Record<string, string>>({ derivedFrom: "modes" }),
+    deviations: output<Record<string, string>>({ derivedFrom: ["modes", "mode"] }),
     /** The rules this resource changed, grouped by the mode it found them in, put back on delete: `{ MODE_MONITOR: ["python…"] }`. */
-    originals: output<Record<string, string[]>>({ derivedFrom: "modes" }),
+    originals: output<Record<string, string[]>>({ derivedFrom: ["modes", "mode"] }),
   },
   id: {
     format: "<deploymentId>/<policyId>/<resource name>",

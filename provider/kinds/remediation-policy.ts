@@ -140,7 +140,7 @@ export const remediationPolicyKind = defineKind({
     /** Live actions. */
     actions: output<RemediationActionArgs[]>(),
     /** The policy this resource found under its slug at create and changed, put back on delete; unset when it created the policy or found it as declared. */
-    original: output<RemediationPolicyState | undefined>(),
+    original: output<RemediationPolicyState | undefined>({ derivedFrom: ["policyName", "description", "active", "filters", "actions"] }),
     /** True when this resource created the policy (its slug was free): delete removes it. */
     created: output<boolean>(),
     /** The deployment's slug, as the service reports it. */

@@ -19,9 +19,10 @@ export function metaInputs(kind: ResourceKind, name: string, args: object, opts?
       const secret = names.filter((n): n is string => n !== undefined);
       return secret.length ? secret : undefined;
     });
-  const placeholders = Object.entries(DERIVED_OUTPUTS[kind]).map(([output, source]) => [
+  const secretArg = (input: string) => pulumi.all([arg(input), pulumi.isSecret(arg(input))]).apply(([, secret]) => secret);
+  const placeholders = Object.entries(DERIVED_OUTPUTS[kind]).map(([output, sources]) => [
     output,
-    pulumi.all([arg(source), pulumi.isSecret(arg(source))]).apply(([, secret]) => (secret ? null : undefined)),
+    pulumi.all(sources.map(secretArg)).apply((secrets) => (secrets.some(Boolean) ? null : undefined)),
   ]);
   // The parent's URN as a plain value: an Output of the parent would make the parent a dependency,
   // and a component as a dependency means waiting for all its children (two would wait for each

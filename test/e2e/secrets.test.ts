@@ -94,6 +94,12 @@ new semgrep.ProjectTags("codename", { deploymentSlug: "acme", projectName: "acme
 new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: [pulumi.secret("tier:1"), "public"] });
 new semgrep.ProjectSettings("payments", { deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["codename:osprey", "pci"]) });
 new semgrep.PolicyRuleMode("quiet-eval", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: pulumi.secret("MODE_DISABLED") });
+new semgrep.DetectionPolicy("quiet-code", { deploymentId: "1", product: "code", disabled: pulumi.secret(["python.lang.security.audit.eval-detected.eval-detected"]) });
+new semgrep.RemediationPolicy("private-slack", {
+  deploymentId: "1", slug: "secrets-to-slack", policyName: "Secrets to Slack",
+  filters: { mode: "all", conditions: [{ type: "product", values: ["secrets"] }] },
+  actions: pulumi.secret([{ type: "slack_app", config: { channel: "#incident-private" } }]),
+});
 new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: pulumi.secret({ "python.lang.security.audit.exec-detected.exec-detected": "MODE_DISABLED" }) });
 `),
       );
@@ -105,7 +111,18 @@ new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST
       );
 
       const exported = await workspace.exported();
-      for (const secret of ["codename:falcon", "codename:osprey", "tier:1", "MODE_DISABLED", "MODE_COMMENT", "team:payments"])
+      // (The v2 bundles' originals: the rules disabled before, the Slack channel of the policy adopted.)
+      for (const secret of [
+        "codename:falcon",
+        "codename:osprey",
+        "tier:1",
+        "MODE_DISABLED",
+        "MODE_COMMENT",
+        "team:payments",
+        "open-never-closed",
+        "#appsec-alerts",
+        "#incident-private",
+      ])
         expect(exported).not.toContain(secret);
       for (const text of [up.stdout, up.stderr])
         for (const secret of ["codename:falcon", "codename:osprey", "tier:1"]) expect(text).not.toContain(secret);
@@ -123,6 +140,8 @@ new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST
         originals: encrypted,
       });
       expect(state["quiet-exec"]!.outputs.managedRules).toBe(1);
+      expect(state["quiet-code"]!.outputs).toMatchObject({ disabled: encrypted, originals: encrypted });
+      expect(state["private-slack"]!.outputs).toMatchObject({ actions: encrypted, original: encrypted });
       // Outputs of inputs that are not secret stay readable.
       expect(state["quiet-eval"]!.outputs.severity).toBe("SEVERITY_HIGH");
 

@@ -449,7 +449,7 @@ function resourcePage(api, runtime, kind, problems) {
     if (!field) return "";
     if (field.sharedSet && !(name in declaration.inputs)) return "always";
     const notes = [];
-    if (field.derivedFrom) notes.push(`when ${code(field.derivedFrom)} is a secret`);
+    if (field.derivedFrom) notes.push(`when ${[field.derivedFrom].flat().map(code).join(" or ")} is a secret`);
     if (field.sharedSet) notes.push(`unless the program declares ${code(name)}`);
     return notes.join("; ");
   };
