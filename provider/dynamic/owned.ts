@@ -103,12 +103,10 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
   const { kind, props, what, holder, wrote, original, show } = handOver;
   const self = describeResource(kind, props);
   const other = ownerName(holder.owner);
-  const owner = ownerOf(kind, props);
-  const replaced = owner !== undefined && sameOwner(owner, holder.owner);
   const newer = holder.settled === "created";
   // A shared claim's value is the claim itself (a tag): "declares it" says all.
   const value = holder.value === undefined || holder.shared ? undefined : holder.secret ? "[secret]" : show(holder.value);
-  const who = replaced ? "its replacement" : other;
+  const who = heir(handOver);
   const action = wrote
     ? `set ${what} to ${value}, which ${other} declares and its state holds, but the service no longer had`
     : `left ${what} to ${who}, which ${newer ? "was created in this run and " : ""}declares ${value ?? "it"}`;
@@ -142,11 +140,20 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
   return notify("warning", message + renameAdvice(handOver));
 }
 
-/** After what looks like a rename (the holder is new, of the same kind, not a replacement): the alias that keeps the originals. */
-function renameAdvice({ kind, props, holder }: HandOver): string {
+/** Whether the holder is the resource's own replacement (same name and parent). */
+function isReplacement({ kind, props, holder }: HandOver): boolean {
   const owner = ownerOf(kind, props);
-  const replaced = owner !== undefined && sameOwner(owner, holder.owner);
-  if (holder.settled !== "created" || replaced || holder.owner.kind !== kind) return "";
+  return owner !== undefined && sameOwner(owner, holder.owner);
+}
+
+/** How messages name the holder: `its replacement`, or by name. */
+const heir = (handOver: HandOver) => (isReplacement(handOver) ? "its replacement" : ownerName(handOver.holder.owner));
+
+/** After what looks like a rename (the holder is new, of the same kind, not a replacement): the alias that keeps the originals. */
+function renameAdvice(handOver: HandOver): string {
+  const { kind, props, holder } = handOver;
+  const owner = ownerOf(kind, props);
+  if (holder.settled !== "created" || isReplacement(handOver) || holder.owner.kind !== kind) return "";
   return (
     ` If ${ownerName(holder.owner)} is ${describeResource(kind, props)} renamed or moved, give it ${aliasFor(owner, holder.owner)} ` +
     `next time: an alias keeps what the old resource recorded.`
@@ -172,8 +179,7 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
     }
     const { kind, props, holder, wrote } = first;
     const self = describeResource(kind, props);
-    const owner = ownerOf(kind, props);
-    const who = owner !== undefined && sameOwner(owner, holder.owner) ? "its replacement" : ownerName(holder.owner);
+    const who = heir(first);
     const action = wrote
       ? `set ${objects(group.length)} to what ${ownerName(holder.owner)} declares and its state holds, which the service no longer had`
       : `left ${objects(group.length)} to ${who}, which ${holder.settled === "created" ? "was created in this run and " : ""}declares them`;
@@ -187,7 +193,8 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
     const before = !originals
       ? ""
       : holder.settled === "created"
-        ? ` Before this stack managed them: ${originals}.`
+        ? ` Before this stack managed them: ${originals}. ${capitalized(who)} recorded originals only for those it changed ` +
+          `itself, so destroying it will leave the others as they are.`
         : ` ${self} had recorded these as the values it found: ${originals}.`;
     await notify("warning", `${self} ${first.verb ?? "was deleted"} and ${action}.${before}${renameAdvice(first)}`);
   }

@@ -78,8 +78,16 @@ function groupedOriginals(byRule: ReadonlyMap<string, string>): Record<string, s
   return grouped;
 }
 
-/** The live modes of the managed rules, counted, and those that are not as declared. */
-function liveSummary(wanted: ReadonlyMap<string, PolicyMode>, liveMode: (path: string) => string | undefined) {
+/**
+ * The live modes of the managed rules, counted, and those that are not as declared; plus, among
+ * the deviations, the rules it no longer manages but has still to put back (still in `originals`:
+ * a put-back that failed), so that the next `up` sees work left and does it.
+ */
+function liveSummary(
+  wanted: ReadonlyMap<string, PolicyMode>,
+  originals: ReadonlyMap<string, string>,
+  liveMode: (path: string) => string | undefined,
+) {
   const modeCounts: Record<string, number> = {};
   const deviations: Record<string, string> = {};
   for (const [path, mode] of wanted) {
@@ -87,6 +95,7 @@ function liveSummary(wanted: ReadonlyMap<string, PolicyMode>, liveMode: (path: s
     modeCounts[live] = (modeCounts[live] ?? 0) + 1;
     if (live !== mode) deviations[path] = live;
   }
+  for (const path of originals.keys()) if (!wanted.has(path)) deviations[path] = liveMode(path) ?? "absent";
   return { modeCounts, deviations, managedRules: wanted.size };
 }
 
@@ -163,7 +172,10 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const writes = [...sets, ...putBacks.filter(([path, mode]) => found.has(path) && found.get(path) !== mode)];
   const landed = new Map<string, string>();
   const failure = await eachLimited(writes, async ([path, mode]) => {
-    landed.set(path, (await setMode(declared, path, mode)).policyMode);
+    const rule = await setMode(declared, path, mode).catch((error: unknown) => {
+      throw new Error(`setting rule ${path} to ${mode}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    });
+    landed.set(path, rule.policyMode);
   }).then(
     () => undefined,
     (error: unknown) => ({ error }),
@@ -174,25 +186,41 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const originals = new Map(recorded);
   for (const [path] of sets) if (landed.has(path) && !originals.has(path)) originals.set(path, found.get(path)!);
   for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
-  const managedBefore = previous ? wantedModes(previous, rules) : new Map<string, PolicyMode>();
-  const asDeclared = [...wanted].filter(([path, mode]) => found.get(path) === mode && !managedBefore.has(path) && !recorded.has(path));
-  if (asDeclared.length) {
-    const paths = asDeclared.map(([path]) => path);
-    await noteFoundAsDeclared(KIND, declared, {
-      what: `the modes of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${some(paths)})`,
-      plural: paths.length > 1,
-      unset: `${paths.length === 1 ? "it is" : "they are"} not in originals`,
-    });
-  }
-  const summary = liveSummary(wanted, (path) => landed.get(path) ?? found.get(path));
+  if (failure && !landed.size) throw failure.error; // nothing changed: the state stays as it was
+  await noteNewlyManagedAsDeclared(declared, wanted, found, previous ? wantedModes(previous, rules) : new Map(), recorded);
+  const summary = liveSummary(wanted, originals, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
   if (!failure) return outs;
-  if (!landed.size) throw failure.error;
+  const setsLanded = sets.filter(([path]) => landed.has(path)).length;
+  const putBacksLanded = landed.size - setsLanded;
   const message =
-    `${String(failure.error instanceof Error ? failure.error.message : failure.error)}. ${landed.size} of ${writes.length} rule writes ` +
-    `landed and are recorded in the stack (with the modes they replaced, for destroy); the next \`pulumi up\` makes the ` +
-    `${unwritten.size} left`;
+    `${String(failure.error instanceof Error ? failure.error.message : failure.error)}. Of ${writes.length} rule writes, ` +
+    `${setsLanded} of ${sets.length} setting a declared mode landed and are recorded in the stack with the modes they replaced ` +
+    `(for destroy)${putBacksLanded ? `, and ${putBacksLanded} putting back a rule it no longer manages` : ""}; ` +
+    `the next \`pulumi up\` makes the ${unwritten.size} left`;
   throw new PartiallyApplied(id, outs, message, { cause: failure.error });
+}
+
+/**
+ * Notes the rules it starts managing that it found already as declared: nothing to put back for
+ * them (the value found may be one an earlier, interrupted run of this stack set).
+ */
+async function noteNewlyManagedAsDeclared(
+  declared: Inputs,
+  wanted: ReadonlyMap<string, PolicyMode>,
+  found: ReadonlyMap<string, string>,
+  managedBefore: ReadonlyMap<string, PolicyMode>,
+  recorded: ReadonlyMap<string, string>,
+): Promise<void> {
+  const paths = [...wanted]
+    .filter(([path, mode]) => found.get(path) === mode && !managedBefore.has(path) && !recorded.has(path))
+    .map(([path]) => path);
+  if (!paths.length) return;
+  await noteFoundAsDeclared(KIND, declared, {
+    what: `the modes of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${some(paths)})`,
+    plural: paths.length > 1,
+    unset: `${paths.length === 1 ? "it is" : "they are"} not in originals`,
+  });
 }
 
 /** The inputs as declared, for `read`'s `inputs` (the next diff compares them with the program). */
@@ -221,7 +249,7 @@ function diffModes(olds: State<Kind>, news: Inputs): pulumi.dynamic.DiffResult {
   return { changes: replaces.length > 0 || changed, replaces, stables, deleteBeforeReplace: false };
 }
 
-/** The outputs of `olds`, under the declared inputs (equal to the old ones but for metadata). */
+/** The outputs of `olds`, under the declared inputs, when `diffModes` finds nothing to do but the metadata. */
 const sameRules = (olds: State<Kind>, declared: Inputs) =>
   outputs({
     ...declared,
@@ -305,14 +333,15 @@ export const policyRuleModes: Handler<Kind> = {
       const policyId = String(props.policyId);
       const rules = await policyRules(deploymentId, policyId);
       const wanted = wantedModes(props, rules);
-      const summary = liveSummary(wanted, (path) => rules.get(path)?.policyMode);
+      const summary = liveSummary(wanted, originalsByRule(props.originals), (path) => rules.get(path)?.policyMode);
       const live = { ...props, ...summary, originals: props.originals ?? {} };
       return { id, props: live, inputs: declaredInputs(props) };
     }),
 
   update: (id, olds, declared) =>
     about(subject(declared), async () => {
-      // Only the name, parent or secrecy changed (a rename with an alias): nothing to read or write.
+      // The inputs are the same and nothing is left to do (no deviation): only the name, parent or
+      // secrecy changed (a rename with an alias), so nothing is read or written.
       const outs = diffModes(olds, declared).changes ? await converge(id, declared, olds) : sameRules(olds, declared);
       settleOwner(KIND, declared, "updated", {});
       return { outs };

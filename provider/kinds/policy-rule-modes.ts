@@ -75,7 +75,7 @@ export const policyRuleModesKind = defineKind({
     modeCounts: output<Record<string, number>>({ derivedFrom: ["modes", "mode"] }),
     /** How many rules this resource manages (its `modes` and the rules `select` matches, less `exclude`). */
     managedRules: output<number>(),
-    /** The managed rules whose live mode is not the declared one, by path (empty after an `up`; a refresh fills it with drift and newly matching rules). */
+    /** The managed rules whose live mode is not the declared one, by path (empty after an `up`; a refresh fills it with drift and newly matching rules), and the rules it no longer manages but has yet to put back (a failed put-back). */
     deviations: output<Record<string, string>>({ derivedFrom: ["modes", "mode"] }),
     /** The rules this resource changed, grouped by the mode it found them in, put back on delete: `{ MODE_MONITOR: ["python…"] }`. */
     originals: output<Record<string, string[]>>({ derivedFrom: ["modes", "mode"] }),

@@ -157,7 +157,11 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
     expect(failed.status).not.toBe(0);
     const landed = changing.filter((r) => r !== retired && r.policyMode === "MODE_BLOCK").map((r) => r.path);
     expect(landed.length).toBeGreaterThan(0);
-    expect(printed(failed)).toMatch(new RegExp(`404.* ${landed.length} of ${changing.length} rule writes landed`));
+    expect(printed(failed)).toMatch(
+      new RegExp(
+        `setting rule ${retired.path} to MODE_BLOCK: .*404.* ${landed.length} of ${changing.length} setting a declared mode landed`,
+      ),
+    );
 
     // The stack holds the resource, its originals exactly those of the writes that landed.
     const state = (await workspace.resources())["severe"]!;
@@ -206,7 +210,7 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
     for (const [mode, paths] of Object.entries(originals)) expect(up).toContain(`${mode} for ${paths.join(", ")}`);
     expect(up).toContain('give it `aliases: [{ name: "severe-aliased" }]` next time');
     expect(Object.keys(await workspace.resources())).toEqual(["severe-renamed"]);
-    // As the warning says: the new resource found them as declared, so destroy leaves them.
+    // As the warning and the new resource's note say: it found them as declared, so destroy leaves them.
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     for (const path of changed) expect(modesOf(emulator)[path]).toBe("MODE_BLOCK");
     expect(changed.every((path) => before[path] !== "MODE_BLOCK")).toBe(true);

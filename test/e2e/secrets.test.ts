@@ -100,6 +100,7 @@ new semgrep.RemediationPolicy("private-slack", {
   filters: { mode: "all", conditions: [{ type: "product", values: ["secrets"] }] },
   actions: pulumi.secret([{ type: "slack_app", config: { channel: "#incident-private" } }]),
 });
+new semgrep.PolicyRuleModes("quiet-go", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", select: { rulePathPrefixes: ["go."], severities: ["SEVERITY_MEDIUM"] }, mode: pulumi.secret("MODE_DISABLED") });
 new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: pulumi.secret({ "python.lang.security.audit.exec-detected.exec-detected": "MODE_DISABLED" }) });
 `),
       );
@@ -140,6 +141,7 @@ new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST
         originals: encrypted,
       });
       expect(state["quiet-exec"]!.outputs.managedRules).toBe(1);
+      expect(state["quiet-go"]!.outputs).toMatchObject({ mode: encrypted, modeCounts: encrypted, originals: encrypted });
       expect(state["quiet-code"]!.outputs).toMatchObject({ disabled: encrypted, originals: encrypted });
       expect(state["private-slack"]!.outputs).toMatchObject({ actions: encrypted, original: encrypted });
       // Outputs of inputs that are not secret stay readable.

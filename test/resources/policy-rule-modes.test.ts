@@ -131,7 +131,10 @@ describe("PolicyRuleModes", () => {
     expect(landed.length).toBeGreaterThanOrEqual(10); // the writes before it, and those in flight with it
     expect(landed.length).toBeLessThan(changing.length - 1); // none started after the failure
     expect(failure.message).toMatch(
-      new RegExp(`^PolicyRuleModes django in policy ${SAST_POLICY_ID}: .*404.* ${landed.length} of ${changing.length} rule writes landed`),
+      new RegExp(
+        `^PolicyRuleModes django in policy ${SAST_POLICY_ID}: setting rule ${retired.path} to MODE_BLOCK: .*404.*\\. ` +
+          `Of ${changing.length} rule writes, ${landed.length} of ${changing.length} setting a declared mode landed`,
+      ),
     );
     // What the host sends the engine as an initialization failure: the id and the outputs so far.
     expect(failure.id).toBe(`1/${SAST_POLICY_ID}/django`);
@@ -157,6 +160,53 @@ describe("PolicyRuleModes", () => {
     forgetProcessMemory();
     await modes.delete(failure.id!, outs);
     expect(modesOf()).toEqual(before);
+  });
+
+  it("put-backs that fail part-way in an update stay in originals and deviations, so the next update makes them", async () => {
+    const before = modesOf();
+    const severe = (severities: string[]) => declared({ resourceName: "severe", select: { severities } });
+    const wide = await checked(modes, severe(["SEVERITY_HIGH", "SEVERITY_CRITICAL"]));
+    const { id, outs } = await modes.create(wide);
+    // Narrowed to critical rules: the high ones it changed go back, one request each; one of them is retired mid-run.
+    forgetProcessMemory();
+    const narrow = await checked(modes, severe(["SEVERITY_CRITICAL"]));
+    await policyRules("1", SAST_POLICY_ID);
+    const sast = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
+    const putBacks = Object.values(outs.originals as Record<string, string[]>)
+      .flat()
+      .filter((path) => sast.rules.find((r) => r.path === path)!.severity === "SEVERITY_HIGH");
+    expect(putBacks.length).toBeGreaterThan(20);
+    const retired = sast.rules.find((r) => r.path === putBacks[10])!;
+    const at = sast.rules.indexOf(retired);
+    sast.rules.splice(at, 1);
+    env.emulator.requests().length = 0;
+    const failure = (await modes.update(id, outs, narrow).then(
+      () => expect.fail("the update should fail"),
+      (error: unknown) => error,
+    )) as Error & { properties?: Record<string, unknown> };
+    const back = putBacks.filter((path) => path !== retired.path && modesOf()[path] === before[path]);
+    expect(back.length).toBeGreaterThanOrEqual(10);
+    expect(back.length).toBeLessThan(putBacks.length - 1);
+    expect(failure.message).toContain(`and ${back.length} putting back a rule it no longer manages`);
+    const partial = failure.properties!;
+    const pending = putBacks.filter((path) => !back.includes(path));
+    expect(Object.values(partial.originals as Record<string, string[]>).flat()).toEqual(expect.arrayContaining(pending));
+    expect(Object.keys(partial.deviations as Record<string, string>).sort()).toEqual([...pending].sort());
+
+    // The next up: the inputs are the same, the deviations are not; it puts back the rest.
+    sast.rules.splice(at, 0, retired);
+    forgetProcessMemory();
+    expect(await modes.diff(partial, narrow)).toMatchObject({ changes: true });
+    env.emulator.requests().length = 0;
+    const { outs: after } = await modes.update(id, partial, narrow);
+    expect(writes()).toHaveLength(pending.length);
+    expect(after.deviations).toEqual({});
+    for (const path of putBacks) expect(modesOf()[path]).toBe(before[path]);
+    expect(
+      Object.values(after.originals as Record<string, string[]>)
+        .flat()
+        .some((path) => putBacks.includes(path)),
+    ).toBe(false);
   });
 
   it("a rename without an alias: one warning for every rule it leaves to the new resource, with their originals and the alias to add", async () => {
