@@ -160,6 +160,9 @@ function renameAdvice(handOver: HandOver): string {
   );
 }
 
+/** How many objects a grouped warning names per original value. */
+const LISTED = 50;
+
 /**
  * {@link warnHandedOver} for many objects of one resource (the rules of a PolicyRuleModes): one
  * warning per resource that holds them now, with every original grouped by value, rather than
@@ -189,7 +192,16 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
       const was = h.secretOriginal ? "[secret]" : h.show(h.original);
       byOriginal.set(was, [...(byOriginal.get(was) ?? []), h.name]);
     }
-    const originals = [...byOriginal].map(([was, whats]) => `${was} for ${whats.join(", ")}`).join("; ");
+    // At most LISTED per value: the old resource's last state (`pulumi stack export --version`) holds them all.
+    const shownAll = [...byOriginal.values()].every((names) => names.length <= LISTED);
+    const originals =
+      [...byOriginal]
+        .map(
+          ([was, names]) =>
+            `${was} for ${names.slice(0, LISTED).join(", ")}${names.length > LISTED ? ` and ${names.length - LISTED} more` : ""}`,
+        )
+        .join("; ") +
+      (shownAll ? "" : ` (all in ${self}'s last state: \`pulumi stack history\`, then \`pulumi stack export --version <N>\`)`);
     const before = !originals
       ? ""
       : holder.settled === "created"

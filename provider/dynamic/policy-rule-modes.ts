@@ -65,6 +65,23 @@ function wantedModes(declared: Props, rules: ReadonlyMap<string, Rule>): Map<str
   return wanted;
 }
 
+/**
+ * How messages show text naming rules: when the program gave `modes` as a secret, its keys (rule
+ * paths) are part of the secret, and each prints as `[secret]`.
+ */
+function redactor(props: Props): (text: string) => string {
+  if (!secretInputsOf(props).includes("modes")) return (text) => text;
+  const hidden = new Set(Object.keys((props.modes as Record<string, unknown> | undefined) ?? {}));
+  return (text) => text.replace(/[\w.-]+/g, (token) => (hidden.has(token) ? "[secret]" : token));
+}
+
+/** `error`, its message redacted, when redacting changes it (the original stays its cause). */
+function redactedError(error: unknown, redact: (text: string) => string): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = redact(error.message);
+  return message === error.message ? error : new Error(message, { cause: error });
+}
+
 /** `{ MODE_MONITOR: [a, b] }` → `Map { a => MODE_MONITOR, b => MODE_MONITOR }`, and back. */
 const originalsByRule = (grouped: unknown) =>
   new Map(
@@ -135,13 +152,16 @@ async function setMode(props: Props, rulePath: string, mode: string): Promise<Ru
  * writes fail after others landed, the outputs so far go to the engine (partial.ts).
  */
 async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
+  const redact = redactor(declared);
   const rules = await policyRules(declared.deploymentId, declared.policyId);
   const wanted = wantedModes(declared, rules);
   const missing = Object.keys(declared.modes ?? {}).filter((path) => !rules.has(path));
   if (missing.length) {
     throw new Error(
-      `modes names rules that are not in policy ${declared.policyId} of deployment ${declared.deploymentId}: ${missing.slice(0, 5).join(", ")}` +
-        `${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} (the policy has ${rules.size} rules)`,
+      redact(
+        `modes names rules that are not in policy ${declared.policyId} of deployment ${declared.deploymentId}: ${missing.slice(0, 5).join(", ")}` +
+          `${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} (the policy has ${rules.size} rules)`,
+      ),
     );
   }
   const owner = ownerOf(KIND, declared);
@@ -158,8 +178,10 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
     if (conflicts.length) {
       const first = conflicts.slice(0, 5).map(({ claim, other }) => `${claim.object} (declared by ${ownerName(other)})`);
       throw new Error(
-        `${ownerName(owner)} would set the mode of ${conflicts.length} rule${conflicts.length === 1 ? "" : "s"} another resource declares: ` +
-          `${first.join("; ")}${conflicts.length > 5 ? "; ..." : ""}. Leave them out with select.exclude, or declare each rule in one resource only.`,
+        redact(
+          `${ownerName(owner)} would set the mode of ${conflicts.length} rule${conflicts.length === 1 ? "" : "s"} another resource declares: ` +
+            `${first.join("; ")}${conflicts.length > 5 ? "; ..." : ""}. Leave them out with select.exclude, or declare each rule in one resource only.`,
+        ),
       );
     }
   }
@@ -186,7 +208,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const originals = new Map(recorded);
   for (const [path] of sets) if (landed.has(path) && !originals.has(path)) originals.set(path, found.get(path)!);
   for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
-  if (failure && !landed.size) throw failure.error; // nothing changed: the state stays as it was
+  if (failure && !landed.size) throw redactedError(failure.error, redact); // nothing changed: the state stays as it was
   await noteNewlyManagedAsDeclared(declared, wanted, found, previous ? wantedModes(previous, rules) : new Map(), recorded);
   const summary = liveSummary(wanted, originals, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
@@ -198,7 +220,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
     `${setsLanded} of ${sets.length} setting a declared mode landed and are recorded in the stack with the modes they replaced ` +
     `(for destroy)${putBacksLanded ? `, and ${putBacksLanded} putting back a rule it no longer manages` : ""}; ` +
     `the next \`pulumi up\` makes the ${unwritten.size} left`;
-  throw new PartiallyApplied(id, outs, message, { cause: failure.error });
+  throw new PartiallyApplied(id, outs, redact(message), { cause: failure.error });
 }
 
 /**
@@ -217,7 +239,9 @@ async function noteNewlyManagedAsDeclared(
     .map(([path]) => path);
   if (!paths.length) return;
   await noteFoundAsDeclared(KIND, declared, {
-    what: `the modes of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${some(paths)})`,
+    what: redactor(declared)(
+      `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${some(paths)})`,
+    ),
     plural: paths.length > 1,
     unset: `${paths.length === 1 ? "it is" : "they are"} not in originals`,
   });
@@ -289,7 +313,27 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
   await notifyOnce(
     `${describeResource(KIND, news)}:selector`,
     "info",
-    `${describeResource(KIND, news)}: the change of select/mode ${parts.join(", ")}; it will manage ${after.size} rules.`,
+    redactor(news)(`${describeResource(KIND, news)}: the change of select/mode ${parts.join(", ")}; it will manage ${after.size} rules.`),
+  );
+}
+
+/**
+ * The rules an update will converge because they are not as this resource left them (drift a
+ * refresh found, a rule that newly matches, a put-back still to do), as a note in the preview:
+ * the input diff shows nothing for them (a dynamic provider returns no detailed diff).
+ */
+async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
+  const deviations = Object.entries(olds.deviations ?? {});
+  if (!deviations.length) return;
+  const listed = some(deviations.map(([path, live]) => `${path} (now ${live})`));
+  await notifyOnce(
+    `${describeResource(KIND, news)}:deviations`,
+    "info",
+    redactor(news)(
+      `${describeResource(KIND, news)}: ${deviations.length} rule${deviations.length === 1 ? " is" : "s are"} not as it left ` +
+        `${deviations.length === 1 ? "it" : "them"} (found by refresh, or left by a failed run): ${listed}; the update sets ` +
+        `${deviations.length === 1 ? "it" : "them"} to the declared mode, or back to the original for a rule it no longer manages.`,
+    ),
   );
 }
 
@@ -314,6 +358,7 @@ export const policyRuleModes: Handler<Kind> = {
         `${describeResource(KIND, news)}: could not list the rules the change of select/mode affects (${String(error)})`,
       ),
     );
+    await noteDeviations(olds, news);
     return diffOwned(KIND, olds, news, diffModes(olds, news), {});
   },
 
@@ -366,7 +411,11 @@ export const policyRuleModes: Handler<Kind> = {
       const handedOver: HandOver[] = [];
       const back = await planUndo(KIND, props, fields, async (handOver) => void handedOver.push(handOver));
       const policy = `policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
-      await warnAllHandedOver(handedOver, (count) => `the modes of ${count} rules of ${policy}`);
+      const redact = redactor(props);
+      await warnAllHandedOver(
+        handedOver.map((h) => ({ ...h, name: redact(h.name), what: redact(h.what) })),
+        (count) => `the modes of ${count} rules of ${policy}`,
+      );
       await eachLimited(Object.entries(back), async ([path, mode]) => {
         if (rules.has(path)) await setMode(props, path, String(mode));
       });

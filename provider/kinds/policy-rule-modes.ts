@@ -26,14 +26,25 @@ export interface RuleSelectorArgs {
   exclude?: string[];
 }
 
-const selector = z.strictObject(
-  {
-    rulePathPrefixes: z.array(z.string().min(1, "must not be empty"), { error: "must be a list of rule path prefixes" }).optional(),
-    ...criteriaSchemas,
-    exclude: z.array(rulePath, { error: "must be a list of rule paths" }).optional(),
-  },
-  { error: "must be a selector: { rulePathPrefixes?, severities?, confidences?, categories?, sources?, languages?, exclude? }" },
-);
+/** A criterion's list, given empty, would restrict nothing: refused, so that a list computed empty cannot widen the selection to every rule. */
+const nonEmpty = <S extends z.ZodType<readonly unknown[] | undefined>>(schema: S) =>
+  schema.refine((list) => list === undefined || list.length > 0, "must not be empty: an empty list restricts nothing (leave it out)");
+
+const criteria = {
+  rulePathPrefixes: nonEmpty(z.array(z.string().min(1, "must not be empty"), { error: "must be a list of rule path prefixes" }).optional()),
+  ...(Object.fromEntries(Object.entries(criteriaSchemas).map(([name, schema]) => [name, nonEmpty(schema)])) as typeof criteriaSchemas),
+};
+
+const selector = z
+  .strictObject(
+    { ...criteria, exclude: z.array(rulePath, { error: "must be a list of rule paths" }).optional() },
+    { error: "must be a selector: { rulePathPrefixes?, severities?, confidences?, categories?, sources?, languages?, exclude? }" },
+  )
+  .refine((select) => Object.keys(criteria).some((name) => (select as Record<string, unknown>)[name] !== undefined), {
+    message:
+      "must give at least one criterion (rulePathPrefixes, severities, confidences, categories, sources, languages): " +
+      "a selector without one would set the mode of every rule of the policy",
+  });
 
 const sameValue = (live: unknown, declared: unknown) => isDeepStrictEqual(live ?? undefined, declared ?? undefined);
 

@@ -19,3 +19,9 @@ export const describe = (type: string, name: string) => `${kindOf(type) ?? type}
 
 /** The inputs of a resource as a plain record (the pack's props are typed `any`). */
 export type Inputs = Record<string, unknown>;
+
+/**
+ * The inputs the program gave as secrets: every resource class of the package passes their names
+ * (`secretInputs`), and violations print `[secret]` in place of their values.
+ */
+export const secretInputsOf = (inputs: Inputs): string[] => (Array.isArray(inputs.secretInputs) ? (inputs.secretInputs as string[]) : []);

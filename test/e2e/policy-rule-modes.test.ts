@@ -84,7 +84,10 @@ describe("PolicyRuleModes through the real CLI", () => {
     await workspace.run(["refresh", "--yes", "--skip-preview"]);
     expect((await workspace.resources())["django"]!.outputs.deviations).toEqual({ [newcomer.path]: before[newcomer.path] });
     mark = emulator.requests().length;
-    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const converged = await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(printed(converged)).toContain(
+      `PolicyRuleModes "django": 1 rule is not as it left it (found by refresh, or left by a failed run): ${newcomer.path}`,
+    );
     expect(writesSince(mark)).toHaveLength(1);
     expect(newcomer.policyMode).toBe("MODE_BLOCK");
 

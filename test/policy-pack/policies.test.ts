@@ -64,6 +64,19 @@ describe("critical-rules-not-weakened", () => {
     // Left alone: critical rules excluded, or set by an explicit entry that is not weak.
     expect(await check({ select: { ...django, severities: ["SEVERITY_LOW"] }, mode: "MODE_MONITOR" })).toEqual([]);
     expect(await check({ select: django, mode: "MODE_BLOCK" })).toEqual([]);
+    // Given as secrets (the class passes their names in secretInputs), the mode and a modes entry's path print [secret].
+    const [secretEntry] = await check({ modes: { [CRITICAL_SQL]: "MODE_DISABLED" }, secretInputs: ["modes"] });
+    expect(secretEntry).toContain("sets modes [secret] on rule [secret] (policy 10, deployment 1), a SEVERITY_CRITICAL rule");
+    expect(secretEntry).not.toContain(CRITICAL_SQL);
+    const [secretMode] = await check({ select: django, mode: "MODE_MONITOR", secretInputs: ["mode"] });
+    expect(secretMode).toMatch(/^PolicyRuleModes "r" sets mode \[secret\] on every rule its select matches/);
+    const [single] = await violations(
+      criticalRulesNotWeakened,
+      "PolicyRuleMode",
+      { ...ruleMode(CRITICAL_SQL, "MODE_MONITOR"), secretInputs: ["mode"] },
+      credentials(),
+    );
+    expect(single).toContain(`sets mode [secret] on rule ${CRITICAL_SQL}`);
     // One listing per policy for every check of the run (the analyzer process): this file's first test made it.
     expect(env.requests()).toEqual([]);
   });
@@ -119,6 +132,22 @@ describe("protected-rules-not-disabled", () => {
       await violations(protectedRulesNotDisabled, "DetectionPolicyException", { ...exception, exceptionType: "include" }, config),
     ).toEqual([]);
     expect(await violations(protectedRulesNotDisabled, "DetectionPolicy", { disabled: [CRITICAL_SQL] })).toEqual([]); // nothing protected by default
+    // Lists given as secrets print [secret] in place of the rule and the scope.
+    const secret = await violations(
+      protectedRulesNotDisabled,
+      "DetectionPolicy",
+      {
+        disabled: [HIGH_EVAL],
+        exceptions: [{ exceptionType: "exclude", projectName: "a/b", rule: "p/default", ruleType: "pack" }],
+        secretInputs: ["disabled", "exceptions"],
+      },
+      config,
+    );
+    expect(secret).toEqual([
+      expect.stringContaining("disables rule [secret] (disabled[0]): it is a protected rule"),
+      expect.stringContaining("excludes pack [secret] for [secret] (exceptions[0]): it is a protected pack"),
+    ]);
+    expect(JSON.stringify(secret)).not.toMatch(/eval-detected|a\/b/);
   });
 });
 

@@ -46,7 +46,7 @@ describe("PolicyRuleModes", () => {
     const asDeclared = [explicit!, ...rest].filter((p) => before[p] === after[p]);
     expect(asDeclared.length).toBeGreaterThan(0);
     expect(notices.map((n) => n.message).join("\n")).toContain(
-      `PolicyRuleModes "django": the modes of ${asDeclared.length} rule${asDeclared.length === 1 ? "" : "s"} it now manages (${asDeclared.join(", ")})`,
+      `PolicyRuleModes "django": the mode${asDeclared.length === 1 ? "" : "s"} of ${asDeclared.length} rule${asDeclared.length === 1 ? "" : "s"} it now manages (${asDeclared.join(", ")})`,
     );
     expect(outs).toMatchObject({ managedRules: rest.length + 1, deviations: {} });
     expect(Object.values(outs.modeCounts as Record<string, number>).reduce((a, b) => a + b)).toBe(rest.length + 1);
@@ -76,6 +76,11 @@ describe("PolicyRuleModes", () => {
     expect(read.props?.deviations).toEqual({ [managed.path]: "MODE_MONITOR", [newcomer.path]: newcomer.policyMode });
     expect(read.inputs).toMatchObject({ select: inputs.select, mode: "MODE_BLOCK" });
     expect(await modes.diff(read.props!, inputs)).toMatchObject({ changes: true, replaces: [] });
+    // The input diff shows nothing for them: a note names them.
+    expect(notices.map((n) => n.message).join("\n")).toContain(
+      `PolicyRuleModes "django": 2 rules are not as it left them (found by refresh, or left by a failed run): ` +
+        `${managed.path} (now MODE_MONITOR), ${newcomer.path} (now ${newcomer.policyMode})`,
+    );
     forgetProcessMemory();
     env.emulator.requests().length = 0;
     const updated = await modes.update(id, read.props!, inputs);
@@ -252,6 +257,21 @@ describe("PolicyRuleModes", () => {
     expect(writes()).toEqual([]);
   });
 
+  it("with modes given as a secret, messages print [secret] for its rules", async () => {
+    const secretModes = (modes: Record<string, string>) =>
+      declared({ select: undefined, mode: undefined, modes, secretInputs: ["modes"], resourceName: "hidden" });
+    const asDeclared = rules().find((r) => r.path.startsWith("python.") && r.policyMode === "MODE_BLOCK")!.path;
+    await modes.create(await checked(modes, secretModes({ [asDeclared]: "MODE_BLOCK", [EVAL]: "MODE_DISABLED" })));
+    const said = notices.map((n) => n.message).join("\n");
+    expect(said).toContain('PolicyRuleModes "hidden": the mode of 1 rule it now manages ([secret]) was already as declared');
+    expect(said).not.toContain(asDeclared);
+    forgetProcessMemory();
+    const missing = "python.lang.security.audit.not-a-rule.not-a-rule";
+    const refused = await modes.create(await checked(modes, secretModes({ [missing]: "MODE_BLOCK" }))).catch((e: Error) => e);
+    expect(String(refused)).toContain("modes names rules that are not in policy 10 of deployment 1: [secret]");
+    expect(String(refused)).not.toContain(missing);
+  });
+
   it("refuses mode without select, and select without mode, naming the field, before any request", async () => {
     const noSelect = await modes.check(declared({ select: undefined }));
     expect(noSelect.failures?.[0]).toMatchObject({ property: "mode", reason: expect.stringContaining("needs select") });
@@ -259,6 +279,13 @@ describe("PolicyRuleModes", () => {
     expect(noMode.failures?.[0]).toMatchObject({ property: "mode", reason: expect.stringContaining("is required with select") });
     const badPath = await modes.check(declared({ modes: { "not a path": "MODE_BLOCK" } }));
     expect(badPath.failures?.[0]?.property).toBe("modes.not a path"); // the key, named
+    // A selector that restricts nothing would set every rule of the policy.
+    const everything = await modes.check(declared({ select: {} }));
+    expect(everything.failures?.[0]).toMatchObject({ property: "select", reason: expect.stringContaining("at least one criterion") });
+    const emptyList = await modes.check(declared({ select: { severities: [], languages: ["python"] } }));
+    expect(emptyList.failures?.[0]).toMatchObject({ property: "select.severities", reason: expect.stringContaining("must not be empty") });
+    const onlyExclude = await modes.check(declared({ select: { exclude: [EVAL] } }));
+    expect(onlyExclude.failures?.[0]?.property).toBe("select");
     expect(env.requests()).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { POLICY_MODES, SEVERITIES } from "../../client";
 import type { ResourceKind } from "../../kinds";
 import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../../kinds/rule-criteria";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
-import { describe, type Inputs, kindOf } from "../resources";
+import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
 import { credentialsFrom, policyListing } from "../severities";
 
 export const NAME = "critical-rules-not-weakened";
@@ -30,6 +30,9 @@ export interface RuleModeClaim {
   rulePath?: string;
   select?: RuleCriteria & { exclude?: string[] };
   except?: string[];
+  /** The program gave the mode (and, for a `modes` entry, the rule's path) as a secret: violations print `[secret]`. */
+  secretMode?: boolean;
+  secretPath?: boolean;
 }
 
 /** How each kind that sets rule modes declares them: adding a kind is one entry. */
@@ -41,20 +44,25 @@ export const RULE_MODE_CLAIMS: Partial<Record<ResourceKind, (inputs: Inputs) => 
       rulePath: String(inputs.rulePath),
       mode: String(inputs.mode),
       field: "mode",
+      secretMode: secretInputsOf(inputs).includes("mode"),
     },
   ],
   PolicyRuleModes: (inputs) => {
     const policy = { deploymentId: String(inputs.deploymentId), policyId: String(inputs.policyId) };
     const modes = (inputs.modes as Record<string, string> | undefined) ?? {};
+    const secretModes = secretInputsOf(inputs).includes("modes");
     const explicit = Object.entries(modes).map(([rulePath, mode]) => ({
       ...policy,
       rulePath,
       mode,
-      field: `modes[${JSON.stringify(rulePath)}]`,
+      field: secretModes ? "modes" : `modes[${JSON.stringify(rulePath)}]`,
+      secretMode: secretModes,
+      secretPath: secretModes,
     }));
     const select = inputs.select as RuleModeClaim["select"];
     if (!select || inputs.mode === undefined) return explicit;
-    return [...explicit, { ...policy, select, except: Object.keys(modes), mode: String(inputs.mode), field: "mode" }];
+    const secretMode = secretInputsOf(inputs).includes("mode");
+    return [...explicit, { ...policy, select, except: Object.keys(modes), mode: String(inputs.mode), field: "mode", secretMode }];
   },
 };
 
@@ -90,11 +98,13 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
   const weak = claimsOf(args.props as Inputs).filter((claim) => config.weakModes.includes(claim.mode));
   if (!weak.length) return;
   const resource = describe(args.type, args.name);
+  const modeOf = (claim: RuleModeClaim) => (claim.secretMode ? "[secret]" : claim.mode);
+  const pathOf = (claim: RuleModeClaim) => (claim.secretPath ? "[secret]" : claim.rulePath);
   const credentials = credentialsFrom(config);
   if (!credentials) {
-    const what = weak.length === 1 && weak[0]!.rulePath ? `rule ${weak[0]!.rulePath}` : "rules";
+    const what = weak.length === 1 && weak[0]!.rulePath ? `rule ${pathOf(weak[0]!)}` : "rules";
     const message =
-      `${resource} puts ${what} into ${weak[0]!.mode}, and without Semgrep credentials this policy cannot look up ` +
+      `${resource} puts ${what} into ${modeOf(weak[0]!)}, and without Semgrep credentials this policy cannot look up ` +
       `${what === "rules" ? "their severities" : "its severity"}: set SEMGREP_APP_TOKEN (and SEMGREP_APP_URL) in the environment ` +
       "of the Pulumi run, or `token` (and `url`) in this policy's config.";
     // The object form of reportViolation carries its own enforcement level (the string form takes the policy's).
@@ -112,14 +122,14 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
     try {
       rules = await listing(claim.deploymentId, claim.policyId);
     } catch (error) {
-      const what = claim.rulePath ? `rule ${claim.rulePath}` : "the rules it selects";
+      const what = claim.rulePath ? `rule ${pathOf(claim)}` : "the rules it selects";
       report(`${resource}: could not look up the severity of ${what} ${where}: ${(error as Error).message}`);
       continue;
     }
     if (claim.rulePath) {
       const rule = rules.get(claim.rulePath);
       if (isProtected(rule))
-        report(`${resource} sets ${claim.field} ${claim.mode} on rule ${claim.rulePath} ${where}, a ${rule!.severity} rule: ${why}.`);
+        report(`${resource} sets ${claim.field} ${modeOf(claim)} on rule ${pathOf(claim)} ${where}, a ${rule!.severity} rule: ${why}.`);
       continue;
     }
     const skipped = new Set([...(claim.select?.exclude ?? []), ...(claim.except ?? [])]);
@@ -127,7 +137,7 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
     if (!hit.length) continue;
     const shown = hit.slice(0, 5).map((r) => `${r.path} (${r.severity})`);
     report(
-      `${resource} sets mode ${claim.mode} on every rule its select matches ${where}, ${hit.length} of a protected severity: ` +
+      `${resource} sets mode ${modeOf(claim)} on every rule its select matches ${where}, ${hit.length} of a protected severity: ` +
         `${shown.join(", ")}${hit.length > 5 ? `, and ${hit.length - 5} more` : ""}: ${why}. Narrow select (severities, exclude) to leave them alone.`,
     );
   }

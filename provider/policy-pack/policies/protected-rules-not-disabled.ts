@@ -6,7 +6,7 @@
  */
 import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
-import { describe, type Inputs, kindOf } from "../resources";
+import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
 
 export const NAME = "protected-rules-not-disabled";
 
@@ -50,17 +50,20 @@ function validate(args: ResourceValidationArgs, report: ReportViolation): void {
   const config = withDefaults<Config>(configSchema, given);
   const resource = describe(args.type, args.name);
   const props = args.props as Inputs;
-  const excluded = (e: Exception, field: string) => {
+  // A DetectionPolicy's lists given as secrets print [secret] (a DetectionPolicyException's rule and scope are its id, never secret).
+  const secret = (input: string) => secretInputsOf(props).includes(input);
+  const excluded = (e: Exception, field: string, hidden = false) => {
     if (e.exceptionType !== "exclude" || typeof e.rule !== "string") return;
     const why = protection(config, e.rule, e.ruleType);
-    if (why) report(`${resource} excludes ${e.ruleType === "pack" ? "pack" : "rule"} ${e.rule} for ${scopeOf(e)} (${field}): ${why}.`);
+    const what = hidden ? "[secret] for [secret]" : `${e.rule} for ${scopeOf(e)}`;
+    if (why) report(`${resource} excludes ${e.ruleType === "pack" ? "pack" : "rule"} ${what} (${field}): ${why}.`);
   };
   if (kind === "DetectionPolicyException") return excluded(props as Exception, "exceptionType exclude");
   ((props.disabled as string[] | undefined) ?? []).forEach((rule, i) => {
     const why = protection(config, rule, "rule");
-    if (why) report(`${resource} disables rule ${rule} (disabled[${i}]): ${why}.`);
+    if (why) report(`${resource} disables rule ${secret("disabled") ? "[secret]" : rule} (disabled[${i}]): ${why}.`);
   });
-  ((props.exceptions as Exception[] | undefined) ?? []).forEach((e, i) => excluded(e, `exceptions[${i}]`));
+  ((props.exceptions as Exception[] | undefined) ?? []).forEach((e, i) => excluded(e, `exceptions[${i}]`, secret("exceptions")));
 }
 
 export const protectedRulesNotDisabled: ResourceValidationPolicy = {
