@@ -290,13 +290,17 @@ const some = (paths: readonly string[], shown = 10) =>
 /**
  * What a change of `select` or `mode` will do, rule by rule, as a note in the preview: the engine
  * shows only the input diff (a dynamic provider returns no detailed diff), where a selector
- * change is one line that names no rule. Lists the policy (a read) only then: a no-change `up`,
- * or a change of explicit `modes` alone (which the input diff shows rule by rule), reads nothing.
+ * change is one line that names no rule. The same for an entry dropped from `modes` beside a
+ * selector, which the input diff shows as removed though the selector may then set the rule.
+ * Lists the policy (a read) only then: a no-change `up`, or any other change of explicit
+ * `modes` (which the input diff shows rule by rule), reads nothing.
  */
 async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void> {
   const same =
     isDeepStrictEqual(olds.select ?? undefined, news.select ?? undefined) && (olds.mode ?? undefined) === (news.mode ?? undefined);
-  if (same || !known(news.deploymentId, news.policyId, news.select ?? {}, news.mode ?? "", news.modes ?? {})) return;
+  const dropped = Object.keys(olds.modes ?? {}).filter((path) => !(path in (news.modes ?? {})));
+  if (same && !(dropped.length && news.select)) return;
+  if (!known(news.deploymentId, news.policyId, news.select ?? {}, news.mode ?? "", news.modes ?? {})) return;
   if (String(olds.deploymentId) !== news.deploymentId || String(olds.policyId) !== news.policyId) return; // a replacement
   const rules = await policyRules(news.deploymentId, news.policyId);
   const before = wantedModes(olds, rules);
@@ -313,7 +317,9 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
   await notifyOnce(
     `${describeResource(KIND, news)}:selector`,
     "info",
-    redactor(news)(`${describeResource(KIND, news)}: the change of select/mode ${parts.join(", ")}; it will manage ${after.size} rules.`),
+    redactor(news)(
+      `${describeResource(KIND, news)}: the change of ${same ? "modes" : "select/mode"} ${parts.join(", ")}; it will manage ${after.size} rules.`,
+    ),
   );
 }
 

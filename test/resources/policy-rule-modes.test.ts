@@ -241,6 +241,23 @@ describe("PolicyRuleModes", () => {
     expect(changed.every((path) => before[path] !== "MODE_BLOCK")).toBe(true);
   });
 
+  it("an entry dropped from modes beside a selector: the note says the selector will set the rule", async () => {
+    const critical = rules().find((r) => r.path.startsWith(DJANGO) && r.severity === "SEVERITY_CRITICAL")!.path;
+    const withEntry = await checked(modes, declared({ modes: { [critical]: "MODE_COMMENT" } }));
+    const { outs } = await modes.create(withEntry);
+    forgetProcessMemory();
+    notices.length = 0;
+    expect(await modes.diff(outs, await checked(modes, declared()))).toMatchObject({ changes: true });
+    expect(notices.map((n) => n.message).join("\n")).toContain(
+      `PolicyRuleModes "django": the change of modes sets 1 rule to their declared mode (${critical})`,
+    );
+    // Any other change of explicit modes reads nothing: the input diff shows it rule by rule.
+    forgetProcessMemory();
+    env.emulator.requests().length = 0;
+    await modes.diff(outs, await checked(modes, declared({ modes: { [critical]: "MODE_MONITOR" } })));
+    expect(env.requests()).toEqual([]);
+  });
+
   it("conflicts: explicit modes with a PolicyRuleMode at check; a selector's overlap before any write", async () => {
     await checked(single, { deploymentId: "1", policyId: SAST_POLICY_ID, rulePath: EVAL, mode: "MODE_BLOCK", resourceName: "eval" });
     const explicit = await modes.check(declared({ select: undefined, mode: undefined, modes: { [EVAL]: "MODE_COMMENT" } }));
