@@ -42,13 +42,16 @@ const WRITE_CONCURRENCY = 8;
 
 const subject = (props: Props) => `PolicyRuleModes ${String(props.resourceName ?? "")} in policy ${String(props.policyId)}`;
 
+/** Whether the program gave a mode (in `modes` or `mode`) as a secret: messages then print no mode of its rules. */
+const secretModes = (props: Props) => secretInputsOf(props).some((input) => input === "modes" || input === "mode");
+
 /** The claim on one rule's mode: the same a PolicyRuleMode of that rule makes, so that the two conflict. */
 const claimOn = (props: Props, rulePath: string, mode: unknown): Claim => ({
   object: ruleObject({ ...props, rulePath }),
   field: "mode",
   value: mode,
   property: "modes",
-  secret: secretInputsOf(props).includes("modes"),
+  secret: secretModes(props),
 });
 
 /** Every managed rule and the mode declared for it: the selected ones (less `exclude`), then `modes` over them. */
@@ -195,7 +198,8 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const landed = new Map<string, string>();
   const failure = await eachLimited(writes, async ([path, mode]) => {
     const rule = await setMode(declared, path, mode).catch((error: unknown) => {
-      throw new Error(`setting rule ${path} to ${mode}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      const to = secretModes(declared) ? "[secret]" : mode;
+      throw new Error(`setting rule ${path} to ${to}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     landed.set(path, rule.policyMode);
   }).then(
@@ -331,7 +335,7 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
 async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
   const deviations = Object.entries(olds.deviations ?? {});
   if (!deviations.length) return;
-  const listed = some(deviations.map(([path, live]) => `${path} (now ${live})`));
+  const listed = some(deviations.map(([path, live]) => (secretModes(news) ? path : `${path} (now ${live})`)));
   await notifyOnce(
     `${describeResource(KIND, news)}:deviations`,
     "info",
@@ -411,7 +415,7 @@ export const policyRuleModes: Handler<Kind> = {
         last: rules.get(path)?.policyMode,
         same: Object.is,
         show: String,
-        secret: secretInputsOf(props).includes("modes"),
+        secret: secretModes(props),
         what: `the mode of ${ruleObject({ ...props, rulePath: path })}`,
       }));
       const handedOver: HandOver[] = [];

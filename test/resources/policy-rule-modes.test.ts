@@ -278,10 +278,20 @@ describe("PolicyRuleModes", () => {
     const secretModes = (modes: Record<string, string>) =>
       declared({ select: undefined, mode: undefined, modes, secretInputs: ["modes"], resourceName: "hidden" });
     const asDeclared = rules().find((r) => r.path.startsWith("python.") && r.policyMode === "MODE_BLOCK")!.path;
-    await modes.create(await checked(modes, secretModes({ [asDeclared]: "MODE_BLOCK", [EVAL]: "MODE_DISABLED" })));
+    const inputs = await checked(modes, secretModes({ [asDeclared]: "MODE_BLOCK", [EVAL]: "MODE_DISABLED" }));
+    const { id, outs } = await modes.create(inputs);
     const said = notices.map((n) => n.message).join("\n");
     expect(said).toContain('PolicyRuleModes "hidden": the mode of 1 rule it now manages ([secret]) was already as declared');
     expect(said).not.toContain(asDeclared);
+    // Drift on a secret entry: the note names neither the rule nor its modes.
+    rules().find((r) => r.path === EVAL)!.policyMode = "MODE_COMMENT";
+    forgetProcessMemory();
+    const read = await modes.read(id, outs);
+    notices.length = 0;
+    await modes.diff(read.props!, inputs);
+    const drift = notices.map((n) => n.message).join("\n");
+    expect(drift).toContain('PolicyRuleModes "hidden": 1 rule is not as it left it (found by refresh, or left by a failed run): [secret];');
+    expect(drift).not.toMatch(/eval-detected|MODE_COMMENT/);
     forgetProcessMemory();
     const missing = "python.lang.security.audit.not-a-rule.not-a-rule";
     const refused = await modes.create(await checked(modes, secretModes({ [missing]: "MODE_BLOCK" }))).catch((e: Error) => e);
