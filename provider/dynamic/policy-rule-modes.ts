@@ -14,6 +14,7 @@ import { apiClient } from "./credentials";
 import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about } from "./lookup";
+import { EngineGoneError, engineGone } from "./engine-watch";
 import { notifyOnce } from "./notices";
 import {
   checkOwned,
@@ -122,13 +123,17 @@ function liveSummary(
 /**
  * Runs `work` for each item, at most WRITE_CONCURRENCY at once. After a failure it starts no
  * more (a token or network problem would fail them all), lets those in flight end, and rethrows
- * the first failure.
+ * the first failure. It starts none either once the engine is gone (engine-watch.ts).
  */
 async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   let failed: { error: unknown } | undefined;
   const lanes = Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
     while (!failed && next < items.length) {
+      if (engineGone()) {
+        failed ??= { error: new EngineGoneError() };
+        break;
+      }
       try {
         await work(items[next++]!);
       } catch (error) {

@@ -99,4 +99,47 @@ describe("an interrupted up", () => {
       await emulator.close();
     }
   }, 300_000);
+
+  it("of a PolicyRuleModes: once the CLI is killed, the provider starts no further write", async () => {
+    // Slow answers: the writes take seconds, so most are still to start when the CLI dies.
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 200 });
+    try {
+      const severe = ["SEVERITY_HIGH", "SEVERITY_CRITICAL"];
+      const sast = emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
+      const changing = sast.rules.filter((r) => severe.includes(r.severity!) && r.policyMode !== "MODE_BLOCK");
+      expect(changing.length).toBeGreaterThan(60);
+      const program = `const semgrep = require("pulumi-semgrep");
+new semgrep.PolicyRuleModes("severe", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", select: { severities: ${JSON.stringify(severe)} }, mode: "MODE_BLOCK" });
+`;
+      const workspace = await pulumiWorkspace(
+        {
+          "Pulumi.yaml": "name: interrupted-bulk\nruntime: nodejs\n",
+          "index.js": program,
+          "package.json": '{"name":"interrupted-bulk","main":"index.js"}',
+        },
+        { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token },
+        join(inject("installedPackageDir"), "node_modules"),
+      );
+      const up = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive"], {
+        cwd: workspace.dir,
+        env: workspace.env,
+        detached: true,
+        stdio: "ignore",
+      });
+      const ruleWrites = () => emulator.requests().filter((r) => r.operation === "policies.updateRuleMode").length;
+      const deadline = Date.now() + 60_000;
+      while (ruleWrites() < 8 && Date.now() < deadline) await sleep(5);
+      process.kill(-up.pid!, "SIGKILL");
+      await new Promise((resolve) => up.once("exit", resolve));
+      const atKill = ruleWrites();
+      // All the writes would take about changing.length / 8 * 200 ms; wait longer than that.
+      await sleep(Math.ceil(changing.length / 8) * 200 + 2_000);
+      const afterKill = ruleWrites() - atKill;
+      // Those in flight, and those started before the provider saw the engine gone (it looks every 250 ms).
+      expect(afterKill, `${afterKill} writes started after the kill, of ${changing.length - atKill} left`).toBeLessThanOrEqual(24);
+      expect(atKill + afterKill).toBeLessThan(changing.length);
+    } finally {
+      await emulator.close();
+    }
+  }, 300_000);
 });

@@ -1,0 +1,55 @@
+/**
+ * Whether the Pulumi engine that started this provider process is gone: its CLI was killed (a
+ * cancelled CI job, a SIGKILL). The provider process outlives it, since the host runs in a
+ * process group of its own, and would go on writing what no state will ever record: each such
+ * write is one more original lost. A resource that makes many writes (PolicyRuleModes) asks
+ * before each one and stops; the orphaned process then exits.
+ *
+ * The host is started with the engine's gRPC address among its arguments; once that address
+ * refuses connections, the engine is gone.
+ */
+import { connect } from "node:net";
+
+/** How often the engine's address is probed while writes are under way. */
+const PROBE_MS = 250;
+/** How long an orphaned provider process lingers once the engine is gone. */
+const EXIT_AFTER_MS = 2_000;
+
+const engine = process.argv
+  .slice(2)
+  .map((arg) => /^(127\.0\.0\.1|localhost|\[::1\]):(\d+)$/.exec(arg))
+  .find((match) => match !== null);
+
+let gone = false;
+let probing: NodeJS.Timeout | undefined;
+
+/** True once the engine's address refuses connections; the first call starts probing it. */
+export function engineGone(): boolean {
+  if (engine && !probing && !gone) {
+    probing = setInterval(probe, PROBE_MS);
+    probing.unref(); // never what keeps the process alive
+  }
+  return gone;
+}
+
+function probe(): void {
+  const [, host, port] = engine!;
+  const socket = connect(Number(port), host!.replace(/^\[|\]$/g, ""));
+  socket.once("connect", () => socket.destroy());
+  socket.once("error", (error: NodeJS.ErrnoException) => {
+    socket.destroy();
+    if (error.code !== "ECONNREFUSED") return;
+    gone = true;
+    clearInterval(probing);
+    // Nothing will call this process again: leave once the writes in flight have had time to end.
+    setTimeout(() => process.exit(1), EXIT_AFTER_MS);
+  });
+}
+
+/** What a write that is not started says: nobody will see it, but a test or a log might. */
+export class EngineGoneError extends Error {
+  override name = "EngineGoneError";
+  constructor() {
+    super("the Pulumi CLI running this update is gone (killed or cancelled): no further write starts");
+  }
+}
