@@ -5,8 +5,8 @@
  * write is one more original lost. A resource that makes many writes (PolicyRuleModes) asks
  * before each one and stops; the orphaned process then exits.
  *
- * The host is started with the engine's gRPC address among its arguments; once that address
- * refuses connections, the engine is gone.
+ * The host is started with the engine's gRPC address among its arguments (where notices.ts
+ * also sends messages); once that address refuses connections, the engine is gone.
  */
 import { connect } from "node:net";
 
@@ -15,10 +15,17 @@ const PROBE_MS = 250;
 /** How long an orphaned provider process lingers once the engine is gone. */
 const EXIT_AFTER_MS = 2_000;
 
-const engine = process.argv
-  .slice(2)
-  .map((arg) => /^(127\.0\.0\.1|localhost|\[::1\]):(\d+)$/.exec(arg))
-  .find((match) => match !== null);
+/**
+ * The engine's address, when this process is the dynamic-provider host the engine started: its
+ * one argument that is an address (the engine may pass flags such as `--logflow` before it).
+ */
+export function engineAddress(): string | undefined {
+  const [, script, ...args] = process.argv;
+  if (!script || !/dynamic-provider[\\/]index\.js$/.test(script)) return undefined;
+  return args.find((arg) => /^[\w.[\]:-]+:\d+$/.test(arg));
+}
+
+const engine = /^\[?(.*?)\]?:(\d+)$/.exec(engineAddress() ?? "");
 
 let gone = false;
 let probing: NodeJS.Timeout | undefined;
@@ -34,7 +41,7 @@ export function engineGone(): boolean {
 
 function probe(): void {
   const [, host, port] = engine!;
-  const socket = connect(Number(port), host!.replace(/^\[|\]$/g, ""));
+  const socket = connect(Number(port), host);
   socket.once("connect", () => socket.destroy());
   socket.once("error", (error: NodeJS.ErrnoException) => {
     socket.destroy();

@@ -6,12 +6,17 @@
  * run's diagnostics (warnings counted as such). Anywhere else they go to stderr.
  */
 import { createRequire } from "node:module";
+import { engineAddress } from "./engine-watch";
 import { onForget } from "./process-memory";
 
 export type Severity = "info" | "warning";
 export type NoticeSink = (severity: Severity, message: string) => Promise<void>;
 
 let sink: NoticeSink | undefined;
+
+/** `a, b, c and 9 more`: at most `shown` of `items`, for messages that would otherwise list thousands. */
+export const someOf = (items: readonly string[], shown = 10) =>
+  items.length <= shown ? items.join(", ") : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
 
 /** Sends a message to the person running `pulumi`. Resolves once it is delivered. */
 export function notify(severity: Severity, message: string): Promise<void> {
@@ -42,16 +47,6 @@ export function setNoticeSink(next: NoticeSink | undefined): void {
 const stderrSink: NoticeSink = async (severity, message) => {
   process.stderr.write(`${severity === "warning" ? "warning: " : ""}${message}\n`);
 };
-
-/**
- * The engine's address, when this process is the dynamic-provider host the engine started: its
- * one argument that is an address (the engine may pass flags such as `--logflow` before it).
- */
-function engineAddress(): string | undefined {
-  const [, script, ...args] = process.argv;
-  if (!script || !/dynamic-provider[\\/]index\.js$/.test(script)) return undefined;
-  return args.find((arg) => /^[\w.[\]:-]+:\d+$/.test(arg));
-}
 
 /** Pulumi's engine protocol, as the installed @pulumi/pulumi ships it. */
 interface EngineProtocol {

@@ -10,7 +10,7 @@ import type { KINDS, ResourceKind } from "../kinds";
 import type { CheckedInputs } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
 import { type Claim, declare, type Holder, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
-import { notify } from "./notices";
+import { notify, someOf } from "./notices";
 import { checkResource, metaChanged, ownerOf } from "./resource-meta";
 
 /** True when none of `values` is a preview's unknown: what a claim is made of must be known. */
@@ -195,12 +195,7 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
     // At most LISTED per value: the old resource's last state (`pulumi stack export --version`) holds them all.
     const shownAll = [...byOriginal.values()].every((names) => names.length <= LISTED);
     const originals =
-      [...byOriginal]
-        .map(
-          ([was, names]) =>
-            `${was} for ${names.slice(0, LISTED).join(", ")}${names.length > LISTED ? ` and ${names.length - LISTED} more` : ""}`,
-        )
-        .join("; ") +
+      [...byOriginal].map(([was, names]) => `${was} for ${someOf(names, LISTED)}`).join("; ") +
       (shownAll ? "" : ` (all in ${self}'s last state: \`pulumi stack history\`, then \`pulumi stack export --version <N>\`)`);
     const before = !originals
       ? ""

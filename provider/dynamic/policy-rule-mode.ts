@@ -2,7 +2,6 @@
 import { causeChain, DeploymentMigratedError, NotFoundError, type Rule } from "../client";
 import { fieldRules, type policyRuleModeKind } from "../kinds";
 import type { Props } from "./check";
-import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
@@ -11,7 +10,7 @@ import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "
 import { type Claim, ownerName } from "./ownership";
 import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
-import { findRule, rememberRule, ruleCount } from "./rule-index";
+import { findRule, ruleCount, writeRuleMode } from "./rule-index";
 import { selectorTaking } from "./rule-selectors";
 import { ownerOf } from "./resource-meta";
 
@@ -82,16 +81,6 @@ async function requireRule(declared: Inputs): Promise<Rule> {
   return rule;
 }
 
-/** Sets the mode and returns the rule as the service answered. */
-async function setMode(declared: Pick<Inputs, "deploymentId" | "policyId" | "rulePath">, mode: Inputs["mode"]): Promise<Rule> {
-  const { updatedRule } = await apiClient().policies.updateRuleMode(declared.deploymentId, declared.policyId, {
-    rulePath: declared.rulePath,
-    policyMode: mode,
-  });
-  rememberRule(declared.deploymentId, declared.policyId, updatedRule);
-  return updatedRule;
-}
-
 export const policyRuleMode: Handler<Kind> = {
   check: (_olds, news) =>
     checkOwned(KIND, news, (declared) => (known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [])),
@@ -107,7 +96,7 @@ export const policyRuleMode: Handler<Kind> = {
       if (originalMode === undefined) {
         await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
       } else {
-        rule = await setMode(declared, declared.mode);
+        rule = await writeRuleMode(declared, declared.mode);
       }
       settleOwner(KIND, props, "created", { mode: originalMode ?? null });
       return {
@@ -145,7 +134,7 @@ export const policyRuleMode: Handler<Kind> = {
         category: olds.category ?? null,
         url: olds.url ?? null,
       };
-      const rule = olds.mode === declared.mode ? last : ruleOutputs(await setMode(declared, declared.mode));
+      const rule = olds.mode === declared.mode ? last : ruleOutputs(await writeRuleMode(declared, declared.mode));
       const outs = outputs({ ...declared, ...rule, originalMode: olds.originalMode });
       settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
@@ -166,7 +155,7 @@ export const policyRuleMode: Handler<Kind> = {
           secret: claim.secret === true,
         };
         const { mode } = await planUndo(KIND, props, [field]);
-        if (mode !== undefined) await unlessGone(() => setMode(props as Inputs, mode as Inputs["mode"]));
+        if (mode !== undefined) await unlessGone(() => writeRuleMode(props as Inputs, mode as Inputs["mode"]));
       }),
     ),
 };

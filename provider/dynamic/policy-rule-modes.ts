@@ -10,12 +10,11 @@ import type { policyRuleModesKind } from "../kinds";
 import type { RuleSelectorArgs } from "../kinds/policy-rule-modes";
 import { meetsCriteria } from "../kinds/rule-criteria";
 import type { Props } from "./check";
-import { apiClient } from "./credentials";
 import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about } from "./lookup";
 import { EngineGoneError, engineGone } from "./engine-watch";
-import { notifyOnce } from "./notices";
+import { notifyOnce, someOf } from "./notices";
 import {
   checkOwned,
   describeResource,
@@ -31,7 +30,7 @@ import { ruleObject } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { declareSelector, selectorTaking } from "./rule-selectors";
-import { policyRules, rememberRule } from "./rule-index";
+import { policyRules, writeRuleMode } from "./rule-index";
 
 const KIND = "PolicyRuleModes";
 type Kind = typeof policyRuleModesKind;
@@ -145,13 +144,9 @@ async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<vo
   if (failed) throw failed.error;
 }
 
-async function setMode(props: Props, rulePath: string, mode: string): Promise<Rule> {
-  const deploymentId = String(props.deploymentId);
-  const policyId = String(props.policyId);
-  const { updatedRule } = await apiClient().policies.updateRuleMode(deploymentId, policyId, { rulePath, policyMode: mode as PolicyMode });
-  rememberRule(deploymentId, policyId, updatedRule);
-  return updatedRule;
-}
+/** Sets one rule of the resource's policy to `mode`. */
+const setMode = (props: Props, rulePath: string, mode: string) =>
+  writeRuleMode({ deploymentId: String(props.deploymentId), policyId: String(props.policyId), rulePath }, mode as PolicyMode);
 
 /**
  * Sets every managed rule to its declared mode, recording what it changes, and puts back the
@@ -167,8 +162,8 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   if (missing.length) {
     throw new Error(
       redact(
-        `modes names rules that are not in policy ${declared.policyId} of deployment ${declared.deploymentId}: ${missing.slice(0, 5).join(", ")}` +
-          `${missing.length > 5 ? ` and ${missing.length - 5} more` : ""} (the policy has ${rules.size} rules)`,
+        `modes names rules that are not in policy ${declared.policyId} of deployment ${declared.deploymentId}: ${someOf(missing, 5)}` +
+          ` (the policy has ${rules.size} rules)`,
       ),
     );
   }
@@ -249,7 +244,7 @@ async function noteNewlyManagedAsDeclared(
   if (!paths.length) return;
   await noteFoundAsDeclared(KIND, declared, {
     what: redactor(declared)(
-      `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${some(paths)})`,
+      `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${someOf(paths)})`,
     ),
     plural: paths.length > 1,
     unset: `${paths.length === 1 ? "it is" : "they are"} not in originals`,
@@ -292,10 +287,6 @@ const sameRules = (olds: State<Kind>, declared: Inputs) =>
     originals: olds.originals ?? {},
   });
 
-/** `a, b, c and 9 more`: at most `shown` of `paths`. */
-const some = (paths: readonly string[], shown = 10) =>
-  paths.length <= shown ? paths.join(", ") : `${paths.slice(0, shown).join(", ")} and ${paths.length - shown} more`;
-
 /**
  * What a change of `select` or `mode` will do, rule by rule, as a note in the preview: the engine
  * shows only the input diff (a dynamic provider returns no detailed diff), where a selector
@@ -319,9 +310,9 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
   const releases = [...before.keys()].filter((path) => !after.has(path) && recorded.has(path));
   const leaves = [...before.keys()].filter((path) => !after.has(path) && !recorded.has(path));
   const parts = [
-    `sets ${sets.length} rule${sets.length === 1 ? "" : "s"} to their declared mode${sets.length ? ` (${some(sets)})` : ""}`,
-    `puts back ${releases.length} it no longer manages${releases.length ? ` (${some(releases)})` : ""}`,
-    ...(leaves.length ? [`leaves ${leaves.length} it found as declared (${some(leaves)})`] : []),
+    `sets ${sets.length} rule${sets.length === 1 ? "" : "s"} to their declared mode${sets.length ? ` (${someOf(sets)})` : ""}`,
+    `puts back ${releases.length} it no longer manages${releases.length ? ` (${someOf(releases)})` : ""}`,
+    ...(leaves.length ? [`leaves ${leaves.length} it found as declared (${someOf(leaves)})`] : []),
   ];
   await notifyOnce(
     `${describeResource(KIND, news)}:selector`,
@@ -340,7 +331,7 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
 async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
   const deviations = Object.entries(olds.deviations ?? {});
   if (!deviations.length) return;
-  const listed = some(deviations.map(([path, live]) => (secretModes(news) ? path : `${path} (now ${live})`)));
+  const listed = someOf(deviations.map(([path, live]) => (secretModes(news) ? path : `${path} (now ${live})`)));
   await notifyOnce(
     `${describeResource(KIND, news)}:deviations`,
     "info",

@@ -3,7 +3,7 @@
  * every resource in this provider process (see shared-reads.ts) and kept right by this process's
  * own writes. Refreshing 200 rules of one policy lists it once, not 200 times.
  */
-import type { Rule } from "../client";
+import type { PolicyMode, Rule } from "../client";
 import { apiAddress, apiClient } from "./credentials";
 import { sharedReads } from "./shared-reads";
 
@@ -26,11 +26,21 @@ export async function findRule(deploymentId: string, policyId: string, rulePath:
   return (await listing(deploymentId, policyId)).get(rulePath);
 }
 
+/** Sets a rule's mode and returns the rule as the service answered, kept in the shared listing. */
+export async function writeRuleMode(rule: { deploymentId: string; policyId: string; rulePath: string }, mode: PolicyMode): Promise<Rule> {
+  const { updatedRule } = await apiClient().policies.updateRuleMode(rule.deploymentId, rule.policyId, {
+    rulePath: rule.rulePath,
+    policyMode: mode,
+  });
+  rememberRule(rule.deploymentId, rule.policyId, updatedRule);
+  return updatedRule;
+}
+
 /**
  * Records a rule as this process just wrote it. A listing still in flight gets it once complete
  * (before anyone reading after this write sees it), so an older page cannot undo the write.
  */
-export function rememberRule(deploymentId: string, policyId: string, rule: Rule): void {
+function rememberRule(deploymentId: string, policyId: string, rule: Rule): void {
   void listings.peek(keyOf(deploymentId, policyId))?.then(
     (rules) => rules.set(rule.path, rule),
     () => {},

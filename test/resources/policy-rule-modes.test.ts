@@ -16,6 +16,8 @@ const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 const rules = () => env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
 const modesOf = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
 const writes = () => env.requests().filter((r) => r.method !== "GET");
+/** The paths in a PolicyRuleModes' `originals` (grouped by the mode found). */
+const originalPaths = (outs: Record<string, unknown>) => Object.values(outs.originals as Record<string, string[]>).flat();
 const declared = (extra: Record<string, unknown> = {}) => ({
   deploymentId: "1",
   policyId: SAST_POLICY_ID,
@@ -87,7 +89,7 @@ describe("PolicyRuleModes", () => {
     expect(writes().map((r) => r.operation)).toEqual(["policies.updateRuleMode", "policies.updateRuleMode"]);
     expect(env.requests().filter((r) => r.method === "GET")).toHaveLength(1); // one listing of the 320-rule policy
     expect(updated.outs.deviations).toEqual({});
-    expect(Object.values(updated.outs.originals as Record<string, string[]>).flat()).toContain(newcomer.path);
+    expect(originalPaths(updated.outs)).toContain(newcomer.path);
   });
 
   it("a selector narrowed: the diff notes the rules it puts back (the preview's only per-rule view), and the update puts them back", async () => {
@@ -108,11 +110,7 @@ describe("PolicyRuleModes", () => {
     const { outs: after } = await modes.update(id, outs, narrowed);
     for (const r of rules().filter((r) => r.path.startsWith(DJANGO) && r.severity === "SEVERITY_HIGH"))
       expect(r.policyMode).toBe(before[r.path]);
-    expect(
-      Object.values(after.originals as Record<string, string[]>)
-        .flat()
-        .every((p) => p.startsWith(DJANGO)),
-    ).toBe(true);
+    expect(originalPaths(after).every((p) => p.startsWith(DJANGO))).toBe(true);
   });
 
   it("writes that fail part-way: the landed ones reach the engine as partial state with their originals, the next update finishes, delete restores exactly", async () => {
@@ -145,11 +143,7 @@ describe("PolicyRuleModes", () => {
     expect(failure.id).toBe(`1/${SAST_POLICY_ID}/django`);
     expect(failure.reasons).toEqual([failure.message]);
     const partial = failure.properties!;
-    expect(
-      Object.values(partial.originals as Record<string, string[]>)
-        .flat()
-        .sort(),
-    ).toEqual([...landed].sort());
+    expect(originalPaths(partial).sort()).toEqual([...landed].sort());
     for (const [mode, paths] of Object.entries(partial.originals as Record<string, string[]>))
       for (const path of paths) expect(before[path]).toBe(mode);
     expect(Object.keys(partial.deviations as Record<string, string>)).toHaveLength(changing.length - landed.length);
@@ -177,9 +171,7 @@ describe("PolicyRuleModes", () => {
     const narrow = await checked(modes, severe(["SEVERITY_CRITICAL"]));
     await policyRules("1", SAST_POLICY_ID);
     const sast = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
-    const putBacks = Object.values(outs.originals as Record<string, string[]>)
-      .flat()
-      .filter((path) => sast.rules.find((r) => r.path === path)!.severity === "SEVERITY_HIGH");
+    const putBacks = originalPaths(outs).filter((path) => sast.rules.find((r) => r.path === path)!.severity === "SEVERITY_HIGH");
     expect(putBacks.length).toBeGreaterThan(20);
     const retired = sast.rules.find((r) => r.path === putBacks[10])!;
     const at = sast.rules.indexOf(retired);
@@ -195,7 +187,7 @@ describe("PolicyRuleModes", () => {
     expect(failure.message).toContain(`and ${back.length} putting back a rule it no longer manages`);
     const partial = failure.properties!;
     const pending = putBacks.filter((path) => !back.includes(path));
-    expect(Object.values(partial.originals as Record<string, string[]>).flat()).toEqual(expect.arrayContaining(pending));
+    expect(originalPaths(partial)).toEqual(expect.arrayContaining(pending));
     expect(Object.keys(partial.deviations as Record<string, string>).sort()).toEqual([...pending].sort());
 
     // The next up: the inputs are the same, the deviations are not; it puts back the rest.
@@ -207,18 +199,14 @@ describe("PolicyRuleModes", () => {
     expect(writes()).toHaveLength(pending.length);
     expect(after.deviations).toEqual({});
     for (const path of putBacks) expect(modesOf()[path]).toBe(before[path]);
-    expect(
-      Object.values(after.originals as Record<string, string[]>)
-        .flat()
-        .some((path) => putBacks.includes(path)),
-    ).toBe(false);
+    expect(originalPaths(after).some((path) => putBacks.includes(path))).toBe(false);
   });
 
   it("a rename without an alias: one warning for every rule it leaves to the new resource, with their originals and the alias to add", async () => {
     const before = modesOf();
     const renamed = (resourceName: string) => declared({ resourceName, select: { severities: ["SEVERITY_HIGH", "SEVERITY_CRITICAL"] } });
     const { id, outs } = await modes.create(await checked(modes, renamed("severe")));
-    const changed = Object.values(outs.originals as Record<string, string[]>).flat();
+    const changed = originalPaths(outs);
     expect(changed.length).toBeGreaterThan(20);
     // The next run (a new process): the renamed resource is created, then the old one deleted.
     forgetProcessMemory();
