@@ -11,7 +11,7 @@ import { type Claim, ownerName } from "./ownership";
 import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, ruleCount, writeRuleMode } from "./rule-index";
-import { selectorTaking } from "./rule-selectors";
+import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
 import { ownerOf } from "./resource-meta";
 
 const KIND = "PolicyRuleMode";
@@ -82,8 +82,25 @@ async function requireRule(declared: Inputs): Promise<Rule> {
 }
 
 export const policyRuleMode: Handler<Kind> = {
-  check: (_olds, news) =>
-    checkOwned(KIND, news, (declared) => (known(declared.deploymentId, declared.policyId, declared.rulePath) ? [modeClaim(declared)] : [])),
+  check: async (_olds, news) => {
+    let registered: Inputs | undefined;
+    const result = checkOwned(KIND, news, (declared) => {
+      if (!known(declared.deploymentId, declared.policyId, declared.rulePath)) return [];
+      const owner = ownerOf(KIND, declared as Props);
+      if (owner) declareRules(owner, declared.deploymentId, declared.policyId, undefined, [declared.rulePath]);
+      registered = declared;
+      return [modeClaim(declared)];
+    });
+    if (result.failures?.length || !registered) return result;
+    const self = ownerOf(KIND, registered as Props);
+    if (!self) return result;
+    const failures = await overlapFailures(self, registered.deploymentId, registered.policyId, {
+      property: "rulePath",
+      secret: false,
+      object: (path) => ruleObject({ ...registered, rulePath: path }),
+    });
+    return failures.length ? { inputs: result.inputs, failures } : result;
+  },
 
   diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
 

@@ -29,7 +29,7 @@ import { type Claim, declare, ownerName } from "./ownership";
 import { ruleObject } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
-import { declareSelector, selectorTaking } from "./rule-selectors";
+import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
 import { policyRules, writeRuleMode } from "./rule-index";
 
 const KIND = "PolicyRuleModes";
@@ -344,15 +344,33 @@ async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
 }
 
 export const policyRuleModes: Handler<Kind> = {
-  check: (_olds, news) =>
-    checkOwned(KIND, news, (declared) => {
-      if (!known(declared.deploymentId, declared.policyId, declared.modes)) return [];
+  check: async (_olds, news) => {
+    let registered: Inputs | undefined;
+    const result = checkOwned(KIND, news, (declared) => {
+      if (!known(declared.deploymentId, declared.policyId, declared.modes ?? {})) return [];
       const owner = ownerOf(KIND, declared);
       const select = declared.select as RuleSelectorArgs | undefined;
-      if (owner && known(select ?? {}))
-        declareSelector(owner, declared.deploymentId, declared.policyId, select, Object.keys(declared.modes ?? {}));
+      if (owner) {
+        // A selector not known yet is registered at the update's check, where it is known.
+        declareRules(
+          owner,
+          declared.deploymentId,
+          declared.policyId,
+          known(select ?? {}) ? select : undefined,
+          Object.keys(declared.modes ?? {}),
+        );
+        registered = declared;
+      }
       return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(declared, path, mode));
-    }),
+    });
+    if (result.failures?.length || !registered) return result;
+    const failures = await overlapFailures(ownerOf(KIND, registered)!, registered.deploymentId, registered.policyId, {
+      property: registered.select ? "select" : "modes",
+      secret: secretInputsOf(registered).some((input) => input === "select" || input === "modes"),
+      object: (path) => ruleObject({ ...registered, rulePath: path }),
+    });
+    return failures.length ? { inputs: result.inputs, failures } : result;
+  },
 
   // Inputs only: a no-change `up` reads nothing.
   diff: async (_id, olds, news) => {

@@ -252,13 +252,49 @@ describe("PolicyRuleModes", () => {
     expect(explicit.failures?.[0]?.reason).toMatch(
       /PolicyRuleModes "django" declares mode of rule python.lang.security.audit.eval-detected.eval-detected .* which PolicyRuleMode "eval" declares too/,
     );
-    const overlapping = await checked(
-      modes,
-      declared({ resourceName: "python", select: { rulePathPrefixes: ["python.lang.security.audit."] } }),
+    // A selector beside them: its check lists the policy (one listing) and refuses the rules both take.
+    const python = declared({ resourceName: "python", select: { rulePathPrefixes: ["python.lang.security.audit."] } });
+    const refused = await modes.check(python);
+    expect(refused.failures).toHaveLength(2);
+    expect(refused.failures?.[0]).toMatchObject({ property: "select" });
+    expect(refused.failures?.[0]?.reason).toContain(
+      `PolicyRuleModes "python" declares the mode of rule ${EVAL} in policy ${SAST_POLICY_ID} (deployment 1), which PolicyRuleMode "eval" declares too (its select matches it)`,
     );
-    await expect(modes.create(overlapping)).rejects.toThrow(
+    expect(refused.failures?.[1]?.reason).toContain('which PolicyRuleModes "django" declares too');
+    expect(env.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/deployments/1/policies/${SAST_POLICY_ID}`]);
+    // Before its write too (a selector unknown at preview is checked only in the update's process).
+    await expect(modes.create(python)).rejects.toThrow(
       /would set the mode of 1 rule another resource declares: rule python.lang.security.audit.eval-detected/,
     );
+    expect(writes()).toEqual([]);
+  });
+
+  it("a selector-only PolicyRuleModes (no modes) is a declaration too: a PolicyRuleMode or another selector on its rules is refused at check", async () => {
+    const critical = rules().find((r) => r.path.startsWith(DJANGO) && r.severity === "SEVERITY_CRITICAL")!.path;
+    await checked(modes, declared());
+    const single = await provider("PolicyRuleMode").check({
+      deploymentId: "1",
+      policyId: SAST_POLICY_ID,
+      rulePath: critical,
+      mode: "MODE_MONITOR",
+      resourceName: "relax",
+    });
+    expect(single.failures?.[0]).toMatchObject({ property: "rulePath" });
+    expect(single.failures?.[0]?.reason).toContain(`PolicyRuleMode "relax" declares the mode of rule ${critical}`);
+    expect(single.failures?.[0]?.reason).toContain(
+      'which PolicyRuleModes "django" declares too (the select of PolicyRuleModes "django" matches it)',
+    );
+    const second = await modes.check(
+      declared({ resourceName: "critical", select: { severities: ["SEVERITY_CRITICAL"] }, mode: "MODE_MONITOR" }),
+    );
+    expect(second.failures?.map((f) => f.reason).join("\n")).toContain('PolicyRuleModes "critical" declares the mode of ');
+    expect(second.failures?.map((f) => f.reason).join("\n")).toContain('which PolicyRuleModes "django" declares too (its select matches');
+    // Selectors that cannot meet are no conflict, and a selector alone on its policy lists nothing at check.
+    forgetProcessMemory();
+    env.emulator.requests().length = 0;
+    expect((await modes.check(declared())).failures).toBeUndefined();
+    expect(env.requests()).toEqual([]);
+    expect((await modes.check(declared({ resourceName: "java", select: { languages: ["java"] } }))).failures).toBeUndefined();
     expect(writes()).toEqual([]);
   });
 
