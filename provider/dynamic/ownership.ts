@@ -61,11 +61,14 @@ const keysByOwner = new Map<string, Set<string>>();
 const released = new Set<string>();
 /** Claims a resource took up in this run (a tag it added). */
 const added = new Set<string>();
+/** Originals offered with the claims resources of this run stop declaring (see offer). */
+const offers = new Map<string, Offer>();
 onForget(() => {
   entries.clear();
   keysByOwner.clear();
   released.clear();
   added.clear();
+  offers.clear();
 });
 
 const keyOf = (claim: Claim) => `${claim.object}\u0000${claim.field}`;
@@ -169,4 +172,29 @@ export function take(claim: Claim): void {
 /** Whether a resource of this run added what `claim` names: found there, it is still this stack's own. */
 export function wasTaken(claim: Claim): boolean {
   return added.has(keyOf(claim));
+}
+
+/** The original a resource recorded for a claim it stops declaring in this run, for the resource that takes the claim. */
+export interface Offer {
+  original: unknown;
+  from: Owner;
+  /** The original is a secret of the program. */
+  secret: boolean;
+}
+
+/**
+ * Offers the original a resource recorded for `claim`, which it stops declaring in this run while
+ * it stays in the program (a rule dropped from one resource's `modes` and declared by another).
+ * Its `diff` offers before its update, and the engine checks and diffs resources in the order the
+ * program registers them, so a resource registered later that takes the claim records this
+ * original, the value before the stack changed it, and not the value the stack itself set.
+ */
+export function offer(claim: Claim, original: unknown, from: Owner, secret = false): void {
+  offers.set(keyOf(claim), { original, from, secret });
+}
+
+/** The original another resource of this run offered with `claim`, if any. */
+export function offered(claim: Claim, self?: Owner): Offer | undefined {
+  const found = offers.get(keyOf(claim));
+  return found && !(self && sameOwner(found.from, self)) ? found : undefined;
 }

@@ -7,7 +7,7 @@ import { type Checked, declaredOutputs, type Handler, type Outputs } from "./han
 import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
-import { type Claim, ownerName } from "./ownership";
+import { type Claim, offered, ownerName } from "./ownership";
 import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, ruleCount, writeRuleMode } from "./rule-index";
@@ -108,13 +108,15 @@ export const policyRuleMode: Handler<Kind> = {
     const props = declared as Props;
     return about(subject(declared), async () => {
       let rule = await requireRule(declared);
-      // An original is what this resource changed; a mode found as declared has nothing to put back.
-      const originalMode = rule.policyMode !== declared.mode ? rule.policyMode : undefined;
+      // An original is what this resource changed; a mode found as declared has nothing to put
+      // back. A rule another resource of the run stops declaring comes with the original it
+      // recorded: the value found is this stack's own (ownership.ts offer).
+      const taken = offered(modeClaim(props), ownerOf(KIND, props));
+      const originalMode = taken ? (taken.original as Inputs["mode"]) : rule.policyMode !== declared.mode ? rule.policyMode : undefined;
       if (originalMode === undefined) {
         await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
-      } else {
-        rule = await writeRuleMode(declared, declared.mode);
       }
+      if (rule.policyMode !== declared.mode) rule = await writeRuleMode(declared, declared.mode);
       settleOwner(KIND, props, "created", { mode: originalMode ?? null });
       return {
         id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,

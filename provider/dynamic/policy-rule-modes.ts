@@ -24,8 +24,9 @@ import {
   noteFoundAsDeclared,
   settleOwner,
   warnAllHandedOver,
+  warnHandedOver,
 } from "./owned";
-import { type Claim, declare, ownerName } from "./ownership";
+import { type Claim, declare, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "./ownership";
 import { ruleObject } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
@@ -144,6 +145,81 @@ async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<vo
   if (failed) throw failed.error;
 }
 
+/** Whether a resource of this run other than `owner` declares `rule` of the policy (explicitly, or through its selector). */
+function declaredElsewhere(props: Props, owner: Owner, rule: Rule | undefined): boolean {
+  if (!rule) return false;
+  const claim = claimOn(props, rule.path, undefined);
+  return (
+    declarersOf(claim).some((holder) => !sameOwner(holder.owner, owner)) ||
+    selectorTaking(props.deploymentId, props.policyId, rule, owner) !== undefined
+  );
+}
+
+/**
+ * Offers, with each rule this resource stops managing in this update, the original it recorded,
+ * to the resource of the run that declares the rule now (ownership.ts offer): run in `diff`,
+ * which the engine calls before the later-registered resource's create. The preview notes the
+ * hand-over where the other resource is already known.
+ */
+async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
+  const recorded = originalsByRule(olds.originals);
+  const owner = ownerOf(KIND, news);
+  if (!recorded.size || !owner || !known(news.deploymentId, news.policyId, news.modes ?? {}, news.select ?? {}, news.mode ?? "")) return;
+  if (String(olds.deploymentId) !== news.deploymentId || String(olds.policyId) !== news.policyId) return; // a replacement's delete puts back
+  // With the same selector, only an entry dropped from modes can leave (a read only then).
+  const sameSelector =
+    isDeepStrictEqual(olds.select ?? undefined, news.select ?? undefined) && (olds.mode ?? undefined) === (news.mode ?? undefined);
+  let released = [...recorded.keys()].filter(
+    (path) => !(path in (news.modes ?? {})) && (!sameSelector || !olds.select || path in (olds.modes ?? {})),
+  );
+  if (released.length && news.select) {
+    const after = wantedModes(news, await policyRules(news.deploymentId, news.policyId));
+    released = released.filter((path) => !after.has(path));
+  }
+  const redact = redactor(olds);
+  for (const path of released) {
+    const claim = claimOn(news, path, undefined);
+    offer(claim, recorded.get(path), owner, secretModes(olds));
+    const taker = declarersOf(claim).find((holder) => !sameOwner(holder.owner, owner));
+    if (!taker) continue;
+    const original = secretModes(olds) ? "[secret]" : recorded.get(path)!;
+    await notifyOnce(
+      `${describeResource(KIND, news)}:hand-over:${path}`,
+      "info",
+      redact(
+        `${describeResource(KIND, news)} no longer manages ${ruleObject({ ...news, rulePath: path })}: it goes to ${ownerName(taker.owner)}, ` +
+          `which declares it, with the mode this stack found it in, ${original} (destroying ${ownerName(taker.owner)} puts ${original} back).`,
+      ),
+    );
+  }
+}
+
+/**
+ * Warns, for the rules this update leaves to another resource of the run, where that resource
+ * recorded another original than the one this resource had (it took the rule before this
+ * resource's diff offered the original: it was registered earlier in the program).
+ */
+async function warnHandedOverRules(props: Props, rules: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  const redact = redactor(props);
+  for (const [path, original] of rules) {
+    const claim = claimOn(props, path, undefined);
+    const holder = holderOf(claim);
+    if (!holder?.settled || holder.recorded === undefined || holder.recorded === original) continue;
+    await warnHandedOver({
+      kind: KIND,
+      props,
+      verb: "no longer manages the rule",
+      what: redact(`the mode of ${ruleObject({ ...props, rulePath: path })}`),
+      name: redact(path),
+      holder,
+      wrote: false,
+      original,
+      show: String,
+      secretOriginal: secretModes(props),
+    });
+  }
+}
+
 /** Sets one rule of the resource's policy to `mode`. */
 const setMode = (props: Props, rulePath: string, mode: string) =>
   writeRuleMode({ deploymentId: String(props.deploymentId), policyId: String(props.policyId), rulePath }, mode as PolicyMode);
@@ -192,9 +268,21 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   // The modes as listed (each landed write updates the shared listing: rule-index.ts).
   const found = new Map([...rules].map(([path, rule]) => [path, rule.policyMode as string]));
   const sets = [...wanted].filter(([path, mode]) => found.get(path) !== mode);
-  // Rules it changed and no longer manages go back to what it found.
+  // Rules it changed and no longer manages go back to what it found, unless another resource of
+  // the run declares them now: that one takes them with the original (offerReleased).
   const putBacks = [...recorded].filter(([path]) => !wanted.has(path));
-  const writes = [...sets, ...putBacks.filter(([path, mode]) => found.has(path) && found.get(path) !== mode)];
+  const handedOver = new Set(
+    putBacks.filter(([path]) => owner && declaredElsewhere(declared, owner, rules.get(path))).map(([path]) => path),
+  );
+  const writes = [...sets, ...putBacks.filter(([path, mode]) => !handedOver.has(path) && found.has(path) && found.get(path) !== mode)];
+  // Rules another resource of the run stops declaring, with the original it recorded: that is
+  // the value before this stack changed them, not the value found (the stack's own).
+  const takenOver = new Map(
+    [...wanted.keys()].flatMap((path) => {
+      const taken = owner && !recorded.has(path) ? offered(claimOn(declared, path, undefined), owner) : undefined;
+      return taken ? [[path, taken] as const] : [];
+    }),
+  );
   const landed = new Map<string, string>();
   const failure = await eachLimited(writes, async ([path, mode]) => {
     const rule = await setMode(declared, path, mode).catch((error: unknown) => {
@@ -211,9 +299,21 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const unwritten = new Set(writes.filter(([path]) => !landed.has(path)).map(([path]) => path));
   const originals = new Map(recorded);
   for (const [path] of sets) if (landed.has(path) && !originals.has(path)) originals.set(path, found.get(path)!);
+  for (const [path, taken] of takenOver)
+    if (landed.has(path) || found.get(path) === wanted.get(path)) originals.set(path, String(taken.original));
   for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
+  await warnHandedOverRules(
+    declared,
+    [...handedOver].map((path) => [path, recorded.get(path)!] as const),
+  );
   if (failure && !landed.size) throw redactedError(failure.error, redact); // nothing changed: the state stays as it was
-  await noteNewlyManagedAsDeclared(declared, wanted, found, previous ? wantedModes(previous, rules) : new Map(), recorded);
+  await noteNewlyManagedAsDeclared(
+    declared,
+    wanted,
+    found,
+    previous ? wantedModes(previous, rules) : new Map(),
+    new Map([...recorded, ...[...takenOver].map(([path, t]) => [path, String(t.original)] as const)]),
+  );
   const summary = liveSummary(wanted, originals, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
   if (!failure) return outs;
@@ -383,6 +483,7 @@ export const policyRuleModes: Handler<Kind> = {
       ),
     );
     await noteDeviations(olds, news);
+    await offerReleased(olds, news);
     return diffOwned(KIND, olds, news, diffModes(olds, news), {});
   },
 

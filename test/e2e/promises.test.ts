@@ -79,3 +79,45 @@ new semgrep.PolicyRuleModes("monitor-critical", { deploymentId: "1", policyId: "
     expect(modes()).toEqual(before);
   }, 240_000);
 });
+
+describe("promise 2: a rule moved between resources keeps its true original", () => {
+  it("a modes entry moved to a new PolicyRuleMode, and to another PolicyRuleModes: the taker records the mode found before the stack, the giver puts nothing back, destroy restores exactly", async () => {
+    const { emulator, rules, modes } = await demo();
+    const [x, y, z] = rules()
+      .filter((r) => r.path.startsWith("python.lang."))
+      .slice(0, 3);
+    x!.policyMode = "MODE_COMMENT";
+    y!.policyMode = "MODE_MONITOR";
+    z!.policyMode = "MODE_MONITOR";
+    const before = modes();
+    const giver = (entries: Record<string, string>) =>
+      `new semgrep.PolicyRuleModes("giver", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: ${JSON.stringify(entries)} });`;
+    const workspace = await programWorkspace(
+      emulator,
+      program(giver({ [x!.path]: "MODE_BLOCK", [y!.path]: "MODE_BLOCK", [z!.path]: "MODE_BLOCK" })),
+    );
+    await workspace.run(["up", "--yes"]);
+
+    // x goes to a new PolicyRuleMode, y to a new PolicyRuleModes, in one up (the preview says so).
+    workspace.write(
+      program(`${giver({ [z!.path]: "MODE_BLOCK" })}
+new semgrep.PolicyRuleMode("taker", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${x!.path}", mode: "MODE_DISABLED" });
+new semgrep.PolicyRuleModes("takers", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${y!.path}": "MODE_BLOCK" } });`),
+    );
+    const preview = await workspace.run(["preview"]);
+    expect(printed(preview)).toContain(
+      `PolicyRuleModes "giver" no longer manages rule ${x!.path} in policy ${SAST_POLICY_ID} (deployment 1): it goes to PolicyRuleMode "taker", which declares it, with the mode this stack found it in, MODE_COMMENT`,
+    );
+    const up = await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(printed(up)).not.toContain("warning");
+    const state = await workspace.resources();
+    expect(state["taker"]!.outputs.originalMode).toBe("MODE_COMMENT");
+    expect(state["takers"]!.outputs.originals).toEqual({ MODE_MONITOR: [y!.path] });
+    expect(state["giver"]!.outputs.originals).toEqual({ MODE_MONITOR: [z!.path] });
+    expect(modes()[x!.path]).toBe("MODE_DISABLED");
+    expect(modes()[y!.path]).toBe("MODE_BLOCK");
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(modes()).toEqual(before);
+  }, 240_000);
+});
