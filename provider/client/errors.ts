@@ -301,11 +301,14 @@ function errorClassFor(status: number): typeof APIError {
 function hintFor(status: number, code: string | undefined, details: ErrorDetails): string {
   if (code === DEPLOYMENT_MIGRATED) {
     return (
-      "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
-      "PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
+      `${DEPLOYMENT_MIGRATED}: this deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: ` +
+      "PolicyRuleMode, PolicyRuleModes, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
       "Manage this deployment's rules with DetectionPolicy (rulesets, rules, disabled rules, exceptions), " +
       "DetectionPolicyException and RemediationPolicy, and read them with getDetectionPolicy and getRemediationPolicies " +
-      "(Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})"
+      "(Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product}). " +
+      "A PolicyRuleMode or PolicyRuleModes of this deployment already in the stack: remove it from the program, and the next " +
+      "`pulumi up` lets it go with a warning (there is nothing left to restore), or drop it from the state with " +
+      "`pulumi state delete <urn>`"
     );
   }
   if (code === PRODUCT_NOT_ENABLED)

@@ -161,7 +161,7 @@ export const policyRuleMode: Handler<Kind> = {
 
   delete: (_id, props) =>
     about(subject(props), () =>
-      unlessMigrated(props, async () => {
+      unlessMigrated(subject(props), props, String(props.originalMode ?? props.mode), async () => {
         if (props.restoreOnDelete === false) return;
         const claim = modeClaim(props);
         const field = {
@@ -180,20 +180,21 @@ export const policyRuleMode: Handler<Kind> = {
 };
 
 /**
- * Deleting once the deployment has moved to unified policies: the v1 rule mode is gone with the
- * v1 policy, so there is nothing left to restore, and the resource leaves the stack with a
- * warning (a refresh or an update still fails, so that nothing is dropped unasked).
+ * Deleting once the deployment has moved to unified policies: the v1 rule modes are gone with the
+ * v1 policy (the service answers 410 `DEPLOYMENT_MIGRATED`), so there is nothing left to restore,
+ * and the resource leaves the stack with a warning naming what it had changed (a refresh or an
+ * update still fails, so that nothing is dropped unasked). PolicyRuleModes leaves the same way.
  */
-async function unlessMigrated(props: Props, work: () => Promise<void>): Promise<void> {
+export async function unlessMigrated(subject: string, props: Props, changed: string, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
     if (![...causeChain(error)].some((e) => e instanceof DeploymentMigratedError)) throw error;
     await notify(
       "warning",
-      `${subject(props)}: deployment ${String(props.deploymentId)} now uses Semgrep's ` +
-        `unified policies (Policies V2), where v1 rule modes no longer exist: ` +
-        `nothing to restore (${String(props.originalMode ?? props.mode)}), so the resource only leaves the stack`,
+      `${subject}: deployment ${String(props.deploymentId)} now uses Semgrep's unified policies (Policies V2; the v1 policy ` +
+        `operations answer 410 DEPLOYMENT_MIGRATED), where v1 rule modes no longer exist: nothing to restore (${changed}), ` +
+        "so the resource only leaves the stack",
     );
   }
 }

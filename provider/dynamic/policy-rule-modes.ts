@@ -27,7 +27,7 @@ import {
   warnHandedOver,
 } from "./owned";
 import { type Claim, declare, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "./ownership";
-import { ruleObject } from "./policy-rule-mode";
+import { ruleObject, unlessMigrated } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
@@ -522,27 +522,37 @@ export const policyRuleModes: Handler<Kind> = {
       if (props.restoreOnDelete === false) return;
       const originals = originalsByRule(props.originals);
       if (!originals.size) return;
-      const rules = await policyRules(String(props.deploymentId), String(props.policyId));
-      const fields = [...originals].map(([path, original]) => ({
-        name: path,
-        claim: claimOn(props, path, undefined),
-        original,
-        last: rules.get(path)?.policyMode,
-        same: Object.is,
-        show: String,
-        secret: secretModes(props),
-        what: `the mode of ${ruleObject({ ...props, rulePath: path })}`,
-      }));
-      const handedOver: HandOver[] = [];
-      const back = await planUndo(KIND, props, fields, async (handOver) => void handedOver.push(handOver));
-      const policy = `policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
-      const redact = redactor(props);
-      await warnAllHandedOver(
-        handedOver.map((h) => ({ ...h, name: redact(h.name), what: redact(h.what) })),
-        (count) => `the modes of ${count} rules of ${policy}`,
-      );
-      await eachLimited(Object.entries(back), async ([path, mode]) => {
-        if (rules.has(path)) await setMode(props, path, String(mode));
-      });
+      const changed = secretModes(props)
+        ? `the modes of ${originals.size} rules it had changed`
+        : Object.entries(groupedOriginals(originals))
+            .map(([mode, paths]) => `${mode} for ${someOf(paths)}`)
+            .join("; ");
+      await unlessMigrated(describeResource(KIND, props), props, redactor(props)(changed), () => restore(props, originals));
     }),
 };
+
+/** Puts back the originals of a deleted PolicyRuleModes, leaving to another resource of the run what it now holds. */
+async function restore(props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
+  const rules = await policyRules(String(props.deploymentId), String(props.policyId));
+  const fields = [...originals].map(([path, original]) => ({
+    name: path,
+    claim: claimOn(props, path, undefined),
+    original,
+    last: rules.get(path)?.policyMode,
+    same: Object.is,
+    show: String,
+    secret: secretModes(props),
+    what: `the mode of ${ruleObject({ ...props, rulePath: path })}`,
+  }));
+  const handedOver: HandOver[] = [];
+  const back = await planUndo(KIND, props, fields, async (handOver) => void handedOver.push(handOver));
+  const policy = `policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
+  const redact = redactor(props);
+  await warnAllHandedOver(
+    handedOver.map((h) => ({ ...h, name: redact(h.name), what: redact(h.what) })),
+    (count) => `the modes of ${count} rules of ${policy}`,
+  );
+  await eachLimited(Object.entries(back), async ([path, mode]) => {
+    if (rules.has(path)) await setMode(props, path, String(mode));
+  });
+}

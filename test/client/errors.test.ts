@@ -30,10 +30,12 @@ describe("error mapping", () => {
       expect(error).toMatchObject({ status: 410, code: "DEPLOYMENT_MIGRATED", attempts: 1, operation: "policies.list" });
       expect((error as Error).message).toBe(
         "Semgrep API policies.list failed (GET /api/v1/deployments/1/policies → 410): This deployment has been migrated to Unified Policies; use the Policies V2 API. " +
-          "This deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
-          "PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
+          "DEPLOYMENT_MIGRATED: this deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: " +
+          "PolicyRuleMode, PolicyRuleModes, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies. " +
           "Manage this deployment's rules with DetectionPolicy (rulesets, rules, disabled rules, exceptions), DetectionPolicyException and RemediationPolicy, " +
-          "and read them with getDetectionPolicy and getRemediationPolicies (Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product})",
+          "and read them with getDetectionPolicy and getRemediationPolicies (Policies V2 API, /api/policies/v2/deployments/{deploymentId}/detection-policy/{product}). " +
+          "A PolicyRuleMode or PolicyRuleModes of this deployment already in the stack: remove it from the program, and the next `pulumi up` lets it go " +
+          "with a warning (there is nothing left to restore), or drop it from the state with `pulumi state delete <urn>`",
       );
       await expect(client.projects.get("acme", "acme/web-app")).resolves.toMatchObject({ name: "acme/web-app" });
     } finally {

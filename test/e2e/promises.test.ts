@@ -4,6 +4,9 @@
  * other (promise 3); a rule moved between resources keeps its true original (promise 2); a
  * PolicyRuleModes leaves a migrated deployment; a whole-list field dropped says what it leaves.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 import { printed, program, programWorkspace } from "../support/program";
@@ -120,4 +123,34 @@ new semgrep.PolicyRuleModes("takers", { deploymentId: "1", policyId: "${SAST_POL
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(modes()).toEqual(before);
   }, 240_000);
+});
+
+describe("a deployment migrated to unified policies", () => {
+  it("a PolicyRuleModes made before the migration: refresh fails naming DEPLOYMENT_MIGRATED and PolicyRuleModes; destroy lets it go with a warning naming what it had changed", async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-migration-")), "state.json");
+    const { emulator, rules } = await demo({ dataFile });
+    const eval_ = rules().find((r) => r.path === "python.lang.security.audit.eval-detected.eval-detected")!;
+    eval_.policyMode = "MODE_MONITOR";
+    const workspace = await programWorkspace(
+      emulator,
+      program(
+        `new semgrep.PolicyRuleModes("bulk", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${eval_.path}": "MODE_BLOCK" } });`,
+      ),
+    );
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    await emulator.close();
+    emulators = [];
+    const { emulator: after } = await demo({ dataFile, policiesV2: true });
+    const env = { SEMGREP_APP_URL: after.url };
+    const refresh = await workspace.run(["refresh", "--yes", "--skip-preview"], { allowFailure: true, env });
+    expect(refresh.status).not.toBe(0);
+    expect(printed(refresh)).toContain("DEPLOYMENT_MIGRATED: this deployment uses Semgrep's unified policies");
+    expect(printed(refresh)).toContain("PolicyRuleMode, PolicyRuleModes, getPolicies");
+    expect(printed(refresh)).toContain("`pulumi state delete <urn>`");
+    const destroy = await workspace.run(["destroy", "--yes", "--skip-preview"], { env });
+    expect(printed(destroy)).toContain(
+      `warning: PolicyRuleModes "bulk": deployment 1 now uses Semgrep's unified policies (Policies V2; the v1 policy operations answer 410 DEPLOYMENT_MIGRATED), where v1 rule modes no longer exist: nothing to restore (MODE_MONITOR for ${eval_.path}), so the resource only leaves the stack`,
+    );
+    expect(await workspace.resources()).toEqual({});
+  }, 180_000);
 });

@@ -24,7 +24,7 @@ async function emulator(options: Parameters<typeof startEmulator>[0]): Promise<R
 }
 
 const MIGRATED =
-  /This deployment uses Semgrep's unified policies \(Policies V2\), where the v1 policy operations are gone: PolicyRuleMode, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies/;
+  /DEPLOYMENT_MIGRATED: this deployment uses Semgrep's unified policies \(Policies V2\), where the v1 policy operations are gone: PolicyRuleMode, PolicyRuleModes, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies/;
 const ruleMode = program(
   `new semgrep.PolicyRuleMode("block-eval", { deploymentId: "1", policyId: "10", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: "MODE_BLOCK" });`,
 );
@@ -71,7 +71,7 @@ describe("a deployment on unified policies (--policies-v2)", () => {
     expect(Object.keys(await workspace.resources())).toEqual(["block-eval"]);
     const destroy = await workspace.run(["destroy", "--yes", "--skip-preview"], { env });
     expect(printed(destroy)).toMatch(
-      /warning: PolicyRuleMode python\.lang\.security\.audit\.eval-detected\.eval-detected in policy 10: deployment 1 now uses Semgrep's unified policies \(Policies V2\), where v1 rule modes no longer exist: nothing to restore \(MODE_[A-Z]+\)/,
+      /warning: PolicyRuleMode python\.lang\.security\.audit\.eval-detected\.eval-detected in policy 10: deployment 1 now uses Semgrep's unified policies \(Policies V2; the v1 policy operations answer 410 DEPLOYMENT_MIGRATED\), where v1 rule modes no longer exist: nothing to restore \(MODE_[A-Z]+\)/,
     );
     expect(await workspace.resources()).toEqual({});
     expect(
