@@ -23,7 +23,7 @@ import { apiClient } from "./credentials";
 import { type FieldToUndo, planApply, planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about, unlessGone } from "./lookup";
-import { diffOwned, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
+import { diffOwned, known, noteDroppedFields, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { diffDeclared } from "./diff";
@@ -131,8 +131,21 @@ export const detectionPolicy: Handler<Kind> = {
   diff: async (_id, olds, news) => {
     const result = diffDeclared(olds, news, fieldRules(KIND));
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    const dropped = managedFieldsOf(olds).some((field) => news[field] === undefined);
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped }, recorded(olds));
+    const droppedFields = managedFieldsOf(olds).filter((field) => news[field] === undefined);
+    const originals = (olds.originals ?? {}) as Partial<DetectionFields>;
+    await noteDroppedFields(
+      KIND,
+      news,
+      detectionObject(news.deploymentId, news.product),
+      droppedFields.map((field) => ({
+        name: field,
+        original: originals[field],
+        last: olds[field],
+        show: (value) => JSON.stringify(value),
+        secret: secretInputsOf(olds).includes(field),
+      })),
+    );
+    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || droppedFields.length > 0 }, recorded(olds));
   },
 
   create: (declared) =>

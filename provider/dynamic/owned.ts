@@ -256,3 +256,51 @@ export function noteFoundAsDeclared(
       "whose warning below then gives what was there before), this resource cannot know what was there before.",
   );
 }
+
+/** A field the program stopped declaring, whose original the resource had recorded. */
+export interface DroppedField {
+  name: string;
+  original: unknown;
+  /** The last known live value. */
+  last: unknown;
+  show: (value: unknown) => string;
+  /** The program gave the field as a secret: the note prints no value. */
+  secret: boolean;
+}
+
+/**
+ * Warns, at preview, of the fields the program no longer declares whose original the resource
+ * had recorded: the update drops the original from the state (the field is no longer managed), so
+ * no `destroy` will put it back. Names what will not come back (for a list, the entries it had
+ * before the stack that it has no longer) and the remedy: declare it as it was before dropping it.
+ */
+export function noteDroppedFields(kind: ResourceKind, props: Props, object: string, fields: readonly DroppedField[]): Promise<void> {
+  const dropped = fields.filter((field) => field.original !== undefined && field.original !== null);
+  if (!dropped.length) return Promise.resolve();
+  const each = dropped.map((field) => {
+    if (field.secret) return `${field.name} was [secret]`;
+    const lost = Array.isArray(field.original)
+      ? field.original.filter(
+          (item) => !(Array.isArray(field.last) && field.last.some((now) => JSON.stringify(now) === JSON.stringify(item))),
+        )
+      : [];
+    if (!Array.isArray(field.original)) return `${field.name} was ${field.show(field.original)}`;
+    const count = `${field.original.length} entr${field.original.length === 1 ? "y" : "ies"}`;
+    const gone = lost.length
+      ? `, ${lost.length} of them gone now: ${someOf(
+          lost.map((item) => field.show(item)),
+          5,
+        )}`
+      : ", all there now";
+    return `${field.name} had ${count}${gone}`;
+  });
+  const names = dropped.map((field) => field.name).join(" and ");
+  const [it, is] = dropped.length === 1 ? ["it", "is"] : ["them", "are"];
+  return notify(
+    "warning",
+    `${describeResource(kind, props)}: ${names} of ${object} ${is} no longer declared, so no longer managed: this update drops ` +
+      `what the stack recorded as ${dropped.length === 1 ? "its original" : "their originals"}, and no \`pulumi destroy\` will put ${it} back. ` +
+      `Before this stack managed ${it}, ${each.join("; ")}. To have ${it} back, declare ${names} as ${dropped.length === 1 ? "it was" : "they were"} ` +
+      `for one \`pulumi up\` before dropping ${it}, or destroy the resource first.`,
+  );
+}

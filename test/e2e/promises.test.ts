@@ -154,3 +154,38 @@ describe("a deployment migrated to unified policies", () => {
     expect(await workspace.resources()).toEqual({});
   }, 180_000);
 });
+
+describe("a field dropped from the program", () => {
+  it("DetectionPolicy exceptions dropped after the stack replaced other teams' entries: the preview warns what no destroy will put back, and how to keep it", async () => {
+    const { emulator } = await demo({ policiesV2: true });
+    const codePolicy = () => emulator.state().detectionPolicies.find((p) => p.product === "code")!;
+    const theirs = structuredClone(codePolicy().exceptions);
+    expect(theirs.length).toBeGreaterThan(0);
+    const ours = {
+      exceptionType: "exclude",
+      project: "acme/web-app",
+      rule: "python.lang.security.audit.eval-detected.eval-detected",
+      ruleType: "rule",
+    };
+    const declared = { exceptionType: "exclude", projectName: "acme/web-app", rule: ours.rule, ruleType: "rule" };
+    const policy = (extra: string) => program(`new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code"${extra} });`);
+    const workspace = await programWorkspace(emulator, policy(`, exceptions: [${JSON.stringify(declared)}], disabled: []`));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(codePolicy().exceptions).toEqual([ours]);
+
+    workspace.write(policy(`, disabled: []`));
+    const preview = await workspace.run(["preview"]);
+    const said = printed(preview);
+    expect(said).toContain(
+      `warning: DetectionPolicy "code": exceptions of the code detection policy of deployment 1 is no longer declared, so no longer managed: this update drops what the stack recorded as its original, and no \`pulumi destroy\` will put it back.`,
+    );
+    expect(said).toContain(
+      `Before this stack managed it, exceptions had ${theirs.length} entries, ${theirs.length} of them gone now: {"exceptionType"`,
+    );
+    expect(said).toContain(`"rule":"${theirs[0]!.rule}"`);
+    expect(said).toContain("To have it back, declare exceptions as it was for one `pulumi up` before dropping it");
+    await workspace.run(["up", "--yes"]);
+    await workspace.run(["destroy", "--yes"]);
+    expect(codePolicy().exceptions).toEqual([ours]); // as the README says: no longer managed
+  }, 180_000);
+});
