@@ -6,11 +6,12 @@
  * without credentials the policy cannot check and says so as a violation (fail closed), advisory
  * when its config sets `skipWithoutCredentials: true`.
  */
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs } from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { POLICY_MODES, SEVERITIES } from "../../client";
 import type { ResourceKind } from "../../kinds";
 import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../../kinds/rule-criteria";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
+import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { programResources, recordInputs } from "../program";
 import { type PutBack, ruleModePutBacks } from "../puts-back";
 import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
@@ -262,26 +263,12 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
   }
 }
 
-/** Reports an unexpected failure as one line of this policy (never a stack trace beside a green summary). */
-const oneLine =
-  <A>(check: (args: A, report: ReportViolation) => Promise<void>) =>
-  async (args: A, report: ReportViolation): Promise<void> => {
-    try {
-      await check(args, report);
-    } catch (error) {
-      if ((error as Error)?.constructor?.name === "UnknownValueError") throw error; // @pulumi/policy reports it as advisory
-      report(`${NAME} could not run: ${(error as Error)?.message ?? String(error)}`);
-    }
-  };
-
 /** Both halves in one policy (one name, one config): `@pulumi/policy` runs validateResource per resource and validateStack last. */
-export const criticalRulesNotWeakened: ResourceValidationPolicy & {
-  validateStack: (args: StackValidationArgs, report: ReportViolation) => Promise<void>;
-} = {
+export const criticalRulesNotWeakened: ResourceAndStackPolicy = {
   name: NAME,
   description: "Rules of a protected severity (default critical) may not be put into a weak mode (default monitor or disabled).",
   enforcementLevel: "mandatory",
   configSchema,
-  validateResource: oneLine(validate),
-  validateStack: oneLine(validateStack),
+  validateResource: oneLine(NAME, validate),
+  validateStack: oneLine(NAME, validateStack),
 };

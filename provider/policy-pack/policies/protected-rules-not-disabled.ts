@@ -4,8 +4,9 @@
  * DetectionPolicyException may exclude a protected rule or pack. Protected: `protectedRules`
  * (exact rule paths, or prefixes ending in `.`) and `protectedPacks` (rule packs, e.g. `p/default`).
  */
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs } from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
+import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
 import { isSecretValue, stackState } from "../stack-state";
 
@@ -138,13 +139,11 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
 }
 
 /** Both halves in one policy (one name, one config): `@pulumi/policy` runs validateResource per resource and validateStack last. */
-export const protectedRulesNotDisabled: ResourceValidationPolicy & {
-  validateStack: (args: StackValidationArgs, report: ReportViolation) => Promise<void>;
-} = {
+export const protectedRulesNotDisabled: ResourceAndStackPolicy = {
   name: NAME,
   description: "Protected rules and packs may not be disabled or excluded in a detection policy (unified policies).",
   enforcementLevel: "mandatory",
   configSchema,
-  validateResource: validate,
-  validateStack,
+  validateResource: oneLine(NAME, validate),
+  validateStack: oneLine(NAME, validateStack),
 };
