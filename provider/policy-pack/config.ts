@@ -8,10 +8,14 @@ import type { PolicyConfigSchema, ReportViolation } from "@pulumi/policy";
 /** One property of a policy's config schema (a JSON schema). */
 type PolicyConfigJSONSchema = PolicyConfigSchema["properties"][string];
 
-/** A list of strings, with its default and doc. */
-export const stringList = (description: string, defaults: readonly string[] = []): PolicyConfigJSONSchema => ({
+/**
+ * A list of strings, with its default and doc; with `allowed`, the engine refuses any other value
+ * before the run starts, naming the key and the allowed values (a misspelt `"CRITICAL"` would
+ * otherwise match no rule and silently turn the policy off).
+ */
+export const stringList = (description: string, defaults: readonly string[] = [], allowed?: readonly string[]): PolicyConfigJSONSchema => ({
   type: "array",
-  items: { type: "string" },
+  items: allowed ? { type: "string", enum: [...allowed] } : { type: "string" },
   default: [...defaults],
   description,
 });

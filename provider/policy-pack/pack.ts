@@ -10,6 +10,7 @@ import { criticalRulesNotWeakened } from "./policies/critical-rules-not-weakened
 import { diffScansEnabled } from "./policies/diff-scans-enabled";
 import { protectedRulesNotDisabled } from "./policies/protected-rules-not-disabled";
 import { restoreOnDelete } from "./policies/restore-on-delete";
+import { listenForStack } from "./stack-state";
 
 /** The pack's name, as `pulumi preview` prints it beside each violation. */
 export const PACK_NAME = "semgrep";
@@ -18,9 +19,11 @@ export const POLICIES = [criticalRulesNotWeakened, protectedRulesNotDisabled, di
 
 /**
  * Serves the pack to the Pulumi engine (prints the port of its gRPC server). `@pulumi/policy`
- * takes the pack's version from `package.json` in the working directory: `packDir` holds it.
+ * takes the pack's version from `package.json` in the working directory: `packDir` holds it. The
+ * pack reads the stack's last state when the engine names the stack (stack-state.ts).
  */
 export function servePolicyPack(packDir: string): PolicyPack {
+  listenForStack(process.cwd()); // the program's directory, where the engine started the pack
   process.chdir(packDir);
   return new PolicyPack(PACK_NAME, { policies: POLICIES });
 }

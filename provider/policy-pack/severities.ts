@@ -11,13 +11,25 @@ import type { RuleFacts } from "../kinds/rule-criteria";
 export interface Credentials {
   token: string;
   url?: string;
+  /** Where `url` was set, as an error about it names it. */
+  urlSource?: string;
 }
+
+/**
+ * The service's address without the API's own path: the pack's `url` was long documented as
+ * `https://semgrep.dev/api/v1`, and the client adds `/api/v1` itself (any other path is still refused,
+ * naming the setting).
+ */
+const withoutApiPath = (url: string) => url.trim().replace(/\/api\/v1\/*$/, "");
 
 /** The credentials in `config` (`token`, `url`), else SEMGREP_APP_TOKEN / SEMGREP_APP_URL; undefined without a token. */
 export function credentialsFrom(config: { token?: unknown; url?: unknown }, env = process.env): Credentials | undefined {
   const token = typeof config.token === "string" && config.token ? config.token : env[TOKEN_ENV];
-  const url = typeof config.url === "string" && config.url ? config.url : env[URL_ENV] || undefined;
-  return token ? { token, ...(url ? { url } : {}) } : undefined;
+  const [url, urlSource] =
+    typeof config.url === "string" && config.url
+      ? [withoutApiPath(config.url), "the url of the policy's config"]
+      : [env[URL_ENV] || undefined, URL_ENV];
+  return token ? { token, ...(url ? { url, urlSource } : {}) } : undefined;
 }
 
 /** The rules of a policy by path, as the criteria see them (with each rule's severity). */
@@ -30,7 +42,9 @@ export function policyListing(credentials: Credentials): PolicyListing {
   const key = `${credentials.url ?? ""}\u0000${credentials.token}`;
   let listing = listings.get(key);
   if (!listing) {
-    listing = listingOnce(new SemgrepClient({ token: credentials.token, baseUrl: credentials.url, env: {} }));
+    listing = listingOnce(
+      new SemgrepClient({ token: credentials.token, baseUrl: credentials.url, baseUrlSource: credentials.urlSource, env: {} }),
+    );
     listings.set(key, listing);
   }
   return listing;

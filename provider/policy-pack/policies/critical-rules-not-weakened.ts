@@ -6,13 +6,17 @@
  * without credentials the policy cannot check and says so as a violation (fail closed), advisory
  * when its config sets `skipWithoutCredentials: true`.
  */
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { POLICY_MODES, SEVERITIES } from "../../client";
 import type { ResourceKind } from "../../kinds";
 import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../../kinds/rule-criteria";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
+import { oneLine, type ResourceAndStackPolicy } from "../one-line";
+import { programResources, recordInputs } from "../program";
+import { type PutBack, ruleModePutBacks } from "../puts-back";
 import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
-import { credentialsFrom, policyListing } from "../severities";
+import { credentialsFrom, type Credentials, policyListing } from "../severities";
+import { stackState } from "../stack-state";
 
 export const NAME = "critical-rules-not-weakened";
 
@@ -67,13 +71,17 @@ export const RULE_MODE_CLAIMS: Partial<Record<ResourceKind, (inputs: Inputs) => 
 };
 
 const configSchema = schemaOf({
-  severities: stringList(`Severities whose rules may not be weakened (${SEVERITIES.join(", ")}).`, ["SEVERITY_CRITICAL"]),
-  weakModes: stringList(`Modes that weaken a rule (${POLICY_MODES.join(", ")}).`, ["MODE_MONITOR", "MODE_DISABLED"]),
+  severities: stringList(`Severities whose rules may not be weakened (${SEVERITIES.join(", ")}).`, ["SEVERITY_CRITICAL"], SEVERITIES),
+  weakModes: stringList(`Modes that weaken a rule (${POLICY_MODES.join(", ")}).`, ["MODE_MONITOR", "MODE_DISABLED"], POLICY_MODES),
   token: {
     type: "string",
     description: "Semgrep API token for the severity lookups; default SEMGREP_APP_TOKEN. Plain text in the pack config.",
   },
-  url: { type: "string", description: "Semgrep API address; default SEMGREP_APP_URL, else https://semgrep.dev/api/v1." },
+  url: {
+    type: "string",
+    description:
+      "Semgrep's address, e.g. https://semgrep.dev (a trailing /api/v1 is accepted); default SEMGREP_APP_URL, else https://semgrep.dev.",
+  },
   skipWithoutCredentials: {
     type: "boolean",
     default: false,
@@ -89,51 +97,77 @@ interface Config {
   skipWithoutCredentials: boolean;
 }
 
+/** The policy's config with its defaults; a key it does not know is reported once per run. */
+function configOf(getConfig: () => object, report: ReportViolation): Config {
+  const given = getConfig();
+  reportUnknownKeys(NAME, configSchema, given, report);
+  return withDefaults<Config>(configSchema, given);
+}
+
+/** The object form of reportViolation carries its own enforcement level (the string form takes the policy's). */
+const advise = (report: ReportViolation, message: string, urn?: string) =>
+  (report as unknown as (v: { message: string; urn?: string; enforcementLevel: "advisory" }) => void)({
+    message,
+    ...(urn ? { urn } : {}),
+    enforcementLevel: "advisory",
+  });
+
+const protectedBy = (config: Config) => (rule: RuleFacts | undefined) => !!rule?.severity && config.severities.includes(rule.severity);
+const whyOf = (config: Config) => `rules of severity ${config.severities.join(", ")} may not be put into ${config.weakModes.join(" or ")}`;
+
+/**
+ * The credentials for the severity lookups, or undefined after reporting that the rules cannot be
+ * checked (fail closed; advisory with `skipWithoutCredentials`).
+ */
+function credentialsOrReport(config: Config, report: ReportViolation, what: string, urn?: string): Credentials | undefined {
+  const credentials = credentialsFrom(config);
+  if (credentials) return credentials;
+  const message =
+    `${what}, and without Semgrep credentials this policy cannot look up ` +
+    `${what.includes("rules") ? "their severities" : "its severity"}: set SEMGREP_APP_TOKEN (and SEMGREP_APP_URL) in the environment ` +
+    "of the Pulumi run, or `token` (and `url`) in this policy's config.";
+  if (config.skipWithoutCredentials) advise(report, message, urn);
+  else report(message, urn);
+  return undefined;
+}
+
+/** The rules of a policy, or undefined after reporting (one line, the service's message) why they could not be listed. */
+async function rulesOf(credentials: Credentials, claim: { deploymentId: string; policyId: string }, report: ReportViolation, what: string) {
+  try {
+    return await policyListing(credentials)(claim.deploymentId, claim.policyId);
+  } catch (error) {
+    report(`${what} (policy ${claim.policyId}, deployment ${claim.deploymentId}): ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
 async function validate(args: ResourceValidationArgs, report: ReportViolation): Promise<void> {
   const claimsOf = RULE_MODE_CLAIMS[kindOf(args.type) as ResourceKind];
   if (!claimsOf) return;
-  const given = args.getConfig<object>();
-  reportUnknownKeys(NAME, configSchema, given, report);
-  const config = withDefaults<Config>(configSchema, given);
+  recordInputs(args.urn, args.type, args.props); // for validateStack: what the program now declares
+  const config = configOf(() => args.getConfig<object>(), report);
   const weak = claimsOf(args.props as Inputs).filter((claim) => config.weakModes.includes(claim.mode));
   if (!weak.length) return;
   const resource = describe(args.type, args.name);
   const modeOf = (claim: RuleModeClaim) => (claim.secretMode ? "[secret]" : claim.mode);
   const pathOf = (claim: RuleModeClaim) => (claim.secretPath ? "[secret]" : claim.rulePath);
-  const credentials = credentialsFrom(config);
-  if (!credentials) {
-    const what = weak.length === 1 && weak[0]!.rulePath ? `rule ${pathOf(weak[0]!)}` : "rules";
-    const message =
-      `${resource} puts ${what} into ${modeOf(weak[0]!)}, and without Semgrep credentials this policy cannot look up ` +
-      `${what === "rules" ? "their severities" : "its severity"}: set SEMGREP_APP_TOKEN (and SEMGREP_APP_URL) in the environment ` +
-      "of the Pulumi run, or `token` (and `url`) in this policy's config.";
-    // The object form of reportViolation carries its own enforcement level (the string form takes the policy's).
-    if (config.skipWithoutCredentials)
-      (report as unknown as (v: { message: string; enforcementLevel: "advisory" }) => void)({ message, enforcementLevel: "advisory" });
-    else report(message);
-    return;
-  }
-  const listing = policyListing(credentials);
-  const why = `rules of severity ${config.severities.join(", ")} may not be put into ${config.weakModes.join(" or ")}`;
-  const isProtected = (rule: RuleFacts | undefined) => !!rule?.severity && config.severities.includes(rule.severity);
+  const what = weak.length === 1 && weak[0]!.rulePath ? `rule ${pathOf(weak[0]!)}` : "rules";
+  const credentials = credentialsOrReport(config, report, `${resource} puts ${what} into ${modeOf(weak[0]!)}`);
+  if (!credentials) return;
+  const why = whyOf(config);
+  const isProtected = protectedBy(config);
   for (const claim of weak) {
     const where = `(policy ${claim.policyId}, deployment ${claim.deploymentId})`;
-    let rules: ReadonlyMap<string, RuleFacts>;
-    try {
-      rules = await listing(claim.deploymentId, claim.policyId);
-    } catch (error) {
-      const what = claim.rulePath ? `rule ${pathOf(claim)}` : "the rules it selects";
-      report(`${resource}: could not look up the severity of ${what} ${where}: ${(error as Error).message}`);
-      continue;
-    }
+    const lookup = `${resource}: could not look up the severity of ${claim.rulePath ? `rule ${pathOf(claim)}` : "the rules it selects"}`;
+    const rules = await rulesOf(credentials, claim, report, lookup);
+    if (!rules) continue;
     if (claim.rulePath) {
       const rule = rules.get(claim.rulePath);
       if (isProtected(rule))
         report(`${resource} sets ${claim.field} ${modeOf(claim)} on rule ${pathOf(claim)} ${where}, a ${rule!.severity} rule: ${why}.`);
       continue;
     }
-    const skipped = new Set([...(claim.select?.exclude ?? []), ...(claim.except ?? [])]);
-    const hit = [...rules.values()].filter((r) => !skipped.has(r.path) && meetsCriteria(r, claim.select ?? {}) && isProtected(r));
+    const hit = [...rules.values()].filter((r) => claims(claim, r) && isProtected(r));
     if (!hit.length) continue;
     const shown = hit.slice(0, 5).map((r) => `${r.path} (${r.severity})`);
     report(
@@ -143,10 +177,98 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
   }
 }
 
-export const criticalRulesNotWeakened: ResourceValidationPolicy = {
+/** Whether `claim` sets the mode of `rule`: its path, or its selector (less `exclude` and the resource's explicit rules). */
+function claims(claim: RuleModeClaim, rule: RuleFacts): boolean {
+  if (claim.rulePath !== undefined) return claim.rulePath === rule.path;
+  const skipped = new Set([...(claim.select?.exclude ?? []), ...(claim.except ?? [])]);
+  return !skipped.has(rule.path) && meetsCriteria(rule, claim.select ?? {});
+}
+
+/** How a violation says what the run does to a put-back rule. */
+function putBackText(putBack: PutBack, where: string): string {
+  const back = `puts back ${putBack.mode} on rule ${putBack.rulePath} ${where}`;
+  if (putBack.how === "removed") return `${putBack.resource} is removed from the program: its delete ${back}`;
+  if (putBack.how === "replaced")
+    return `${putBack.resource} is replaced (its deployment, policy or rule changes): the old one's delete ${back}`;
+  return `${putBack.resource} no longer manages rule ${putBack.rulePath} ${where} (dropped from modes, excluded, or no longer selected): the update ${back.replace(` on rule ${putBack.rulePath} ${where}`, "")}`;
+}
+
+/**
+ * The stack-level half: what the run puts back. A rule-mode resource removed from the program (or
+ * replaced) puts back, on delete, the modes it found; a PolicyRuleModes puts back, on update, the
+ * modes of rules it no longer manages. Neither is among the resources the engine shows a policy,
+ * so the stack's last state says what was recorded, and a put-back of a weak mode onto a protected
+ * rule that no resource of the program still sets is a violation. Without the state the policy
+ * cannot tell, and says so (fail closed).
+ */
+async function validateStack(args: StackValidationArgs, report: ReportViolation): Promise<void> {
+  const config = configOf(() => args.getConfig<object>(), report);
+  const state = await stackState();
+  if ("error" in state) {
+    report(
+      `this policy cannot read the stack's last state, so it cannot tell whether a resource this change removes, or a rule a ` +
+        `PolicyRuleModes no longer manages, goes back to a weak mode: ${state.error}. The pack runs \`pulumi stack export\` with ` +
+        "the environment of the Pulumi run: put the Pulumi CLI on PATH with the backend's credentials (PULUMI_BACKEND_URL, PULUMI_ACCESS_TOKEN).",
+    );
+    return;
+  }
+  const program = programResources(args.resources.map((r) => r.urn));
+  const { putBacks, secret } = ruleModePutBacks(state.resources, program);
+  for (const s of secret) {
+    const message =
+      `${s.resource} ${s.how === "released" ? "is changed" : `is ${s.how}`}, and the modes it recorded to put back are secret in the state ` +
+      "(its modes were given as secrets): this policy cannot tell whether a protected rule goes back to a weak mode. " +
+      "Review them (`pulumi stack export --show-secrets`, outputs originals / originalMode) before applying.";
+    if (s.how === "released") advise(report, message, s.urn);
+    else report(message, s.urn);
+  }
+  const weak = putBacks.filter((p) => config.weakModes.includes(p.mode));
+  if (!weak.length) return;
+  const unknown = program.filter((r) => r.unknown && RULE_MODE_CLAIMS[kindOf(r.type) as ResourceKind]);
+  if (unknown.length) {
+    advise(
+      report,
+      `${unknown.length} rule-mode resource${unknown.length === 1 ? " has inputs" : "s have inputs"} not known at preview, so this policy ` +
+        `cannot tell whether they set the ${weak.length} rule${weak.length === 1 ? "" : "s"} the run puts back to a weak mode; the update checks it.`,
+    );
+    return;
+  }
+  const credentials = credentialsOrReport(
+    config,
+    report,
+    `The run puts back a weak mode on ${weak.length === 1 ? "rule" : "rules"} ${weak[0]!.rulePath}`,
+  );
+  if (!credentials) return;
+  const programClaims = program.flatMap((r) => RULE_MODE_CLAIMS[kindOf(r.type) as ResourceKind]?.(r.inputs ?? {}) ?? []);
+  const isProtected = protectedBy(config);
+  for (const putBack of weak) {
+    const where = `(policy ${putBack.policyId}, deployment ${putBack.deploymentId})`;
+    const rules = await rulesOf(
+      credentials,
+      putBack,
+      report,
+      `${putBack.resource}: could not look up the severity of rule ${putBack.rulePath}`,
+    );
+    const rule = rules?.get(putBack.rulePath);
+    if (!rule || !isProtected(rule)) continue;
+    const stillSet = programClaims.some(
+      (c) => c.deploymentId === putBack.deploymentId && c.policyId === putBack.policyId && claims(c, rule),
+    );
+    if (stillSet) continue; // the resource that sets it takes it over: nothing is put back
+    report(
+      `${putBackText(putBack, where)}, a ${rule.severity} rule: ${whyOf(config)}. ` +
+        "Keep a resource that sets the rule's mode (e.g. a PolicyRuleMode with MODE_BLOCK) in the same change.",
+      putBack.urn,
+    );
+  }
+}
+
+/** Both halves in one policy (one name, one config): `@pulumi/policy` runs validateResource per resource and validateStack last. */
+export const criticalRulesNotWeakened: ResourceAndStackPolicy = {
   name: NAME,
   description: "Rules of a protected severity (default critical) may not be put into a weak mode (default monitor or disabled).",
   enforcementLevel: "mandatory",
   configSchema,
-  validateResource: validate,
+  validateResource: oneLine(NAME, validate),
+  validateStack: oneLine(NAME, validateStack),
 };

@@ -4,9 +4,11 @@
  * DetectionPolicyException may exclude a protected rule or pack. Protected: `protectedRules`
  * (exact rule paths, or prefixes ending in `.`) and `protectedPacks` (rule packs, e.g. `p/default`).
  */
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
+import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
+import { isSecretValue, stackState } from "../stack-state";
 
 export const NAME = "protected-rules-not-disabled";
 
@@ -59,6 +61,15 @@ function validate(args: ResourceValidationArgs, report: ReportViolation): void {
     if (why) report(`${resource} excludes ${e.ruleType === "pack" ? "pack" : "rule"} ${what} (${field}): ${why}.`);
   };
   if (kind === "DetectionPolicyException") return excluded(props as Exception, "exceptionType exclude");
+  // rulesets is the whole list: a protected pack left out of it is removed (or kept off).
+  if (Array.isArray(props.rulesets) && props.product !== "secrets") {
+    const rulesets = props.rulesets as string[];
+    for (const pack of config.protectedPacks.filter((p) => !rulesets.includes(p)))
+      report(
+        `${resource} declares rulesets without ${pack} (rulesets is the whole list: the apply removes it, or keeps it off): ` +
+          `it is a protected pack (protectedPacks). Add ${JSON.stringify(pack)} to rulesets.`,
+      );
+  }
   ((props.disabled as string[] | undefined) ?? []).forEach((rule, i) => {
     const why = protection(config, rule, "rule");
     if (why) report(`${resource} disables rule ${secret("disabled") ? "[secret]" : rule} (disabled[${i}]): ${why}.`);
@@ -66,10 +77,73 @@ function validate(args: ResourceValidationArgs, report: ReportViolation): void {
   ((props.exceptions as Exception[] | undefined) ?? []).forEach((e, i) => excluded(e, `exceptions[${i}]`, secret("exceptions")));
 }
 
-export const protectedRulesNotDisabled: ResourceValidationPolicy = {
+/**
+ * What the delete of a DetectionPolicy removed from the program puts back (its `originals`, the
+ * fields as it found them, unless `restoreOnDelete: false`), as violations of `config`: a
+ * protected pack dropped from the rulesets, a protected rule disabled or excluded again.
+ */
+function deletedPolicyViolations(config: Config, resource: string, inputs: Inputs, outputs: Inputs): string[] {
+  const originals = outputs.originals;
+  if (inputs.restoreOnDelete === false) return [];
+  if (isSecretValue(originals))
+    return [
+      `${resource} is removed from the program and the fields it puts back are secret in the state: this policy cannot tell whether they disable a protected rule or pack. Review them (\`pulumi stack export --show-secrets\`) before applying.`,
+    ];
+  const found = (originals ?? {}) as { rulesets?: string[]; disabled?: string[]; exceptions?: Exception[] };
+  const live = (field: string) => (Array.isArray(outputs[field]) ? (outputs[field] as unknown[]) : []);
+  const back = `${resource} is removed from the program: its delete puts back`;
+  return [
+    ...(found.rulesets ? config.protectedPacks.filter((p) => !found.rulesets!.includes(p) && live("rulesets").includes(p)) : []).map(
+      (pack) => `${back} the rulesets it found, without ${pack}: it is a protected pack (protectedPacks).`,
+    ),
+    ...(found.disabled ?? [])
+      .filter((rule) => !live("disabled").includes(rule))
+      .flatMap((rule) => {
+        const why = protection(config, rule, "rule");
+        return why ? [`${back} the disabled rules it found, which disable ${rule}: ${why}.`] : [];
+      }),
+    ...(found.exceptions ?? [])
+      .filter((e) => e.exceptionType === "exclude" && typeof e.rule === "string")
+      .flatMap((e) => {
+        const why = protection(config, e.rule as string, e.ruleType);
+        return why ? [`${back} the exceptions it found, which exclude ${e.rule} for ${scopeOf(e)}: ${why}.`] : [];
+      }),
+  ];
+}
+
+/**
+ * The stack-level half: a DetectionPolicy removed from the program puts back, on delete, what it
+ * found; the engine does not show a policy the resources a run deletes, so the stack's last state
+ * says what it recorded. Without the state (and with something protected) it fails closed.
+ */
+async function validateStack(args: StackValidationArgs, report: ReportViolation): Promise<void> {
+  const given = args.getConfig<object>();
+  reportUnknownKeys(NAME, configSchema, given, report);
+  const config = withDefaults<Config>(configSchema, given);
+  if (!config.protectedPacks.length && !config.protectedRules.length) return;
+  const state = await stackState();
+  if ("error" in state) {
+    report(
+      `this policy cannot read the stack's last state, so it cannot tell whether a DetectionPolicy this change removes puts back a ` +
+        `disabled protected rule or drops a protected pack: ${state.error}. The pack runs \`pulumi stack export\` with the environment ` +
+        "of the Pulumi run: put the Pulumi CLI on PATH with the backend's credentials (PULUMI_BACKEND_URL, PULUMI_ACCESS_TOKEN).",
+    );
+    return;
+  }
+  const remaining = new Set(args.resources.map((r) => r.urn));
+  for (const resource of state.resources) {
+    if (kindOf(resource.type) !== "DetectionPolicy" || remaining.has(resource.urn)) continue;
+    const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
+    for (const message of deletedPolicyViolations(config, name, resource.inputs ?? {}, resource.outputs ?? {})) report(message);
+  }
+}
+
+/** Both halves in one policy (one name, one config): `@pulumi/policy` runs validateResource per resource and validateStack last. */
+export const protectedRulesNotDisabled: ResourceAndStackPolicy = {
   name: NAME,
   description: "Protected rules and packs may not be disabled or excluded in a detection policy (unified policies).",
   enforcementLevel: "mandatory",
   configSchema,
-  validateResource: validate,
+  validateResource: oneLine(NAME, validate),
+  validateStack: oneLine(NAME, validateStack),
 };

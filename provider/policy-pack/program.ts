@@ -1,0 +1,40 @@
+/**
+ * The inputs of the new program's resources, as the resource validations of this run saw them.
+ * A stack validation is given the resources' outputs (at preview, partly the old ones), while
+ * what a run puts back depends on what the program now declares: the resource validation of a
+ * policy records each resource's inputs here, and the same policy's stack validation, which the
+ * engine calls last, reads them.
+ */
+import type { Inputs } from "./resources";
+
+/** A resource of the new program: its inputs, or `unknown` when some are not known at preview. */
+export interface ProgramResource {
+  urn: string;
+  type: string;
+  inputs?: Inputs;
+  unknown?: boolean;
+}
+
+const seen = new Map<string, ProgramResource>();
+
+/**
+ * Records `props` (the proxy `@pulumi/policy` gives, which throws on a value unknown at preview)
+ * as the inputs of `urn`; a value unknown at preview marks the resource `unknown`.
+ */
+export function recordInputs(urn: string, type: string, props: unknown): void {
+  try {
+    seen.set(urn, { urn, type, inputs: JSON.parse(JSON.stringify(props)) as Inputs });
+  } catch {
+    seen.set(urn, { urn, type, unknown: true });
+  }
+}
+
+/** The recorded resources among `urns` (the stack validation's resources: the new program's). */
+export function programResources(urns: Iterable<string>): ProgramResource[] {
+  return [...urns].flatMap((urn) => seen.get(urn) ?? []);
+}
+
+/** Forgets every record (tests emulate one run after another in one process). */
+export function forgetProgram(): void {
+  seen.clear();
+}

@@ -1,0 +1,92 @@
+/**
+ * What a run puts back, from the stack's last state and the new program: the originals a rule-mode
+ * resource recorded go back when it is removed from the program (or replaced), unless it had
+ * `restoreOnDelete: false`, and a PolicyRuleModes puts back, on update, the originals of the rules
+ * it no longer manages (an entry dropped from `modes`, a narrowed `select`, a rule added to
+ * `exclude`), whatever `restoreOnDelete` says. Whether another resource of the program still sets
+ * a rule (then nothing is put back: the provider hands it over) needs the rules, so the policy
+ * decides that; here are the candidates.
+ */
+import type { ResourceKind } from "../kinds";
+import type { ProgramResource } from "./program";
+import { describe, type Inputs, kindOf } from "./resources";
+import { isSecretValue, type StateResource } from "./stack-state";
+
+/** A rule a run may put back to `mode`, the mode a resource of the stack found it in. */
+export interface PutBack {
+  /** `PolicyRuleMode "block-sql"`. */
+  resource: string;
+  /** The resource's URN when it is still in the program (violations name it), else undefined. */
+  urn?: string;
+  deploymentId: string;
+  policyId: string;
+  rulePath: string;
+  mode: string;
+  /** How the run puts it back: `removed`, `replaced` (a changed deployment, policy or rule), or `released` (no longer managed). */
+  how: "removed" | "replaced" | "released";
+}
+
+/** A resource whose recorded originals are secret in the state: what it puts back cannot be read. */
+export interface SecretOriginals {
+  resource: string;
+  urn?: string;
+  how: PutBack["how"];
+}
+
+const RULE_MODE_KINDS: readonly ResourceKind[] = ["PolicyRuleMode", "PolicyRuleModes"];
+
+/** The originals a rule-mode resource recorded, by rule path; `secret` when the state holds them encrypted. */
+function recordedOriginals(kind: ResourceKind, state: StateResource): Map<string, string> | "secret" {
+  const outputs = state.outputs ?? {};
+  if (kind === "PolicyRuleMode") {
+    const original = outputs.originalMode;
+    if (isSecretValue(original)) return "secret";
+    return new Map(typeof original === "string" ? [[String(state.inputs?.rulePath ?? outputs.rulePath), original]] : []);
+  }
+  const originals = outputs.originals;
+  if (isSecretValue(originals)) return "secret";
+  const byRule = new Map<string, string>();
+  for (const [mode, paths] of Object.entries((originals as Record<string, unknown> | undefined) ?? {})) {
+    if (Array.isArray(paths)) for (const path of paths) byRule.set(String(path), mode);
+  }
+  return byRule;
+}
+
+/** How the run treats a stateful resource: kept (and whether its identity changed), or removed. */
+function fate(kind: ResourceKind, old: Inputs, now: ProgramResource | undefined): PutBack["how"] | "kept" {
+  if (!now) return "removed";
+  if (now.unknown || !now.inputs) return "kept";
+  const identity = kind === "PolicyRuleMode" ? ["deploymentId", "policyId", "rulePath"] : ["deploymentId", "policyId"];
+  if (identity.some((field) => String(old[field]) !== String(now.inputs![field]))) return "replaced";
+  return kind === "PolicyRuleMode" ? "kept" : "released";
+}
+
+/**
+ * The rules this run may put back, and the resources whose originals it cannot read: from every
+ * PolicyRuleMode and PolicyRuleModes of the state, against the new program's resources.
+ */
+export function ruleModePutBacks(state: readonly StateResource[], program: readonly ProgramResource[]) {
+  const byUrn = new Map(program.map((resource) => [resource.urn, resource]));
+  const putBacks: PutBack[] = [];
+  const secret: SecretOriginals[] = [];
+  for (const resource of state) {
+    const kind = kindOf(resource.type);
+    if (!kind || !RULE_MODE_KINDS.includes(kind)) continue;
+    const old = resource.inputs ?? {};
+    const now = byUrn.get(resource.urn);
+    const how = fate(kind, old, now);
+    if (how === "kept") continue;
+    // A delete (of a removed or replaced resource) puts back only with restoreOnDelete; an update always.
+    if (how !== "released" && old.restoreOnDelete === false) continue;
+    const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
+    const urn = now ? resource.urn : undefined;
+    const originals = recordedOriginals(kind, resource);
+    if (originals === "secret") {
+      secret.push({ resource: name, urn, how });
+      continue;
+    }
+    const policy = { deploymentId: String(old.deploymentId), policyId: String(old.policyId) };
+    for (const [rulePath, mode] of originals) putBacks.push({ resource: name, urn, ...policy, rulePath, mode, how });
+  }
+  return { putBacks, secret };
+}
