@@ -188,4 +188,22 @@ describe("a field dropped from the program", () => {
     await workspace.run(["destroy", "--yes"]);
     expect(codePolicy().exceptions).toEqual([ours]); // as the README says: no longer managed
   }, 180_000);
+
+  it("a RemediationPolicy's description dropped after the stack changed it: the preview warns what it was (found by the workflow generator)", async () => {
+    const { emulator } = await demo({ policiesV2: true });
+    const policy = (extra: string) =>
+      program(`new semgrep.RemediationPolicy("comments", {
+  deploymentId: "1", slug: "comment-high-severity", policyName: "Comment on high-severity findings",
+  filters: { mode: "any", conditions: [{ type: "severity", values: ["high", "critical"] }] },
+  actions: [{ type: "pr_comment" }]${extra},
+});`);
+    const before = emulator.state().remediationPolicies.find((p) => p.slug === "comment-high-severity")!.description;
+    const workspace = await programWorkspace(emulator, policy(`, description: "Owned by the platform team"`));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    workspace.write(policy(""));
+    const preview = await workspace.run(["preview"]);
+    expect(printed(preview)).toContain(
+      `warning: RemediationPolicy "comments": description of remediation policy comment-high-severity of deployment 1 is no longer declared, so no longer managed: this update drops what the stack recorded as its original, and no \`pulumi destroy\` will put it back. Before this stack managed it, description was ${JSON.stringify(before)}.`,
+    );
+  }, 180_000);
 });
