@@ -1,11 +1,12 @@
 // The benchmark's rule-modes-at-scale stacks, through the real Pulumi CLI against the emulator's
-// `large` preset (a 5,000-rule SAST policy): N rules as ONE PolicyRuleModes (`select: {}`, every
-// rule of the policy, when N is the whole policy; else its first N rules as explicit `modes`),
-// phase by phase (up, noop-up, change-one: one explicit `modes` entry, refresh, destroy), beside
-// one PolicyRuleMode per rule at other sizes (up, noop-up, refresh, destroy), to show how each
-// form grows. Reports requests, writes, the fewest the API allows, wall time, state bytes, the
-// peak resident memory of the provider process, and whether destroy put every mode back. Used by
-// `npm run bench` and, small, by the tests.
+// `large` preset with its SAST policy cut to its first N rules (5,000, the whole policy, by
+// default): EVERY rule of that policy as ONE PolicyRuleModes (a selector that every rule meets,
+// see WHOLE_POLICY), phase by phase (up, noop-up, change-one: one explicit `modes` entry beside
+// the selector, refresh, destroy), beside one PolicyRuleMode per rule at other sizes (up, noop-up,
+// refresh, destroy), to show how each form grows. Reports requests, writes, the fewest the API
+// allows, wall time, state bytes, the peak resident memory of the provider process, whether up
+// left every managed rule in its mode, and whether destroy put every mode back. The same code at
+// any N: `npm run bench` runs it at 5,000 and the test suite, through the same entry, at 50.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { clearInterval, setInterval } from "node:timers";
 import { createRequire } from "node:module";
@@ -26,6 +27,13 @@ const COMMANDS = {
 };
 const MODE = "MODE_BLOCK";
 const PAGE = 2000;
+/**
+ * A selector every rule of the policy meets: every severity. PolicyRuleModes has no selector for
+ * "every rule" (an empty `select: {}` or `rulePathPrefixes: [""]` is refused at check, since it
+ * restricts nothing); listing every value of a criterion is what a user writes today, and holds
+ * for a policy whose rules all have one of these severities (the preset's do: runStack checks it).
+ */
+const WHOLE_POLICY = { severities: ["SEVERITY_LOW", "SEVERITY_MEDIUM", "SEVERITY_HIGH", "SEVERITY_CRITICAL"] };
 
 const BULK_PROGRAM = `
 const semgrep = require("pulumi-semgrep");
@@ -73,9 +81,16 @@ function providerMemorySampler() {
 const rulesOf = (emulator) => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID).rules;
 const modesOf = (emulator) => JSON.stringify(rulesOf(emulator).map((r) => [r.path, r.policyMode]));
 
-/** One stack through its phases; the minimum per phase from the live modes before it. */
-async function runStack({ installedDir, program, spec, phases, managed, changeOne, log, label }) {
+/** The emulator's `large` preset with its SAST policy cut to its first `policyRules` rules (left in the live state, as the tests do). */
+async function emulatorWithPolicyOf(policyRules) {
   const emulator = await startEmulator({ preset: "large" });
+  rulesOf(emulator).splice(policyRules);
+  return emulator;
+}
+
+/** One stack through its phases; the minimum per phase from the live modes before it. */
+async function runStack({ installedDir, policyRules, program, spec, phases, managed, changeOne, log, label }) {
+  const emulator = await emulatorWithPolicyOf(policyRules);
   try {
     const before = modesOf(emulator);
     const total = rulesOf(emulator).length;
@@ -97,6 +112,7 @@ async function runStack({ installedDir, program, spec, phases, managed, changeOn
       join(installedDir, "node_modules"),
     );
     let stateBytes = 0;
+    let upApplied = false;
     /** @type {Record<string, number>} */
     const peakMb = {};
     let stopSampling = () => 0;
@@ -110,11 +126,14 @@ async function runStack({ installedDir, program, spec, phases, managed, changeOn
       between: async (phase) => {
         peakMb[phase] = stopSampling();
         log(`  ${label} ${phase} done`);
-        if (phase === "up") stateBytes = Buffer.byteLength((await stack.run(["stack", "export"])).stdout);
+        if (phase === "up") {
+          stateBytes = Buffer.byteLength((await stack.run(["stack", "export"])).stdout);
+          upApplied = rulesOf(emulator).every((r) => !managed.includes(r.path) || r.policyMode === MODE);
+        }
       },
     });
     for (const phase of phases) Object.assign(result[phase], { minimumRequests: minimum[phase], providerPeakMb: peakMb[phase] });
-    return { rules: managed.length, phases: result, stateBytes, destroyRestored: modesOf(emulator) === before };
+    return { rules: managed.length, phases: result, stateBytes, upApplied, destroyRestored: modesOf(emulator) === before };
   } finally {
     await emulator.close();
   }
@@ -122,24 +141,30 @@ async function runStack({ installedDir, program, spec, phases, managed, changeOn
 
 /**
  * @param {{ installedDir: string, bulkRules?: number, singles?: number[], log?: (line: string) => void }} options
+ *   bulkRules: the size of the policy (the preset's 5,000-rule SAST policy cut to its first
+ *   bulkRules), every rule of which the PolicyRuleModes selects; singles: the sizes of the
+ *   one-PolicyRuleMode-per-rule stacks, on the same policy (at most bulkRules each)
  */
 export async function runBenchModes({ installedDir, bulkRules = 5000, singles = [1000, 2000], log = () => {} }) {
   const probe = await startEmulator({ preset: "large" });
   const paths = rulesOf(probe).map((r) => r.path);
   await probe.close();
   if (bulkRules > paths.length) throw new Error(`the large preset's policy has ${paths.length} rules, fewer than ${bulkRules}`);
+  const tooMany = singles.filter((count) => count > bulkRules);
+  if (tooMany.length) throw new Error(`the policy is cut to ${bulkRules} rules: no stack of ${tooMany.join(", ")} PolicyRuleMode`);
   const managed = paths.slice(0, bulkRules);
-  const declared = bulkRules === paths.length ? { select: {}, mode: MODE } : { modes: Object.fromEntries(managed.map((p) => [p, MODE])) };
+  const declared = { select: WHOLE_POLICY, mode: MODE };
   const bulkSpec = { policyId: SAST_POLICY_ID, declared };
-  log(`rule modes: ${bulkRules} rules as one PolicyRuleModes`);
+  log(`rule modes: every rule of a ${bulkRules}-rule policy as one PolicyRuleModes (select: ${JSON.stringify(WHOLE_POLICY)})`);
   const bulk = await runStack({
     installedDir,
+    policyRules: bulkRules,
     program: BULK_PROGRAM,
     spec: bulkSpec,
     phases: BULK_PHASES,
     managed,
-    // change-one: one managed rule declared MODE_COMMENT explicitly.
-    changeOne: { ...bulkSpec, declared: { ...declared, modes: { ...declared.modes, [managed[0]]: "MODE_COMMENT" } } },
+    // change-one: one managed rule declared MODE_COMMENT explicitly, beside the selector.
+    changeOne: { ...bulkSpec, declared: { ...declared, modes: { [managed[0]]: "MODE_COMMENT" } } },
     log,
     label: "bulk",
   });
@@ -150,6 +175,7 @@ export async function runBenchModes({ installedDir, bulkRules = 5000, singles = 
     individual.push(
       await runStack({
         installedDir,
+        policyRules: bulkRules,
         program: SINGLE_PROGRAM,
         spec: { policyId: SAST_POLICY_ID, rules },
         phases: SINGLE_PHASES,
@@ -169,13 +195,13 @@ export function formatModesTable(result) {
     for (const [phase, p] of Object.entries(stack.phases))
       rows.push([form, phase, p.requests, p.writes, p.minimumRequests, p.wallSeconds, p.providerPeakMb]);
   };
-  add(`1 PolicyRuleModes, ${result.bulk.rules} rules`, result.bulk);
+  add(`1 PolicyRuleModes, ${result.bulk.rules} rules (whole policy)`, result.bulk);
   for (const stack of result.individual) add(`${stack.rules} PolicyRuleMode`, stack);
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   const lines = rows.map((r) => r.map((cell, i) => (i < 2 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join("  "));
   const state = [result.bulk, ...result.individual].map(
     (s, i) =>
-      `${i === 0 ? "PolicyRuleModes" : "PolicyRuleMode"} x${i === 0 ? 1 : s.rules}: state ${s.stateBytes} bytes, destroy restored every mode: ${s.destroyRestored}`,
+      `${i === 0 ? "PolicyRuleModes" : "PolicyRuleMode"} x${i === 0 ? 1 : s.rules}: state ${s.stateBytes} bytes, up set every rule: ${s.upApplied}, destroy restored every mode: ${s.destroyRestored}`,
   );
-  return ["rule modes at scale (large preset)", ...lines, ...state].join("\n");
+  return [`rule modes at scale (large preset, a SAST policy of ${result.bulk.rules} rules)`, ...lines, ...state].join("\n");
 }

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // `npm run bench -- --out FILE [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]
-//                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]`
+//                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]
+//                  [--installed DIR]`
 // Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
 // stack (projects, rule modes, an SBOM export), then the v2 stack (one DetectionPolicy with
 // --v2-disabled rules in `disabled`, default 5000, and --v2-remediation RemediationPolicy
-// resources, default 50), then rule modes at scale (--modes-rules rules as one PolicyRuleModes,
-// default 5000, beside one PolicyRuleMode per rule at each size of --modes-singles, default
-// 1000,2000; 0 skips). Writes the result as JSON to FILE and prints short tables.
+// resources, default 50), then rule modes at scale (the SAST policy cut to --modes-rules rules,
+// default 5000, the whole policy, every rule selected by one PolicyRuleModes, beside one
+// PolicyRuleMode per rule at each size of --modes-singles, default 1000,2000; 0 skips). Writes
+// the result as JSON to FILE and prints short tables. Exits 1 when a phase made more requests
+// than the fewest the API allows, or an up or destroy left a value other than it should: the test
+// suite runs this entry at small sizes (test/bench/bench.test.ts). --installed: a directory whose
+// node_modules holds the packed package already (the test suite's), instead of packing it here.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { installPackedPackage } from "../tools/install-packed.mjs";
@@ -26,6 +31,7 @@ const { values } = parseArgs({
     "v2-remediation": { type: "string", default: "50" },
     "modes-rules": { type: "string", default: "5000" },
     "modes-singles": { type: "string", default: "1000,2000" },
+    installed: { type: "string" },
   },
 });
 /** A whole number option, at least `min`. */
@@ -37,8 +43,8 @@ function count(name, min = 0) {
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 const v2Options = { disabled: count("v2-disabled", 2), remediation: count("v2-remediation") };
 pulumiCliDir();
-log("packing and installing the package");
-const installedDir = installPackedPackage();
+if (!values.installed) log("packing and installing the package");
+const installedDir = values.installed ?? installPackedPackage();
 const result = await runBench({
   installedDir,
   projects: count("projects"),
@@ -59,12 +65,29 @@ console.log(formatV2Table(v2));
 console.log("");
 console.log(formatPerRule(result, v2));
 if (modes) console.log(`\n${formatModesTable(modes)}`);
-const missed = [
-  ...Object.entries(result.phases)
+/** @type {Array<[string, { phases: Record<string, { requests: number, minimumRequests: number }> }]>} every stack by its name in the verdict */
+const stacks = [
+  ["v1", result],
+  ["v2", v2],
+  ...(modes ? [["rule modes bulk", modes.bulk], ...modes.individual.map((stack) => [`rule modes ${stack.rules} singles`, stack])] : []),
+];
+const missed = stacks.flatMap(([name, stack]) =>
+  Object.entries(stack.phases)
     .filter(([, p]) => p.requests > p.minimumRequests)
-    .map(([phase]) => phase),
-  ...Object.entries(v2.phases)
-    .filter(([, p]) => p.requests > p.minimumRequests)
-    .map(([phase]) => `v2 ${phase}`),
+    .map(([phase]) => `${name} ${phase}`),
+);
+const failed = [
+  ...(result.destroyRestoredEverything ? [] : ["v1: destroy did not restore every value"]),
+  ...(result.faults && !result.faults.identicalToFaultFree ? ["v1: under faults, the stack did not converge to the fault-free state"] : []),
+  ...(v2.changeOneApplied ? [] : ["v2: change-one did not apply"]),
+  ...(v2.destroyRestoredBundles ? [] : ["v2: destroy did not restore the bundles"]),
+  ...stacks
+    .slice(2)
+    .flatMap(([name, stack]) => [
+      ...(stack.upApplied ? [] : [`${name}: up left a managed rule in another mode`]),
+      ...(stack.destroyRestored ? [] : [`${name}: destroy did not restore every mode`]),
+    ]),
 ];
 if (missed.length) console.log(`above the minimum: ${missed.join(", ")}`);
+for (const line of failed) console.log(`FAILED: ${line}`);
+if (missed.length || failed.length) process.exitCode = 1;

@@ -1,45 +1,119 @@
 /**
- * The benchmark at a small size, in the test suite: through the real CLI, every phase makes
- * exactly the fewest requests the API allows (preview none, a no-change up none), destroy puts
- * everything back, and at a 30% fault rate the stack converges to the same state. The v2 stack
- * (one DetectionPolicy with 100 disabled rules, 5 RemediationPolicy) likewise: reads, dry runs
- * and writes each at the minimum in every phase, no write at preview, noop-up or refresh, one
- * for change-one, and destroy leaves both bundles exactly as it found them.
+ * `npm run bench` at a small size, in the test suite: the entry itself (`node
+ * test/bench/bench.mjs`), with its default flags but the sizes, so that every stack it runs by
+ * default runs here through the same code: the v1 stack (with the engine floor and the run at a
+ * 30% fault rate), the v2 stack, and rule modes at scale (every rule of the policy as one
+ * PolicyRuleModes with a selector, beside one PolicyRuleMode per rule). A default that breaks
+ * (as `select: {}` did once check refused it) fails here, not first in a manual run.
+ *
+ * Through the real CLI, every phase of every stack makes exactly the fewest requests the API
+ * allows (preview none, a no-change up none), destroy puts everything back, and at a 30% fault
+ * rate the v1 stack converges to the same state. The v2 stack (one DetectionPolicy with 100
+ * disabled rules, 5 RemediationPolicy): reads, dry runs and writes each at the minimum in every
+ * phase, no write at preview, noop-up or refresh, one for change-one, and destroy leaves both
+ * bundles exactly as it found them.
  */
-import { describe, expect, inject, it } from "vitest";
-import { PHASES, runBench } from "./bench-core.mjs";
-import { runBenchModes } from "./bench-modes.mjs";
-import { minimumV2Requests, runBenchV2, V2_PHASES } from "./bench-v2.mjs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { assert, beforeAll, describe, expect, inject, it } from "vitest";
+import { PHASES } from "./bench-core.mjs";
+import { minimumV2Requests, V2_PHASES } from "./bench-v2.mjs";
 
-describe("benchmark, small", () => {
-  it("is at the minimum in every phase, restores on destroy, and converges under faults", async () => {
-    const result = await runBench({
-      installedDir: inject("installedPackageDir"),
-      preset: "large",
-      projects: 3,
-      rules: [6, 3],
-      faultRate: 0.3,
-      floor: false,
-    });
-    const phase = (name: string) => result.phases[name]!;
+/** The sizes; every other flag is left at its default. */
+const SMALL = {
+  projects: 3,
+  "sast-rules": 6,
+  "secrets-rules": 3,
+  "v2-disabled": 100,
+  "v2-remediation": 5,
+  "modes-rules": 50,
+  "modes-singles": 20,
+};
+
+interface Phase {
+  requests: number;
+  writes: number;
+  minimumRequests: number;
+}
+interface ModesStack {
+  rules: number;
+  phases: Record<string, Phase>;
+  stateBytes: number;
+  upApplied: boolean;
+  destroyRestored: boolean;
+}
+interface BenchResult {
+  phases: Record<string, Phase>;
+  destroyRestoredEverything: boolean;
+  stateBytesPerResource: number;
+  floorPhases?: Record<string, Phase>;
+  faults?: { converged: boolean; identicalToFaultFree: boolean; sbomExportsStarted: number; retries: number };
+  v2: {
+    phases: Record<string, Phase & { reads: number; dryRuns: number }>;
+    minimum: Record<string, { reads: number; dryRuns: number; writes: number; requests: number }>;
+    changeOneApplied: boolean;
+    destroyRestoredBundles: boolean;
+  };
+  modes?: { bulk: ModesStack; individual: ModesStack[] };
+}
+
+/** Runs `node test/bench/bench.mjs` as `npm run bench` does (after the build the suite has made); resolves with its exit status and output. */
+function runBenchEntry(args: string[]): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(__dirname, "bench.mjs"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, output }));
+  });
+}
+
+describe("npm run bench, small", () => {
+  let run: { status: number | null; output: string };
+  let written: BenchResult | undefined;
+  /** The result the entry wrote (also when it exited 1 for a missed minimum, so that the tests below say which). */
+  const result = (): BenchResult => written ?? assert.fail("the benchmark wrote no result: see the first test's output");
+
+  beforeAll(async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "bench-")), "bench.json");
+    const sizes = Object.entries(SMALL).flatMap(([flag, value]) => [`--${flag}`, String(value)]);
+    run = await runBenchEntry([...sizes, "--installed", inject("installedPackageDir"), "--out", out]);
+    if (existsSync(out)) written = JSON.parse(readFileSync(out, "utf8")) as BenchResult;
+  }, 900_000);
+
+  it("runs every stack of the default run and exits 0, nothing above the minimum", () => {
+    expect(run.status, run.output).toBe(0);
+    expect(run.output).not.toMatch(/above the minimum|FAILED/);
+    const { floorPhases, faults, modes } = result();
+    expect(floorPhases).toBeDefined();
+    expect(faults).toBeDefined();
+    expect(modes?.individual.map((stack) => stack.rules)).toEqual([SMALL["modes-singles"]]);
+  });
+
+  it("v1: at the minimum in every phase, restores on destroy, and converges under faults", () => {
+    const v1 = result();
+    const phase = (name: string) => v1.phases[name]!;
     for (const name of PHASES) expect({ name, requests: phase(name).requests }).toEqual({ name, requests: phase(name).minimumRequests });
     expect(phase("preview").requests).toBe(0);
     expect(phase("noop-up").writes).toBe(0);
     expect(phase("refresh").writes).toBe(0);
-    expect(result.destroyRestoredEverything).toBe(true);
-    expect(result.stateBytesPerResource).toBeLessThan(4096);
-    expect(result.faults).toMatchObject({ converged: true, identicalToFaultFree: true, sbomExportsStarted: 1 });
-    expect(result.faults!.retries).toBeGreaterThan(0);
-  }, 300_000);
+    expect(v1.destroyRestoredEverything).toBe(true);
+    expect(v1.stateBytesPerResource).toBeLessThan(4096);
+    expect(v1.faults).toMatchObject({ converged: true, identicalToFaultFree: true, sbomExportsStarted: 1 });
+    expect(v1.faults!.retries).toBeGreaterThan(0);
+  });
 
-  it("v2: reads, dry runs and writes at the minimum in every phase; destroy restores the bundles exactly", async () => {
-    const result = await runBenchV2({ installedDir: inject("installedPackageDir"), disabled: 100, remediation: 5 });
+  it("v2: reads, dry runs and writes at the minimum in every phase; destroy restores the bundles exactly", () => {
+    const v2 = result().v2;
     for (const name of V2_PHASES) {
-      const { reads, dryRuns, writes, requests } = result.phases[name]!;
-      expect({ name, reads, dryRuns, writes, requests }).toEqual({ name, ...result.minimum[name] });
+      const { reads, dryRuns, writes, requests } = v2.phases[name]!;
+      expect({ name, reads, dryRuns, writes, requests }).toEqual({ name, ...v2.minimum[name] });
     }
     // The minimum, spelled out for this size: 2 bundles, 6 resources.
-    expect(Object.fromEntries(V2_PHASES.map((name) => [name, result.minimum[name]!.requests]))).toEqual({
+    expect(Object.fromEntries(V2_PHASES.map((name) => [name, v2.minimum[name]!.requests]))).toEqual({
       preview: 2 + 6,
       up: 2 + 6 + 6,
       "noop-up": 2 + 6,
@@ -47,30 +121,34 @@ describe("benchmark, small", () => {
       refresh: 2,
       destroy: 2 + 6,
     });
-    expect(result.phases["noop-up"]!.writes).toBe(0);
-    expect(result.changeOneApplied).toBe(true);
-    expect(result.destroyRestoredBundles).toBe(true);
-  }, 300_000);
+    expect(v2.phases["noop-up"]!.writes).toBe(0);
+    expect(v2.changeOneApplied).toBe(true);
+    expect(v2.destroyRestoredBundles).toBe(true);
+  });
 
-  it("v2 minimum: a DetectionPolicy found as declared writes nothing at up and has nothing to put back", () => {
+  it("rule modes: every rule of the policy as one PolicyRuleModes, and one PolicyRuleMode per rule, each at the minimum in every phase; destroy restores every mode", () => {
+    const modes = result().modes!;
+    for (const stack of [modes.bulk, ...modes.individual]) {
+      for (const [name, phase] of Object.entries(stack.phases)) {
+        expect({ name, requests: phase.requests }).toEqual({ name, requests: phase.minimumRequests });
+      }
+      expect(stack.phases["noop-up"]!.requests).toBe(0);
+      expect(stack.upApplied).toBe(true);
+      expect(stack.destroyRestored).toBe(true);
+    }
+    expect(modes.bulk.rules).toBe(SMALL["modes-rules"]); // the whole (cut) policy, selected
+    expect(modes.bulk.phases["change-one"]!.writes).toBe(1);
+    expect(modes.bulk.phases.refresh!.requests).toBe(1); // one listing of the 50-rule policy
+    expect(modes.bulk.stateBytes).toBeLessThan(modes.individual[0]!.stateBytes); // 50 rules in one resource, against 20 resources
+  });
+});
+
+describe("the v2 minimum", () => {
+  it("a DetectionPolicy found as declared writes nothing at up and has nothing to put back", () => {
     const live = { disabled: ["a", "b", "c"], remediation: [{ slug: "existing" }] };
     const minimum = minimumV2Requests(live, { disabled: ["c", "b", "a"], remediation: [{ slug: "new" }] }, ["b", "a"]);
     expect(minimum.up).toEqual({ reads: 2, dryRuns: 2, writes: 1, requests: 5 });
     expect(minimum.destroy).toEqual({ reads: 1, dryRuns: 0, writes: 1, requests: 2 });
     expect(() => minimumV2Requests(live, { disabled: ["a"], remediation: [{ slug: "existing" }] }, [])).toThrow(/must be new: existing/);
   });
-
-  it("rule modes: one PolicyRuleModes and one PolicyRuleMode per rule each at the minimum in every phase; destroy restores every mode", async () => {
-    const result = await runBenchModes({ installedDir: inject("installedPackageDir"), bulkRules: 50, singles: [20] });
-    for (const stack of [result.bulk, ...result.individual]) {
-      for (const [name, phase] of Object.entries(stack.phases)) {
-        expect({ name, requests: phase.requests }).toEqual({ name, requests: phase.minimumRequests });
-      }
-      expect(stack.phases["noop-up"]!.requests).toBe(0);
-      expect(stack.destroyRestored).toBe(true);
-    }
-    expect(result.bulk.phases["change-one"]!.writes).toBe(1);
-    expect(result.bulk.phases.refresh!.requests).toBe(3); // one listing of the 5,000-rule policy
-    expect(result.bulk.stateBytes).toBeLessThan(result.individual[0]!.stateBytes); // 50 rules in one resource, against 20 resources
-  }, 300_000);
 });
