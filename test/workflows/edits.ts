@@ -6,7 +6,7 @@
  * most steps run an `up`; `overlap` alone makes conflicts on purpose.
  */
 import { seededRandom } from "../../provider/emulator/random";
-import { type Decl, declarations, identity, type Kind, KINDS, type Program, rulesOf, type Selector } from "./model";
+import { type Decl, declarations, identity, type Kind, KINDS, type Program, rulesOf, selected, type Selector } from "./model";
 import {
   BRANCHES,
   MODES,
@@ -49,10 +49,12 @@ export const EDIT_KINDS = [
   "move-rule",
   "move-tag",
   "overlap",
+  "overlap-selector",
   "selector-only",
   "drop-field",
   "secret",
   "secret-select",
+  "invalid-secret",
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
 
@@ -93,7 +95,7 @@ export function newProps(kind: Kind, r: Random, program: Program, ctx: Context):
       const props: Record<string, unknown> = { ...base };
       if (chance(r, 0.7) || !rules.length)
         props.modes = Object.fromEntries(subset(r, rules.length ? rules : ctx.rules, 3).map((rule) => [rule.path, pick(r, MODES)]));
-      else Object.assign(props, selectorOnly(r));
+      else Object.assign(props, selectorOnly(r, taken, ctx));
       return props;
     }
     case "SbomExport":
@@ -148,9 +150,10 @@ export function newProps(kind: Kind, r: Random, program: Program, ctx: Context):
   }
 }
 
-/** A selector-only PolicyRuleModes's inputs: `select` and `mode`, no `modes` (case 1's form). */
-function selectorOnly(r: Random): Record<string, unknown> {
-  const select: Selector = { ...pick(r, SELECTORS) };
+/** A selector-only PolicyRuleModes's inputs: `select` and `mode`, no `modes` (case 1's form); its rules free of `taken` where a selector allows. */
+function selectorOnly(r: Random, taken: Set<string>, ctx: Context): Record<string, unknown> {
+  const free = SELECTORS.filter((s) => selected(ctx.rules, s).every((path) => !taken.has(`rule:${path}`)));
+  const select: Selector = { ...pick(r, free.length ? free : SELECTORS) };
   if (chance(r, 0.3)) select.exclude = [SECRET_EXCLUDE];
   return { select, mode: pick(r, MODES) };
 }
@@ -207,6 +210,8 @@ const IDENTITY = [
 export interface Edited {
   program: Program;
   said: string;
+  /** The edit makes the program invalid (a typo in a secret input): its preview must fail, and print no secret. */
+  invalid?: boolean;
 }
 
 const replaceAt = (program: Program, index: number, decl: Decl | undefined): Program =>
@@ -252,12 +257,13 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
     case "move-tag":
       return moveTag(r, program.map(strip), ctx);
     case "overlap":
-      return overlap(r, program.map(strip), ctx);
+    case "overlap-selector":
+      return overlap(r, program.map(strip), ctx, kind === "overlap-selector");
     case "selector-only": {
       const decl: Decl = {
         kind: "PolicyRuleModes",
         name: ctx.name("PolicyRuleModes"),
-        props: { ...identity("PolicyRuleModes"), ...selectorOnly(r) },
+        props: { ...identity("PolicyRuleModes"), ...selectorOnly(r, claimedKeys(program, ctx), ctx) },
         secret: [],
       };
       return {
@@ -280,6 +286,8 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
         said: `drop ${field} of ${decl.kind} "${decl.name}"`,
       };
     }
+    case "invalid-secret":
+      return invalidSecret(r, program.map(strip), ctx);
     case "secret":
     case "secret-select": {
       const candidates = program.flatMap((d, i) =>
@@ -406,29 +414,38 @@ function moveTag(r: Random, program: Program, ctx: Context): Edited | undefined 
   };
 }
 
-/** Adds a resource declaring a value another resource of the program declares (promise 3). */
-function overlap(r: Random, program: Program, ctx: Context): Edited | undefined {
+/**
+ * Adds a resource declaring a value another resource of the program declares (promise 3).
+ * `bySelector`: a rule one side declares through a selector (known only from the listing);
+ * otherwise explicit modes, project fields or a remediation slug (known at preview).
+ */
+function overlap(r: Random, program: Program, ctx: Context, bySelector: boolean): Edited | undefined {
   const ruleOwners = program.filter((d) => d.kind === "PolicyRuleMode" || d.kind === "PolicyRuleModes");
-  const projectOwners = program.filter((d) => ["ProjectSettings", "ManagedScan"].includes(d.kind));
-  const remediation = program.filter((d) => d.kind === "RemediationPolicy");
+  const projectOwners = bySelector ? [] : program.filter((d) => ["ProjectSettings", "ManagedScan"].includes(d.kind));
+  const remediation = bySelector ? [] : program.filter((d) => d.kind === "RemediationPolicy");
   const options: Array<() => Edited | undefined> = [];
   if (ruleOwners.length)
     options.push(() => {
       const owner = pick(r, ruleOwners);
-      const rules = [...rulesOf(owner, ctx.rules).keys()];
+      const declared = [...rulesOf(owner, ctx.rules)];
+      // Explicit on both sides, or a selector on at least one.
+      const ownerBySelector = declared.filter(([, d]) => d.bySelector).map(([path]) => path);
+      const explicit = declared.filter(([, d]) => !d.bySelector).map(([path]) => path);
+      const rules = bySelector ? [...ownerBySelector, ...explicit] : explicit;
       if (!rules.length) return undefined;
       const path = pick(r, rules);
-      const k = pick(r, ["PolicyRuleMode", "PolicyRuleModes"] as const);
+      const selectorSide = bySelector && !ownerBySelector.includes(path);
+      const k = selectorSide ? "PolicyRuleModes" : pick(r, ["PolicyRuleMode", "PolicyRuleModes"] as const);
       const props =
         k === "PolicyRuleMode"
           ? { ...identity(k), rulePath: path, mode: pick(r, MODES) }
-          : chance(r)
-            ? { ...identity(k), modes: { [path]: pick(r, MODES) } }
-            : { ...identity(k), select: { rulePathPrefixes: [path] }, mode: pick(r, MODES) };
+          : selectorSide
+            ? { ...identity(k), select: { rulePathPrefixes: [path] }, mode: pick(r, MODES) }
+            : { ...identity(k), modes: { [path]: pick(r, MODES) } };
       const decl: Decl = { kind: k, name: ctx.name(k), props, secret: [] };
       return {
         program: [...program, decl],
-        said: `add ${k} "${decl.name}" also declaring rule ${path} (declared by ${owner.kind} "${owner.name}")`,
+        said: `add ${k} "${decl.name}" also declaring rule ${path} (declared by ${owner.kind} "${owner.name}"${ownerBySelector.includes(path) ? " through its selector" : ""})`,
       };
     });
   if (projectOwners.length)
@@ -465,4 +482,36 @@ function overlap(r: Random, program: Program, ctx: Context): Edited | undefined 
       return { program: [...program, decl], said: `add RemediationPolicy "${decl.name}" with the slug of "${owner.name}"` };
     });
   return options.length ? pick(r, options)() : undefined;
+}
+
+/**
+ * Adds a resource with a typo inside a secret input, as users make them: the check or the
+ * service's dry run refuses it at preview, and the message must not print the secret (case 5).
+ */
+function invalidSecret(r: Random, program: Program, ctx: Context): Edited {
+  const options: Array<[Kind, Record<string, unknown>, string]> = [
+    ["PolicyRuleModes", { select: { severities: ["SEVERITY_SECRET"], exclude: [SECRET_EXCLUDE] }, mode: "MODE_BLOCK" }, "select"],
+    ["PolicyRuleModes", { modes: { "acme.SECRET-rule": "BLOCK" } }, "modes"],
+    [
+      "RemediationPolicy",
+      {
+        slug: "wf-invalid",
+        policyName: "Typo",
+        filters: { mode: "all", conditions: [{ type: "severity", values: ["SECRET-critical"] }] },
+        actions: [{ type: "pr_comment" }],
+      },
+      "filters",
+    ],
+    [
+      "DetectionPolicy",
+      {
+        product: "code",
+        exceptions: [{ exceptionType: "exclude", projectName: "acme/SECRET-no-such-project", rule: "p/ci", ruleType: "pack" }],
+      },
+      "exceptions",
+    ],
+  ];
+  const [kind, props, secret] = pick(r, options);
+  const decl: Decl = { kind, name: ctx.name(kind), props: { ...identity(kind), ...props }, secret: [secret] };
+  return { program: [...program, decl], said: `add ${kind} "${decl.name}" with a typo in its secret ${secret}`, invalid: true };
 }

@@ -147,8 +147,9 @@ export class Workflow {
   }
 
   /** Applies `program` with `up` and checks promises 1, 3 and 5; a conflicting program is checked to fail and is then reverted. */
-  async apply(program: Program, options: { preview?: boolean; interruptAfterWrites?: number } = {}): Promise<void> {
+  async apply(program: Program, options: { preview?: boolean; interruptAfterWrites?: number; invalid?: boolean } = {}): Promise<void> {
     this.write(program);
+    if (options.invalid) return this.invalid();
     const found = conflicts(program, this.rules);
     if (found.length) return this.refused(program, found);
     if (options.preview) await this.preview(false);
@@ -164,6 +165,14 @@ export class Workflow {
     this.program = program;
     await this.checkLive();
     await this.preview(true);
+  }
+
+  /** A program with a typo: its preview fails and writes nothing (promise 4 is checked on its output by `run`); then the program is reverted. */
+  private async invalid(): Promise<void> {
+    const preview = await this.run(["preview"]);
+    if (preview.writes.length) throw new Broken(5, `the preview of an invalid program wrote: ${preview.writes.join(", ")}`);
+    if (preview.status === 0) throw new Broken(0, `the preview of an invalid program passed:\n${clip(preview.out)}`);
+    this.write(this.program);
   }
 
   /** Before the stack's first `up`: what destroy must put back. */

@@ -15,10 +15,20 @@ export interface KnownDefect {
   caughtBy: string;
 }
 
-export const KNOWN_DEFECTS: KnownDefect[] = [];
+export const KNOWN_DEFECTS: KnownDefect[] = [
+  {
+    defect: "issue 21, case 1: a selector-only PolicyRuleModes never registers its selector",
+    edits: ["overlap-selector"],
+    caughtBy: "promise 3: an up with a conflict passed (rule:<path> declared by PolicyRuleModes A and PolicyRuleModes/PolicyRuleMode B)",
+  },
+];
 
-/** The edits left out: those of KNOWN_DEFECTS, unless WORKFLOW_KNOWN_DEFECTS=none. */
+/**
+ * The edits left out: those of KNOWN_DEFECTS; none with WORKFLOW_KNOWN_DEFECTS=none; exactly
+ * those listed (comma-separated) in WORKFLOW_SKIP_EDITS when it is set.
+ */
 export function skippedEdits(env: Record<string, string | undefined> = process.env): Set<EditKind> {
+  if (env.WORKFLOW_SKIP_EDITS !== undefined) return new Set(env.WORKFLOW_SKIP_EDITS.split(",").filter(Boolean) as EditKind[]);
   if (env.WORKFLOW_KNOWN_DEFECTS === "none") return new Set();
   return new Set(KNOWN_DEFECTS.flatMap((d) => d.edits));
 }

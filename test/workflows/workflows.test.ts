@@ -88,7 +88,7 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
       `${edit.said}; ${this.preview ? "preview; " : ""}up${interruptAfterWrites ? ` killed after ${interruptAfterWrites} writes, cancel, refresh --clear-pending-creates, up` : ""}`,
     );
     trace.program = render(edit.program);
-    await workflow.apply(edit.program, { preview: this.preview, interruptAfterWrites });
+    await workflow.apply(edit.program, { preview: this.preview, interruptAfterWrites, invalid: edit.invalid });
     model.program = workflow.program;
     model.up ||= workflow.program.length > 0;
   }
@@ -154,11 +154,15 @@ let smallest: { said: string[]; program: string; message: string } | undefined;
 let firstFailureAt: number | undefined;
 let runsDone = 0;
 let stepsDone = 0;
+let runsStarted = 0;
+/** The first failure: which run, after how many steps. */
+let firstFailure: { run: number; steps: number } | undefined;
 
 async function runWorkflow(steps: Iterable<Step>): Promise<boolean> {
   // Past the shrinking budget, candidates pass without running: fast-check stops with the smallest failure found.
   if (firstFailureAt !== undefined && Date.now() - firstFailureAt > SHRINK_MS) return true;
   emulator.reset();
+  runsStarted++;
   names = 0;
   trace = { said: [], program: "" };
   const workspace = await programWorkspace(emulator, render([]));
@@ -173,6 +177,7 @@ async function runWorkflow(steps: Iterable<Step>): Promise<boolean> {
   } catch (error) {
     const message = error instanceof Broken ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
     firstFailureAt ??= Date.now();
+    firstFailure ??= { run: runsStarted, steps: trace.said.length };
     if (!smallest || trace.said.length <= smallest.said.length)
       smallest = { said: [...trace.said], program: trace.program || render(workflow.program), message };
     throw error;
@@ -197,6 +202,7 @@ describe("workflows", () => {
     if (!details.failed && !smallest) return;
     const report = [
       `A workflow broke a promise. Seed ${SEED} (replay: npm run soak -- --seed ${SEED} --runs ${RUNS}${SKIPPED.size ? "" : " --all-edits"}).`,
+      `First failure in run ${firstFailure?.run} of the seed, at its step ${firstFailure?.steps}; ${runsStarted} runs in all (shrinking included).`,
       `Smallest failing sequence found${firstFailureAt !== undefined && Date.now() - firstFailureAt > SHRINK_MS ? " (shrinking budget spent)" : ""}:`,
       ...(smallest?.said ?? []).map((s, i) => `  ${i + 1}. ${s}`),
       smallest?.message ?? String(details.errorInstance),
