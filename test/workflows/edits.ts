@@ -252,10 +252,11 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
         said: `rename ${target.kind} "${target.name}" to "${renamed.name}"${kind === "rename-alias" ? " with an alias" : " without an alias"}`,
       };
     }
+    // With nothing to move yet, the move adds what it would move from (the next move moves it).
     case "move-rule":
-      return moveRule(r, program.map(strip), ctx);
+      return moveRule(r, program.map(strip), ctx) ?? applyEdit("add", KINDS.indexOf("PolicyRuleModes") + 9 * n, program, ctx);
     case "move-tag":
-      return moveTag(r, program.map(strip), ctx);
+      return moveTag(r, program.map(strip), ctx) ?? applyEdit("add", KINDS.indexOf("ProjectTags") + 9 * n, program, ctx);
     case "overlap":
     case "overlap-selector":
       return overlap(r, program.map(strip), ctx, kind === "overlap-selector");

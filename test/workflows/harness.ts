@@ -119,13 +119,17 @@ export class Workflow {
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
+    // "exit", not "close": the provider process (a process group of its own) may hold the pipes a moment longer.
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     let done = false;
     void exited.then(() => (done = true));
     const deadline = Date.now() + 60_000;
     while (!done && this.emulator.requests().filter(isWrite).length < writes && Date.now() < deadline) await sleep(5);
     if (!done) process.kill(-child.pid!, "SIGKILL");
     const status = await exited;
+    await sleep(200);
+    child.stdout.destroy();
+    child.stderr.destroy();
     this.emulator.setFaults({ latencyMs: 0 });
     return { status, stdout, stderr };
   }

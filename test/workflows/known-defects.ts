@@ -21,6 +21,12 @@ export const KNOWN_DEFECTS: KnownDefect[] = [
     edits: ["overlap-selector"],
     caughtBy: "promise 3: an up with a conflict passed (rule:<path> declared by PolicyRuleModes A and PolicyRuleModes/PolicyRuleMode B)",
   },
+  {
+    defect: "issue 21, case 5: secret inputs printed in check failures and dry-run errors",
+    edits: ["invalid-secret"],
+    caughtBy:
+      'promise 4: the secret text "SECRET-critical" appears in clear in the output of pulumi preview (the dry run\'s message, and the engine\'s "property filters value {…} has a problem")',
+  },
 ];
 
 /**

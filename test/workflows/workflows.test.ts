@@ -7,8 +7,10 @@
  *
  * `npm test` runs a fixed seed with a bounded budget; `npm run soak -- --seed N --runs N` more.
  * Settings (environment): WORKFLOW_SEED, WORKFLOW_RUNS, WORKFLOW_STEPS (most steps per run),
- * WORKFLOW_SHRINK_SECONDS (shrinking budget), WORKFLOW_KNOWN_DEFECTS=none (see known-defects.ts).
+ * WORKFLOW_SHRINK_SECONDS (shrinking budget), WORKFLOW_KNOWN_DEFECTS=none or WORKFLOW_SKIP_EDITS=a,b (see
+ * known-defects.ts), WORKFLOW_PROGRESS (a file each step is logged to as it starts).
  */
+import { appendFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
@@ -61,8 +63,8 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
   check(model: Readonly<Model>): boolean {
     if (this.kind === "destroy") return model.up;
     if (this.kind === "out-of-band") return model.up && model.program.length > 0;
-    if (this.kind === "interrupt") return true;
-    return applyEdit(this.kind, this.n, model.program, context(true)) !== undefined;
+    // An edit that does not apply to the program (nothing to remove yet) adds a resource instead: runs stay long.
+    return true;
   }
 
   async run(model: Model, workflow: Workflow): Promise<void> {
@@ -79,14 +81,14 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
       return;
     }
     const edit =
-      this.kind === "interrupt"
-        ? applyEdit("add", this.n, workflow.program, context())
-        : applyEdit(this.kind, this.n, workflow.program, context());
-    if (!edit) return;
+      (this.kind === "interrupt" ? undefined : applyEdit(this.kind, this.n, workflow.program, context())) ??
+      applyEdit("add", this.n, workflow.program, context())!;
     const interruptAfterWrites = this.kind === "interrupt" ? 1 + (this.n % 3) : undefined;
-    this.note(
-      `${edit.said}; ${this.preview ? "preview; " : ""}up${interruptAfterWrites ? ` killed after ${interruptAfterWrites} writes, cancel, refresh --clear-pending-creates, up` : ""}`,
-    );
+    if (edit.invalid) this.note(`${edit.said}; preview (must fail)`);
+    else
+      this.note(
+        `${edit.said}; ${this.preview ? "preview; " : ""}up${interruptAfterWrites ? ` killed after ${interruptAfterWrites} writes, cancel, refresh --clear-pending-creates, up` : ""}`,
+      );
     trace.program = render(edit.program);
     await workflow.apply(edit.program, { preview: this.preview, interruptAfterWrites, invalid: edit.invalid });
     model.program = workflow.program;
@@ -96,6 +98,7 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
   private note(said: string): void {
     this.said = said;
     trace.said.push(said);
+    if (env.WORKFLOW_PROGRESS) appendFileSync(env.WORKFLOW_PROGRESS, `run ${runsStarted} step ${trace.said.length}: ${said}\n`);
   }
 
   toString(): string {
@@ -141,7 +144,13 @@ function outOfBand(workflow: Workflow, n: number): string {
 const stepKinds: StepKind[] = [...EDIT_KINDS.filter((k) => !SKIPPED.has(k)), "out-of-band", "interrupt", "destroy"];
 /** Edits weigh more than the other steps; adds most (a program must grow before the rest applies). */
 const weight = (kind: StepKind) =>
-  kind === "add" ? 6 : kind === "change" || kind === "remove" ? 3 : kind === "interrupt" || kind === "destroy" ? 1 : 2;
+  kind === "add"
+    ? 6
+    : ["change", "remove", "move-rule", "move-tag"].includes(kind)
+      ? 3
+      : kind === "interrupt" || kind === "destroy"
+        ? 1
+        : 2;
 const stepArbitrary = fc.oneof(
   ...stepKinds.map((kind) => ({
     weight: weight(kind),
