@@ -18,7 +18,7 @@ import { programWorkspace } from "../support/program";
 import { applyEdit, type Context, EDIT_KINDS, type EditKind } from "./edits";
 import { Broken, Workflow } from "./harness";
 import { skippedEdits } from "./known-defects";
-import { declarations, type Kind, type Program, render } from "./model";
+import { conflicts, declarations, type Kind, type Program, render } from "./model";
 import { liveValues, type WorldRule, worldRules } from "./world";
 
 const env = process.env;
@@ -85,6 +85,7 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
       applyEdit("add", this.n, workflow.program, context())!;
     const interruptAfterWrites = this.kind === "interrupt" ? 1 + (this.n % 3) : undefined;
     if (edit.invalid) this.note(`${edit.said}; preview (must fail)`);
+    else if (conflicts(edit.program, rules).length) this.note(`${edit.said}; preview and up (must be refused)`);
     else
       this.note(
         `${edit.said}; ${this.preview ? "preview; " : ""}up${interruptAfterWrites ? ` killed after ${interruptAfterWrites} writes, cancel, refresh --clear-pending-creates, up` : ""}`,
