@@ -22,7 +22,7 @@ import { conflicts, declarations, type Kind, type Program, render } from "./mode
 import { liveValues, type WorldRule, worldRules } from "./world";
 
 const env = process.env;
-const SEED = Number(env.WORKFLOW_SEED ?? 21);
+const SEED = Number(env.WORKFLOW_SEED ?? 1);
 const RUNS = Number(env.WORKFLOW_RUNS ?? 3);
 const STEPS = Number(env.WORKFLOW_STEPS ?? 6);
 const SHRINK_MS = Number(env.WORKFLOW_SHRINK_SECONDS ?? 120) * 1000;
