@@ -1,0 +1,268 @@
+/**
+ * The model of a workflow: the program as a list of declared resources, rendered as the
+ * `index.js` a user would write, and what it promises: the value each resource declares (checked
+ * live after `up`), which values two resources declare (a conflict, refused before any write), and
+ * which texts are secret (never printed).
+ */
+import { DEPLOYMENT_ID, DEPLOYMENT_SLUG, POLICY_ID, type WorldRule } from "./world";
+
+export const KINDS = [
+  "ProjectSettings",
+  "ProjectTags",
+  "ManagedScan",
+  "PolicyRuleMode",
+  "PolicyRuleModes",
+  "SbomExport",
+  "DetectionPolicy",
+  "DetectionPolicyException",
+  "RemediationPolicy",
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** One resource of the program. */
+export interface Decl {
+  kind: Kind;
+  name: string;
+  /** The inputs, plain JSON (identity inputs included). */
+  props: Record<string, unknown>;
+  /** Inputs given as `pulumi.secret(...)`. */
+  secret: string[];
+  /** The name this resource had before, given as an alias. */
+  alias?: string;
+}
+
+export type Program = Decl[];
+
+const json = (value: unknown) => JSON.stringify(value);
+/** JSON with object keys sorted, for comparing what the service may reorder. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+
+/** The program as a runnable `index.js` (the packed package, `pulumi` and `semgrep` in scope). */
+export function render(program: Program): string {
+  const lines = program.map((decl) => {
+    const props = Object.entries(decl.props).map(([key, value]) =>
+      decl.secret.includes(key) ? `${key}: pulumi.secret(${json(value)})` : `${key}: ${json(value)}`,
+    );
+    const opts = decl.alias ? `, { aliases: [{ name: ${json(decl.alias)} }] }` : "";
+    return `new semgrep.${decl.kind}(${json(decl.name)}, { ${props.join(", ")} }${opts});`;
+  });
+  return `const pulumi = require("@pulumi/pulumi");\nconst semgrep = require("pulumi-semgrep");\n${lines.join("\n")}\n`;
+}
+
+/** The inputs every resource of a kind has, by kind. */
+export function identity(kind: Kind): Record<string, unknown> {
+  if (kind === "ProjectSettings" || kind === "ProjectTags" || kind === "ManagedScan") return { deploymentSlug: DEPLOYMENT_SLUG };
+  if (kind === "PolicyRuleMode" || kind === "PolicyRuleModes") return { deploymentId: DEPLOYMENT_ID, policyId: POLICY_ID };
+  return { deploymentId: DEPLOYMENT_ID };
+}
+
+/** A selector of PolicyRuleModes, as the program gives it. */
+export interface Selector {
+  severities?: string[];
+  languages?: string[];
+  categories?: string[];
+  rulePathPrefixes?: string[];
+  exclude?: string[];
+}
+
+/** The rules a selector matches (less its exclusions), as getPolicyRules' filter does. */
+export function selected(rules: readonly WorldRule[], select: Selector): string[] {
+  const any = (wanted: string[] | undefined, value: string) => !wanted || wanted.includes(value);
+  return rules
+    .filter(
+      (r) =>
+        any(select.severities, r.severity) &&
+        any(select.categories, r.category) &&
+        (!select.languages || r.languages.some((l) => select.languages!.includes(l))) &&
+        (!select.rulePathPrefixes || select.rulePathPrefixes.some((p) => r.path.startsWith(p))) &&
+        !(select.exclude ?? []).includes(r.path),
+    )
+    .map((r) => r.path);
+}
+
+/** One value a resource declares: the key of `liveValues`, and whether a live value holds it. */
+export interface Expectation {
+  key: string;
+  owner: string;
+  /** What is declared, for messages. */
+  declared: string;
+  holds(live: string | undefined): boolean;
+}
+
+/** A claim on a value: `exclusive` ones conflict with any other claim; shared ones (ProjectTags, exceptions) only with exclusive ones. */
+interface Claim {
+  key: string;
+  owner: string;
+  exclusive: boolean;
+  /** Known only from the policy's listing (a selector): documented as refused before the write, not at preview. */
+  bySelector?: boolean;
+}
+
+const branchRef = (branch: string) => (branch === "None" ? null : branch.startsWith("refs/") ? branch : `refs/heads/${branch}`);
+const sameSet = (list: unknown) => (live: string | undefined) => live === json([...(list as string[])].sort());
+const toggle = (value: unknown) => json((value as { enabled: boolean }).enabled);
+const projectKey = (props: Record<string, unknown>, field: string) => `project:${String(props.projectName)}:${field}`;
+
+/** The modes a PolicyRuleModes declares, rule by rule: its explicit `modes`, then its selector's rules. */
+export function rulesOf(decl: Decl, rules: readonly WorldRule[]): Map<string, { mode: string; bySelector: boolean }> {
+  const declared = new Map<string, { mode: string; bySelector: boolean }>();
+  if (decl.kind === "PolicyRuleMode") declared.set(String(decl.props.rulePath), { mode: String(decl.props.mode), bySelector: false });
+  if (decl.kind !== "PolicyRuleModes") return declared;
+  const select = decl.props.select as Selector | undefined;
+  if (select) for (const path of selected(rules, select)) declared.set(path, { mode: String(decl.props.mode), bySelector: true });
+  for (const [path, mode] of Object.entries((decl.props.modes ?? {}) as Record<string, string>))
+    declared.set(path, { mode, bySelector: false });
+  return declared;
+}
+
+/** What each resource declares of the service (its expectations) and claims (for conflicts). */
+export function declarations(program: Program, rules: readonly WorldRule[]): { expectations: Expectation[]; claims: Claim[] } {
+  const expectations: Expectation[] = [];
+  const claims: Claim[] = [];
+  const expect = (key: string, owner: string, declared: string, holds: (live: string | undefined) => boolean, exclusive = true) => {
+    expectations.push({ key, owner, declared, holds });
+    claims.push({ key, owner, exclusive });
+  };
+  for (const decl of program) {
+    const p = decl.props;
+    const owner = `${decl.kind} "${decl.name}"`;
+    switch (decl.kind) {
+      case "PolicyRuleMode":
+      case "PolicyRuleModes":
+        for (const [path, { mode, bySelector }] of rulesOf(decl, rules)) {
+          expectations.push({ key: `rule:${path}`, owner, declared: mode, holds: (live) => live === mode });
+          claims.push({ key: `rule:${path}`, owner, exclusive: true, bySelector });
+        }
+        break;
+      case "ProjectSettings": {
+        if (p.primaryBranch !== undefined) {
+          const ref = branchRef(String(p.primaryBranch));
+          expect(projectKey(p, "primaryBranch"), owner, json(ref), (live) => live === json(ref));
+        }
+        if (p.tags !== undefined) expect(projectKey(p, "tags"), owner, json(p.tags), sameSet(p.tags));
+        const config = (p.managedScanConfig ?? {}) as Record<string, unknown>;
+        for (const field of ["diffScan", "fullScan"])
+          if (config[field] !== undefined)
+            expect(projectKey(p, field), owner, toggle(config[field]), (live) => live === toggle(config[field]));
+        break;
+      }
+      case "ManagedScan":
+        for (const field of ["diffScan", "fullScan"])
+          if (p[field] !== undefined) expect(projectKey(p, field), owner, toggle(p[field]), (live) => live === toggle(p[field]));
+        break;
+      case "ProjectTags": {
+        const tags = p.tags as string[];
+        const holds = (live: string | undefined) => tags.every((t) => (JSON.parse(live ?? "[]") as string[]).includes(t));
+        expect(projectKey(p, "tags"), owner, `⊇ ${json(tags)}`, holds, false);
+        break;
+      }
+      case "DetectionPolicy":
+        for (const field of ["rulesets", "rules", "disabled"])
+          if (p[field] !== undefined) expect(`detection:${String(p.product)}:${field}`, owner, json(p[field]), sameSet(p[field]));
+        if (p.exceptions !== undefined) {
+          const wanted = (p.exceptions as Array<Record<string, string>>).map((e) => json(storedException(e))).sort();
+          expect(`detection:${String(p.product)}:exceptions`, owner, json(wanted), (live) => live === json(wanted));
+        }
+        break;
+      case "DetectionPolicyException": {
+        const wanted = json(storedException(p as Record<string, string>));
+        const holds = (live: string | undefined) => (JSON.parse(live ?? "[]") as string[]).includes(wanted);
+        expect(`detection:${String(p.product)}:exceptions`, owner, `∋ ${wanted}`, holds, false);
+        break;
+      }
+      case "RemediationPolicy": {
+        const holds = (live: string | undefined) => {
+          if (live === undefined) return false;
+          const policy = JSON.parse(live) as Record<string, unknown>;
+          const filters = policy.filters as { mode: string; conditions: Array<{ type: string; values: string[]; mode: string }> };
+          const declaredFilters = p.filters as { mode: string; conditions: Array<{ type: string; values: string[]; mode?: string }> };
+          const actions = (policy.actions as Array<{ type: string; config: Record<string, string> }>).map((a) => ({
+            type: a.type,
+            config: a.config,
+          }));
+          return (
+            policy.name === p.policyName &&
+            (p.description === undefined || policy.description === p.description) &&
+            (p.active === undefined || policy.active === p.active) &&
+            filters.mode === declaredFilters.mode &&
+            json(filters.conditions) ===
+              json(declaredFilters.conditions.map((c) => ({ type: c.type, values: c.values, mode: c.mode ?? "any" }))) &&
+            canonical(actions) ===
+              canonical(
+                (p.actions as Array<{ type: string; config?: Record<string, string> }>).map((a) => ({
+                  type: a.type,
+                  config: a.config ?? {},
+                })),
+              )
+          );
+        };
+        expect(`remediation:${String(p.slug)}`, owner, json({ ...p, deploymentId: undefined }), holds);
+        break;
+      }
+      case "SbomExport":
+        break;
+    }
+  }
+  return { expectations, claims };
+}
+
+/** An exception as the emulator stores it. */
+function storedException(e: Record<string, string | undefined>) {
+  return {
+    exceptionType: e.exceptionType,
+    ...(e.projectName !== undefined ? { project: e.projectName } : {}),
+    ...(e.projectTagName !== undefined ? { projectTagName: e.projectTagName } : {}),
+    rule: e.rule,
+    ruleType: e.ruleType,
+  };
+}
+
+/** A value two resources of the program declare. */
+export interface Conflict {
+  key: string;
+  owners: string[];
+  /** Every side of it is known at preview (no selector involved): the preview must fail. */
+  atPreview: boolean;
+}
+
+/** The values two resources of the program declare (promise 3). */
+export function conflicts(program: Program, rules: readonly WorldRule[]): Conflict[] {
+  const byKey = new Map<string, Claim[]>();
+  for (const claim of declarations(program, rules).claims) byKey.set(claim.key, [...(byKey.get(claim.key) ?? []), claim]);
+  const found: Conflict[] = [];
+  for (const [key, claims] of byKey) {
+    const owners = [...new Set(claims.map((c) => c.owner))];
+    if (owners.length < 2 || !claims.some((c) => c.exclusive)) continue;
+    found.push({ key, owners, atPreview: !claims.some((c) => c.bySelector) });
+  }
+  return found;
+}
+
+/**
+ * The texts promise 4 must never find in clear: the strings of secret inputs that hold `SECRET`,
+ * and the rule paths of secret `modes` (their keys), unless some input in clear names them too, or
+ * a selector in clear matches them.
+ */
+export function secretTexts(program: Program, rules: readonly WorldRule[]): { secret: string[]; clear: Set<string> } {
+  const inSecret = new Set<string>();
+  const inClear = new Set<string>();
+  const strings = (value: unknown, into: Set<string>): void => {
+    if (typeof value === "string") into.add(value);
+    else if (Array.isArray(value)) value.forEach((v) => strings(v, into));
+    else if (value && typeof value === "object")
+      for (const [k, v] of Object.entries(value)) {
+        into.add(k);
+        strings(v, into);
+      }
+  };
+  for (const decl of program) {
+    for (const [key, value] of Object.entries(decl.props)) strings(value, decl.secret.includes(key) ? inSecret : inClear);
+    if (decl.kind === "PolicyRuleModes" && decl.props.select && !decl.secret.includes("select"))
+      selected(rules, decl.props.select as Selector).forEach((path) => inClear.add(path));
+  }
+  const paths = new Set(rules.map((r) => r.path));
+  return { secret: [...inSecret].filter((text) => !inClear.has(text) && (text.includes("SECRET") || paths.has(text))), clear: inClear };
+}

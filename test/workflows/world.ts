@@ -1,0 +1,98 @@
+/**
+ * The small world the workflow generator edits: two projects, one v1 policy of 40 rules of mixed
+ * severities, languages and categories (the demo preset's "Strict SAST (pilot)"), and the
+ * deployment's Policies V2 bundles (code, secrets, remediation). One emulator serves both API
+ * generations (it answers 410 to v1 policy operations only when started with `policiesV2`), so
+ * all nine kinds live in one stack, as in a deployment part-way through its migration.
+ *
+ * `liveValues` flattens everything a resource of the stack can change into one map, so that the
+ * promises compare the service value for value: before the stack's first `up` (the snapshot),
+ * after `up` (as declared), after `destroy` (as the snapshot).
+ */
+import { DEMO_DEPLOYMENT, type EmulatorState, STRICT_POLICY_ID } from "../../provider/emulator";
+
+export const DEPLOYMENT_ID = String(DEMO_DEPLOYMENT.id);
+export const DEPLOYMENT_SLUG = DEMO_DEPLOYMENT.slug;
+export const POLICY_ID = STRICT_POLICY_ID;
+export const PROJECTS = ["acme/web-app", "acme/mobile-app"] as const;
+/** The repositories of the projects (SbomExport's `repositoryId`). */
+export const REPOSITORY_IDS = ["101", "103"] as const;
+export const MODES = ["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABLED"] as const;
+/** Tags the programs use; those holding SECRET are the texts promise 4 looks for when a program gives them as secrets. */
+export const TAGS = ["team:web", "pci", "tier:1", "owner:appsec", "wf:a", "SECRET-tag-1", "SECRET-tag-2"] as const;
+export const BRANCHES = ["main", "develop", "release", "None"] as const;
+
+/** A rule of the world's policy as selectors see it. */
+export interface WorldRule {
+  path: string;
+  severity: string;
+  category: string;
+  languages: string[];
+  confidence: string;
+  source: string;
+}
+
+/** The policy's rules, as the emulator holds them (fixed by the preset). */
+export function worldRules(state: EmulatorState): WorldRule[] {
+  const policy = state.policies.find((p) => p.id === POLICY_ID)!;
+  return policy.rules.map((r) => ({
+    path: r.path,
+    severity: r.severity,
+    category: r.category,
+    languages: [...r.languages],
+    confidence: r.confidence,
+    source: r.source,
+  }));
+}
+
+/** What the programs' exclusion lists may name besides real rules: a path no rule has, distinctive as a secret. */
+export const SECRET_EXCLUDE = "acme.internal.SECRET-excluded";
+export const RULESETS = ["p/default", "p/owasp-top-ten", "p/security-audit", "p/ci"] as const;
+export const REGISTRY_RULES = [
+  "acme.no-hardcoded-internal-urls",
+  "go.lang.security.audit.net.use-tls.use-tls",
+  "python.lang.security.audit.eval-detected.eval-detected",
+  "acme.SECRET-registry-rule",
+] as const;
+export const REMEDIATION_SLUGS = ["wf-alpha", "wf-beta", "comment-high-severity"] as const;
+
+/**
+ * Every value a resource of the stack can change, by key: `rule:<path>` (mode), `project:<name>:<field>`
+ * (primaryBranch, tags, diffScan, fullScan), `detection:<product>:<field>`, `remediation:<slug>`.
+ * Lists the service treats as sets are sorted. SBOM exports are left out: a job cannot be undone.
+ */
+export function liveValues(state: EmulatorState): Map<string, string> {
+  const values = new Map<string, string>();
+  const policy = state.policies.find((p) => p.id === POLICY_ID)!;
+  for (const rule of policy.rules) values.set(`rule:${rule.path}`, rule.policyMode);
+  for (const name of PROJECTS) {
+    const project = state.projects.find((p) => p.name === name)!;
+    values.set(`project:${name}:primaryBranch`, JSON.stringify(project.primaryBranch));
+    values.set(`project:${name}:tags`, JSON.stringify([...project.tags].sort()));
+    values.set(`project:${name}:diffScan`, JSON.stringify(project.managedScanConfig.diff_scan.enabled));
+    values.set(`project:${name}:fullScan`, JSON.stringify(project.managedScanConfig.full_scan.enabled));
+  }
+  for (const bundle of state.detectionPolicies.filter((d) => d.deploymentId === DEMO_DEPLOYMENT.id)) {
+    for (const field of ["rulesets", "rules", "disabled"] as const)
+      values.set(`detection:${bundle.product}:${field}`, JSON.stringify([...bundle[field]].sort()));
+    const exceptions = bundle.exceptions.map((e) => JSON.stringify(e)).sort();
+    values.set(`detection:${bundle.product}:exceptions`, JSON.stringify(exceptions));
+  }
+  for (const policy of state.remediationPolicies.filter((r) => r.deploymentId === DEMO_DEPLOYMENT.id && !r.systemManaged)) {
+    const { name, description, active, filters, actions } = policy;
+    values.set(`remediation:${policy.slug}`, JSON.stringify({ name, description, active, filters, actions }));
+  }
+  return values;
+}
+
+/**
+ * The texts a message must name for a value it says it leaves (promise 2's exception): the rule's
+ * path, the project's name, the product, the slug.
+ */
+export function namesOfValue(key: string): string[] {
+  const [kind, ...rest] = key.split(":");
+  if (kind === "rule") return [rest.join(":")];
+  if (kind === "project") return [rest.slice(0, -1).join(":")];
+  if (kind === "detection") return [rest[0]!];
+  return [rest.join(":")];
+}
