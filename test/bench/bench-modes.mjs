@@ -7,7 +7,7 @@
 // allows, wall time, state bytes, the peak resident memory of the provider process, whether up
 // left every managed rule in its mode, and whether destroy put every mode back. The same code at
 // any N: `npm run bench` runs it at 5,000 and the test suite, through the same entry, at 50.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import { clearInterval, setInterval } from "node:timers";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -48,10 +48,12 @@ spec.rules.forEach((rulePath, i) => new semgrep.PolicyRuleMode("rule-" + i, { de
 
 /**
  * Samples, every 100 ms until stopped, the peak resident memory (VmHWM) of every dynamic-provider
- * process (`node …/@pulumi/pulumi/cmd/dynamic-provider`) alive at the time; resolves with the
- * largest, in MB (0 where /proc is not there to read).
+ * process (`node …/@pulumi/pulumi/cmd/dynamic-provider`) alive at the time and running in `dir`
+ * (the stack's program directory: not those of other Pulumi runs on the machine); resolves with
+ * the largest, in MB (0 where /proc is not there to read).
  */
-function providerMemorySampler() {
+function providerMemorySampler(dir) {
+  const home = realpathSync(dir);
   let peakKb = 0;
   const sample = () => {
     let pids;
@@ -63,6 +65,7 @@ function providerMemorySampler() {
     for (const pid of pids) {
       try {
         if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("cmd/dynamic-provider")) continue;
+        if (readlinkSync(`/proc/${pid}/cwd`) !== home) continue;
         const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
         if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
       } catch {
@@ -121,7 +124,7 @@ async function runStack({ installedDir, policyRules, program, spec, phases, mana
       commands: COMMANDS,
       before: async (phase) => {
         if (phase === "change-one") writeFileSync(join(stack.dir, "spec.json"), JSON.stringify(changeOne));
-        stopSampling = providerMemorySampler();
+        stopSampling = providerMemorySampler(stack.dir);
       },
       between: async (phase) => {
         peakMb[phase] = stopSampling();
