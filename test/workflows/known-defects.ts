@@ -17,18 +17,6 @@ export interface KnownDefect {
 
 export const KNOWN_DEFECTS: KnownDefect[] = [
   {
-    defect: "issue 21, case 1: a selector-only PolicyRuleModes never registers its selector",
-    edits: ["overlap-selector"],
-    caughtBy: "promise 3: an up with a conflict passed (rule:<path> declared by PolicyRuleModes A and PolicyRuleModes/PolicyRuleMode B)",
-  },
-  {
-    defect: "issue 21, case 2: moving a rule from a PolicyRuleModes modes entry to a PolicyRuleMode in one up",
-    edits: ["move-rule"],
-    caughtBy:
-      "promise 1: after up, not live as declared: rule:<path> is <its original>, PolicyRuleMode B declares <mode> (the PolicyRuleModes' " +
-      "update puts the original back over B's write); promise 2 when B records the PolicyRuleModes' value as its original",
-  },
-  {
     defect: "issue 21, case 5: secret inputs printed in check failures and dry-run errors",
     edits: ["invalid-secret"],
     caughtBy:

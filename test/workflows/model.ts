@@ -224,7 +224,11 @@ function storedException(e: Record<string, string | undefined>) {
 export interface Conflict {
   key: string;
   owners: string[];
-  /** Every side of it is known at preview (no selector involved): the preview must fail. */
+  /**
+   * The preview must fail: every conflict of a generated program, selectors included (a check
+   * that finds a selector beside another resource on its policy lists the policy), since no input
+   * of one is unknown at preview.
+   */
   atPreview: boolean;
 }
 
@@ -236,7 +240,7 @@ export function conflicts(program: Program, rules: readonly WorldRule[]): Confli
   for (const [key, claims] of byKey) {
     const owners = [...new Set(claims.map((c) => c.owner))];
     if (owners.length < 2 || !claims.some((c) => c.exclusive)) continue;
-    found.push({ key, owners, atPreview: !claims.some((c) => c.bySelector) });
+    found.push({ key, owners, atPreview: true });
   }
   return found;
 }
