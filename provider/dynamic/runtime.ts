@@ -13,6 +13,8 @@ import { managedScan } from "./managed-scan";
 import { policyRuleMode } from "./policy-rule-mode";
 import { withPartialState } from "./partial";
 import { policyRuleModes } from "./policy-rule-modes";
+import { type Redact, redactedError, redactorFor, withRedaction } from "./redact";
+import { secretInputsOf } from "./resource-meta";
 import { projectSettings } from "./project-settings";
 import { projectTags } from "./project-tags";
 import { remediationPolicy } from "./remediation-policy";
@@ -52,8 +54,11 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
   const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
+  // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret inputs.
+  const redact = redactorFor(kind, args.filter(isProps));
   try {
-    const result = withoutUndefined(await fn.apply(handler, given));
+    const result = withoutUndefined(await withRedaction(redact, () => fn.apply(handler, given)));
+    if (method === "check") return withRedactedFailures(result as pulumi.dynamic.CheckResult, given[1] as Props, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
     if (byIdAlone && (result as pulumi.dynamic.ReadResult).id === "") {
       throw new Error(`${kind}.get: no object with the id "${String(given[0])}" (${KINDS[kind].id.format}) exists`);
@@ -61,8 +66,26 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     return result;
   } catch (error) {
     const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
-    throw withPartialState(withCredentialsHint(error), error, providerKey, withoutUndefined);
+    throw withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
   }
+}
+
+const isProps = (arg: unknown): arg is Props => arg !== null && typeof arg === "object" && !Array.isArray(arg);
+
+/**
+ * Check failures as the engine may print them: the engine prints the value of the property a
+ * failure names, so a failure about a secret input (or anything inside one: `select.exclude[0]`,
+ * `modes.<rule>`) names no property; and its reason hides the secret texts, which the service's
+ * own validation messages quote.
+ */
+function withRedactedFailures(result: pulumi.dynamic.CheckResult, news: Props, redact: Redact): pulumi.dynamic.CheckResult {
+  if (!result.failures?.length) return result;
+  const secret = secretInputsOf(news);
+  const failures = result.failures.map(({ property, reason }) => ({
+    property: secret.includes(property.split(/[.[]/)[0] ?? "") ? "" : property,
+    reason: redact(reason),
+  }));
+  return { ...result, failures };
 }
 
 const hasInputs = (kind: ResourceKind, props: Props) => Object.keys(KINDS[kind].inputs).some((input) => props[input] !== undefined);
