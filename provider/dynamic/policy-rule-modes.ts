@@ -30,6 +30,7 @@ import { ruleObject } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { declareSelector, selectorTaking } from "./rule-selectors";
+import { warnIfSelectsNothing } from "./selector-reach";
 import { policyRules, writeRuleMode } from "./rule-index";
 
 const KIND = "PolicyRuleModes";
@@ -344,15 +345,18 @@ async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
 }
 
 export const policyRuleModes: Handler<Kind> = {
-  check: (_olds, news) =>
-    checkOwned(KIND, news, (declared) => {
+  check: async (olds, news) => {
+    const result = checkOwned(KIND, news, (declared) => {
       if (!known(declared.deploymentId, declared.policyId, declared.modes)) return [];
       const owner = ownerOf(KIND, declared);
       const select = declared.select as RuleSelectorArgs | undefined;
       if (owner && known(select ?? {}))
         declareSelector(owner, declared.deploymentId, declared.policyId, select, Object.keys(declared.modes ?? {}));
       return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(declared, path, mode));
-    }),
+    });
+    if (!result.failures?.length) await warnIfSelectsNothing(olds, result.inputs);
+    return result;
+  },
 
   // Inputs only: a no-change `up` reads nothing.
   diff: async (_id, olds, news) => {

@@ -46,3 +46,23 @@ new semgrep.RemediationPolicy("explicit-any", {
     expect(writesSince(v2, from)).toEqual([]);
   });
 });
+
+describe("a PolicyRuleModes selector that matches no rule", () => {
+  it("warns at preview and up, naming the criteria and the values the policy's rules have", async () => {
+    const v1 = await emulator({ preset: "demo" });
+    const workspace = await programWorkspace(
+      v1,
+      program(
+        `new semgrep.PolicyRuleModes("typo", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", select: { languages: ["pythn"] }, mode: "MODE_BLOCK" });`,
+      ),
+    );
+    const warning =
+      /warning: PolicyRuleModes "typo": select \{"languages":\["pythn"\]\} matches no rule of policy \d+ \(deployment 1, \d+ rules\), so it sets no rule to MODE_BLOCK: no rule has language "pythn" \(the policy's rules have: [^)]*python/;
+    expect(printed(await workspace.run(["preview"]))).toMatch(warning);
+    expect(printed(await workspace.run(["up", "--yes", "--skip-preview"]))).toMatch(warning);
+    // Once created, an unchanged selector says nothing more (and reads nothing at preview).
+    const from = v1.requests().length;
+    expect(printed(await workspace.run(["preview"]))).not.toMatch(/matches no rule/);
+    expect(v1.requests().slice(from)).toEqual([]);
+  });
+});
