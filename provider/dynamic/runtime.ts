@@ -3,6 +3,7 @@
  * Loaded by package name, so old state runs the installed package's code.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { causeChain, SemgrepError } from "../client";
 import { DERIVED_OUTPUTS, KINDS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
 import type { Handler } from "./handler";
@@ -66,8 +67,25 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     return result;
   } catch (error) {
     const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
-    throw withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
+    const reported = withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
+    if (!isServiceError(error) || !(reported instanceof Error)) throw reported;
+    // At preview, the usual place: a check failure, which the engine prints once, with the resource.
+    if (method === "check") return { inputs: given[1], failures: [{ property: "", reason: reported.message }] };
+    throw withoutStackTrace(reported);
   }
+}
+
+/** An error of the service or of the connection to it (the client's errors), whose message says what to do. */
+const isServiceError = (error: unknown) => [...causeChain(error)].some((e) => e instanceof SemgrepError);
+
+/**
+ * `error` without its stack trace: the host prints an error's stack for `check`, `diff`, `read`
+ * and `delete`, which for an error of the service or of its address buries the one line that
+ * says what to fix under frames of the provider's code.
+ */
+function withoutStackTrace(error: Error): Error {
+  error.stack = "";
+  return error;
 }
 
 const isProps = (arg: unknown): arg is Props => arg !== null && typeof arg === "object" && !Array.isArray(arg);

@@ -5,6 +5,8 @@
  * sources take a secret token, the "already as declared" note prints only where it matters, and
  * a DetectionPolicy list change says what it adds and removes.
  */
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 import { printed, program, programWorkspace } from "../support/program";
@@ -64,5 +66,44 @@ describe("a PolicyRuleModes selector that matches no rule", () => {
     const from = v1.requests().length;
     expect(printed(await workspace.run(["preview"]))).not.toMatch(/matches no rule/);
     expect(v1.requests().slice(from)).toEqual([]);
+  });
+});
+
+describe("a wrong port in semgrep:url", () => {
+  it("fails fast, after at most one retry, with one line naming the address and semgrep:url, and no stack trace", async () => {
+    const v1 = await emulator({ preset: "demo" });
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const workspace = await programWorkspace(
+      v1,
+      program(
+        `new semgrep.PolicyRuleMode("eval", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "python.lang.security.audit.eval-detected.eval-detected", mode: "MODE_BLOCK" });
+new semgrep.RemediationPolicy("v2", { deploymentId: "1", slug: "v2", policyName: "V2", filters: { mode: "all", conditions: [{ type: "severity", values: ["critical"] }] }, actions: [{ type: "pr_comment" }] });`,
+      ),
+      { credentials: "none" },
+    );
+    const address = `http://127.0.0.1:${closed}`;
+    await workspace.run(["config", "set", "semgrep:url", address]);
+    await workspace.run(["config", "set", "--secret", "semgrep:token", v1.token]);
+    for (const args of [["preview"], ["up", "--yes", "--skip-preview"]]) {
+      const run = await workspace.run(args, { allowFailure: true });
+      expect(run.status).not.toBe(0);
+      const text = run.stdout + run.stderr;
+      expect(printed(run)).toMatch(
+        new RegExp(
+          `connection refused \\(ECONNREFUSED\\)( after 2 attempts)? \\(${address.replace(/\./g, "\\.")}, from semgrep:url\\): nothing listens at that address; check the address in semgrep:url`,
+        ),
+      );
+      expect(printed(run)).not.toMatch(/after ([3-9]|\d\d) attempts/);
+      // Each request's retries are logged ("attempt 2 in 300 ms"): one at most, where a reset gets 8.
+      const attempts = [...text.matchAll(/semgrep: retrying .* attempt (\d+) in/g)].map((m) => Number(m[1]));
+      expect(attempts.length).toBeGreaterThan(0);
+      expect(Math.max(...attempts)).toBe(2);
+      expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack frame
+    }
   });
 });
