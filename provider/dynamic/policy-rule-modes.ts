@@ -159,6 +159,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const redact = redactor(declared);
   const rules = await policyRules(declared.deploymentId, declared.policyId);
   const wanted = wantedModes(declared, rules);
+  await warnIfSelectsNothing(declared, rules, previous);
   const missing = Object.keys(declared.modes ?? {}).filter((path) => !rules.has(path));
   if (missing.length) {
     throw new Error(
@@ -304,6 +305,7 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
   if (!known(news.deploymentId, news.policyId, news.select ?? {}, news.mode ?? "", news.modes ?? {})) return;
   if (String(olds.deploymentId) !== news.deploymentId || String(olds.policyId) !== news.policyId) return; // a replacement
   const rules = await policyRules(news.deploymentId, news.policyId);
+  await warnIfSelectsNothing(news, rules, olds);
   const before = wantedModes(olds, rules);
   const after = wantedModes(news, rules);
   const sets = [...after].filter(([path, mode]) => rules.get(path)!.policyMode !== mode).map(([path]) => path);
@@ -345,18 +347,15 @@ async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
 }
 
 export const policyRuleModes: Handler<Kind> = {
-  check: async (olds, news) => {
-    const result = checkOwned(KIND, news, (declared) => {
+  check: (_olds, news) =>
+    checkOwned(KIND, news, (declared) => {
       if (!known(declared.deploymentId, declared.policyId, declared.modes)) return [];
       const owner = ownerOf(KIND, declared);
       const select = declared.select as RuleSelectorArgs | undefined;
       if (owner && known(select ?? {}))
         declareSelector(owner, declared.deploymentId, declared.policyId, select, Object.keys(declared.modes ?? {}));
       return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(declared, path, mode));
-    });
-    if (!result.failures?.length) await warnIfSelectsNothing(olds, result.inputs);
-    return result;
-  },
+    }),
 
   // Inputs only: a no-change `up` reads nothing.
   diff: async (_id, olds, news) => {

@@ -1,8 +1,9 @@
 /**
  * A PolicyRuleModes selector that matches no rule of its policy (a misspelt language, a prefix
  * of no rule path) would manage nothing without a word: a warning says so when the selector is
- * new or changed, at `check` (in the preview's process and the update's alike), naming the
- * criteria and, for a value no rule of the policy has, the values that exist.
+ * new or changed, wherever the policy's listing is read anyway (the preview note of a changed
+ * selector, the create or update that converges), naming the criteria and, for a value no rule
+ * of the policy has, the values that exist.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { Rule } from "../client";
@@ -11,7 +12,6 @@ import { meetsCriteria, type RuleCriteria } from "../kinds/rule-criteria";
 import type { Props } from "./check";
 import { notifyOnce, someOf } from "./notices";
 import { describeResource, known } from "./owned";
-import { policyRules } from "./rule-index";
 
 /** Each criterion and the values the policy's rules have for it. */
 const CRITERIA: Record<keyof RuleCriteria, { label: string; values: (rule: Rule) => readonly (string | null | undefined)[] }> = {
@@ -42,30 +42,24 @@ function unknownValues(select: RuleSelectorArgs, rules: readonly Rule[]): string
 }
 
 /**
- * Warns when the selector `news` declares (new, or changed since `olds`) matches no rule of the
- * policy, `exclude` applied. Reads the policy's listing (shared) only then; a failed read says
- * nothing here (the update that needs the listing fails on it).
+ * Warns when the selector `news` declares matches no rule of the policy (`rules`, the listing
+ * the caller has already read), `exclude` applied, unless it is the selector `olds` declared
+ * (said when it was new or changed). Reads nothing itself: a preview's `check` makes no request.
  */
-export async function warnIfSelectsNothing(olds: Props, news: Props): Promise<void> {
+export async function warnIfSelectsNothing(news: Props, rules: ReadonlyMap<string, Rule>, olds?: Props): Promise<void> {
   const select = news.select as RuleSelectorArgs | undefined;
-  if (!select || !known(news.deploymentId, news.policyId, select)) return;
-  if (isDeepStrictEqual(olds.select ?? undefined, select) && String(olds.policyId) === String(news.policyId)) return;
-  let rules: Rule[];
-  try {
-    rules = [...(await policyRules(String(news.deploymentId), String(news.policyId))).values()];
-  } catch {
-    return;
-  }
+  if (!select || !known(news.deploymentId, news.policyId, select, news.mode ?? "")) return;
+  if (olds && isDeepStrictEqual(olds.select ?? undefined, select) && String(olds.policyId) === String(news.policyId)) return;
   const excluded = new Set(select.exclude ?? []);
-  if (rules.some((rule) => !excluded.has(rule.path) && meetsCriteria(rule, select))) return;
+  if ([...rules.values()].some((rule) => !excluded.has(rule.path) && meetsCriteria(rule, select))) return;
   const { exclude: _exclude, ...criteria } = select;
-  const reasons = unknownValues(select, rules);
+  const reasons = unknownValues(select, [...rules.values()]);
   const owner = describeResource("PolicyRuleModes", news);
   await notifyOnce(
     `${owner}:selects-nothing`,
     "warning",
     `${owner}: select ${JSON.stringify(criteria)} matches no rule of policy ${String(news.policyId)} ` +
-      `(deployment ${String(news.deploymentId)}, ${rules.length} rules)${excluded.size ? " once exclude is applied" : ""}, ` +
+      `(deployment ${String(news.deploymentId)}, ${rules.size} rules)${excluded.size ? " once exclude is applied" : ""}, ` +
       `so it sets no rule to ${String(news.mode)}` +
       (reasons.length ? `: ${reasons.join("; ")}.` : ". Check the criteria against getPolicyRules."),
   );

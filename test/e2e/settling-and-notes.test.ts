@@ -50,22 +50,25 @@ new semgrep.RemediationPolicy("explicit-any", {
 });
 
 describe("a PolicyRuleModes selector that matches no rule", () => {
-  it("warns at preview and up, naming the criteria and the values the policy's rules have", async () => {
+  it("warns at up, and at the preview of a change to it, naming the criteria and the values the policy's rules have", async () => {
     const v1 = await emulator({ preset: "demo" });
-    const workspace = await programWorkspace(
-      v1,
+    const selecting = (language: string) =>
       program(
-        `new semgrep.PolicyRuleModes("typo", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", select: { languages: ["pythn"] }, mode: "MODE_BLOCK" });`,
-      ),
-    );
-    const warning =
-      /warning: PolicyRuleModes "typo": select \{"languages":\["pythn"\]\} matches no rule of policy \d+ \(deployment 1, \d+ rules\), so it sets no rule to MODE_BLOCK: no rule has language "pythn" \(the policy's rules have: [^)]*python/;
-    expect(printed(await workspace.run(["preview"]))).toMatch(warning);
-    expect(printed(await workspace.run(["up", "--yes", "--skip-preview"]))).toMatch(warning);
-    // Once created, an unchanged selector says nothing more (and reads nothing at preview).
+        `new semgrep.PolicyRuleModes("typo", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", select: { languages: ["${language}"] }, mode: "MODE_BLOCK" });`,
+      );
+    const workspace = await programWorkspace(v1, selecting("pythn"));
+    const warning = (language: string) =>
+      new RegExp(
+        `warning: PolicyRuleModes "typo": select \\{"languages":\\["${language}"\\]\\} matches no rule of policy \\d+ \\(deployment 1, \\d+ rules\\), ` +
+          `so it sets no rule to MODE_BLOCK: no rule has language "${language}" \\(the policy's rules have: [^)]*python`,
+      );
+    expect(printed(await workspace.run(["up", "--yes", "--skip-preview"]))).toMatch(warning("pythn"));
+    // An unchanged selector says nothing more, and its preview reads nothing.
     const from = v1.requests().length;
     expect(printed(await workspace.run(["preview"]))).not.toMatch(/matches no rule/);
     expect(v1.requests().slice(from)).toEqual([]);
+    workspace.write(selecting("pyhton"));
+    expect(printed(await workspace.run(["preview"]))).toMatch(warning("pyhton"));
   });
 });
 

@@ -241,9 +241,8 @@ describe("PolicyRuleModes", () => {
     );
     // Any other change of explicit modes reads nothing: the input diff shows it rule by rule.
     forgetProcessMemory();
-    const changedModes = await checked(modes, declared({ modes: { [critical]: "MODE_MONITOR" } }));
     env.emulator.requests().length = 0;
-    await modes.diff(outs, changedModes);
+    await modes.diff(outs, await checked(modes, declared({ modes: { [critical]: "MODE_MONITOR" } })));
     expect(env.requests()).toEqual([]);
   });
 
