@@ -11,7 +11,26 @@ import type { CheckedInputs } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
 import { type Claim, declare, type Holder, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
 import { notify, someOf } from "./notices";
+import { onForget } from "./process-memory";
 import { checkResource, metaChanged, ownerOf } from "./resource-meta";
+
+/**
+ * Whether this run has seen a resource of the stack with state from an earlier run (its `check`
+ * had old inputs, or it was diffed, read, updated or deleted). Until then the stack may have set
+ * nothing at all (its first `up`), and a create that finds its value already as declared is an
+ * ordinary adoption: {@link noteFoundAsDeclared} says nothing. Once seen, the stack has a history,
+ * and the value found may be one it set (an interrupted `up`, `pulumi state delete`).
+ */
+let stackHistory = false;
+onForget(() => {
+  stackHistory = false;
+});
+
+/** Called for every method call of the provider: records whether it shows the stack has a history. */
+export function noteCall(method: string, olds: unknown): void {
+  const hasOlds = !!olds && typeof olds === "object" && Object.keys(olds).some((key) => key !== "__provider");
+  if (["diff", "read", "update", "delete"].includes(method) || (method === "check" && hasOlds)) stackHistory = true;
+}
 
 /** True when none of `values` is a preview's unknown: what a claim is made of must be known. */
 export const known = (...values: unknown[]) => values.every((v) => v !== undefined && !containsUnknown(v));
@@ -231,8 +250,9 @@ export async function noteFieldsFoundAsDeclared(
   originalOutput: (field: string) => string,
 ): Promise<void> {
   if (!fields.length) return;
-  const plural = fields.length > 1;
-  const unset = `${fields.map(originalOutput).join(", ")} ${plural ? "stay" : "stays"} unset`;
+  // `the rulesets … were`: a list field's name is a plural.
+  const plural = fields.length > 1 || fields[0]!.endsWith("s");
+  const unset = `${fields.map(originalOutput).join(", ")} ${fields.length > 1 ? "stay" : "stays"} unset`;
   await noteFoundAsDeclared(kind, props, { what: `the ${fields.join(" and ")} of ${object}`, plural, unset });
 }
 
@@ -246,6 +266,7 @@ export function noteFoundAsDeclared(
   props: Props,
   found: { what: string; plural?: boolean; unset: string },
 ): Promise<void> {
+  if (!stackHistory) return Promise.resolve(); // an ordinary first create: the stack has set nothing
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
   return notify(
     "info",

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
-import { printed, program, programWorkspace } from "../support/program";
+import { printed, program, programWorkspace, urnOf } from "../support/program";
 
 let emulators: RunningEmulator[] = [];
 afterEach(async () => {
@@ -108,5 +108,27 @@ new semgrep.RemediationPolicy("v2", { deploymentId: "1", slug: "v2", policyName:
       expect(Math.max(...attempts)).toBe(2);
       expect(text).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack frame
     }
+  });
+});
+
+describe("the note on a value found already as declared", () => {
+  it("says nothing in a stack's first up, and speaks (in good grammar) when the stack re-adopts after `pulumi state delete`", async () => {
+    const v2 = await emulator({ preset: "demo", policiesV2: true });
+    const workspace = await programWorkspace(
+      v2,
+      program(`
+new semgrep.RemediationPolicy("stays", {
+  deploymentId: "1", slug: "stays", policyName: "Stays",
+  filters: { mode: "all", conditions: [{ type: "severity", values: ["critical"] }] }, actions: [{ type: "pr_comment" }],
+});
+new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code", rulesets: ["p/default", "p/owasp-top-ten"] });`),
+    );
+    const first = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
+    expect(first).not.toMatch(/already as declared/);
+    await workspace.run(["state", "delete", urnOf("DetectionPolicy", "code"), "--yes"]);
+    const again = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
+    expect(again).toMatch(
+      /DetectionPolicy "code": the rulesets of .* were already as declared, so there is nothing to put back on delete \(originals\.rulesets stays unset\)\. If this stack set them/,
+    );
   });
 });
