@@ -12,24 +12,32 @@ import { containsUnknown, type Props } from "./check";
 import { type Claim, declare, type Holder, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
 import { notify, someOf } from "./notices";
 import { onForget } from "./process-memory";
+import { redacted } from "./redact";
 import { checkResource, metaChanged, ownerOf } from "./resource-meta";
 
 /**
  * Whether this run has seen a resource of the stack with state from an earlier run (its `check`
  * had old inputs, or it was diffed, read, updated or deleted). Until then the stack may have set
  * nothing at all (its first `up`), and a create that finds its value already as declared is an
- * ordinary adoption: {@link noteFoundAsDeclared} says nothing. Once seen, the stack has a history,
- * and the value found may be one it set (an interrupted `up`, `pulumi state delete`).
+ * ordinary adoption: {@link noteFoundAsDeclared} holds its note back, and sends it only if the
+ * run meets such a resource later (the engine runs the steps of many resources at once, so a
+ * create may finish before another resource's check). Once seen, the stack has a history, and
+ * the value found may be one it set (an interrupted `up`, `pulumi state delete`).
  */
 let stackHistory = false;
+/** Notes held back until the run shows the stack has a history (redacted as their resource's). */
+const heldNotes: string[] = [];
 onForget(() => {
   stackHistory = false;
+  heldNotes.length = 0;
 });
 
 /** Called for every method call of the provider: records whether it shows the stack has a history. */
-export function noteCall(method: string, olds: unknown): void {
+export async function noteCall(method: string, olds: unknown): Promise<void> {
   const hasOlds = !!olds && typeof olds === "object" && Object.keys(olds).some((key) => key !== "__provider");
-  if (["diff", "read", "update", "delete"].includes(method) || (method === "check" && hasOlds)) stackHistory = true;
+  if (!["diff", "read", "update", "delete"].includes(method) && !(method === "check" && hasOlds)) return;
+  stackHistory = true;
+  await Promise.all(heldNotes.splice(0).map((message) => notify("info", message)));
 }
 
 /** True when none of `values` is a preview's unknown: what a claim is made of must be known. */
@@ -266,14 +274,14 @@ export function noteFoundAsDeclared(
   props: Props,
   found: { what: string; plural?: boolean; unset: string },
 ): Promise<void> {
-  if (!stackHistory) return Promise.resolve(); // an ordinary first create: the stack has set nothing
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
-  return notify(
-    "info",
+  const message =
     `${describeResource(kind, props)}: ${found.what} ${were} already as ` +
-      `declared, so there is nothing to put back on delete (${found.unset}). ` +
-      `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi ` +
-      `state delete\`, or through a resource this run renames or replaces, ` +
-      "whose warning below then gives what was there before), this resource cannot know what was there before.",
-  );
+    `declared, so there is nothing to put back on delete (${found.unset}). ` +
+    `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi ` +
+    `state delete\`, or through a resource this run renames or replaces, ` +
+    "whose warning below then gives what was there before), this resource cannot know what was there before.";
+  if (stackHistory) return notify("info", message);
+  heldNotes.push(redacted(message)); // an ordinary first create, unless the run shows otherwise
+  return Promise.resolve();
 }

@@ -51,7 +51,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
   const fn = handler[method] as (...a: unknown[]) => unknown;
   if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
-  noteCall(method, method === "check" ? args[0] : undefined);
+  await noteCall(method, method === "check" ? args[0] : undefined);
   const given = args.map(withoutProviderKey);
   const at = CHECKED_INPUTS_ARGUMENT[method];
   if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);

@@ -67,4 +67,4 @@ export async function checked(calls: ProviderCalls, news: Props): Promise<Props>
  * resource's diff): the stack has a history, and a create that finds its value already as
  * declared says so (owned.ts noteFoundAsDeclared); in a stack's first `up` it says nothing.
  */
-export const inStackWithHistory = () => noteCall("diff", undefined);
+export const inStackWithHistory = () => void noteCall("diff", undefined);
