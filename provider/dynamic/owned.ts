@@ -27,9 +27,11 @@ import { checkResource, metaChanged, ownerOf } from "./resource-meta";
 let stackHistory = false;
 /** Notes held back until the run shows the stack has a history (redacted as their resource's). */
 const heldNotes: string[] = [];
+let saidWithoutHistory = false;
 onForget(() => {
   stackHistory = false;
   heldNotes.length = 0;
+  saidWithoutHistory = false;
 });
 
 /** Called for every method call of the provider: records whether it shows the stack has a history. */
@@ -283,5 +285,21 @@ export function noteFoundAsDeclared(
     "whose warning below then gives what was there before), this resource cannot know what was there before.";
   if (stackHistory) return notify("info", message);
   heldNotes.push(redacted(message)); // an ordinary first create, unless the run shows otherwise
-  return Promise.resolve();
+  return noteOnceWithoutHistory(describeResource(kind, props));
+}
+
+/**
+ * One line per run without a history so far: a stack's first `up` looks exactly like an `up` after
+ * a first `up` that was killed before it recorded anything, whose values are then found as
+ * declared. Said once, not per resource.
+ */
+function noteOnceWithoutHistory(first: string): Promise<void> {
+  if (saidWithoutHistory) return Promise.resolve();
+  saidWithoutHistory = true;
+  return notify(
+    "info",
+    `${first} and maybe other resources of this run found values already as declared and record no original ` +
+      "for them, as usual in a stack's first `pulumi up`. If an earlier `pulumi up` of this stack was interrupted " +
+      "before it recorded anything, those values may be ones it set, and `pulumi destroy` will leave them.",
+  );
 }

@@ -107,7 +107,7 @@ new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST
       const up = await workspace.run(["up", "--yes", "--skip-preview"]);
       expect(own.state().projects.find((p) => p.name === "acme/mobile-app")!.tags).toEqual(["codename:falcon"]);
       // "tier:1" was already on acme/web-app: in the stack's first up, an ordinary adoption, no note about it.
-      expect(up.stdout).not.toMatch(/already as declared/);
+      expect(up.stdout).not.toMatch(/already as declared, so there is nothing to put back/);
 
       const exported = await workspace.exported();
       // (The v2 bundles' originals: the rules disabled before, the Slack channel of the policy adopted.)

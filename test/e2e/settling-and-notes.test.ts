@@ -124,11 +124,48 @@ new semgrep.RemediationPolicy("stays", {
 new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code", rulesets: ["p/default", "p/owasp-top-ten"] });`),
     );
     const first = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
-    expect(first).not.toMatch(/already as declared/);
+    // No note per resource; one line says what a first up cannot tell from a killed one.
+    expect(first).not.toMatch(/already as declared, so there is nothing to put back/);
+    expect(first).toContain('DetectionPolicy "code" and maybe other resources of this run found values already as declared');
     await workspace.run(["state", "delete", urnOf("DetectionPolicy", "code"), "--yes"]);
     const again = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
     expect(again).toMatch(
       /DetectionPolicy "code": the rulesets of .* were already as declared, so there is nothing to put back on delete \(originals\.rulesets stays unset\)\. If this stack set them/,
+    );
+  });
+});
+
+describe("a DetectionPolicy list change", () => {
+  it("notes at preview what each list adds and removes (a few named) and what the dry run says applying deletes", async () => {
+    const v2 = await emulator({ preset: "demo", policiesV2: true });
+    const disabled = (names: string[]) =>
+      program(`new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code", disabled: ${JSON.stringify(names)} });`);
+    const many = Array.from({ length: 30 }, (_, i) => `acme.rules.noisy-${String(i).padStart(2, "0")}`);
+    const workspace = await programWorkspace(v2, disabled(many));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const fewer = [...many.slice(0, 10), "acme.rules.new-a", "acme.rules.new-b"];
+    workspace.write(disabled(fewer));
+    const preview = printed(await workspace.run(["preview"]));
+    expect(preview).toContain(
+      'DetectionPolicy "code": the change of disabled adds 2 (acme.rules.new-a, acme.rules.new-b) and removes 20 ' +
+        "(acme.rules.noisy-10, acme.rules.noisy-11, acme.rules.noisy-12, acme.rules.noisy-13, acme.rules.noisy-14 and 15 more).",
+    );
+
+    // Declaring exceptions that leave out another team's entries: the service's dry run says what goes.
+    const [kept, ...others] = v2.state().detectionPolicies.find((p) => p.product === "code")!.exceptions;
+    expect(others.length).toBeGreaterThan(0);
+    const { project, ...rest } = kept!;
+    const declaredException = { ...rest, ...(project !== undefined ? { projectName: project } : {}) };
+    workspace.write(
+      program(
+        `new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code", disabled: ${JSON.stringify(fewer)}, exceptions: [${JSON.stringify(declaredException)}] });`,
+      ),
+    );
+    const dropping = printed(await workspace.run(["preview"]));
+    expect(dropping).toMatch(
+      new RegExp(
+        `Semgrep's dry run of the declared bundle reports that applying it deletes ${others.length} exceptions?: ${others[0]!.rule.replace(/\./g, "\\.")}`,
+      ),
     );
   });
 });
