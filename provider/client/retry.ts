@@ -1,6 +1,18 @@
 /** When to try a request again, and how long to wait first. */
 import { causeChain } from "./errors";
 
+/**
+ * Retries after a refused connection, whatever the configured count: nothing listens at the
+ * address (most often a wrong port in the configured address), and waiting rarely changes that;
+ * a server restarting gets one short second chance. Resets and timeouts keep the full count.
+ */
+export const REFUSED_RETRIES = 1;
+
+/** How many retries a failed connection gets at most, given the configured count. */
+export function connectionRetries(error: unknown, configured: number): number {
+  return errorCode(error) === "ECONNREFUSED" ? Math.min(configured, REFUSED_RETRIES) : configured;
+}
+
 /** Statuses that say "not now" rather than "no". */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 

@@ -18,6 +18,7 @@ import {
 } from "./errors";
 import {
   errorCode,
+  connectionRetries,
   isRetryableConnectionError,
   isRetryableStatus,
   isTlsError,
@@ -168,7 +169,7 @@ export class Transport {
         if (callerSignal?.aborted) throw new APIUserAbortError(info, { cause: error });
         const failure = deadline.aborted ? new TimeoutError(timeoutMs, error) : error;
         mayHaveActed ||= mayHaveBeenProcessed(failure);
-        if (retriesLeft && isRetryableConnectionError(failure)) {
+        if (attempt <= connectionRetries(failure, maxRetries) && isRetryableConnectionError(failure)) {
           await this.#backoff(info, attempt, describeConnectionError(failure), undefined, callerSignal);
           continue;
         }
@@ -355,6 +356,15 @@ function connectionError(info: RequestInfo, error: unknown, attempts: number, co
     // The raw OpenSSL message (a dump of the record it could not read) helps no one; keep it as the cause.
     const hint = config.baseUrl.startsWith("https:") ? `; is it an http:// address? Check ${config.baseUrlSource}` : "";
     return new APIConnectionError(info, `no TLS connection could be made${tries} to ${address}${hint}`, attempts, { cause: error });
+  }
+  if (code === "ECONNREFUSED") {
+    // One line the user can act on: the raw `connect ECONNREFUSED 127.0.0.1:1` says less.
+    return new APIConnectionError(
+      info,
+      `connection refused (ECONNREFUSED)${tries} (${address}): nothing listens at that address; check the address in ${config.baseUrlSource}`,
+      attempts,
+      { cause: error },
+    );
   }
   const reason = `${describeConnectionError(error)} (${address})`;
   return code && TIMEOUT_CODES.has(code)

@@ -6,6 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AuthenticationError, causeChain, MissingTokenError, type SemgrepClient, sharedClient } from "../client";
 import { resolveCredentials } from "../client/config";
+import { redacted } from "./redact";
 
 let configured: { token?: string; url?: string } = {};
 
@@ -17,7 +18,7 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
 /** The client for the current credentials. */
 export function apiClient(): SemgrepClient {
   const credentials = resolveCredentials([{ ...configured, urlSource: "semgrep:url" }]);
-  return sharedClient({ ...credentials, log: (line) => process.stderr.write(`${line}\n`) });
+  return sharedClient({ ...credentials, log: (line) => process.stderr.write(`${redacted(line)}\n`) });
 }
 
 /** The address requests go to, as a key for caches shared between resources. */

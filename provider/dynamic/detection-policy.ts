@@ -18,6 +18,7 @@ import {
   fieldsOf,
   withFields,
 } from "./detection-bundles";
+import { noteDryRunDeletes, noteListChanges } from "./detection-notes";
 import { checkWithDryRun, failuresOf } from "./dry-run";
 import { apiClient } from "./credentials";
 import { type FieldToUndo, planApply, planUndo } from "./fields";
@@ -115,6 +116,7 @@ async function dryRunFailures(declared: Inputs) {
   const fields = Object.fromEntries(declaredFields(declared).map((field) => [field, declared[field]])) as Partial<DetectionFields>;
   const candidate = detectionBundleInput(withFields(live.bundle, fields));
   const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
+  await noteDryRunDeletes(declared, answer);
   return failuresOf(KIND, declared, answer.validation_errors);
 }
 
@@ -129,6 +131,7 @@ export const detectionPolicy: Handler<Kind> = {
     ),
 
   diff: async (_id, olds, news) => {
+    await noteListChanges(olds, news);
     const result = diffDeclared(olds, news, fieldRules(KIND));
     // A field the program no longer declares is no longer managed: its original leaves the state.
     const droppedFields = managedFieldsOf(olds).filter((field) => news[field] === undefined);

@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import { engineAddress } from "./engine-watch";
 import { onForget } from "./process-memory";
+import { redacted } from "./redact";
 
 export type Severity = "info" | "warning";
 export type NoticeSink = (severity: Severity, message: string) => Promise<void>;
@@ -18,10 +19,13 @@ let sink: NoticeSink | undefined;
 export const someOf = (items: readonly string[], shown = 10) =>
   items.length <= shown ? items.join(", ") : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
 
-/** Sends a message to the person running `pulumi`. Resolves once it is delivered. */
+/**
+ * Sends a message to the person running `pulumi`, the texts of the current resource's secret
+ * inputs hidden (redact.ts). Resolves once it is delivered.
+ */
 export function notify(severity: Severity, message: string): Promise<void> {
   sink ??= engineLog(engineAddress()) ?? stderrSink;
-  return sink(severity, message);
+  return sink(severity, redacted(message));
 }
 
 /**

@@ -11,7 +11,36 @@ import type { CheckedInputs } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
 import { type Claim, declare, type Holder, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
 import { notify, someOf } from "./notices";
+import { onForget } from "./process-memory";
+import { redacted } from "./redact";
 import { checkResource, metaChanged, ownerOf } from "./resource-meta";
+
+/**
+ * Whether this run has seen a resource of the stack with state from an earlier run (its `check`
+ * had old inputs, or it was diffed, read, updated or deleted). Until then the stack may have set
+ * nothing at all (its first `up`), and a create that finds its value already as declared is an
+ * ordinary adoption: {@link noteFoundAsDeclared} holds its note back, and sends it only if the
+ * run meets such a resource later (the engine runs the steps of many resources at once, so a
+ * create may finish before another resource's check). Once seen, the stack has a history, and
+ * the value found may be one it set (an interrupted `up`, `pulumi state delete`).
+ */
+let stackHistory = false;
+/** Notes held back until the run shows the stack has a history (redacted as their resource's). */
+const heldNotes: string[] = [];
+let saidWithoutHistory = false;
+onForget(() => {
+  stackHistory = false;
+  heldNotes.length = 0;
+  saidWithoutHistory = false;
+});
+
+/** Called for every method call of the provider: records whether it shows the stack has a history. */
+export async function noteCall(method: string, olds: unknown): Promise<void> {
+  const hasOlds = !!olds && typeof olds === "object" && Object.keys(olds).some((key) => key !== "__provider");
+  if (!["diff", "read", "update", "delete"].includes(method) && !(method === "check" && hasOlds)) return;
+  stackHistory = true;
+  await Promise.all(heldNotes.splice(0).map((message) => notify("info", message)));
+}
 
 /** True when none of `values` is a preview's unknown: what a claim is made of must be known. */
 export const known = (...values: unknown[]) => values.every((v) => v !== undefined && !containsUnknown(v));
@@ -231,8 +260,9 @@ export async function noteFieldsFoundAsDeclared(
   originalOutput: (field: string) => string,
 ): Promise<void> {
   if (!fields.length) return;
-  const plural = fields.length > 1;
-  const unset = `${fields.map(originalOutput).join(", ")} ${plural ? "stay" : "stays"} unset`;
+  // `the rulesets … were`: a list field's name is a plural.
+  const plural = fields.length > 1 || fields[0]!.endsWith("s");
+  const unset = `${fields.map(originalOutput).join(", ")} ${fields.length > 1 ? "stay" : "stays"} unset`;
   await noteFoundAsDeclared(kind, props, { what: `the ${fields.join(" and ")} of ${object}`, plural, unset });
 }
 
@@ -247,13 +277,30 @@ export function noteFoundAsDeclared(
   found: { what: string; plural?: boolean; unset: string },
 ): Promise<void> {
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
+  const message =
+    `${describeResource(kind, props)}: ${found.what} ${were} already as ` +
+    `declared, so there is nothing to put back on delete (${found.unset}). ` +
+    `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi ` +
+    `state delete\`, or through a resource this run renames or replaces, ` +
+    "whose warning below then gives what was there before), this resource cannot know what was there before.";
+  if (stackHistory) return notify("info", message);
+  heldNotes.push(redacted(message)); // an ordinary first create, unless the run shows otherwise
+  return noteOnceWithoutHistory(describeResource(kind, props));
+}
+
+/**
+ * One line per run without a history so far: a stack's first `up` looks exactly like an `up` after
+ * a first `up` that was killed before it recorded anything, whose values are then found as
+ * declared. Said once, not per resource.
+ */
+function noteOnceWithoutHistory(first: string): Promise<void> {
+  if (saidWithoutHistory) return Promise.resolve();
+  saidWithoutHistory = true;
   return notify(
     "info",
-    `${describeResource(kind, props)}: ${found.what} ${were} already as ` +
-      `declared, so there is nothing to put back on delete (${found.unset}). ` +
-      `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi ` +
-      `state delete\`, or through a resource this run renames or replaces, ` +
-      "whose warning below then gives what was there before), this resource cannot know what was there before.",
+    `${first} and maybe other resources of this run found values already as declared and record no original ` +
+      "for them, as usual in a stack's first `pulumi up`. If an earlier `pulumi up` of this stack was interrupted " +
+      "before it recorded anything, those values may be ones it set, and `pulumi destroy` will leave them.",
   );
 }
 

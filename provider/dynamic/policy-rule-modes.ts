@@ -31,6 +31,7 @@ import { ruleObject, unlessMigrated } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
+import { warnIfSelectsNothing } from "./selector-reach";
 import { policyRules, writeRuleMode } from "./rule-index";
 
 const KIND = "PolicyRuleModes";
@@ -234,6 +235,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const redact = redactor(declared);
   const rules = await policyRules(declared.deploymentId, declared.policyId);
   const wanted = wantedModes(declared, rules);
+  await warnIfSelectsNothing(declared, rules, previous);
   const missing = Object.keys(declared.modes ?? {}).filter((path) => !rules.has(path));
   if (missing.length) {
     throw new Error(
@@ -403,6 +405,7 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
   if (!known(news.deploymentId, news.policyId, news.select ?? {}, news.mode ?? "", news.modes ?? {})) return;
   if (String(olds.deploymentId) !== news.deploymentId || String(olds.policyId) !== news.policyId) return; // a replacement
   const rules = await policyRules(news.deploymentId, news.policyId);
+  await warnIfSelectsNothing(news, rules, olds);
   const before = wantedModes(olds, rules);
   const after = wantedModes(news, rules);
   const sets = [...after].filter(([path, mode]) => rules.get(path)!.policyMode !== mode).map(([path]) => path);

@@ -3,6 +3,7 @@
  * Loaded by package name, so old state runs the installed package's code.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { causeChain, SemgrepError } from "../client";
 import { DERIVED_OUTPUTS, KINDS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
 import type { Handler } from "./handler";
@@ -11,8 +12,11 @@ import { detectionPolicy } from "./detection-policy";
 import { detectionPolicyException } from "./detection-policy-exception";
 import { managedScan } from "./managed-scan";
 import { policyRuleMode } from "./policy-rule-mode";
+import { noteCall } from "./owned";
 import { withPartialState } from "./partial";
 import { policyRuleModes } from "./policy-rule-modes";
+import { type Redact, redactedError, redactorFor, withRedaction } from "./redact";
+import { secretInputsOf } from "./resource-meta";
 import { projectSettings } from "./project-settings";
 import { projectTags } from "./project-tags";
 import { remediationPolicy } from "./remediation-policy";
@@ -47,13 +51,17 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
   const fn = handler[method] as (...a: unknown[]) => unknown;
   if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
+  await noteCall(method, method === "check" ? args[0] : undefined);
   const given = args.map(withoutProviderKey);
   const at = CHECKED_INPUTS_ARGUMENT[method];
   if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
   const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
+  // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret inputs.
+  const redact = redactorFor(kind, args.filter(isProps));
   try {
-    const result = withoutUndefined(await fn.apply(handler, given));
+    const result = withoutUndefined(await withRedaction(redact, () => fn.apply(handler, given)));
+    if (method === "check") return withRedactedFailures(result as pulumi.dynamic.CheckResult, given[1] as Props, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
     if (byIdAlone && (result as pulumi.dynamic.ReadResult).id === "") {
       throw new Error(`${kind}.get: no object with the id "${String(given[0])}" (${KINDS[kind].id.format}) exists`);
@@ -61,8 +69,43 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     return result;
   } catch (error) {
     const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
-    throw withPartialState(withCredentialsHint(error), error, providerKey, withoutUndefined);
+    const reported = withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
+    if (!isServiceError(error) || !(reported instanceof Error)) throw reported;
+    // At preview, the usual place: a check failure, which the engine prints once, with the resource.
+    if (method === "check") return { inputs: given[1], failures: [{ property: "", reason: reported.message }] };
+    throw withoutStackTrace(reported);
   }
+}
+
+/** An error of the service or of the connection to it (the client's errors), whose message says what to do. */
+const isServiceError = (error: unknown) => [...causeChain(error)].some((e) => e instanceof SemgrepError);
+
+/**
+ * `error` without its stack trace: the host prints an error's stack for `check`, `diff`, `read`
+ * and `delete`, which for an error of the service or of its address buries the one line that
+ * says what to fix under frames of the provider's code.
+ */
+function withoutStackTrace(error: Error): Error {
+  error.stack = "";
+  return error;
+}
+
+const isProps = (arg: unknown): arg is Props => arg !== null && typeof arg === "object" && !Array.isArray(arg);
+
+/**
+ * Check failures as the engine may print them: the engine prints the value of the property a
+ * failure names, so a failure about a secret input (or anything inside one: `select.exclude[0]`,
+ * `modes.<rule>`) names no property; and its reason hides the secret texts, which the service's
+ * own validation messages quote.
+ */
+function withRedactedFailures(result: pulumi.dynamic.CheckResult, news: Props, redact: Redact): pulumi.dynamic.CheckResult {
+  if (!result.failures?.length) return result;
+  const secret = secretInputsOf(news);
+  const failures = result.failures.map(({ property, reason }) => ({
+    property: secret.includes(property.split(/[.[]/)[0] ?? "") ? "" : property,
+    reason: redact(reason),
+  }));
+  return { ...result, failures };
 }
 
 const hasInputs = (kind: ResourceKind, props: Props) => Object.keys(KINDS[kind].inputs).some((input) => props[input] !== undefined);

@@ -13,8 +13,12 @@ import { resolveCredentials } from "../client/config";
  * and `version` have nothing to act on and are not offered.
  */
 export interface SemgrepInvokeOptions {
-  /** API token for this call, instead of `semgrep:token` / SEMGREP_APP_TOKEN. */
-  token?: string;
+  /**
+   * API token for this call, instead of `semgrep:token` / SEMGREP_APP_TOKEN: a string or any
+   * `pulumi.Input`, e.g. `config.requireSecret("token")`. It stays a secret: it is used for the
+   * request only, never stored or printed (the results hold none of it, so they are not secrets).
+   */
+  token?: pulumi.Input<string>;
   /** Service address for this call, instead of `semgrep:url` / SEMGREP_APP_URL. */
   url?: string;
 }
@@ -38,10 +42,29 @@ function stackConfig(key: string): string | undefined {
   }
 }
 
-export function clientFor(opts: SemgrepInvokeOptions = {}): SemgrepClient {
+/**
+ * The token of `opts` as a string. An Output's value is read where Pulumi's own runtime keeps it
+ * (an Output is not awaitable); one not known yet (a preview, a token computed by a resource
+ * still to be created) cannot be used by `getX`, which says to use `getXOutput` (whose result is
+ * then unknown and nothing is read).
+ */
+async function plainToken(token: pulumi.Input<string> | undefined): Promise<string | undefined> {
+  if (!pulumi.Output.isInstance(token)) return token;
+  const output = token as pulumi.Output<string> & { isKnown?: Promise<boolean>; promise?: () => Promise<string> };
+  if (output.isKnown === undefined || output.promise === undefined)
+    return new Promise((resolve) => output.apply((value) => resolve(value)));
+  if (!(await output.isKnown))
+    throw new Error(
+      "opts.token is not known yet (it comes from a resource still to be created): use the getXOutput form of this data source",
+    );
+  return output.promise();
+}
+
+/** The client for a data source's call: its own options first, then the stack config, then the environment. */
+export async function clientFor(opts: SemgrepInvokeOptions = {}): Promise<SemgrepClient> {
   return sharedClient(
     resolveCredentials([
-      { token: opts.token, url: opts.url, urlSource: "the url invoke option" },
+      { token: await plainToken(opts.token), url: opts.url, urlSource: "the url invoke option" },
       { token: stackConfig("token"), url: stackConfig("url"), urlSource: "semgrep:url" },
     ]),
   );

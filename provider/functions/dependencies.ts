@@ -55,7 +55,7 @@ export async function getDependencyRepositories(
 ): Promise<GetDependencyRepositoriesResult> {
   const { deploymentId, dependencyFilter: filter, maxResults } = parseArgs("getDependencyRepositories", repositoriesArgs, args);
   const pageSize = Math.min(MAX_DEPENDENCY_PAGE_SIZE, maxResults ?? MAX_DEPENDENCY_PAGE_SIZE);
-  const listing = clientFor(opts).dependencies.listRepositories(deploymentId, { dependencyFilter: filter, pageSize });
+  const listing = (await clientFor(opts)).dependencies.listRepositories(deploymentId, { dependencyFilter: filter, pageSize });
   return { repositories: (await listing.toArray(maxResults)).map(repositoryInfo) };
 }
 
@@ -113,7 +113,11 @@ const lockfilesArgs = z.strictObject({
  */
 export async function getLockfiles(args: GetLockfilesArgs, opts?: SemgrepInvokeOptions): Promise<GetLockfilesResult> {
   const { deploymentId, repositoryId, dependencyFilter: filter } = parseArgs("getLockfiles", lockfilesArgs, args);
-  const lockfiles = await clientFor(opts).dependencies.listLockfiles(deploymentId, repositoryId, { dependencyFilter: filter }).toArray();
+  const lockfiles = await (
+    await clientFor(opts)
+  ).dependencies
+    .listLockfiles(deploymentId, repositoryId, { dependencyFilter: filter })
+    .toArray();
   return { lockfiles: lockfiles.map(lockfileInfo).sort((a, b) => a.lockfilePath.localeCompare(b.lockfilePath)) };
 }
 

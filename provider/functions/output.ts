@@ -23,10 +23,15 @@ type InputValue<T> = T extends string | number | boolean | null | undefined
  */
 export function outputForm<A, R>(fn: (args: A, opts?: SemgrepInvokeOptions) => Promise<R>) {
   return (args: OutputArgs<A>, opts: SemgrepInvokeOutputOptions = {}): pulumi.Output<R> => {
-    const { dependsOn, ...credentials } = opts;
+    const { dependsOn, token, ...credentials } = opts;
     // pulumi.output resolves Inputs at every depth: what it yields is the plain `A`.
     const resolved = pulumi.output(args) as unknown as pulumi.Output<A>;
-    return pulumi.all([resolved, dependenciesReady(dependsOn)]).apply(([plain]) => fn(plain as A, credentials));
+    // A token not known yet makes the result unknown, and nothing is read. The result holds
+    // nothing of the token: a secret token does not make it a secret.
+    const plainToken = pulumi.unsecret(pulumi.output(token));
+    return pulumi
+      .all([resolved, dependenciesReady(dependsOn), plainToken])
+      .apply(([plain, , secret]) => fn(plain as A, { ...credentials, ...(secret === undefined ? {} : { token: secret }) }));
   };
 }
 

@@ -54,7 +54,7 @@ const detectionPolicyArgs = z.strictObject({ deploymentId: id("deployment"), pro
 export async function getDetectionPolicy(args: GetDetectionPolicyArgs, opts?: SemgrepInvokeOptions): Promise<GetDetectionPolicyResult> {
   const { deploymentId, product } = parseArgs("getDetectionPolicy", detectionPolicyArgs, args);
   try {
-    return detectionPolicyInfo(await clientFor(opts).policiesV2.getDetectionPolicy(deploymentId, product));
+    return detectionPolicyInfo(await (await clientFor(opts)).policiesV2.getDetectionPolicy(deploymentId, product));
   } catch (error) {
     if (!(error instanceof ProductNotEnabledError)) throw error;
     throw new Error(
@@ -119,7 +119,7 @@ export async function getDetectionPolicies(
   opts?: SemgrepInvokeOptions,
 ): Promise<GetDetectionPoliciesResult> {
   const { deploymentId } = parseArgs("getDetectionPolicies", deploymentArgs, args);
-  const summary = await clientFor(opts).policiesV2.getDetectionPolicySummary(deploymentId);
+  const summary = await (await clientFor(opts)).policiesV2.getDetectionPolicySummary(deploymentId);
   return {
     deploymentSlug: summary.deployment_slug,
     ...(summary.code ? { code: detectionPolicyInfo(summary.code) } : {}),
@@ -179,7 +179,7 @@ export async function getRemediationPolicies(
   opts?: SemgrepInvokeOptions,
 ): Promise<GetRemediationPoliciesResult> {
   const { deploymentId } = parseArgs("getRemediationPolicies", deploymentArgs, args);
-  const { bundle, state_version } = await clientFor(opts).policiesV2.getRemediationPolicies(deploymentId);
+  const { bundle, state_version } = await (await clientFor(opts)).policiesV2.getRemediationPolicies(deploymentId);
   return { policies: bundle.policies.map(remediationPolicyInfo), deploymentSlug: bundle.deployment_slug, stateVersion: state_version };
 }
 
@@ -237,7 +237,7 @@ const vocabularyArgs = z.strictObject({
  */
 export async function getPolicyVocabulary(args: GetPolicyVocabularyArgs, opts?: SemgrepInvokeOptions): Promise<GetPolicyVocabularyResult> {
   const { deploymentId, product } = parseArgs("getPolicyVocabulary", vocabularyArgs, args);
-  return vocabularyInfo(await clientFor(opts).policiesV2.getVocab(deploymentId, product ? { product } : {}));
+  return vocabularyInfo(await (await clientFor(opts)).policiesV2.getVocab(deploymentId, product ? { product } : {}));
 }
 
 /**

@@ -36,7 +36,7 @@ const byId = (a: PolicyInfo, b: PolicyInfo) => Number(a.id) - Number(b.id) || a.
  */
 export async function getPolicies(args: GetPoliciesArgs, opts?: SemgrepInvokeOptions): Promise<GetPoliciesResult> {
   const { deploymentId } = parseArgs("getPolicies", policiesArgs, args);
-  const policies = await clientFor(opts).policies.list(deploymentId);
+  const policies = await (await clientFor(opts)).policies.list(deploymentId);
   return { policies: policies.map(policyInfo).sort(byId) };
 }
 

@@ -72,7 +72,7 @@ const rulesArgs = z.strictObject({
  */
 export async function getPolicyRules(args: GetPolicyRulesArgs, opts?: SemgrepInvokeOptions): Promise<GetPolicyRulesResult> {
   const { deploymentId, policyId, filter = {} } = parseArgs("getPolicyRules", rulesArgs, args);
-  const client = clientFor(opts);
+  const client = await clientFor(opts);
   let policy: PolicyInfo | undefined;
   const rules: RuleInfo[] = [];
   const { rulePathPrefix, modes, ...criteria } = filter;

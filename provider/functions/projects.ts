@@ -34,7 +34,7 @@ const projectArgs = z.strictObject({ deploymentSlug, projectName });
  */
 export async function getProject(args: GetProjectArgs, opts?: SemgrepInvokeOptions): Promise<GetProjectResult> {
   const { deploymentSlug: slug, projectName: name } = parseArgs("getProject", projectArgs, args);
-  return projectInfo(await clientFor(opts).projects.get(slug, name));
+  return projectInfo(await (await clientFor(opts)).projects.get(slug, name));
 }
 
 /**

@@ -68,7 +68,7 @@ export async function getScans(args: GetScansArgs, opts?: SemgrepInvokeOptions):
     scansArgs,
     args,
   );
-  const listing = clientFor(opts).scans.search(deploymentId, {
+  const listing = (await clientFor(opts)).scans.search(deploymentId, {
     branch,
     repository_id: repositoryId === undefined ? undefined : Number(repositoryId),
     statuses,
@@ -121,7 +121,7 @@ const scanArgs = z.strictObject({ deploymentId: id("deployment"), scanId: id("sc
  */
 export async function getScan(args: GetScanArgs, opts?: SemgrepInvokeOptions): Promise<GetScanResult> {
   const { deploymentId, scanId } = parseArgs("getScan", scanArgs, args);
-  return scanInfo(await clientFor(opts).scans.get(deploymentId, scanId));
+  return scanInfo(await (await clientFor(opts)).scans.get(deploymentId, scanId));
 }
 
 /** A scan's details as an Output: the personal-data fields of `meta` are secret Outputs. */

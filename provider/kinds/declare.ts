@@ -25,8 +25,6 @@ export interface InputField<S extends z.ZodType = z.ZodType, Public = z.input<S>
   readonly replaces?: boolean;
   /** Whether the live value (the output of the same name) satisfies the declared one; default `covers` (diff.ts). */
   readonly equal?: (live: unknown, declared: unknown, olds: Props) => boolean;
-  /** Values of this input may appear in the provider's messages (hidden there when given as a secret). */
-  readonly quoted?: boolean;
   /** Type-level only: what programs write. */
   readonly __public?: Public;
 }
@@ -48,7 +46,7 @@ export interface OutputField<T = unknown> {
   readonly __type?: T;
 }
 
-type InputRules = Pick<InputField, "replaces" | "equal" | "quoted">;
+type InputRules = Pick<InputField, "replaces" | "equal">;
 
 /** An input whose public type is the schema's input type. */
 export function input<S extends z.ZodType>(schema: S, rules: InputRules = {}): InputField<S> {

@@ -67,10 +67,13 @@ export const SHARED_SET_OUTPUTS = byKind(({ outputs }) =>
   Object.entries(outputs).flatMap(([name, field]) => (field.sharedSet ? [name] : [])),
 );
 
-/** The inputs whose values can appear in the provider's messages, hidden there when given as secrets. */
+/**
+ * The inputs whose values can appear in the provider's messages, hidden there when given as
+ * secrets: every input (an identity such as a project name is quoted by the service's own
+ * validation messages, a selector by a check failure).
+ */
 export function valueInputs(kind: ResourceKind): string[] {
-  const quoted = Object.entries(declarationOf(kind).inputs).flatMap(([name, field]) => (field.quoted ? [name] : []));
-  return [...new Set([...Object.values(DERIVED_OUTPUTS[kind]).flat(), ...quoted])];
+  return Object.keys(declarationOf(kind).inputs);
 }
 
 /** Every output name of the kind, inputs included: the properties its resource class registers. */

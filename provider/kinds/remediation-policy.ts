@@ -1,4 +1,5 @@
 /** RemediationPolicy, declared once: see declare.ts. */
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import {
   ACTION_TYPES,
@@ -85,6 +86,26 @@ const condition = z.strictObject({
   mode: z.enum(CONDITION_MODES, { error: `must be one of ${CONDITION_MODES.join(", ")}` }).optional(),
 });
 
+/** The filters with every condition's mode stated, `any` (the service's default) where none is. */
+function withConditionModes(value: unknown): unknown {
+  if (!value || typeof value !== "object" || !Array.isArray((value as { conditions?: unknown }).conditions)) return value;
+  const { conditions } = value as { conditions: unknown[] };
+  return {
+    ...value,
+    conditions: conditions.map((c) =>
+      c && typeof c === "object" && (c as { mode?: unknown }).mode === undefined ? { ...c, mode: "any" } : c,
+    ),
+  };
+}
+
+/**
+ * Whether the live filters are the declared ones. The outputs leave a condition's default mode
+ * out (remediationPolicyState), so a declared `mode: "any"` is the same as none: compared as
+ * given, it would propose an update on every run that changes nothing.
+ */
+const sameFilters = (live: unknown, declared: unknown) =>
+  isDeepStrictEqual(withConditionModes(live ?? undefined), withConditionModes(declared ?? undefined));
+
 const filters = z.strictObject({
   mode: z.enum(FILTER_MODES, { error: `must be one of ${FILTER_MODES.join(", ")}` }),
   conditions: z.array(condition, { error: "must be a list of conditions" }).min(1, "must hold at least one condition"),
@@ -115,7 +136,7 @@ export const remediationPolicyKind = defineKind({
     /** Whether the policy is evaluated (the service's default is `true`). Not managed when left out. */
     active: input(z.boolean({ error: "must be true or false" }).optional()),
     /** The conditions a finding must match: `{ mode: "all" | "any", conditions: [{ type, values, mode? }] }`. */
-    filters: typedInput<RemediationFiltersArgs>()(filters),
+    filters: typedInput<RemediationFiltersArgs>()(filters, { equal: sameFilters }),
     /** The actions that fire on a match (the whole list): `[{ type, config? }]`. */
     actions: typedInput<RemediationActionArgs[]>()(z.array(action, { error: "must be a list of actions" })),
     /** Put back, on delete, the policy this resource found, or remove the one it created (default `true`); `false` only stops managing. */

@@ -69,7 +69,6 @@ export const sbomExportKind = defineKind({
     formatVersion: typedInput<SbomFormatVersionArgs | undefined>()(formatVersionInput.optional(), {
       replaces: true,
       equal: sameFormatVersion,
-      quoted: true,
     }),
     /** `SBOM_OUTPUT_FORMAT_JSON` or `SBOM_OUTPUT_FORMAT_CYCLONEDX`. */
     sbomOutputFormat: exportInput(request.sbomOutputFormat),

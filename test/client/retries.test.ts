@@ -33,6 +33,28 @@ describe("under injected faults (--fault-rate 0.3)", () => {
 });
 
 describe("which failures are retried", () => {
+  it("retries a refused connection once only (a wrong port), with a message naming the address and where it was set", async () => {
+    const closed = await startEmulator({ preset: "demo" });
+    const url = closed.url;
+    await closed.close();
+    const lines: string[] = [];
+    const client = new SemgrepClient({
+      baseUrl: url,
+      baseUrlSource: "semgrep:url",
+      token: "t",
+      env: {},
+      maxRetries: 8,
+      log: (l) => lines.push(l),
+    });
+    const error = await client.deployments.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as APIConnectionError).attempts).toBe(2);
+    expect(lines).toHaveLength(1);
+    expect((error as Error).message).toContain(
+      `connection refused (ECONNREFUSED) after 2 attempts (${url}, from semgrep:url): nothing listens at that address; check the address in semgrep:url`,
+    );
+  });
+
   it("retries an idempotent request after a dropped connection", async () => {
     env.emulator.setFaults({ faultRate: 1, kinds: ["drop"] });
     const error = await env
@@ -121,7 +143,7 @@ describe("which failures are retried", () => {
     expect((error as APIConnectionError).message).toContain("ECONNREFUSED");
     expect((error as APIConnectionError).message).toContain(`(${url}, from baseUrl)`);
     expect((error as APIConnectionError).message).not.toMatch(/may already have started/);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(1); // a refused connection is retried once only
     await client.close();
   });
 });

@@ -78,3 +78,25 @@ describe("Policies V2 data sources", () => {
     ]);
   }, 120_000);
 });
+
+describe("a secret token from config", () => {
+  it("is taken by getX and getXOutput (opts.token: pulumi.Input<string>) and stays out of the state", async () => {
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+const config = new pulumi.Config();
+const token = config.requireSecret("apiToken");
+exports.viaOutput = semgrep.getProjectOutput({ deploymentSlug: "acme", projectName: "acme/web-app" }, { token }).tags;
+exports.viaPromise = semgrep.getProject({ deploymentSlug: "acme", projectName: "acme/web-app" }, { token }).then((p) => p.tags);
+`),
+      { credentials: "none" },
+    );
+    await workspace.run(["config", "set", "semgrep:url", emulator.url]);
+    await workspace.run(["config", "set", "--secret", "apiToken", emulator.token]);
+    await workspace.run(["preview"]);
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(outputs).toEqual({ viaOutput: ["team:web", "tier:1"], viaPromise: ["team:web", "tier:1"] });
+    expect((await workspace.run(["stack", "export"])).stdout).not.toContain(emulator.token);
+  }, 120_000);
+});

@@ -93,8 +93,15 @@ describe("an interrupted up", () => {
         expect({ path, originalMode: final.get(path)!.originalMode }).toEqual({ path, originalMode: expected });
       }
       const notes = (recovery.stdout + recovery.stderr).replace(/\s+/g, " ");
-      for (const path of setButLost)
-        expect(notes).toContain(`the mode of rule ${path} in policy ${SAST_POLICY_ID} (deployment 1) was already as declared`);
+      // With a resource of the stack recorded, the run knows the stack has a history: a note per
+      // rule. With none recorded, it looks like a first up: one line says what this may hide.
+      if (recorded.size)
+        for (const path of setButLost)
+          expect(notes).toContain(`the mode of rule ${path} in policy ${SAST_POLICY_ID} (deployment 1) was already as declared`);
+      else
+        expect(notes).toContain(
+          "found values already as declared and record no original for them, as usual in a stack's first `pulumi up`. If an earlier `pulumi up` of this stack was interrupted",
+        );
     } finally {
       await emulator.close();
     }

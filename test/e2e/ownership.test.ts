@@ -94,9 +94,12 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
 
 describe("re-adopting what this stack set", () => {
   it("after `pulumi state delete` and `up`, records no original and says why", async () => {
+    // Another resource of the stack, which stays (and comes first): the run meets state of the
+    // stack, so the note prints (a stack's first up says nothing: settling-and-notes.test.ts).
     const workspace = await programWorkspace(
       emulator,
-      program(`new semgrep.PolicyRuleMode("block-eval", { ...${rule}, mode: "MODE_BLOCK" });`),
+      program(`new semgrep.ProjectTags("stays", { ...${mobile}, tags: ["stays"] });
+new semgrep.PolicyRuleMode("block-eval", { ...${rule}, mode: "MODE_BLOCK" });`),
     );
     await workspace.run(["up", "--yes", "--skip-preview"]);
     await workspace.run(["state", "delete", urnOf("PolicyRuleMode", "block-eval"), "--yes"]);

@@ -106,10 +106,8 @@ new semgrep.PolicyRuleModes("quiet-exec", { deploymentId: "1", policyId: "${SAST
       );
       const up = await workspace.run(["up", "--yes", "--skip-preview"]);
       expect(own.state().projects.find((p) => p.name === "acme/mobile-app")!.tags).toEqual(["codename:falcon"]);
-      // "tier:1" was already on acme/web-app: the note about it hides the tag.
-      expect(up.stdout).toMatch(
-        /ProjectTags "web-tags": the tag \[secret\] of project acme\/web-app \(deployment acme\) was already as declared/,
-      );
+      // "tier:1" was already on acme/web-app: in the stack's first up, an ordinary adoption, no note about it.
+      expect(up.stdout).not.toMatch(/already as declared, so there is nothing to put back/);
 
       const exported = await workspace.exported();
       // (The v2 bundles' originals: the rules disabled before, the Slack channel of the policy adopted.)
@@ -232,4 +230,54 @@ new semgrep.ProjectSettings("branch", { ${payments}, primaryBranch: "main" });
       await own.close();
     }
   }, 180_000);
+});
+
+describe("secret inputs in check failures and in the service's validation messages", () => {
+  it("never print the secret's text: not as the value of a named property, not quoted by the dry run", async () => {
+    const v1 = await startEmulator({ preset: "demo" });
+    const v2 = await startEmulator({ preset: "demo", policiesV2: true });
+    const SECRET = "TOPSECRET";
+    try {
+      const previewOf = async (emulator: RunningEmulator, body: string) => {
+        const workspace = await programWorkspace(emulator, program(body));
+        const preview = await workspace.run(["preview"], { allowFailure: true });
+        expect(preview.status).not.toBe(0);
+        return (preview.stdout + preview.stderr).replace(/\s+/g, " ");
+      };
+      const rules = `deploymentId: "1", policyId: "${SAST_POLICY_ID}"`;
+      // A selector refused at check (it restricts nothing), given as a secret.
+      const select = await previewOf(
+        v1,
+        `new semgrep.PolicyRuleModes("hidden-select", { ${rules}, select: pulumi.secret({ exclude: ["acme.internal.${SECRET}"] }), mode: "MODE_BLOCK" });`,
+      );
+      expect(select).toContain("select: [secret]: must give at least one criterion");
+      // A secret map of modes with a bad mode: the key (a rule path) is part of the secret.
+      const modes = await previewOf(
+        v1,
+        `new semgrep.PolicyRuleModes("hidden-modes", { ${rules}, modes: pulumi.secret({ "acme.internal.${SECRET}": "MODE_LOUD" }) });`,
+      );
+      expect(modes).toContain("modes.[secret]: [secret]: must be one of");
+      // The service's dry run quotes the values it refuses: a condition value, a project name.
+      const condition = await previewOf(
+        v2,
+        `new semgrep.RemediationPolicy("hidden-condition", {
+  deploymentId: "1", slug: "hidden-condition", policyName: "Hidden condition",
+  filters: pulumi.secret({ mode: "all", conditions: [{ type: "severity", values: ["${SECRET.toLowerCase()}-level"] }] }),
+  actions: [{ type: "pr_comment" }],
+});`,
+      );
+      expect(condition).toMatch(/RemediationPolicy "hidden-condition": Semgrep refuses the bundle \(dry run\): .*\[secret\]/);
+      const project = await previewOf(
+        v2,
+        `new semgrep.DetectionPolicyException("hidden-project", {
+  deploymentId: "1", product: "code", exceptionType: "exclude", projectName: pulumi.secret("acme/${SECRET}-project"),
+  rule: "python.lang.security.audit.eval-detected.eval-detected", ruleType: "rule",
+});`,
+      );
+      expect(project).toMatch(/DetectionPolicyException "hidden-project": Semgrep refuses the bundle \(dry run\): .*\[secret\]/);
+      for (const text of [select, modes, condition, project]) expect(text.toLowerCase()).not.toContain(SECRET.toLowerCase());
+    } finally {
+      await Promise.all([v1.close(), v2.close()]);
+    }
+  }, 240_000);
 });

@@ -11,7 +11,7 @@ import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { ProjectTags } from "../../provider/resources";
-import { checked, notices, provider, useProviderAgainst } from "../support/provider";
+import { checked, inStackWithHistory, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -91,6 +91,7 @@ describe("a rename without an alias (create of the new resource, then delete of 
     env.emulator.reset();
     liveRule().policyMode = "MODE_BLOCK";
     forgetProcessMemory();
+    inStackWithHistory(); // the stack's other resources
     const renamed = await rules.create(await checked(rules, { ...evalRule, mode: "MODE_BLOCK", resourceName: "block-eval-renamed" }));
     expect(renamed.outs.originalMode).toBeUndefined();
     expect(notices).toEqual([
@@ -148,7 +149,16 @@ describe("a rename without an alias (create of the new resource, then delete of 
 });
 
 describe("originals", () => {
+  it("says nothing of a value found as declared in a stack's first up (no resource with state met in the run)", async () => {
+    const { outs } = await settings.create(await checked(settings, { ...web, primaryBranch: "main", resourceName: "web" }));
+    expect(outs.originalPrimaryBranch).toBeUndefined();
+    expect(notices.map((n) => n.message)).toEqual([
+      expect.stringMatching(/^ProjectSettings "web" and maybe other resources of this run found values already as declared/),
+    ]);
+  });
+
   it("records only what the resource changed: a value found as declared has nothing to put back", async () => {
+    inStackWithHistory();
     const inputs = await checked(settings, { ...web, primaryBranch: "main", tags: ["pci"], resourceName: "web" });
     const { outs } = await settings.create(inputs);
     expect(outs).toMatchObject({ originalTags: ["team:web", "tier:1"], managedFields: ["primaryBranch", "tags"] });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
-import { checked, notices, provider, useProviderAgainst } from "../support/provider";
+import { checked, inStackWithHistory, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -121,6 +121,7 @@ describe("DetectionPolicyException", () => {
       projectTagName: undefined,
       rule: "python.flask.security.audit.debug-enabled.debug-enabled",
     };
+    inStackWithHistory();
     const { id, outs } = await exception.create(await checked(exception, found));
     expect(id).toBe("1/code/project/acme%2Fpayments-api/rule/python.flask.security.audit.debug-enabled.debug-enabled");
     expect(outs).toMatchObject({ added: false });
@@ -172,6 +173,7 @@ describe("RemediationPolicy", () => {
   it("a policy found already as declared records nothing, says so, and delete leaves it", async () => {
     const first = await remediation.create(await checked(remediation, declared));
     forgetProcessMemory(); // e.g. after `pulumi state delete`, a new run
+    inStackWithHistory();
     const again = await remediation.create(await checked(remediation, declared));
     expect(again.outs).toMatchObject({ created: false });
     expect(again.outs.original).toBeUndefined();

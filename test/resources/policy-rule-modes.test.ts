@@ -4,7 +4,7 @@ import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { policyRules } from "../../provider/dynamic/rule-index";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
-import { checked, notices, provider, useProviderAgainst } from "../support/provider";
+import { checked, inStackWithHistory, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -32,6 +32,7 @@ describe("PolicyRuleModes", () => {
     const before = modesOf();
     const selected = rules().filter((r) => r.path.startsWith(DJANGO) && ["SEVERITY_HIGH", "SEVERITY_CRITICAL"].includes(r.severity!));
     const [excluded, explicit, ...rest] = selected.map((r) => r.path);
+    inStackWithHistory();
     const inputs = await checked(
       modes,
       declared({ select: { ...declared().select, exclude: [excluded] }, modes: { [explicit!]: "MODE_COMMENT" } }),
@@ -302,6 +303,7 @@ describe("PolicyRuleModes", () => {
     const secretModes = (modes: Record<string, string>) =>
       declared({ select: undefined, mode: undefined, modes, secretInputs: ["modes"], resourceName: "hidden" });
     const asDeclared = rules().find((r) => r.path.startsWith("python.") && r.policyMode === "MODE_BLOCK")!.path;
+    inStackWithHistory();
     const inputs = await checked(modes, secretModes({ [asDeclared]: "MODE_BLOCK", [EVAL]: "MODE_DISABLED" }));
     const { id, outs } = await modes.create(inputs);
     const said = notices.map((n) => n.message).join("\n");

@@ -6,6 +6,7 @@ import { beforeAll, beforeEach } from "vitest";
 import { run } from "../../provider/dynamic/runtime";
 import { setNoticeSink, type Severity } from "../../provider/dynamic/notices";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import { noteCall } from "../../provider/dynamic/owned";
 import type { ResourceKind } from "../../provider/shims/shim";
 import type { EmulatorFixture } from "./emulator";
 
@@ -60,3 +61,10 @@ export async function checked(calls: ProviderCalls, news: Props): Promise<Props>
   if (result.failures?.length) throw new Error(`check failed: ${JSON.stringify(result.failures)}`);
   return result.inputs;
 }
+
+/**
+ * As when the run has met a resource of the stack with state from an earlier run (another
+ * resource's diff): the stack has a history, and a create that finds its value already as
+ * declared says so (owned.ts noteFoundAsDeclared); in a stack's first `up` it says nothing.
+ */
+export const inStackWithHistory = () => void noteCall("diff", undefined);

@@ -1,0 +1,97 @@
+/**
+ * The one safeguard that keeps secret inputs out of what the provider says (promise 4): every
+ * method call runs in a scope that knows the texts of its resource's secret inputs (the string
+ * leaves of each input the program gave as a secret, the keys of maps in them, and the outputs
+ * derived from them), and every message that leaves the process through the runtime (an error,
+ * a check failure, a notice) has each of those texts replaced by `[secret]`. A kind's own code
+ * may redact more precisely; this catches what it forgets, including the service's messages
+ * that quote a value (a dry run's validation errors).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { DERIVED_OUTPUTS, type ResourceKind } from "../kinds";
+import type { Props } from "./check";
+import { secretInputsOf } from "./resource-meta";
+
+export type Redact = (text: string) => string;
+
+const SECRET = "[secret]";
+
+/**
+ * Shorter texts are left in messages: a secret `"1"` or `"no"` would erase every number and
+ * word of them, and hides nothing a reader could not guess.
+ */
+const SHORTEST = 3;
+
+/** A map key that names a field (`exclude`, `project_id`) rather than data (a rule path), which stays. */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The string and number leaves of `value`, and the keys of its maps that are data. */
+function texts(value: unknown, found: Set<string>): Set<string> {
+  if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) found.add(String(value));
+  else if (Array.isArray(value)) for (const item of value) texts(item, found);
+  else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      if (!FIELD_NAME.test(key)) found.add(key);
+      texts(item, found);
+    }
+  }
+  return found;
+}
+
+/**
+ * The texts of `props`' secret inputs, and of the outputs derived from them (an original a
+ * secret input replaced), in the forms they take in messages (as is, JSON-quoted, in a URL).
+ */
+export function secretTexts(kind: ResourceKind, props: Props): string[] {
+  const secret = secretInputsOf(props);
+  if (!secret.length) return [];
+  const sources = [
+    ...secret,
+    ...Object.entries(DERIVED_OUTPUTS[kind] ?? {})
+      .filter(([, from]) => from.some((input) => secret.includes(input)))
+      .map(([output]) => output),
+  ];
+  const found = new Set<string>();
+  for (const name of sources) texts(props[name], found);
+  const forms = [...found].flatMap((text) => [text, JSON.stringify(text).slice(1, -1), encodeURIComponent(text)]);
+  return [...new Set(forms)].filter((text) => text.length >= SHORTEST);
+}
+
+/**
+ * Replaces each of `secrets` in a text by `[secret]`, where it stands as a whole (not inside a
+ * longer word: a secret `all` leaves `allowed` alone), the longest first.
+ */
+export function redactorOf(secrets: readonly string[]): Redact {
+  if (!secrets.length) return (text) => text;
+  const escaped = [...secrets].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&"));
+  const pattern = new RegExp(`(?<![A-Za-z0-9_])(?:${escaped.join("|")})(?![A-Za-z0-9_])`, "g");
+  return (text) => text.replace(pattern, SECRET);
+}
+
+/** The redactor for a method call given these properties (olds and news alike). */
+export function redactorFor(kind: ResourceKind, propsList: readonly Props[]): Redact {
+  return redactorOf([...new Set(propsList.flatMap((props) => secretTexts(kind, props)))]);
+}
+
+const scope = new AsyncLocalStorage<Redact>();
+
+/** Runs `work` with `redact` applied to every notice it sends (notices.ts), through every await. */
+export function withRedaction<T>(redact: Redact, work: () => T): T {
+  return scope.run(redact, work);
+}
+
+/** `text` as the current method call may show it. */
+export function redacted(text: string): string {
+  const redact = scope.getStore();
+  return redact ? redact(text) : text;
+}
+
+/** `error` with its message redacted (a new error, its cause the original, which is never printed), or itself when nothing changes. */
+export function redactedError(error: unknown, redact: Redact): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = redact(error.message);
+  if (message === error.message) return error;
+  const shown = new Error(message, { cause: error });
+  shown.name = error.name;
+  return shown;
+}
