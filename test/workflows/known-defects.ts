@@ -15,14 +15,7 @@ export interface KnownDefect {
   caughtBy: string;
 }
 
-export const KNOWN_DEFECTS: KnownDefect[] = [
-  {
-    defect: "issue 21, case 5: secret inputs printed in check failures and dry-run errors",
-    edits: ["invalid-secret"],
-    caughtBy:
-      'promise 4: the secret text "SECRET-critical" appears in clear in the output of pulumi preview (the dry run\'s message, and the engine\'s "property filters value {…} has a problem")',
-  },
-];
+export const KNOWN_DEFECTS: KnownDefect[] = [];
 
 /**
  * The edits left out: those of KNOWN_DEFECTS; none with WORKFLOW_KNOWN_DEFECTS=none; exactly
