@@ -9,8 +9,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { KINDS, ResourceKind } from "../kinds";
 import type { CheckedInputs } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
-import { type Claim, declare, type Holder, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
-import { notify, someOf } from "./notices";
+import { type Claim, declare, type Holder, type Offer, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
+import { notify, notifyOnce, someOf } from "./notices";
 import { onForget } from "./process-memory";
 import { redacted } from "./redact";
 import { checkResource, metaChanged, ownerOf } from "./resource-meta";
@@ -349,5 +349,20 @@ export function noteDroppedFields(kind: ResourceKind, props: Props, object: stri
       `what the stack recorded as ${dropped.length === 1 ? "its original" : "their originals"}, and no \`pulumi destroy\` will put ${it} back. ` +
       `Before this stack managed ${it}, ${each.join("; ")}. To have ${it} back, declare ${names} as ${dropped.length === 1 ? "it was" : "they were"} ` +
       `for one \`pulumi up\` before dropping ${it}, or destroy the resource first.`,
+  );
+}
+
+/**
+ * Notes, at preview, that a value moves from a resource that stops declaring it to another that
+ * takes it with the original the first recorded (ownership.ts offer). Whichever of the two the
+ * engine sees second says it, once.
+ */
+export function noteHandOver(claim: Claim, offer: Offer, taker: Owner): Promise<void> {
+  const original = offer.secret ? "[secret]" : String(offer.original);
+  return notifyOnce(
+    `hand-over\u0000${claim.object}\u0000${claim.field}`,
+    "info",
+    `${ownerName(offer.from)} no longer manages ${claim.object}: it goes to ${ownerName(taker)}, which declares it, ` +
+      `with the ${claim.field} this stack found it in, ${original} (destroying ${ownerName(taker)} puts ${original} back).`,
   );
 }

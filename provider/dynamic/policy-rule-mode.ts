@@ -6,7 +6,7 @@ import { diffDeclared } from "./diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
-import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner } from "./owned";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver, settleOwner } from "./owned";
 import { type Claim, offered, ownerName } from "./ownership";
 import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
@@ -94,6 +94,8 @@ export const policyRuleMode: Handler<Kind> = {
     if (result.failures?.length || !registered) return result;
     const self = ownerOf(KIND, registered as Props);
     if (!self) return result;
+    const taken = offered(modeClaim(registered as Props), self);
+    if (taken) await noteHandOver(modeClaim(registered as Props), taken, self);
     const failures = await overlapFailures(self, registered.deploymentId, registered.policyId, {
       property: "rulePath",
       secret: false,

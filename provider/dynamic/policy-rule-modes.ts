@@ -23,6 +23,7 @@ import {
   known,
   noteFoundAsDeclared,
   settleOwner,
+  noteHandOver,
   warnAllHandedOver,
   warnHandedOver,
 } from "./owned";
@@ -177,21 +178,11 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
     const after = wantedModes(news, await policyRules(news.deploymentId, news.policyId));
     released = released.filter((path) => !after.has(path));
   }
-  const redact = redactor(olds);
   for (const path of released) {
     const claim = claimOn(news, path, undefined);
     offer(claim, recorded.get(path), owner, secretModes(olds));
     const taker = declarersOf(claim).find((holder) => !sameOwner(holder.owner, owner));
-    if (!taker) continue;
-    const original = secretModes(olds) ? "[secret]" : recorded.get(path)!;
-    await notifyOnce(
-      `${describeResource(KIND, news)}:hand-over:${path}`,
-      "info",
-      redact(
-        `${describeResource(KIND, news)} no longer manages ${ruleObject({ ...news, rulePath: path })}: it goes to ${ownerName(taker.owner)}, ` +
-          `which declares it, with the mode this stack found it in, ${original} (destroying ${ownerName(taker.owner)} puts ${original} back).`,
-      ),
-    );
+    if (taker) await noteHandOver(claim, offered(claim)!, taker.owner);
   }
 }
 
@@ -467,6 +458,12 @@ export const policyRuleModes: Handler<Kind> = {
       return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(declared, path, mode));
     });
     if (result.failures?.length || !registered) return result;
+    const self = ownerOf(KIND, registered)!;
+    for (const path of Object.keys(registered.modes ?? {})) {
+      const claim = claimOn(registered, path, undefined);
+      const taken = offered(claim, self);
+      if (taken) await noteHandOver(claim, taken, self);
+    }
     const failures = await overlapFailures(ownerOf(KIND, registered)!, registered.deploymentId, registered.policyId, {
       property: registered.select ? "select" : "modes",
       secret: secretInputsOf(registered).some((input) => input === "select" || input === "modes"),

@@ -112,7 +112,7 @@ new semgrep.PolicyRuleModes("takers", { deploymentId: "1", policyId: "${SAST_POL
       `PolicyRuleModes "giver" no longer manages rule ${x!.path} in policy ${SAST_POLICY_ID} (deployment 1): it goes to PolicyRuleMode "taker", which declares it, with the mode this stack found it in, MODE_COMMENT`,
     );
     const up = await workspace.run(["up", "--yes", "--skip-preview"]);
-    expect(printed(up)).not.toContain("warning");
+    expect(printed(up)).not.toContain("warning:");
     const state = await workspace.resources();
     expect(state["taker"]!.outputs.originalMode).toBe("MODE_COMMENT");
     expect(state["takers"]!.outputs.originals).toEqual({ MODE_MONITOR: [y!.path] });
