@@ -180,6 +180,8 @@ export interface Offer {
   from: Owner;
   /** The original is a secret of the program. */
   secret: boolean;
+  /** The resource that recorded it as its own original, once one has. */
+  acceptedBy?: Owner;
 }
 
 /**
@@ -197,4 +199,16 @@ export function offer(claim: Claim, original: unknown, from: Owner, secret = fal
 export function offered(claim: Claim, self?: Owner): Offer | undefined {
   const found = offers.get(keyOf(claim));
   return found && !(self && sameOwner(found.from, self)) ? found : undefined;
+}
+
+/** Records that `taker` recorded the original offered with `claim` (see offer): the giver then has nothing to warn of. */
+export function accept(claim: Claim, taker: Owner): void {
+  const found = offers.get(keyOf(claim));
+  if (found) found.acceptedBy = taker;
+}
+
+/** The offer `from` made with `claim` in this run, if any (accepted or not). */
+export function offerOf(claim: Claim, from: Owner): Offer | undefined {
+  const found = offers.get(keyOf(claim));
+  return found && sameOwner(found.from, from) ? found : undefined;
 }

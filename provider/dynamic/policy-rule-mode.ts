@@ -7,7 +7,7 @@ import { type Checked, declaredOutputs, type Handler, type Outputs } from "./han
 import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver, settleOwner } from "./owned";
-import { type Claim, offered, ownerName } from "./ownership";
+import { accept, type Claim, offered, ownerName } from "./ownership";
 import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, ruleCount, writeRuleMode } from "./rule-index";
@@ -113,7 +113,9 @@ export const policyRuleMode: Handler<Kind> = {
       // An original is what this resource changed; a mode found as declared has nothing to put
       // back. A rule another resource of the run stops declaring comes with the original it
       // recorded: the value found is this stack's own (ownership.ts offer).
-      const taken = offered(modeClaim(props), ownerOf(KIND, props));
+      const self = ownerOf(KIND, props);
+      const taken = offered(modeClaim(props), self);
+      if (taken && self) accept(modeClaim(props), self);
       const originalMode = taken ? (taken.original as Inputs["mode"]) : rule.policyMode !== declared.mode ? rule.policyMode : undefined;
       if (originalMode === undefined) {
         await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });

@@ -14,7 +14,7 @@ import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about } from "./lookup";
 import { EngineGoneError, engineGone } from "./engine-watch";
-import { notifyOnce, someOf } from "./notices";
+import { notify, notifyOnce, someOf } from "./notices";
 import {
   checkOwned,
   describeResource,
@@ -25,9 +25,8 @@ import {
   settleOwner,
   noteHandOver,
   warnAllHandedOver,
-  warnHandedOver,
 } from "./owned";
-import { type Claim, declare, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "./ownership";
+import { accept, type Claim, declare, declarersOf, holderOf, offer, offered, offerOf, type Owner, ownerName, sameOwner } from "./ownership";
 import { ruleObject, unlessMigrated } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
@@ -192,23 +191,24 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
  * resource's diff offered the original: it was registered earlier in the program).
  */
 async function warnHandedOverRules(props: Props, rules: ReadonlyArray<readonly [string, string]>): Promise<void> {
-  const redact = redactor(props);
+  const self = ownerOf(KIND, props);
+  if (!self) return;
   for (const [path, original] of rules) {
     const claim = claimOn(props, path, undefined);
     const holder = holderOf(claim);
-    if (!holder?.settled || holder.recorded === undefined || holder.recorded === original) continue;
-    await warnHandedOver({
-      kind: KIND,
-      props,
-      verb: "no longer manages the rule",
-      what: redact(`the mode of ${ruleObject({ ...props, rulePath: path })}`),
-      name: redact(path),
-      holder,
-      wrote: false,
-      original,
-      show: String,
-      secretOriginal: secretModes(props),
-    });
+    const given = offerOf(claim, self);
+    // Not settled yet: it will find the offer (made in this resource's diff, before this update).
+    if (!holder?.settled || given?.acceptedBy) continue;
+    const was = secretModes(props) ? "[secret]" : original;
+    const recorded =
+      holder.recorded === undefined || holder.recorded === null ? "no original for it" : `${String(holder.recorded)} as its original`;
+    await notify(
+      "warning",
+      `${describeResource(KIND, props)} no longer manages ${claim.object} and left it to ${ownerName(holder.owner)}, which took it ` +
+        `before the original this resource had recorded reached it: before this stack managed it, it was ${was}, and ` +
+        `${ownerName(holder.owner)} recorded ${recorded}, so destroying it will not put ${was} back. Make ${ownerName(holder.owner)} ` +
+        `\`dependsOn\` ${describeResource(KIND, props)} when moving rules between them, so that it takes the original with the rule.`,
+    );
   }
 }
 
@@ -292,8 +292,11 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const unwritten = new Set(writes.filter(([path]) => !landed.has(path)).map(([path]) => path));
   const originals = new Map(recorded);
   for (const [path] of sets) if (landed.has(path) && !originals.has(path)) originals.set(path, found.get(path)!);
-  for (const [path, taken] of takenOver)
-    if (landed.has(path) || found.get(path) === wanted.get(path)) originals.set(path, String(taken.original));
+  for (const [path, taken] of takenOver) {
+    if (!landed.has(path) && found.get(path) !== wanted.get(path)) continue;
+    originals.set(path, String(taken.original));
+    if (owner) accept(claimOn(declared, path, undefined), owner);
+  }
   for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
   await warnHandedOverRules(
     declared,

@@ -94,7 +94,7 @@ describe("promise 2: a rule moved between resources keeps its true original", ()
     z!.policyMode = "MODE_MONITOR";
     const before = modes();
     const giver = (entries: Record<string, string>) =>
-      `new semgrep.PolicyRuleModes("giver", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: ${JSON.stringify(entries)} });`;
+      `const giver = new semgrep.PolicyRuleModes("giver", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: ${JSON.stringify(entries)} });`;
     const workspace = await programWorkspace(
       emulator,
       program(giver({ [x!.path]: "MODE_BLOCK", [y!.path]: "MODE_BLOCK", [z!.path]: "MODE_BLOCK" })),
@@ -104,8 +104,8 @@ describe("promise 2: a rule moved between resources keeps its true original", ()
     // x goes to a new PolicyRuleMode, y to a new PolicyRuleModes, in one up (the preview says so).
     workspace.write(
       program(`${giver({ [z!.path]: "MODE_BLOCK" })}
-new semgrep.PolicyRuleMode("taker", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${x!.path}", mode: "MODE_DISABLED" });
-new semgrep.PolicyRuleModes("takers", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${y!.path}": "MODE_BLOCK" } });`),
+new semgrep.PolicyRuleMode("taker", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${x!.path}", mode: "MODE_DISABLED" }, { dependsOn: [giver] });
+new semgrep.PolicyRuleModes("takers", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${y!.path}": "MODE_BLOCK" } }, { dependsOn: [giver] });`),
     );
     const preview = await workspace.run(["preview"]);
     expect(printed(preview)).toContain(
