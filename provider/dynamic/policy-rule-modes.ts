@@ -158,9 +158,9 @@ function declaredElsewhere(props: Props, owner: Owner, rule: Rule | undefined): 
 
 /**
  * Offers, with each rule this resource stops managing in this update, the original it recorded,
- * to the resource of the run that declares the rule now (ownership.ts offer): run in `diff`,
- * which the engine calls before the later-registered resource's create. The preview notes the
- * hand-over where the other resource is already known.
+ * to the resource of the run that declares the rule now (ownership.ts offer): run in `diff`, which
+ * precedes the taker's create when the taker `dependsOn` this resource (the engine runs steps in
+ * parallel otherwise). The preview notes the hand-over where the other resource is already known.
  */
 async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
   const recorded = originalsByRule(olds.originals);
@@ -187,8 +187,8 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
 
 /**
  * Warns, for the rules this update leaves to another resource of the run, where that resource
- * recorded another original than the one this resource had (it took the rule before this
- * resource's diff offered the original: it was registered earlier in the program).
+ * took the rule without the original this resource offered (it was created before this
+ * resource's diff: it does not `dependsOn` this resource), with both values and that remedy.
  */
 async function warnHandedOverRules(props: Props, rules: ReadonlyArray<readonly [string, string]>): Promise<void> {
   const self = ownerOf(KIND, props);
