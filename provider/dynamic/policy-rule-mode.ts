@@ -94,8 +94,9 @@ export const policyRuleMode: Handler<Kind> = {
     if (result.failures?.length || !registered) return result;
     const self = ownerOf(KIND, registered as Props);
     if (!self) return result;
-    const taken = offered(modeClaim(registered as Props), self);
-    if (taken) await noteHandOver(modeClaim(registered as Props), taken, self);
+    const claim = modeClaim(registered as Props);
+    const taken = offered(claim, self);
+    if (taken) await noteHandOver(claim, taken, self);
     const failures = await overlapFailures(self, registered.deploymentId, registered.policyId, {
       property: "rulePath",
       secret: false,

@@ -467,7 +467,7 @@ export const policyRuleModes: Handler<Kind> = {
       const taken = offered(claim, self);
       if (taken) await noteHandOver(claim, taken, self);
     }
-    const failures = await overlapFailures(ownerOf(KIND, registered)!, registered.deploymentId, registered.policyId, {
+    const failures = await overlapFailures(self, registered.deploymentId, registered.policyId, {
       property: registered.select ? "select" : "modes",
       secret: secretInputsOf(registered).some((input) => input === "select" || input === "modes"),
       object: (path) => ruleObject({ ...registered, rulePath: path }),
