@@ -207,6 +207,18 @@ export function accept(claim: Claim, taker: Owner): void {
   if (found) found.acceptedBy = taker;
 }
 
+/**
+ * Waits until every other resource of the run that declares `claim` has settled (its create or
+ * update done, or its diff found nothing to change), at most `timeoutMs`: a resource checked
+ * already runs beside the caller (the engine runs steps in parallel), and whether it took an offer
+ * is known only then. A resource not checked yet is not waited for: it comes later and finds the offer.
+ */
+export async function othersSettled(claim: Claim, self: Owner, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = () => declarersOf(claim).some((holder) => !sameOwner(holder.owner, self) && !holder.settled);
+  while (pending() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** The offer `from` made with `claim` in this run, if any (accepted or not). */
 export function offerOf(claim: Claim, from: Owner): Offer | undefined {
   const found = offers.get(keyOf(claim));

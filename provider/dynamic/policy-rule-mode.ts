@@ -7,7 +7,7 @@ import { type Checked, declaredOutputs, type Handler, type Outputs } from "./han
 import { about, unlessGone } from "./lookup";
 import { planUndo } from "./fields";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver, settleOwner } from "./owned";
-import { accept, type Claim, offered, ownerName } from "./ownership";
+import { accept, type Claim, type Offer, offered, ownerName } from "./ownership";
 import { notify } from "./notices";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { findRule, ruleCount, writeRuleMode } from "./rule-index";
@@ -81,6 +81,12 @@ async function requireRule(declared: Inputs): Promise<Rule> {
   return rule;
 }
 
+/** The original another resource of the run offers with the rule this one declares, if any (ownership.ts offer). */
+function handedOver(declared: Props): Offer | undefined {
+  const self = ownerOf(KIND, declared);
+  return self ? offered(modeClaim(declared), self) : undefined;
+}
+
 export const policyRuleMode: Handler<Kind> = {
   check: async (_olds, news) => {
     let registered: Inputs | undefined;
@@ -105,7 +111,11 @@ export const policyRuleMode: Handler<Kind> = {
     return failures.length ? { inputs: result.inputs, failures } : result;
   },
 
-  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
+  diff: async (_id, olds, news) => {
+    const declared = diffDeclared(olds, news, fieldRules(KIND));
+    // A rule another resource of the run hands over: the update takes its original (see update).
+    return diffOwned(KIND, olds, news, handedOver(news) ? { ...declared, changes: true } : declared, recorded(olds));
+  },
 
   create: (declared) => {
     const props = declared as Props;
@@ -158,8 +168,15 @@ export const policyRuleMode: Handler<Kind> = {
         category: olds.category ?? null,
         url: olds.url ?? null,
       };
-      const rule = olds.mode === declared.mode ? last : ruleOutputs(await writeRuleMode(declared, declared.mode));
-      const outs = outputs({ ...declared, ...rule, originalMode: olds.originalMode });
+      // Handed over by another resource of the run (ownership.ts offer): its original is older than
+      // the one recorded here (this resource took the rule while the other still declared it), and
+      // the other may have put it back before this update: the rule is listed again and set.
+      const taken = handedOver(declared);
+      const known = taken ? ruleOutputs(await requireRule(declared)) : last;
+      const rule = known.mode === declared.mode ? known : ruleOutputs(await writeRuleMode(declared, declared.mode));
+      const self = ownerOf(KIND, declared as Props);
+      if (taken && self) accept(modeClaim(declared as Props), self);
+      const outs = outputs({ ...declared, ...rule, originalMode: taken ? (taken.original as Inputs["mode"]) : olds.originalMode });
       settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),

@@ -26,7 +26,20 @@ import {
   noteHandOver,
   warnAllHandedOver,
 } from "./owned";
-import { accept, type Claim, declare, declarersOf, holderOf, offer, offered, offerOf, type Owner, ownerName, sameOwner } from "./ownership";
+import {
+  accept,
+  type Claim,
+  declare,
+  declarersOf,
+  holderOf,
+  offer,
+  offered,
+  offerOf,
+  othersSettled,
+  type Owner,
+  ownerName,
+  sameOwner,
+} from "./ownership";
 import { ruleObject, unlessMigrated } from "./policy-rule-mode";
 import { PartiallyApplied } from "./partial";
 import { ownerOf, refreshedMetaInputs, secretInputsOf } from "./resource-meta";
@@ -180,9 +193,21 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
   for (const path of released) {
     const claim = claimOn(news, path, undefined);
     offer(claim, recorded.get(path), owner, secretModes(olds));
+    // A taker settled already (its diff came first and found nothing to change) will not take
+    // the offer: this resource's update then warns instead.
     const taker = declarersOf(claim).find((holder) => !sameOwner(holder.owner, owner));
-    if (taker) await noteHandOver(claim, offered(claim)!, taker.owner);
+    if (taker && !taker.settled) await noteHandOver(claim, offered(claim)!, taker.owner);
   }
+}
+
+/**
+ * Whether another resource of the run hands this one a rule its `modes` declare (ownership.ts
+ * offer): its update then records the giver's original, older than any it recorded itself, and
+ * sets the mode again (the giver may have put its original back before this resource's turn).
+ */
+function takesOffer(news: Inputs): boolean {
+  const owner = ownerOf(KIND, news);
+  return owner !== undefined && Object.keys(news.modes ?? {}).some((path) => offered(claimOn(news, path, undefined), owner) !== undefined);
 }
 
 /**
@@ -195,9 +220,11 @@ async function warnHandedOverRules(props: Props, rules: ReadonlyArray<readonly [
   if (!self) return;
   for (const [path, original] of rules) {
     const claim = claimOn(props, path, undefined);
+    // A taker checked already runs beside this update (it does not `dependsOn` this resource):
+    // whether it took the offer (made in this resource's diff) is known once it has settled.
+    await othersSettled(claim, self);
     const holder = holderOf(claim);
     const given = offerOf(claim, self);
-    // Not settled yet: it will find the offer (made in this resource's diff, before this update).
     if (!holder?.settled || given?.acceptedBy) continue;
     const was = secretModes(props) ? "[secret]" : original;
     const recorded =
@@ -272,7 +299,8 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   // the value before this stack changed them, not the value found (the stack's own).
   const takenOver = new Map(
     [...wanted.keys()].flatMap((path) => {
-      const taken = owner && !recorded.has(path) ? offered(claimOn(declared, path, undefined), owner) : undefined;
+      // The giver managed the rule before this resource did: its original is the older, truer one.
+      const taken = owner ? offered(claimOn(declared, path, undefined), owner) : undefined;
       return taken ? [[path, taken] as const] : [];
     }),
   );
@@ -487,7 +515,8 @@ export const policyRuleModes: Handler<Kind> = {
     );
     await noteDeviations(olds, news);
     await offerReleased(olds, news);
-    return diffOwned(KIND, olds, news, diffModes(olds, news), {});
+    const modes = diffModes(olds, news);
+    return diffOwned(KIND, olds, news, takesOffer(news) ? { ...modes, changes: true } : modes, {});
   },
 
   create: (declared) =>

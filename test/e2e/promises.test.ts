@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
-import { printed, program, programWorkspace } from "../support/program";
+import { printed, program, programWorkspace, urnOf } from "../support/program";
 
 let emulators: RunningEmulator[] = [];
 afterEach(async () => {
@@ -119,6 +119,37 @@ new semgrep.PolicyRuleModes("takers", { deploymentId: "1", policyId: "${SAST_POL
     expect(state["giver"]!.outputs.originals).toEqual({ MODE_MONITOR: [z!.path] });
     expect(modes()[x!.path]).toBe("MODE_DISABLED");
     expect(modes()[y!.path]).toBe("MODE_BLOCK");
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(modes()).toEqual(before);
+  }, 240_000);
+
+  it("a taker that exists already (made by `up --target`) takes the giver's original when the giver lets the rule go, and sets its mode again", async () => {
+    const { emulator, rules, modes } = await demo();
+    const [x, y] = rules()
+      .filter((r) => r.path.startsWith("python.lang."))
+      .slice(0, 2);
+    x!.policyMode = "MODE_DISABLED";
+    y!.policyMode = "MODE_MONITOR";
+    const before = modes();
+    const giver = (entries: Record<string, string>) =>
+      `const grp = new semgrep.PolicyRuleModes("grp", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: ${JSON.stringify(entries)} });`;
+    const workspace = await programWorkspace(emulator, program(giver({ [x!.path]: "MODE_BLOCK", [y!.path]: "MODE_BLOCK" })));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    // The taker comes first, alone: it finds the giver's MODE_BLOCK (the stack's own value).
+    workspace.write(
+      program(`${giver({ [y!.path]: "MODE_BLOCK" })}
+new semgrep.PolicyRuleMode("single", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${x!.path}", mode: "MODE_COMMENT" }, { dependsOn: [grp] });`),
+    );
+    await workspace.run(["up", "--yes", "--skip-preview", "--target", urnOf("PolicyRuleMode", "single")]);
+    expect((await workspace.resources())["single"]!.outputs.originalMode).toBe("MODE_BLOCK");
+
+    // The whole program: the giver lets x go with its original, the taker takes it (an update) and x stays as declared.
+    const up = await workspace.run(["up", "--yes"]);
+    expect(printed(up)).not.toContain("warning:");
+    expect((await workspace.resources())["single"]!.outputs.originalMode).toBe("MODE_DISABLED");
+    expect(modes()[x!.path]).toBe("MODE_COMMENT");
+    await workspace.run(["preview", "--expect-no-changes"]);
 
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(modes()).toEqual(before);
