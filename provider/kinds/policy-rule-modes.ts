@@ -55,13 +55,13 @@ export const policyRuleModesKind = defineKind({
     deploymentId: input(id("deployment"), { replaces: true }),
     /** Numeric id of the policy. Changing it replaces the resource. */
     policyId: input(id("policy"), { replaces: true }),
-    /** Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. */
+    /** Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). */
     modes: input(z.record(rulePath, mode, { error: "must map rule paths to modes" }).optional(), { equal: sameValue }),
     /** Every rule of the policy matching this selector gets `mode` (the criteria and their semantics are getPolicyRules' `filter`'s); rules that appear later and match are found by `pulumi refresh` and set by the next `up`. */
     select: typedInput<RuleSelectorArgs | undefined>()(selector.optional(), { equal: sameValue }),
     /** The mode of the rules `select` matches; required with `select`. */
     mode: input(mode.optional()),
-    /** Put back, on delete, the modes this resource changed, as it found them (default `true`); `false` only stops managing. */
+    /** Put back the modes this resource changed, as it found them, when it stops managing them: on delete, and for a rule an update drops (default `true`); `false` only stops managing, and leaves the rules as they are. */
     restoreOnDelete: input(restoreOnDelete),
   },
   rules: [
@@ -76,8 +76,9 @@ export const policyRuleModesKind = defineKind({
       path: "mode",
     },
     {
-      holds: (declared) => declared.select !== undefined || Object.keys(declared.modes ?? {}).length > 0,
-      message: "must name at least one rule, or give select and mode",
+      // `modes: {}` given explicitly manages no rule (a resource handing its rules to another before it is removed).
+      holds: (declared) => declared.select !== undefined || declared.modes !== undefined,
+      message: "must name at least one rule, or give select and mode (`modes: {}` manages no rule)",
       path: "modes",
     },
   ],

@@ -1,0 +1,91 @@
+/**
+ * Many PolicyRuleMode folded into one PolicyRuleModes (the README's "A rule moved between
+ * resources"), through the real CLI against the emulator (demo preset): an alias that changes the
+ * type carries a PolicyRuleMode's original into the PolicyRuleModes it becomes, and a PolicyRuleMode
+ * kept for one `up` as an empty PolicyRuleModes hands its rule, with its original, to the one that
+ * now declares it. Every rule stays in its declared mode throughout (no write at all), the state
+ * records the modes found before the stack, and destroy puts them back (issue 21, case 2).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { printed, program, programWorkspace } from "../support/program";
+
+let emulators: RunningEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(emulators.map((e) => e.close()));
+  emulators = [];
+});
+
+const RULE_MODE_TYPE = "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode";
+
+describe("many PolicyRuleMode folded into one PolicyRuleModes", () => {
+  it("in two runs (a type-changing alias, givers kept empty for one up, dependsOn): no rule is ever weaker, no request writes, the originals are kept and destroy puts them back", async () => {
+    const emulator = await startEmulator({ preset: "demo" });
+    emulators.push(emulator);
+    const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
+    const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
+    const writesSince = (mark: number) =>
+      emulator
+        .requests()
+        .slice(mark)
+        .filter((r) => r.method !== "GET");
+    const [x, y, z] = rules()
+      .filter((r) => r.path.startsWith("python.lang."))
+      .slice(0, 3)
+      .map((rule, i) => {
+        rule.policyMode = i === 0 ? "MODE_COMMENT" : "MODE_MONITOR";
+        return rule.path;
+      }) as [string, string, string];
+    const before = modes();
+    const allBlocking = () => expect([x, y, z].map((path) => modes()[path])).toEqual(["MODE_BLOCK", "MODE_BLOCK", "MODE_BLOCK"]);
+    const ids = `deploymentId: "1", policyId: "${SAST_POLICY_ID}"`;
+    const single = (name: string, path: string) =>
+      `new semgrep.PolicyRuleMode("${name}", { ${ids}, rulePath: "${path}", mode: "MODE_BLOCK" });`;
+    const workspace = await programWorkspace(emulator, program([single("ox", x), single("oy", y), single("oz", z)].join("\n")));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    allBlocking();
+
+    // Run 1: "all" is "ox" (its type changes), and takes the rules of "oy" and "oz", which stay for
+    // one up as PolicyRuleModes that manage no rule and leave their rules as they are.
+    const all = `new semgrep.PolicyRuleModes("all", { ${ids}, modes: ${JSON.stringify({ [x]: "MODE_BLOCK", [y]: "MODE_BLOCK", [z]: "MODE_BLOCK" })} },
+  { aliases: [{ type: "${RULE_MODE_TYPE}", name: "ox" }]`;
+    const giver = (name: string) =>
+      `const ${name} = new semgrep.PolicyRuleModes("${name}", { ${ids}, modes: {}, restoreOnDelete: false }, { aliases: [{ type: "${RULE_MODE_TYPE}" }] });`;
+    workspace.write(program(`${giver("oy")}\n${giver("oz")}\n${all}, dependsOn: [oy, oz] });`));
+    let mark = emulator.requests().length;
+    const preview = await workspace.run(["preview"]);
+    const previewed = printed(preview);
+    expect(previewed).toContain("~ 3 to update");
+    expect(previewed).not.toMatch(/to delete|to replace|to create/);
+    for (const [name, path] of [
+      ["oy", y],
+      ["oz", z],
+    ] as const) {
+      expect(previewed).toContain(
+        `PolicyRuleModes "${name}" no longer manages rule ${path} in policy ${SAST_POLICY_ID} (deployment 1): it goes to PolicyRuleModes "all", which declares it, with the mode this stack found it in, MODE_MONITOR`,
+      );
+    }
+    const up = await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(printed(up)).not.toContain("warning:");
+    expect(writesSince(mark)).toEqual([]);
+    allBlocking();
+    let state = await workspace.resources();
+    expect(state["all"]!.outputs.originals).toEqual({ MODE_COMMENT: [x], MODE_MONITOR: [y, z].sort() });
+    expect(state["oy"]!.outputs.originals).toEqual({});
+    expect(state["oz"]!.outputs.originals).toEqual({});
+
+    // Run 2: the emptied givers leave; their delete writes nothing.
+    workspace.write(program(`${all} });`));
+    mark = emulator.requests().length;
+    const second = await workspace.run(["up", "--yes"]);
+    expect(printed(second)).not.toContain("warning:");
+    expect(writesSince(mark)).toEqual([]);
+    allBlocking();
+    state = await workspace.resources();
+    expect(Object.keys(state)).toEqual(["all"]);
+    expect(state["all"]!.outputs.originals).toEqual({ MODE_COMMENT: [x], MODE_MONITOR: [y, z].sort() });
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(modes()).toEqual(before);
+  }, 240_000);
+});
