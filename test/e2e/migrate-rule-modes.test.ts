@@ -18,27 +18,35 @@ afterEach(async () => {
 
 const RULE_MODE_TYPE = "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode";
 
+/** The demo emulator with three rules of policy 10 set to MODE_COMMENT, MODE_MONITOR, MODE_MONITOR. */
+async function threeRules() {
+  const emulator = await startEmulator({ preset: "demo" });
+  emulators.push(emulator);
+  const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
+  const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
+  const writesSince = (mark: number) =>
+    emulator
+      .requests()
+      .slice(mark)
+      .filter((r) => r.method !== "GET");
+  const paths = rules()
+    .filter((r) => r.path.startsWith("python.lang."))
+    .slice(0, 3)
+    .map((rule, i) => {
+      rule.policyMode = i === 0 ? "MODE_COMMENT" : "MODE_MONITOR";
+      return rule.path;
+    }) as [string, string, string];
+  return { emulator, modes, writesSince, paths };
+}
+
+const ids = `deploymentId: "1", policyId: "${SAST_POLICY_ID}"`;
+
 describe("many PolicyRuleMode folded into one PolicyRuleModes", () => {
   it("in two runs (a type-changing alias, givers kept empty for one up, dependsOn): no rule is ever weaker, no request writes, the originals are kept and destroy puts them back", async () => {
-    const emulator = await startEmulator({ preset: "demo" });
-    emulators.push(emulator);
-    const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
-    const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
-    const writesSince = (mark: number) =>
-      emulator
-        .requests()
-        .slice(mark)
-        .filter((r) => r.method !== "GET");
-    const [x, y, z] = rules()
-      .filter((r) => r.path.startsWith("python.lang."))
-      .slice(0, 3)
-      .map((rule, i) => {
-        rule.policyMode = i === 0 ? "MODE_COMMENT" : "MODE_MONITOR";
-        return rule.path;
-      }) as [string, string, string];
+    const { emulator, modes, writesSince, paths } = await threeRules();
+    const [x, y, z] = paths;
     const before = modes();
     const allBlocking = () => expect([x, y, z].map((path) => modes()[path])).toEqual(["MODE_BLOCK", "MODE_BLOCK", "MODE_BLOCK"]);
-    const ids = `deploymentId: "1", policyId: "${SAST_POLICY_ID}"`;
     const single = (name: string, path: string) =>
       `new semgrep.PolicyRuleMode("${name}", { ${ids}, rulePath: "${path}", mode: "MODE_BLOCK" });`;
     const workspace = await programWorkspace(emulator, program([single("ox", x), single("oy", y), single("oz", z)].join("\n")));
@@ -88,4 +96,34 @@ describe("many PolicyRuleMode folded into one PolicyRuleModes", () => {
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(modes()).toEqual(before);
   }, 240_000);
+});
+
+describe("a rule moved out of a PolicyRuleModes that stays", () => {
+  it("with restoreOnDelete: false the giver leaves the rules it drops as they are: the taker (dependsOn) records the original, no request writes; a rule no one takes keeps its mode and the note says its original is not put back", async () => {
+    const { emulator, modes, writesSince, paths } = await threeRules();
+    const [x, y, z] = paths;
+    const giver = (entries: string[], extra = "") =>
+      `const giver = new semgrep.PolicyRuleModes("giver", { ${ids}, modes: ${JSON.stringify(Object.fromEntries(entries.map((p) => [p, "MODE_BLOCK"])))}${extra} });`;
+    const workspace = await programWorkspace(emulator, program(giver([x, y, z])));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+
+    // x to no one, y to a new PolicyRuleMode; z stays.
+    workspace.write(
+      program(`${giver([z], ", restoreOnDelete: false")}
+new semgrep.PolicyRuleMode("taker", { ${ids}, rulePath: "${y}", mode: "MODE_BLOCK" }, { dependsOn: [giver] });`),
+    );
+    const mark = emulator.requests().length;
+    const up = await workspace.run(["up", "--yes"]);
+    const said = printed(up);
+    expect(said).toContain(
+      `PolicyRuleModes "giver" no longer manages 2 rules and, as restoreOnDelete is false, leaves them as they are, without putting back what this stack found: MODE_COMMENT for ${x}; MODE_MONITOR for ${y}.`,
+    );
+    expect(said).toContain(`it goes to PolicyRuleMode "taker", which declares it, with the mode this stack found it in, MODE_MONITOR`);
+    expect(said).not.toContain("warning:");
+    expect(writesSince(mark)).toEqual([]);
+    expect([x, y, z].map((path) => modes()[path])).toEqual(["MODE_BLOCK", "MODE_BLOCK", "MODE_BLOCK"]);
+    const state = await workspace.resources();
+    expect(state["taker"]!.outputs.originalMode).toBe("MODE_MONITOR");
+    expect(state["giver"]!.outputs.originals).toEqual({ MODE_MONITOR: [z] });
+  }, 180_000);
 });
