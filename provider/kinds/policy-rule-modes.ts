@@ -106,7 +106,9 @@ export const policyRuleModesKind = defineKind({
       "each rule it changes, and sets the declared mode of each managed rule not already in it: one request per rule that changes.",
     update:
       "Lists the policy (shared), sets the rules whose mode differs from the declared one, and puts back the originals of rules it no " +
-      "longer manages; a no-change `up` compares inputs only and makes no request. A change of `select` or `mode` (or an entry " +
+      "longer manages (with `restoreOnDelete: false` it leaves them as they are); a PolicyRuleMode the program now declares as a " +
+      "PolicyRuleModes (an alias with `type: \"pulumi-nodejs:dynamic/semgrep:PolicyRuleMode\"`) is updated, keeping its rule's " +
+      "original; a no-change `up` compares inputs only and makes no request. A change of `select` or `mode` (or an entry " +
       "dropped from `modes` beside a selector) lists the policy at preview too, to note which rules it sets and puts back. A change of deployment or policy replaces it. When writes fail " +
       "after some landed (create or update), the stack records the resource as those writes left it, originals included, and the " +
       "next `up` makes the writes left.",
