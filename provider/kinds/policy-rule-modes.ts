@@ -107,7 +107,7 @@ export const policyRuleModesKind = defineKind({
     update:
       "Lists the policy (shared), sets the rules whose mode differs from the declared one, and puts back the originals of rules it no " +
       "longer manages (with `restoreOnDelete: false` it leaves them as they are); a PolicyRuleMode the program now declares as a " +
-      "PolicyRuleModes (an alias with `type: \"pulumi-nodejs:dynamic/semgrep:PolicyRuleMode\"`) is updated, keeping its rule's " +
+      'PolicyRuleModes (an alias with `type: "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode"`) is updated, keeping its rule\'s ' +
       "original; a no-change `up` compares inputs only and makes no request. A change of `select` or `mode` (or an entry " +
       "dropped from `modes` beside a selector) lists the policy at preview too, to note which rules it sets and puts back. A change of deployment or policy replaces it. When writes fail " +
       "after some landed (create or update), the stack records the resource as those writes left it, originals included, and the " +
