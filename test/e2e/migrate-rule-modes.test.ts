@@ -42,60 +42,66 @@ async function threeRules() {
 const ids = `deploymentId: "1", policyId: "${SAST_POLICY_ID}"`;
 
 describe("many PolicyRuleMode folded into one PolicyRuleModes", () => {
-  it("in two runs (a type-changing alias, givers kept empty for one up, dependsOn): no rule is ever weaker, no request writes, the originals are kept and destroy puts them back", async () => {
-    const { emulator, modes, writesSince, paths } = await threeRules();
-    const [x, y, z] = paths;
-    const before = modes();
-    const allBlocking = () => expect([x, y, z].map((path) => modes()[path])).toEqual(["MODE_BLOCK", "MODE_BLOCK", "MODE_BLOCK"]);
-    const single = (name: string, path: string) =>
-      `new semgrep.PolicyRuleMode("${name}", { ${ids}, rulePath: "${path}", mode: "MODE_BLOCK" });`;
-    const workspace = await programWorkspace(emulator, program([single("ox", x), single("oy", y), single("oz", z)].join("\n")));
-    await workspace.run(["up", "--yes", "--skip-preview"]);
-    allBlocking();
+  // "new": the README's program, every PolicyRuleMode kept for one up as an empty PolicyRuleModes
+  // and the new resource created; "alias": the new resource is one of them, its type changed.
+  it.each([
+    { variant: "new", givers: ["ox", "oy", "oz"], alias: "", preview: ["+ 1 to create", "~ 3 to update"] },
+    { variant: "alias", givers: ["oy", "oz"], alias: `, aliases: [{ type: "${RULE_MODE_TYPE}", name: "ox" }]`, preview: ["~ 3 to update"] },
+  ])(
+    "in two runs ($variant): no rule is ever weaker, no request writes, the originals are kept and destroy puts them back",
+    async ({ givers, alias, preview: counts }) => {
+      const { emulator, modes, writesSince, paths } = await threeRules();
+      const [x, y, z] = paths;
+      const pathOf: Record<string, string> = { ox: x, oy: y, oz: z };
+      const before = modes();
+      const allBlocking = () => expect([x, y, z].map((path) => modes()[path])).toEqual(["MODE_BLOCK", "MODE_BLOCK", "MODE_BLOCK"]);
+      const single = (name: string) =>
+        `new semgrep.PolicyRuleMode("${name}", { ${ids}, rulePath: "${pathOf[name]}", mode: "MODE_BLOCK" });`;
+      const workspace = await programWorkspace(emulator, program(["ox", "oy", "oz"].map(single).join("\n")));
+      await workspace.run(["up", "--yes", "--skip-preview"]);
+      allBlocking();
 
-    // Run 1: "all" is "ox" (its type changes), and takes the rules of "oy" and "oz", which stay for
-    // one up as PolicyRuleModes that manage no rule and leave their rules as they are.
-    const all = `new semgrep.PolicyRuleModes("all", { ${ids}, modes: ${JSON.stringify({ [x]: "MODE_BLOCK", [y]: "MODE_BLOCK", [z]: "MODE_BLOCK" })} },
-  { aliases: [{ type: "${RULE_MODE_TYPE}", name: "ox" }]`;
-    const giver = (name: string) =>
-      `const ${name} = new semgrep.PolicyRuleModes("${name}", { ${ids}, modes: {}, restoreOnDelete: false }, { aliases: [{ type: "${RULE_MODE_TYPE}" }] });`;
-    workspace.write(program(`${giver("oy")}\n${giver("oz")}\n${all}, dependsOn: [oy, oz] });`));
-    let mark = emulator.requests().length;
-    const preview = await workspace.run(["preview"]);
-    const previewed = printed(preview);
-    expect(previewed).toContain("~ 3 to update");
-    expect(previewed).not.toMatch(/to delete|to replace|to create/);
-    for (const [name, path] of [
-      ["oy", y],
-      ["oz", z],
-    ] as const) {
-      expect(previewed).toContain(
-        `PolicyRuleModes "${name}" no longer manages rule ${path} in policy ${SAST_POLICY_ID} (deployment 1): it goes to PolicyRuleModes "all", which declares it, with the mode this stack found it in, MODE_MONITOR`,
-      );
-    }
-    const up = await workspace.run(["up", "--yes", "--skip-preview"]);
-    expect(printed(up)).not.toContain("warning:");
-    expect(writesSince(mark)).toEqual([]);
-    allBlocking();
-    let state = await workspace.resources();
-    expect(state["all"]!.outputs.originals).toEqual({ MODE_COMMENT: [x], MODE_MONITOR: [y, z].sort() });
-    expect(state["oy"]!.outputs.originals).toEqual({});
-    expect(state["oz"]!.outputs.originals).toEqual({});
+      // Run 1: each giver stays for one up as a PolicyRuleModes that manages no rule and leaves
+      // its rule as it is; "all" takes the rules.
+      const all = `new semgrep.PolicyRuleModes("all", { ${ids}, modes: ${JSON.stringify({ [x]: "MODE_BLOCK", [y]: "MODE_BLOCK", [z]: "MODE_BLOCK" })} }, { dependsOn: deps${alias} });`;
+      const giver = (name: string) =>
+        `new semgrep.PolicyRuleModes("${name}", { ${ids}, modes: {}, restoreOnDelete: false }, { aliases: [{ type: "${RULE_MODE_TYPE}" }] })`;
+      workspace.write(program(`const deps = [${givers.map(giver).join(",\n")}];\n${all}`));
+      let mark = emulator.requests().length;
+      const previewed = printed(await workspace.run(["preview"]));
+      for (const count of counts) expect(previewed).toContain(count);
+      expect(previewed).not.toMatch(/to delete|to replace/);
+      for (const name of givers) {
+        const found = name === "ox" ? "MODE_COMMENT" : "MODE_MONITOR";
+        expect(previewed).toContain(
+          `PolicyRuleModes "${name}" no longer manages rule ${pathOf[name]} in policy ${SAST_POLICY_ID} (deployment 1): it goes to PolicyRuleModes "all", which declares it, with the mode this stack found it in, ${found}`,
+        );
+      }
+      const up = await workspace.run(["up", "--yes", "--skip-preview"]);
+      expect(printed(up)).not.toContain("warning:");
+      expect(writesSince(mark)).toEqual([]);
+      allBlocking();
+      let state = await workspace.resources();
+      const originals = { MODE_COMMENT: [x], MODE_MONITOR: [y, z].sort() };
+      expect(state["all"]!.outputs.originals).toEqual(originals);
+      for (const name of givers) expect(state[name]!.outputs.originals).toEqual({});
 
-    // Run 2: the emptied givers leave; their delete writes nothing.
-    workspace.write(program(`${all} });`));
-    mark = emulator.requests().length;
-    const second = await workspace.run(["up", "--yes"]);
-    expect(printed(second)).not.toContain("warning:");
-    expect(writesSince(mark)).toEqual([]);
-    allBlocking();
-    state = await workspace.resources();
-    expect(Object.keys(state)).toEqual(["all"]);
-    expect(state["all"]!.outputs.originals).toEqual({ MODE_COMMENT: [x], MODE_MONITOR: [y, z].sort() });
+      // Run 2: the emptied givers leave; their delete writes nothing.
+      workspace.write(program(`const deps = [];\n${all}`));
+      mark = emulator.requests().length;
+      const second = await workspace.run(["up", "--yes"]);
+      expect(printed(second)).not.toContain("warning:");
+      expect(writesSince(mark)).toEqual([]);
+      allBlocking();
+      state = await workspace.resources();
+      expect(Object.keys(state)).toEqual(["all"]);
+      expect(state["all"]!.outputs.originals).toEqual(originals);
 
-    await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(modes()).toEqual(before);
-  }, 240_000);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      expect(modes()).toEqual(before);
+    },
+    240_000,
+  );
 });
 
 describe("a rule moved out of a PolicyRuleModes that stays", () => {
