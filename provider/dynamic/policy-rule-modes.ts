@@ -190,6 +190,7 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
     const after = wantedModes(news, await policyRules(news.deploymentId, news.policyId));
     released = released.filter((path) => !after.has(path));
   }
+  const leftAsIs: string[] = [];
   for (const path of released) {
     const claim = claimOn(news, path, undefined);
     offer(claim, recorded.get(path), owner, secretModes(olds));
@@ -197,7 +198,34 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
     // the offer: this resource's update then warns instead.
     const taker = declarersOf(claim).find((holder) => !sameOwner(holder.owner, owner));
     if (taker && !taker.settled) await noteHandOver(claim, offered(claim)!, taker.owner);
+    else if (!taker && news.restoreOnDelete === false) leftAsIs.push(path);
   }
+  await noteLeftAsIs(news, leftAsIs, recorded, secretModes(olds));
+}
+
+/**
+ * Notes, for rules an update stops managing under `restoreOnDelete: false`, that it leaves them
+ * as they are and where their originals go: to the resource of the run that declares the rule
+ * and `dependsOn` this one (its check comes later and says so), else nowhere.
+ */
+async function noteLeftAsIs(news: Inputs, paths: readonly string[], recorded: ReadonlyMap<string, string>, secret: boolean) {
+  if (!paths.length) return;
+  const originals = secret
+    ? `the modes it found (${someOf(paths)})`
+    : Object.entries(groupedOriginals(new Map(paths.map((path) => [path, recorded.get(path)!]))))
+        .map(([mode, rules]) => `${mode} for ${someOf(rules)}`)
+        .join("; ");
+  const self = describeResource(KIND, news);
+  await notifyOnce(
+    `${self}:left-as-is`,
+    "info",
+    redactor(news)(
+      `${self} no longer manages ${paths.length} rule${paths.length === 1 ? "" : "s"} and, as restoreOnDelete is false, leaves ` +
+        `${paths.length === 1 ? "it" : "them"} as ${paths.length === 1 ? "it is" : "they are"}, without putting back what this stack ` +
+        `found: ${originals}. A resource of this run that declares such a rule and \`dependsOn\` ${self} records that mode as its ` +
+        `original (its preview says so); for any other, no destroy will put it back.`,
+    ),
+  );
 }
 
 /**
@@ -289,12 +317,19 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const found = new Map([...rules].map(([path, rule]) => [path, rule.policyMode as string]));
   const sets = [...wanted].filter(([path, mode]) => found.get(path) !== mode);
   // Rules it changed and no longer manages go back to what it found, unless another resource of
-  // the run declares them now: that one takes them with the original (offerReleased).
+  // the run declares them now: that one takes them with the original (offerReleased). With
+  // `restoreOnDelete: false` they stay as they are (it only stops managing them): the taker's
+  // check comes after this update when it `dependsOn` this resource, and a put-back here would
+  // leave the rule in its original mode until the taker sets it again.
   const putBacks = [...recorded].filter(([path]) => !wanted.has(path));
   const handedOver = new Set(
     putBacks.filter(([path]) => owner && declaredElsewhere(declared, owner, rules.get(path))).map(([path]) => path),
   );
-  const writes = [...sets, ...putBacks.filter(([path, mode]) => !handedOver.has(path) && found.has(path) && found.get(path) !== mode)];
+  const restoring = declared.restoreOnDelete !== false;
+  const writes = [
+    ...sets,
+    ...putBacks.filter(([path, mode]) => restoring && !handedOver.has(path) && found.has(path) && found.get(path) !== mode),
+  ];
   // Rules another resource of the run stops declaring, with the original it recorded: that is
   // the value before this stack changed them, not the value found (the stack's own).
   const takenOver = new Map(
@@ -401,6 +436,29 @@ function diffModes(olds: State<Kind>, news: Inputs): pulumi.dynamic.DiffResult {
   return { changes: replaces.length > 0 || changed, replaces, stables, deleteBeforeReplace: false };
 }
 
+/**
+ * Whether `olds` are a PolicyRuleMode's outputs: the program now declares that resource as a
+ * PolicyRuleModes, through an alias that changes its type
+ * (`aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode" }]`), and the engine gives
+ * the PolicyRuleModes' diff and update the old resource's state.
+ */
+const isRuleModeState = (olds: Props) => typeof olds.rulePath === "string" && olds.modes === undefined;
+
+/**
+ * A PolicyRuleMode's state read as a PolicyRuleModes': its rule the one entry of `modes` (in the
+ * mode it last set), the original it recorded the one entry of `originals`. Read as they are, the
+ * rule and its original would be lost: the update would find the rule in the mode the stack set
+ * and record nothing, so destroy would not put the original back. With them, the PolicyRuleModes
+ * keeps the original, or offers it to the resource that now declares the rule (offerReleased).
+ */
+function asModesState(olds: State<Kind>): State<Kind> {
+  if (!isRuleModeState(olds)) return olds;
+  const { rulePath, mode, originalMode, ruleId: _id, severity: _s, confidence: _c, category: _g, url: _u, ...rest } = olds as Props;
+  const path = String(rulePath);
+  const original = typeof originalMode === "string" ? { [originalMode]: [path] } : {};
+  return { ...rest, modes: { [path]: mode as PolicyMode }, originals: original, deviations: {} };
+}
+
 /** The outputs of `olds`, under the declared inputs, when `diffModes` finds nothing to do but the metadata. */
 const sameRules = (olds: State<Kind>, declared: Inputs) =>
   outputs({
@@ -436,7 +494,7 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
   const leaves = [...before.keys()].filter((path) => !after.has(path) && !recorded.has(path));
   const parts = [
     `sets ${sets.length} rule${sets.length === 1 ? "" : "s"} to their declared mode${sets.length ? ` (${someOf(sets)})` : ""}`,
-    `puts back ${releases.length} it no longer manages${releases.length ? ` (${someOf(releases)})` : ""}`,
+    `${news.restoreOnDelete === false ? "leaves as they are (restoreOnDelete: false)" : "puts back"} ${releases.length} it no longer manages${releases.length ? ` (${someOf(releases)})` : ""}`,
     ...(leaves.length ? [`leaves ${leaves.length} it found as declared (${someOf(leaves)})`] : []),
   ];
   await notifyOnce(
@@ -504,7 +562,8 @@ export const policyRuleModes: Handler<Kind> = {
   },
 
   // Inputs only: a no-change `up` reads nothing.
-  diff: async (_id, olds, news) => {
+  diff: async (_id, stored, news) => {
+    const olds = asModesState(stored);
     // The note is for the reviewer; a failed listing fails the update that needs it, not the diff.
     await noteSelectorChange(olds, news).catch((error: unknown) =>
       notifyOnce(
@@ -515,8 +574,10 @@ export const policyRuleModes: Handler<Kind> = {
     );
     await noteDeviations(olds, news);
     await offerReleased(olds, news);
-    const modes = diffModes(olds, news);
-    return diffOwned(KIND, olds, news, takesOffer(news) ? { ...modes, changes: true } : modes, {});
+    // A PolicyRuleMode becoming this resource is an update whatever the inputs: its state must take
+    // this kind's shape. A rule another resource hands over is one too (takesOffer).
+    const result = diffModes(olds, news);
+    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || olds !== stored || takesOffer(news) }, {});
   },
 
   create: (declared) =>
@@ -540,11 +601,14 @@ export const policyRuleModes: Handler<Kind> = {
       return { id, props: live, inputs: declaredInputs(props) };
     }),
 
-  update: (id, olds, declared) =>
+  update: (id, stored, declared) =>
     about(subject(declared), async () => {
+      const olds = asModesState(stored);
       // The inputs are the same and nothing is left to do (no deviation): only the name, parent or
-      // secrecy changed (a rename with an alias), so nothing is read or written.
-      const outs = diffModes(olds, declared).changes ? await converge(id, declared, olds) : sameRules(olds, declared);
+      // secrecy changed (a rename with an alias), so nothing is read or written. A PolicyRuleMode
+      // becoming this resource converges, to record this kind's outputs (one listing, no write).
+      const same = !diffModes(olds, declared).changes && olds === stored;
+      const outs = same ? sameRules(olds, declared) : await converge(id, declared, olds);
       settleOwner(KIND, declared, "updated", {});
       return { outs };
     }),

@@ -55,13 +55,13 @@ export const policyRuleModesKind = defineKind({
     deploymentId: input(id("deployment"), { replaces: true }),
     /** Numeric id of the policy. Changing it replaces the resource. */
     policyId: input(id("policy"), { replaces: true }),
-    /** Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. */
+    /** Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). */
     modes: input(z.record(rulePath, mode, { error: "must map rule paths to modes" }).optional(), { equal: sameValue }),
     /** Every rule of the policy matching this selector gets `mode` (the criteria and their semantics are getPolicyRules' `filter`'s); rules that appear later and match are found by `pulumi refresh` and set by the next `up`. */
     select: typedInput<RuleSelectorArgs | undefined>()(selector.optional(), { equal: sameValue }),
     /** The mode of the rules `select` matches; required with `select`. */
     mode: input(mode.optional()),
-    /** Put back, on delete, the modes this resource changed, as it found them (default `true`); `false` only stops managing. */
+    /** Put back the modes this resource changed, as it found them, when it stops managing them: on delete, and for a rule an update drops (default `true`); `false` only stops managing, and leaves the rules as they are. */
     restoreOnDelete: input(restoreOnDelete),
   },
   rules: [
@@ -76,8 +76,9 @@ export const policyRuleModesKind = defineKind({
       path: "mode",
     },
     {
-      holds: (declared) => declared.select !== undefined || Object.keys(declared.modes ?? {}).length > 0,
-      message: "must name at least one rule, or give select and mode",
+      // `modes: {}` given explicitly manages no rule (a resource handing its rules to another before it is removed).
+      holds: (declared) => declared.select !== undefined || declared.modes !== undefined,
+      message: "must name at least one rule, or give select and mode (`modes: {}` manages no rule)",
       path: "modes",
     },
   ],
@@ -105,7 +106,9 @@ export const policyRuleModesKind = defineKind({
       "each rule it changes, and sets the declared mode of each managed rule not already in it: one request per rule that changes.",
     update:
       "Lists the policy (shared), sets the rules whose mode differs from the declared one, and puts back the originals of rules it no " +
-      "longer manages; a no-change `up` compares inputs only and makes no request. A change of `select` or `mode` (or an entry " +
+      "longer manages (with `restoreOnDelete: false` it leaves them as they are); a PolicyRuleMode the program now declares as a " +
+      'PolicyRuleModes (an alias with `type: "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode"`) is updated, keeping its rule\'s ' +
+      "original; a no-change `up` compares inputs only and makes no request. A change of `select` or `mode` (or an entry " +
       "dropped from `modes` beside a selector) lists the policy at preview too, to note which rules it sets and puts back. A change of deployment or policy replaces it. When writes fail " +
       "after some landed (create or update), the stack records the resource as those writes left it, originals included, and the " +
       "next `up` makes the writes left.",

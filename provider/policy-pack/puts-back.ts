@@ -3,7 +3,7 @@
  * resource recorded go back when it is removed from the program (or replaced), unless it had
  * `restoreOnDelete: false`, and a PolicyRuleModes puts back, on update, the originals of the rules
  * it no longer manages (an entry dropped from `modes`, a narrowed `select`, a rule added to
- * `exclude`), whatever `restoreOnDelete` says. Whether another resource of the program still sets
+ * `exclude`), unless the program now gives it `restoreOnDelete: false`. Whether another resource of the program still sets
  * a rule (then nothing is put back: the provider hands it over) needs the rules, so the policy
  * decides that; here are the candidates.
  */
@@ -76,8 +76,9 @@ export function ruleModePutBacks(state: readonly StateResource[], program: reado
     const now = byUrn.get(resource.urn);
     const how = fate(kind, old, now);
     if (how === "kept") continue;
-    // A delete (of a removed or replaced resource) puts back only with restoreOnDelete; an update always.
-    if (how !== "released" && old.restoreOnDelete === false) continue;
+    // A delete (of a removed or replaced resource) puts back unless its state says restoreOnDelete
+    // false; an update unless the program now says it (it leaves the rules it drops as they are).
+    if ((how === "released" ? now?.inputs : old)?.restoreOnDelete === false) continue;
     const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
     const urn = now ? resource.urn : undefined;
     const originals = recordedOriginals(kind, resource);

@@ -154,9 +154,10 @@ export function putBack(old: Program, now: Program, originals: Originals, i: num
   if (owner.by === "single") return owner.restoreOnDelete === false ? undefined : originals[i]; // removed: its delete
   const wasManaged = owner.by === "entry" || selected(old).includes(path);
   if (!wasManaged || !old.modesResource) return undefined;
-  // The PolicyRuleModes still exists and no longer manages it (update), or is removed (delete, with restoreOnDelete).
+  // The PolicyRuleModes still exists and no longer manages it (update, unless it now says
+  // restoreOnDelete false), or is removed (delete, unless it said restoreOnDelete false).
   const stillThere = now.modesResource && resourcesOf(now).some((r) => r.urn === MODES_URN);
-  if (!stillThere && old.modesRestoreOnDelete === false) return undefined;
+  if ((stillThere ? now : old).modesRestoreOnDelete === false) return undefined;
   return originals[i];
 }
 

@@ -81,6 +81,19 @@ describe("critical-rules-not-weakened: what the run puts back", () => {
     expect(env.requests().map((r) => r.operation)).toEqual(["policies.listRules"]); // one listing for the run
   });
 
+  it("a rule a PolicyRuleModes drops is put back by its update, unless the program now gives it restoreOnDelete: false", async () => {
+    const bulk = {
+      urn: urn("PolicyRuleModes", "bulk"),
+      type: typeToken("PolicyRuleModes"),
+      inputs: { ...policy, modes: { [CRITICAL_SQL]: "MODE_BLOCK" } },
+      outputs: { ...policy, modes: { [CRITICAL_SQL]: "MODE_BLOCK" }, originals: { MODE_MONITOR: [CRITICAL_SQL] } },
+    };
+    const emptied = (extra: object) => [{ kind: "PolicyRuleModes" as const, name: "bulk", props: { ...policy, modes: {}, ...extra } }];
+    const dropped = await run(criticalRulesNotWeakened, { resources: [bulk] }, emptied({}), credentials());
+    expect(dropped).toEqual([expect.stringContaining(`PolicyRuleModes "bulk" no longer manages rule ${CRITICAL_SQL}`)]);
+    expect(await run(criticalRulesNotWeakened, { resources: [bulk] }, emptied({ restoreOnDelete: false }), credentials())).toEqual([]);
+  });
+
   it("fails closed without the state, and on secret originals of a removed resource; a changed one is advisory", async () => {
     const blind = await run(
       criticalRulesNotWeakened,

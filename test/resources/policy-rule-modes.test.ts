@@ -341,4 +341,30 @@ describe("PolicyRuleModes", () => {
     expect(onlyExclude.failures?.[0]?.property).toBe("select");
     expect(env.requests()).toEqual([]);
   });
+  it("a PolicyRuleMode declared now as a PolicyRuleModes (an alias changing the type): an update, not a replace, that keeps its rule's original and writes nothing; modes: {} manages no rule", async () => {
+    const rule = rules().find((r) => r.path === EVAL)!;
+    rule.policyMode = "MODE_COMMENT";
+    const ids = { deploymentId: "1", policyId: SAST_POLICY_ID };
+    const old = await single.create(await checked(single, { ...ids, rulePath: EVAL, mode: "MODE_BLOCK", resourceName: "block-eval" }));
+    expect(old.outs.originalMode).toBe("MODE_COMMENT");
+    forgetProcessMemory();
+    env.emulator.requests().length = 0;
+    // The same rule and mode: still an update, to give the state this kind's shape.
+    const same = await checked(modes, { ...ids, modes: { [EVAL]: "MODE_BLOCK" }, resourceName: "block-eval" });
+    expect(await modes.diff(old.outs, same)).toMatchObject({ changes: true, replaces: [] });
+    const { outs } = await modes.update(old.id, old.outs, same);
+    expect(outs).toMatchObject({ originals: { MODE_COMMENT: [EVAL] }, managedRules: 1, deviations: {} });
+    expect(outs).not.toHaveProperty("rulePath");
+    expect(writes()).toEqual([]);
+    // Emptied: it manages no rule, and puts its rule back (restoreOnDelete: false would leave it).
+    forgetProcessMemory();
+    const empty = await checked(modes, { ...ids, modes: {}, resourceName: "block-eval" });
+    expect(await modes.diff(old.outs, empty)).toMatchObject({ changes: true, replaces: [] });
+    const emptied = await modes.update(old.id, old.outs, empty);
+    expect(emptied.outs).toMatchObject({ originals: {}, managedRules: 0 });
+    expect(rule.policyMode).toBe("MODE_COMMENT");
+    // Without modes or select it names no rule: refused, naming modes.
+    const nothing = await modes.check({ ...ids, resourceName: "x" });
+    expect(nothing.failures?.[0]).toMatchObject({ property: "modes", reason: expect.stringContaining("`modes: {}` manages no rule") });
+  });
 });
