@@ -135,7 +135,7 @@ export function newProps(kind: Kind, r: Random, program: Program, ctx: Context):
           conditions: [
             { type: "severity", values: subset(r, ["critical", "high", "medium"], 2) },
             ...(chance(r)
-              ? [{ type: "repository_tag", values: [pick(r, ["pci", "SECRET-team"])], ...(chance(r) ? { mode: "none" } : {}) }]
+              ? [{ type: "repository_tag", values: [pick(r, ["pci", "SECRET-team"])], ...(chance(r) ? { mode: pick(r, ["none", "any"]) } : {}) }]
               : []),
           ],
         },
@@ -222,7 +222,7 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
   const r = seededRandom(n + 1);
   const at = program.length ? Math.floor(r() * program.length) : -1;
   const target = program[at];
-  const strip = (decl: Decl): Decl => ({ ...decl, alias: undefined });
+  const strip = (decl: Decl): Decl => ({ ...decl, alias: undefined, dependsOn: undefined });
   switch (kind) {
     case "add": {
       const k = KINDS[n % KINDS.length]!;
@@ -254,7 +254,7 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
     }
     // With nothing to move yet, the move adds what it would move from (the next move moves it).
     case "move-rule":
-      return moveRule(r, program.map(strip), ctx) ?? applyEdit("add", KINDS.indexOf("PolicyRuleModes") + 9 * n, program, ctx);
+      return moveRule(r, program.map(strip), ctx) ?? addRulesToMove(r, program.map(strip), ctx);
     case "move-tag":
       return moveTag(r, program.map(strip), ctx) ?? applyEdit("add", KINDS.indexOf("ProjectTags") + 9 * n, program, ctx);
     case "overlap":
@@ -310,7 +310,19 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
   }
 }
 
-/** Moves one rule between a PolicyRuleModes `modes` entry and a PolicyRuleMode, in one edit (case 2's workflow), with a mode kept or changed. */
+/** A PolicyRuleModes with explicit `modes` (rules no other resource declares), for a later move-rule to move from. */
+function addRulesToMove(r: Random, program: Program, ctx: Context): Edited {
+  const taken = claimedKeys(program, ctx);
+  const rules = ctx.rules.filter((rule) => !taken.has(`rule:${rule.path}`));
+  const modes = Object.fromEntries(subset(r, rules.length ? rules : ctx.rules, 3).map((rule) => [rule.path, pick(r, MODES)]));
+  const decl: Decl = { kind: "PolicyRuleModes", name: ctx.name("PolicyRuleModes"), props: { ...identity("PolicyRuleModes"), modes }, secret: [] };
+  return { program: [...program, decl], said: `add PolicyRuleModes "${decl.name}" (rules to move later)` };
+}
+
+/**
+ * Moves one rule between a PolicyRuleModes `modes` entry and a PolicyRuleMode or another
+ * PolicyRuleModes, in one edit (case 2's workflow), its mode changed more often than kept (a move usually changes it).
+ */
 function moveRule(r: Random, program: Program, ctx: Context): Edited | undefined {
   const withEntries = program.flatMap((d, i) =>
     d.kind === "PolicyRuleModes" && Object.keys((d.props.modes ?? {}) as object).length ? [i] : [],
@@ -322,27 +334,43 @@ function moveRule(r: Random, program: Program, ctx: Context): Edited | undefined
     const from = program[i]!;
     const modes = { ...(from.props.modes as Record<string, string>) };
     const path = pick(r, Object.keys(modes));
-    const mode = chance(r) ? modes[path]! : pick(r, MODES);
+    const mode = chance(r, 0.25) ? modes[path]! : pick(r, MODES.filter((m) => m !== modes[path]));
     delete modes[path];
     const props: Record<string, unknown> = { ...from.props, modes };
     if (!Object.keys(modes).length) delete props.modes;
-    const next: Program = replaceAt(program, i, props.modes || props.select ? { ...from, props } : undefined);
+    const stays = Boolean(props.modes || props.select);
+    const next: Program = replaceAt(program, i, stays ? { ...from, props } : undefined);
+    const others = next.flatMap((d, j) => (d.kind === "PolicyRuleModes" && d.name !== from.name ? [j] : []));
+    if (others.length && chance(r, 0.4)) {
+      const j = pick(r, others);
+      const to = next[j]!;
+      const modesTo = { ...((to.props.modes ?? {}) as Record<string, string>), [path]: mode };
+      const moved: Decl = { ...to, props: { ...to.props, modes: modesTo }, ...(stays ? { dependsOn: from.name } : {}) };
+      return {
+        program: replaceAt(next, j, moved),
+        said: `move rule ${path} from the modes of PolicyRuleModes "${from.name}" into the modes of PolicyRuleModes "${to.name}" (${mode})`,
+      };
+    }
+    // The giver hands its original over when the taker waits for it (the README's advice); a taker
+    // declared first in the program, without it, takes the rule first: the giver must then warn.
+    const waits = stays && chance(r);
     const decl: Decl = {
       kind: "PolicyRuleMode",
       name: ctx.name("PolicyRuleMode"),
       props: { ...identity("PolicyRuleMode"), rulePath: path, mode },
       secret: [],
+      ...(waits ? { dependsOn: from.name } : {}),
     };
     return {
-      program: [...next, decl],
-      said: `move rule ${path} from the modes of PolicyRuleModes "${from.name}" to new PolicyRuleMode "${decl.name}" (${mode})`,
+      program: waits ? [...next, decl] : [decl, ...next],
+      said: `move rule ${path} from the modes of PolicyRuleModes "${from.name}" to new PolicyRuleMode "${decl.name}" (${mode}${waits ? ", dependsOn the giver" : ", declared first"})`,
     };
   }
   if (!singles.length) return undefined;
   const i = pick(r, singles);
   const from = program[i]!;
   const path = String(from.props.rulePath);
-  const mode = chance(r) ? String(from.props.mode) : pick(r, MODES);
+  const mode = chance(r, 0.25) ? String(from.props.mode) : pick(r, MODES.filter((m) => m !== from.props.mode));
   const targets = program.flatMap((d, j) => (d.kind === "PolicyRuleModes" ? [j] : []));
   const without = replaceAt(program, i, undefined);
   if (targets.length && chance(r, 0.7)) {

@@ -29,6 +29,8 @@ export interface Decl {
   secret: string[];
   /** The name this resource had before, given as an alias. */
   alias?: string;
+  /** A resource of the program this one waits for: the giver of a rule moved in this step (the README's advice). */
+  dependsOn?: string;
 }
 
 export type Program = Decl[];
@@ -46,10 +48,14 @@ export function render(program: Program): string {
     const props = Object.entries(decl.props).map(([key, value]) =>
       decl.secret.includes(key) ? `${key}: pulumi.secret(${json(value)})` : `${key}: ${json(value)}`,
     );
-    const opts = decl.alias ? `, { aliases: [{ name: ${json(decl.alias)} }] }` : "";
-    return `new semgrep.${decl.kind}(${json(decl.name)}, { ${props.join(", ")} }${opts});`;
+    const options = [
+      ...(decl.alias ? [`aliases: [{ name: ${json(decl.alias)} }]`] : []),
+      ...(decl.dependsOn ? [`dependsOn: [resources[${json(decl.dependsOn)}]]`] : []),
+    ];
+    const opts = options.length ? `, { ${options.join(", ")} }` : "";
+    return `resources[${json(decl.name)}] = new semgrep.${decl.kind}(${json(decl.name)}, { ${props.join(", ")} }${opts});`;
   });
-  return `const pulumi = require("@pulumi/pulumi");\nconst semgrep = require("pulumi-semgrep");\n${lines.join("\n")}\n`;
+  return `const pulumi = require("@pulumi/pulumi");\nconst semgrep = require("pulumi-semgrep");\nconst resources = {};\n${lines.join("\n")}\n`;
 }
 
 /** The inputs every resource of a kind has, by kind. */
