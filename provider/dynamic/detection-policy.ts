@@ -138,14 +138,13 @@ export const detectionPolicy: Handler<Kind> = {
     const originals = (olds.originals ?? {}) as Partial<DetectionFields>;
     await noteDroppedFields(
       KIND,
+      olds,
       news,
       detectionObject(news.deploymentId, news.product),
       droppedFields.map((field) => ({
         name: field,
         original: originals[field],
         last: olds[field],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(field),
       })),
     );
     return diffOwned(KIND, olds, news, { ...result, changes: result.changes || droppedFields.length > 0 }, recorded(olds));

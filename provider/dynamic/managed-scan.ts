@@ -88,14 +88,13 @@ export const managedScan: Handler<Kind> = {
     const dropped = managedTogglesOf(olds).filter((t) => news[t] === undefined);
     await noteDroppedFields(
       KIND,
+      olds,
       news,
       projectObject(news),
       dropped.map((t) => ({
         name: t,
         original: olds[ORIGINAL_OUTPUT[t]],
         last: olds[t],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(t),
       })),
     );
     return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped.length > 0 }, recorded(olds));

@@ -222,14 +222,13 @@ export const projectSettings: Handler<Kind> = {
     const last = valuesOf(olds);
     await noteDroppedFields(
       KIND,
+      olds,
       news,
       projectObject(news),
       dropped.map((field) => ({
         name: field,
         original: originals[field],
         last: last[field],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(field.split(".")[0]!),
       })),
     );
     return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped.length > 0 }, recorded(olds));

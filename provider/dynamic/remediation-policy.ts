@@ -170,14 +170,13 @@ export const remediationPolicy: Handler<Kind> = {
     const original = olds.original as RemediationPolicyState | undefined;
     await noteDroppedFields(
       KIND,
+      olds,
       news,
       `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
       dropped.map((field) => ({
         name: field,
         original: original && !Object.is(original[field], olds[field]) ? original[field] : undefined,
         last: olds[field],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(field),
       })),
     );
     return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped.length > 0 }, recorded(olds));
