@@ -89,6 +89,24 @@ export function diffOwned(
   return { ...result, changes };
 }
 
+/**
+ * `diff` of an owning resource whose program stopped declaring some managed fields (`dropped`,
+ * each with the original the resource recorded, in `object`): {@link diffOwned}, where a dropped
+ * field alone makes an update (it drops the field's original from the state), after the
+ * preview's warning of what no `pulumi destroy` will then put back ({@link noteDroppedFields}).
+ */
+export async function diffDropping(
+  kind: ResourceKind,
+  olds: Props,
+  news: Props,
+  result: pulumi.dynamic.DiffResult,
+  recorded: Record<string, unknown>,
+  dropped: { object: string; fields: readonly DroppedField[] },
+): Promise<pulumi.dynamic.DiffResult> {
+  await noteDroppedFields(kind, olds, news, dropped.object, dropped.fields);
+  return diffOwned(kind, olds, news, { ...result, changes: result.changes || dropped.fields.length > 0 }, recorded);
+}
+
 /** Records that the service now holds what the resource declares, and what it recorded as originals (by claim field; `null` for none). */
 export function settleOwner(kind: ResourceKind, props: Props, how: Settlement, recorded: Record<string, unknown>): void {
   const owner = ownerOf(kind, props);
@@ -325,13 +343,7 @@ export interface DroppedField {
  * before the stack that it has no longer) and the remedy: declare it as it was before dropping it.
  * A field whose input `olds` gave as a secret prints no value.
  */
-export function noteDroppedFields(
-  kind: ResourceKind,
-  olds: Props,
-  news: Props,
-  object: string,
-  fields: readonly DroppedField[],
-): Promise<void> {
+function noteDroppedFields(kind: ResourceKind, olds: Props, news: Props, object: string, fields: readonly DroppedField[]): Promise<void> {
   const dropped = fields.filter((field) => field.original !== undefined && field.original !== null);
   if (!dropped.length) return Promise.resolve();
   const secret = secretInputsOf(olds);
