@@ -8,10 +8,10 @@
  */
 import { join } from "node:path";
 import fc from "fast-check";
+import { beforeAll } from "vitest";
 import type { ResourceKind } from "../../provider/kinds";
 import { typeToken } from "../../provider/policy-pack/resources";
 import type { StateResource } from "../../provider/policy-pack/stack-state";
-import { beforeAll } from "vitest";
 import { type EmulatorFixture, useEmulator } from "../support/emulator";
 
 /** The config both checks run the pack with: the example's, whose verdicts the model gives. */
