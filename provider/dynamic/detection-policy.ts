@@ -24,7 +24,7 @@ import { apiClient } from "./credentials";
 import { type FieldToUndo, planApply, planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
 import { about, unlessGone } from "./lookup";
-import { diffOwned, known, noteDroppedFields, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
+import { diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 import { diffDeclared } from "./diff";
@@ -132,23 +132,13 @@ export const detectionPolicy: Handler<Kind> = {
 
   diff: async (_id, olds, news) => {
     await noteListChanges(olds, news);
-    const result = diffDeclared(olds, news, fieldRules(KIND));
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    const droppedFields = managedFieldsOf(olds).filter((field) => news[field] === undefined);
+    const dropped = managedFieldsOf(olds).filter((field) => news[field] === undefined);
     const originals = (olds.originals ?? {}) as Partial<DetectionFields>;
-    await noteDroppedFields(
-      KIND,
-      news,
-      detectionObject(news.deploymentId, news.product),
-      droppedFields.map((field) => ({
-        name: field,
-        original: originals[field],
-        last: olds[field],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(field),
-      })),
-    );
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || droppedFields.length > 0 }, recorded(olds));
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+      object: detectionObject(news.deploymentId, news.product),
+      fields: dropped.map((field) => ({ name: field, original: originals[field], last: olds[field] })),
+    });
   },
 
   create: (declared) =>

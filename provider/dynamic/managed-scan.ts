@@ -7,7 +7,7 @@ import { diffDeclared } from "./diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
 import { planApply, planUndo } from "./fields";
-import { checkOwned, diffOwned, known, noteDroppedFields, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
+import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { projectOf } from "./project-index";
 import { liveManagedScans, projectObject, projectResourceId, projectSubject, requireProject } from "./projects";
@@ -83,22 +83,12 @@ export const managedScan: Handler<Kind> = {
     ),
 
   diff: async (_id, olds, news) => {
-    const result = diffDeclared(olds, news, fieldRules(KIND));
     // A toggle the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedTogglesOf(olds).filter((t) => news[t] === undefined);
-    await noteDroppedFields(
-      KIND,
-      news,
-      projectObject(news),
-      dropped.map((t) => ({
-        name: t,
-        original: olds[ORIGINAL_OUTPUT[t]],
-        last: olds[t],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(t),
-      })),
-    );
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped.length > 0 }, recorded(olds));
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+      object: projectObject(news),
+      fields: dropped.map((t) => ({ name: t, original: olds[ORIGINAL_OUTPUT[t]], last: olds[t] })),
+    });
   },
 
   create: (declared) =>

@@ -13,7 +13,7 @@ import { type Claim, declare, type Holder, type Offer, type Owner, ownerName, sa
 import { notify, notifyOnce, someOf } from "./notices";
 import { onForget } from "./process-memory";
 import { redacted } from "./redact";
-import { checkResource, metaChanged, ownerOf } from "./resource-meta";
+import { checkResource, metaChanged, ownerOf, secretInputsOf } from "./resource-meta";
 
 /**
  * Whether this run has seen a resource of the stack with state from an earlier run (its `check`
@@ -87,6 +87,24 @@ export function diffOwned(
   const changes = result.changes === true || metaChanged(olds, news);
   if (!changes) settleOwner(kind, news, "unchanged", recorded);
   return { ...result, changes };
+}
+
+/**
+ * `diff` of an owning resource whose program stopped declaring some managed fields (`dropped`,
+ * each with the original the resource recorded, in `object`): {@link diffOwned}, where a dropped
+ * field alone makes an update (it drops the field's original from the state), after the
+ * preview's warning of what no `pulumi destroy` will then put back ({@link noteDroppedFields}).
+ */
+export async function diffDropping(
+  kind: ResourceKind,
+  olds: Props,
+  news: Props,
+  result: pulumi.dynamic.DiffResult,
+  recorded: Record<string, unknown>,
+  dropped: { object: string; fields: readonly DroppedField[] },
+): Promise<pulumi.dynamic.DiffResult> {
+  await noteDroppedFields(kind, olds, news, dropped.object, dropped.fields);
+  return diffOwned(kind, olds, news, { ...result, changes: result.changes || dropped.fields.length > 0 }, recorded);
 }
 
 /** Records that the service now holds what the resource declares, and what it recorded as originals (by claim field; `null` for none). */
@@ -304,15 +322,18 @@ function noteOnceWithoutHistory(first: string): Promise<void> {
   );
 }
 
-/** A field the program stopped declaring, whose original the resource had recorded. */
+/**
+ * A field the program stopped declaring, whose original the resource had recorded. Its name is
+ * the input's, or a path into it (`managedScanConfig.fullScan`): the field is secret when that
+ * input was given as a secret.
+ */
 export interface DroppedField {
   name: string;
   original: unknown;
   /** The last known live value. */
   last: unknown;
-  show: (value: unknown) => string;
-  /** The program gave the field as a secret: the note prints no value. */
-  secret: boolean;
+  /** How a value (or a list's entry) prints; JSON unless given. */
+  show?: (value: unknown) => string;
 }
 
 /**
@@ -320,32 +341,32 @@ export interface DroppedField {
  * had recorded: the update drops the original from the state (the field is no longer managed), so
  * no `destroy` will put it back. Names what will not come back (for a list, the entries it had
  * before the stack that it has no longer) and the remedy: declare it as it was before dropping it.
+ * A field whose input `olds` gave as a secret prints no value.
  */
-export function noteDroppedFields(kind: ResourceKind, props: Props, object: string, fields: readonly DroppedField[]): Promise<void> {
+function noteDroppedFields(kind: ResourceKind, olds: Props, news: Props, object: string, fields: readonly DroppedField[]): Promise<void> {
   const dropped = fields.filter((field) => field.original !== undefined && field.original !== null);
   if (!dropped.length) return Promise.resolve();
-  const each = dropped.map((field) => {
-    if (field.secret) return `${field.name} was [secret]`;
-    const lost = Array.isArray(field.original)
-      ? field.original.filter(
-          (item) => !(Array.isArray(field.last) && field.last.some((now) => JSON.stringify(now) === JSON.stringify(item))),
-        )
+  const secret = secretInputsOf(olds);
+  const each = dropped.map(({ name, original, last, show = JSON.stringify }) => {
+    if (secret.includes(name.split(".")[0]!)) return `${name} was [secret]`;
+    const lost = Array.isArray(original)
+      ? original.filter((item) => !(Array.isArray(last) && last.some((now) => JSON.stringify(now) === JSON.stringify(item))))
       : [];
-    if (!Array.isArray(field.original)) return `${field.name} was ${field.show(field.original)}`;
-    const count = `${field.original.length} entr${field.original.length === 1 ? "y" : "ies"}`;
+    if (!Array.isArray(original)) return `${name} was ${show(original)}`;
+    const count = `${original.length} entr${original.length === 1 ? "y" : "ies"}`;
     const gone = lost.length
       ? `, ${lost.length} of them gone now: ${someOf(
-          lost.map((item) => field.show(item)),
+          lost.map((item) => show(item)),
           5,
         )}`
       : ", all there now";
-    return `${field.name} had ${count}${gone}`;
+    return `${name} had ${count}${gone}`;
   });
   const names = dropped.map((field) => field.name).join(" and ");
   const [it, is] = dropped.length === 1 ? ["it", "is"] : ["them", "are"];
   return notify(
     "warning",
-    `${describeResource(kind, props)}: ${names} of ${object} ${is} no longer declared, so no longer managed: this update drops ` +
+    `${describeResource(kind, news)}: ${names} of ${object} ${is} no longer declared, so no longer managed: this update drops ` +
       `what the stack recorded as ${dropped.length === 1 ? "its original" : "their originals"}, and no \`pulumi destroy\` will put ${it} back. ` +
       `Before this stack managed ${it}, ${each.join("; ")}. To have ${it} back, declare ${names} as ${dropped.length === 1 ? "it was" : "they were"} ` +
       `for one \`pulumi up\` before dropping ${it}, or destroy the resource first.`,

@@ -8,7 +8,7 @@ import { diffDeclared, sameSet } from "./diff";
 import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "./handler";
 import { about, unlessGone } from "./lookup";
-import { checkOwned, describeResource, diffOwned, known, noteDroppedFields, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
+import { checkOwned, describeResource, diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "./owned";
 import { type Claim, holderOf } from "./ownership";
 import { notify } from "./notices";
 import { projectOf } from "./project-index";
@@ -215,24 +215,14 @@ export const projectSettings: Handler<Kind> = {
   check: (_olds, news) => checkOwned(KIND, news, claimsOf),
 
   diff: async (_id, olds, news) => {
-    const result = diffDeclared(olds, news, fieldRules(KIND));
     // A field the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedFieldsOf(olds).filter((field) => !declaredFields(news).includes(field));
     const originals = originalsOf(olds);
     const last = valuesOf(olds);
-    await noteDroppedFields(
-      KIND,
-      news,
-      projectObject(news),
-      dropped.map((field) => ({
-        name: field,
-        original: originals[field],
-        last: last[field],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(field.split(".")[0]!),
-      })),
-    );
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped.length > 0 }, recorded(olds));
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+      object: projectObject(news),
+      fields: dropped.map((field) => ({ name: field, original: originals[field], last: last[field] })),
+    });
   },
 
   create: (declared) =>

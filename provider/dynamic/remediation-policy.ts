@@ -14,7 +14,7 @@ import { checkWithDryRun, failuresOf } from "./dry-run";
 import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler } from "./handler";
 import { about, unlessGone } from "./lookup";
-import { diffOwned, known, noteDroppedFields, noteFoundAsDeclared, settleOwner } from "./owned";
+import { diffDropping, known, noteFoundAsDeclared, settleOwner } from "./owned";
 import type { Claim } from "./ownership";
 import { refreshedMetaInputs, secretInputsOf } from "./resource-meta";
 
@@ -163,24 +163,18 @@ export const remediationPolicy: Handler<Kind> = {
     ),
 
   diff: async (_id, olds, news) => {
-    const result = diffDeclared(olds, news, fieldRules(KIND));
     // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
     const dropped = managedOf(olds).filter((field) => news[field] === undefined);
     // What it changed of a dropped field stays as it is: the preview says so (owned.ts).
     const original = olds.original as RemediationPolicyState | undefined;
-    await noteDroppedFields(
-      KIND,
-      news,
-      `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
-      dropped.map((field) => ({
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+      object: `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
+      fields: dropped.map((field) => ({
         name: field,
         original: original && !Object.is(original[field], olds[field]) ? original[field] : undefined,
         last: olds[field],
-        show: (value) => JSON.stringify(value),
-        secret: secretInputsOf(olds).includes(field),
       })),
-    );
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || dropped.length > 0 }, recorded(olds));
+    });
   },
 
   create: (declared) =>

@@ -3,15 +3,16 @@
  * resources it names, and a preview where one is still to be created reads nothing; the Policies
  * V2 data sources on a migrated deployment.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../provider/emulator";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { program, programWorkspace } from "../support/program";
 
+const emulators = useEmulators({ preset: "demo" });
 let emulator: RunningEmulator;
 beforeEach(async () => {
-  emulator = await startEmulator({ preset: "demo" });
+  emulator = await emulators.start();
 });
-afterEach(async () => emulator?.close());
 
 const tagsThenRead = program(`
 const added = new semgrep.ProjectTags("pci", { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["pci"] });
@@ -48,7 +49,7 @@ exports.severities = vocabulary.valueEnums.apply((es) => es.find((e) => e.type =
 describe("Policies V2 data sources", () => {
   it("read the detection policies, remediation policies and vocabulary of a migrated deployment, one request each", async () => {
     await emulator.close();
-    emulator = await startEmulator({ preset: "demo", policiesV2: true });
+    emulator = await emulators.start({ policiesV2: true });
     const workspace = await programWorkspace(emulator, policiesV2Reads);
     await workspace.run(["up", "--yes", "--skip-preview"]);
     const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;

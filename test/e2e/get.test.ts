@@ -3,16 +3,17 @@
  * resource constructed with `opts.id` from the id alone. The program reads each kind's object,
  * exports what it read, writes nothing, and `destroy` leaves every object as it was.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
-import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
+const emulators = useEmulators({ preset: "demo" });
 let emulator: RunningEmulator;
 beforeEach(async () => {
-  emulator = await startEmulator({ preset: "demo" });
+  emulator = await emulators.start();
 });
-afterEach(async () => emulator?.close());
 
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 let logged = 0;

@@ -4,15 +4,16 @@
  * SEMGREP_APP_URL the client cannot use is named in the error; a deployment id given as the slug,
  * a ManagedScan without toggles and `opts.import` each get an error that says what is wrong.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../provider/emulator";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
+const emulators = useEmulators({ preset: "demo" });
 let emulator: RunningEmulator;
 beforeEach(async () => {
-  emulator = await startEmulator({ preset: "demo" });
+  emulator = await emulators.start();
 });
-afterEach(async () => emulator?.close());
 
 const tags = program(`new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["x"] });`);
 

@@ -4,12 +4,12 @@
  * 30 % fault rate, starting an SBOM export through dropped connections; under lost answers every
  * retried write ends as declared, and only an export may be started twice.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { describe, expect, it } from "vitest";
+import { type EmulatorOptions, type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { program, programWorkspace } from "../support/program";
 
-let emulator: RunningEmulator | undefined;
-afterEach(async () => emulator?.close());
+const emulators = useEmulators({ preset: "demo" });
 
 const PROJECTS = ["acme/web-app", "acme/payments-api", "acme/mobile-app"];
 
@@ -39,8 +39,8 @@ function expectDeclared(service: RunningEmulator, rules: string[]): void {
   for (const path of rules) expect(sast.rules.find((r) => r.path === path)!.policyMode).toBe("MODE_BLOCK");
 }
 
-async function setUp(options: Parameters<typeof startEmulator>[0] = {}) {
-  emulator = await startEmulator({ preset: "demo", retryAfterSeconds: 0, ...options });
+async function setUp(options: EmulatorOptions = {}) {
+  const emulator = await emulators.start({ retryAfterSeconds: 0, ...options });
   const rules = emulator
     .state()
     .policies.find((p) => p.id === SAST_POLICY_ID)!
@@ -54,7 +54,7 @@ async function setUp(options: Parameters<typeof startEmulator>[0] = {}) {
 
 describe("a ProjectTags with 1,200 tags", () => {
   it("is created with one request and destroyed in requests within the URL length proxies accept", async () => {
-    emulator = await startEmulator({ preset: "demo" });
+    const emulator = await emulators.start();
     const workspace = await programWorkspace(
       emulator,
       program(

@@ -5,8 +5,9 @@
  * field (issue 8, cases 1 to 5). After each, the service is as the program declares, a refreshed
  * preview shows no change, and no original in state is one this stack wrote.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace, urnOf } from "../support/program";
 
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
@@ -14,11 +15,11 @@ const rule = `{ deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${E
 const web = `{ deploymentSlug: "acme", projectName: "acme/web-app" }`;
 const mobile = `{ deploymentSlug: "acme", projectName: "acme/mobile-app" }`;
 
+const emulators = useEmulators({ preset: "demo" });
 let emulator: RunningEmulator;
 beforeEach(async () => {
-  emulator = await startEmulator({ preset: "demo" });
+  emulator = await emulators.start();
 });
-afterEach(async () => emulator?.close());
 
 const project = (name: string) => emulator.state().projects.find((p) => p.name === name)!;
 const evalMode = () =>

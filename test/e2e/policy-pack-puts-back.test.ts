@@ -9,22 +9,14 @@
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
-import { type RunningEmulator, startEmulator } from "../../provider/emulator";
+import type { RunningEmulator } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, type ProgramWorkspace, programWorkspace } from "../support/program";
 import { pulumiCliDir } from "../support/pulumi";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-async function emulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<RunningEmulator> {
-  const started = await startEmulator({ preset: "demo", ...options });
-  emulators.push(started);
-  return started;
-}
+const { start: emulator } = useEmulators({ preset: "demo" });
 
 const PACK = () => join(inject("installedPackageDir"), "node_modules/pulumi-semgrep/policy-pack/pulumi-analyzer-semgrep");
 const EXAMPLE_CONFIG = JSON.parse(readFileSync(join(__dirname, "../../examples/pull-request/policy-config.json"), "utf8")) as object;

@@ -7,20 +7,11 @@
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, inject, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../provider/emulator";
+import { describe, expect, inject, it } from "vitest";
+import { useEmulators } from "../support/emulator";
 import { printed, program, type ProgramWorkspace, programWorkspace } from "../support/program";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-async function emulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<RunningEmulator> {
-  const started = await startEmulator({ preset: "demo", ...options });
-  emulators.push(started);
-  return started;
-}
+const { start: emulator } = useEmulators({ preset: "demo" });
 
 const PACK = () => join(inject("installedPackageDir"), "node_modules/pulumi-semgrep/policy-pack/pulumi-analyzer-semgrep");
 const CRITICAL_SQL = "python.django.security.injection.sql.sql-injection-using-raw.sql-injection-using-raw"; // SEVERITY_CRITICAL

@@ -7,15 +7,12 @@
  * a rename with and without an alias.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { describe, expect, it } from "vitest";
+import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
+const emulators = useEmulators({ preset: "demo" });
 
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 const DJANGO = "python.django.security.";
@@ -33,8 +30,7 @@ ${extra}`);
 
 describe("PolicyRuleModes through the real CLI", () => {
   it("selector and explicit modes: up, a no-change up with no request, a one-rule diff, refresh finding a newly matching rule, an overlap refused, destroy restoring exactly", async () => {
-    const emulator = await startEmulator({ preset: "demo" });
-    emulators.push(emulator);
+    const emulator = await emulators.start();
     const before = modesOf(emulator);
     const writesSince = (mark: number) =>
       emulator
@@ -121,8 +117,7 @@ describe("PolicyRuleModes through the real CLI", () => {
   }, 300_000);
 
   it("modes unknown at preview (computed during the run) preview without a claim and apply at up", async () => {
-    const emulator = await startEmulator({ preset: "demo" });
-    emulators.push(emulator);
+    const emulator = await emulators.start();
     const workspace = await programWorkspace(
       emulator,
       program(`const first = new semgrep.PolicyRuleMode("first", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${EVAL}", mode: "MODE_BLOCK" });
@@ -136,8 +131,7 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
 
   it("writes failing part-way: the stack records the landed ones with the modes they replaced, the next up finishes, destroy restores exactly", async () => {
     // Slow answers, so that the test can act while the writes are under way.
-    const emulator = await startEmulator({ preset: "demo", latencyMs: 100 });
-    emulators.push(emulator);
+    const emulator = await emulators.start({ latencyMs: 100 });
     const before = modesOf(emulator);
     const severe = ["SEVERITY_HIGH", "SEVERITY_CRITICAL"];
     const changing = rulesOf(emulator).filter((r) => severe.includes(r.severity!) && r.policyMode !== "MODE_BLOCK");
@@ -184,8 +178,7 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
   }, 300_000);
 
   it("a rename without an alias: one warning naming every rule left to the new resource, its original and the alias; with the alias, no request", async () => {
-    const emulator = await startEmulator({ preset: "demo" });
-    emulators.push(emulator);
+    const emulator = await emulators.start();
     const before = modesOf(emulator);
     const severe = (name: string, alias = "") =>
       program(

@@ -7,19 +7,15 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { describe, expect, it } from "vitest";
+import { type EmulatorOptions, SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace, urnOf } from "../support/program";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
+const emulators = useEmulators({ preset: "demo" });
 
-async function demo(options: Parameters<typeof startEmulator>[0] = {}) {
-  const emulator = await startEmulator({ preset: "demo", ...options });
-  emulators.push(emulator);
+async function demo(options: EmulatorOptions = {}) {
+  const emulator = await emulators.start(options);
   const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
   const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
   const writesSince = (mark: number) =>
@@ -170,7 +166,6 @@ describe("a deployment migrated to unified policies", () => {
     );
     await workspace.run(["up", "--yes", "--skip-preview"]);
     await emulator.close();
-    emulators = [];
     const { emulator: after } = await demo({ dataFile, policiesV2: true });
     const env = { SEMGREP_APP_URL: after.url };
     const refresh = await workspace.run(["refresh", "--yes", "--skip-preview"], { allowFailure: true, env });

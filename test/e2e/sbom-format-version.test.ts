@@ -5,8 +5,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../provider/emulator";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type RunningEmulator } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, type ProgramWorkspace, programWorkspace } from "../support/program";
 
 const V1_5 = "SBOM_CYCLONE_DX_VERSION_V1_5";
@@ -20,11 +21,11 @@ const WARNING =
   'warning: SbomExport "release": formatVersion.version is deprecated (Semgrep\'s API takes formatVersion.cyclonedxVersion); ' +
   `write cyclonedxVersion: "${V1_5}" in place of version: "1.5". Changing only the spelling starts no new export.`;
 
+const emulators = useEmulators({ preset: "demo" });
 let emulator: RunningEmulator;
 beforeEach(async () => {
-  emulator = await startEmulator({ preset: "demo" });
+  emulator = await emulators.start();
 });
-afterEach(async () => emulator?.close());
 
 const exportsStarted = () => emulator.requests().filter((r) => r.operation === "sbom.createExport").length;
 

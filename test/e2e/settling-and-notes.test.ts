@@ -7,20 +7,12 @@
  */
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { describe, expect, it } from "vitest";
+import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace, urnOf } from "../support/program";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-async function emulator(options: Parameters<typeof startEmulator>[0]): Promise<RunningEmulator> {
-  const started = await startEmulator(options);
-  emulators.push(started);
-  return started;
-}
+const { start: emulator } = useEmulators();
 
 /** The write requests (anything but a read or a dry run) made since `from`, an index into the request log. */
 const writesSince = (emulator: RunningEmulator, from: number) =>

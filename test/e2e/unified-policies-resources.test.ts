@@ -6,21 +6,13 @@
  * writer, `X.get`, renames, dropped fields and `restoreOnDelete: false`; with the requests each
  * phase makes.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { remediationPolicyInput, SemgrepClient, StateVersionConflictError } from "../../provider/client";
-import { type RunningEmulator, SYSTEM_REMEDIATION_SLUG, startEmulator } from "../../provider/emulator";
+import { type RunningEmulator, SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-async function migrated(): Promise<RunningEmulator> {
-  const started = await startEmulator({ preset: "demo", policiesV2: true });
-  emulators.push(started);
-  return started;
-}
+const { start: migrated } = useEmulators({ preset: "demo", policiesV2: true });
 
 const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
 const OPEN = "python.lang.best-practice.open-never-closed.open-never-closed";

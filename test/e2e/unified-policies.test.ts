@@ -8,20 +8,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../provider/emulator";
+import { describe, expect, it } from "vitest";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
-async function emulator(options: Parameters<typeof startEmulator>[0]): Promise<RunningEmulator> {
-  const started = await startEmulator({ preset: "demo", ...options });
-  emulators.push(started);
-  return started;
-}
+const { start: emulator } = useEmulators({ preset: "demo" });
 
 const MIGRATED =
   /DEPLOYMENT_MIGRATED: this deployment uses Semgrep's unified policies \(Policies V2\), where the v1 policy operations are gone: PolicyRuleMode, PolicyRuleModes, getPolicies, getPolicy and getPolicyRules work only on deployments still on v1 policies/;

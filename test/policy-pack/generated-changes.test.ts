@@ -10,7 +10,6 @@
  * leaves a protected (critical) rule in a weak mode, or drops p/default. Fixed seed, bounded runs.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
 import type { PolicyResource, ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,35 +18,26 @@ import { criticalRulesNotWeakened } from "../../provider/policy-pack/policies/cr
 import { protectedRulesNotDisabled } from "../../provider/policy-pack/policies/protected-rules-not-disabled";
 import { typeToken } from "../../provider/policy-pack/resources";
 import { setStackState } from "../../provider/policy-pack/stack-state";
-import { useEmulator } from "../support/emulator";
 import {
   applyEdit,
   edit,
-  isProtected,
+  EXAMPLE_CONFIG_FILE,
   foundRulesets,
   modelViolates,
+  nameOf,
   oldProgram,
   originals,
   type Originals,
   type Program,
-  putBack,
   resourcesOf,
-  RULES,
   stateOf,
-  useSeverities,
-  WEAK,
+  useModelEmulator,
+  weakensByPutBack,
 } from "./model";
 
-const env = useEmulator({ preset: "demo", resetEachTest: false });
-const CONFIG = JSON.parse(readFileSync(join(__dirname, "../../examples/pull-request/policy-config.json"), "utf8")) as Record<
-  string,
-  object
->;
-beforeAll(async () => {
-  const severities = new Map<string, string>();
-  const client = env.client();
-  for await (const rule of client.policies.listRules("1", "10")) severities.set(rule.path, rule.severity ?? "");
-  useSeverities(severities);
+const env = useModelEmulator();
+const CONFIG = JSON.parse(readFileSync(EXAMPLE_CONFIG_FILE, "utf8")) as Record<string, object>;
+beforeAll(() => {
   for (const key of ["SEMGREP_APP_TOKEN", "SEMGREP_APP_URL"]) savedEnv[key] = process.env[key];
   process.env.SEMGREP_APP_TOKEN = env.emulator.token;
   process.env.SEMGREP_APP_URL = env.emulator.url;
@@ -73,14 +63,14 @@ async function packViolations(old: Program, now: Program, originals: Originals, 
   for (const policy of [criticalRulesNotWeakened, protectedRulesNotDisabled]) {
     const getConfig = () => CONFIG[policy.name] ?? {};
     for (const r of resources) {
-      const args = { type: typeToken(r.kind), name: r.urn.split("::").at(-1), urn: r.urn, props: r.inputs, getConfig };
+      const args = { type: typeToken(r.kind), name: nameOf(r.urn), urn: r.urn, props: r.inputs, getConfig };
       await (policy.validateResource as (a: ResourceValidationArgs, report: ReportViolation) => Promise<void>)(
         args as unknown as ResourceValidationArgs,
         report,
       );
     }
     const stack = resources.map(
-      (r) => ({ urn: r.urn, type: typeToken(r.kind), name: r.urn.split("::").at(-1), props: r.inputs }) as unknown as PolicyResource,
+      (r) => ({ urn: r.urn, type: typeToken(r.kind), name: nameOf(r.urn), props: r.inputs }) as unknown as PolicyResource,
     );
     await policy.validateStack({ resources: stack, getConfig } as unknown as StackValidationArgs, report);
   }
@@ -104,7 +94,7 @@ describe("the pack's verdict on generated changes (fast-check, fixed seed)", () 
           const expected = modelViolates(old, now, found, rulesets);
           seen.runs++;
           if (expected) seen.violating++;
-          if (RULES.some((path, i) => isProtected(path) && WEAK.includes(putBack(old, now, found, i) ?? ""))) seen.puttingBack++;
+          if (weakensByPutBack(old, now, found)) seen.puttingBack++;
           expect({ violates: violations.length > 0, violations }).toEqual({
             violates: expected,
             violations: expected ? expect.anything() : [],

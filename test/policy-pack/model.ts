@@ -6,11 +6,16 @@
  * protected rule in a weak mode, or drop p/default? Shared by the unit check (test/policy-pack)
  * and the CLI cases (test/e2e/policy-pack-generated.test.ts).
  */
+import { join } from "node:path";
 import fc from "fast-check";
+import { beforeAll } from "vitest";
 import type { ResourceKind } from "../../provider/kinds";
 import { typeToken } from "../../provider/policy-pack/resources";
 import type { StateResource } from "../../provider/policy-pack/stack-state";
+import { type EmulatorFixture, useEmulator } from "../support/emulator";
 
+/** The config both checks run the pack with: the example's, whose verdicts the model gives. */
+export const EXAMPLE_CONFIG_FILE = join(__dirname, "../../examples/pull-request/policy-config.json");
 export const PROTECTED_SEVERITIES = ["SEVERITY_CRITICAL"]; // the example's critical-rules-not-weakened.severities
 export const WEAK = ["MODE_MONITOR", "MODE_DISABLED"]; // its weakModes
 export const MODES = ["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABLED"] as const;
@@ -24,10 +29,24 @@ export const RULES = [
   "python.lang.best-practice.open-never-closed.open-never-closed", // low
 ];
 export const PREFIXES = ["python.django.security.injection.sql.", "php.laravel.security.", "python.lang.best-practice."];
-/** Every rule of policy 10 with its severity, as the model sees it (read from the emulator by the test). */
+/** Every rule of policy 10 with its severity, as the model sees it (read from the emulator by {@link useModelEmulator}). */
 let severities = new Map<string, string>();
-export const useSeverities = (bySeverity: Map<string, string>) => void (severities = bySeverity);
 export const allRules = () => [...severities.keys()];
+
+/**
+ * The emulator a file's checks run against (demo preset, one for the file, not reset between
+ * tests), and the model's world read from it before the tests, as the pack will look it up: every
+ * rule of the demo policy (deployment 1, policy 10) with its severity.
+ */
+export function useModelEmulator(): EmulatorFixture {
+  const env = useEmulator({ preset: "demo", resetEachTest: false });
+  beforeAll(async () => {
+    const read = new Map<string, string>();
+    for await (const rule of env.client().policies.listRules("1", "10")) read.set(rule.path, rule.severity ?? "");
+    severities = read;
+  });
+  return env;
+}
 
 // ---- The program: what a stack declares, and what its state recorded. ----
 
@@ -51,6 +70,8 @@ export interface Program {
 /** The originals the old program's resources recorded: the mode each rule had before the stack set it (or undefined: found as declared). */
 export type Originals = (Mode | undefined)[];
 
+/** A resource's name, the last part of its URN. */
+export const nameOf = (urn: string) => urn.split("::").at(-1)!;
 export const ruleUrn = (i: number) => `urn:pulumi:test::e2e::${typeToken("PolicyRuleMode")}::rule-${i}`;
 export const MODES_URN = `urn:pulumi:test::e2e::${typeToken("PolicyRuleModes")}::modes`;
 export const DETECTION_URN = `urn:pulumi:test::e2e::${typeToken("DetectionPolicy")}::code`;
@@ -161,12 +182,13 @@ export function putBack(old: Program, now: Program, originals: Originals, i: num
   return originals[i];
 }
 
+/** Whether the change puts back a weak mode on a protected rule (a violation by what the run puts back, not by what it claims). */
+export const weakensByPutBack = (old: Program, now: Program, originals: Originals) =>
+  RULES.some((path, i) => isProtected(path) && WEAK.includes(putBack(old, now, originals, i) ?? ""));
+
 export function modelViolates(old: Program, now: Program, originals: Originals, foundRulesets: string[] = ["p/default"]): boolean {
   const claimed = [...severities.keys()].some((path) => isProtected(path) && claimsOf(now, path).some((mode) => WEAK.includes(mode)));
-  const putBackWeak = RULES.some((path, i) => {
-    const mode = putBack(old, now, originals, i);
-    return mode !== undefined && WEAK.includes(mode) && isProtected(path);
-  });
+  const putBackWeak = weakensByPutBack(old, now, originals);
   const packDropped =
     (now.rulesets !== undefined && !now.rulesets.includes("p/default")) ||
     // the DetectionPolicy removed: its delete puts back the rulesets it found, without p/default

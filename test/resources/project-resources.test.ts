@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
-import { checked, provider, useProviderAgainst } from "../support/provider";
+import { checked, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -112,6 +112,23 @@ describe("ProjectSettings", () => {
     expect(await settings.diff(outs, inputs)).toMatchObject({ changes: false });
     forgetProcessMemory();
     expect((await settings.read(id, outs)).inputs).toEqual(inputs);
+  });
+
+  it("warns of fields it stops managing, printing no value of one whose input was a secret (a scan toggle, by its input managedScanConfig)", async () => {
+    const declared = {
+      deploymentSlug: "acme",
+      projectName: "acme/web-app",
+      primaryBranch: "develop",
+      managedScanConfig: { fullScan: { enabled: false } },
+    };
+    const { outs } = await settings.create(await checked(settings, { ...declared, secretInputs: ["managedScanConfig"] }));
+    const news = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app" });
+    expect(await settings.diff(outs, news)).toMatchObject({ changes: true, replaces: [] });
+    const warning = notices.find((n) => n.message.includes("no longer declared"))!;
+    expect(warning.message).toContain(
+      'Before this stack managed them, primaryBranch was "refs/heads/main"; managedScanConfig.fullScan was [secret].',
+    );
+    expect(warning.message).not.toContain("enabled");
   });
 
   it("names the project when it does not exist", async () => {

@@ -1,5 +1,5 @@
-/** Test helpers: an emulator per test file and a client pointed at it. */
-import { afterAll, beforeAll, beforeEach } from "vitest";
+/** Test helpers: an emulator per test file and a client pointed at it, or fresh emulators per test. */
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { SemgrepClient, type ClientOptions } from "../../provider/client";
 import { type EmulatorOptions, type RequestLogEntry, type RunningEmulator, startEmulator } from "../../provider/emulator";
 
@@ -52,4 +52,28 @@ export function useEmulator(options: EmulatorOptions & { resetEachTest?: boolean
   };
   fixture.requests = (operation) => fixture.emulator.requests().filter((r) => operation === undefined || r.operation === operation);
   return fixture;
+}
+
+/**
+ * Fresh emulators for each test, for files whose tests need their own (a preset, a data file,
+ * `policiesV2`), several at once, or one stopped mid-test: `start(options)` starts one with
+ * `defaults` under `options`, and every one started is closed after its test. Closing one twice
+ * closes it once, so a test may stop one early (a second close would write its data file again).
+ */
+export function useEmulators(defaults: EmulatorOptions = {}): { start(options?: EmulatorOptions): Promise<RunningEmulator> } {
+  let started: RunningEmulator[] = [];
+  afterEach(async () => {
+    await Promise.all(started.map((e) => e.close()));
+    started = [];
+  });
+  return {
+    async start(options = {}) {
+      const emulator = await startEmulator({ ...defaults, ...options });
+      const close = emulator.close.bind(emulator);
+      let closing: Promise<void> | undefined;
+      emulator.close = () => (closing ??= close());
+      started.push(emulator);
+      return emulator;
+    },
+  };
 }
