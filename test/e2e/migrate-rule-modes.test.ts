@@ -6,22 +6,18 @@
  * now declares it. Every rule stays in its declared mode throughout (no write at all), the state
  * records the modes found before the stack, and destroy puts them back (issue 21, case 2).
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { describe, expect, it } from "vitest";
+import { SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
-let emulators: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.map((e) => e.close()));
-  emulators = [];
-});
+const emulators = useEmulators({ preset: "demo" });
 
 const RULE_MODE_TYPE = "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode";
 
 /** The demo emulator with three rules of policy 10 set to MODE_COMMENT, MODE_MONITOR, MODE_MONITOR. */
 async function threeRules() {
-  const emulator = await startEmulator({ preset: "demo" });
-  emulators.push(emulator);
+  const emulator = await emulators.start();
   const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
   const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
   const writesSince = (mark: number) =>

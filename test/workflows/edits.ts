@@ -135,7 +135,13 @@ export function newProps(kind: Kind, r: Random, program: Program, ctx: Context):
           conditions: [
             { type: "severity", values: subset(r, ["critical", "high", "medium"], 2) },
             ...(chance(r)
-              ? [{ type: "repository_tag", values: [pick(r, ["pci", "SECRET-team"])], ...(chance(r) ? { mode: pick(r, ["none", "any"]) } : {}) }]
+              ? [
+                  {
+                    type: "repository_tag",
+                    values: [pick(r, ["pci", "SECRET-team"])],
+                    ...(chance(r) ? { mode: pick(r, ["none", "any"]) } : {}),
+                  },
+                ]
               : []),
           ],
         },
@@ -315,7 +321,12 @@ function addRulesToMove(r: Random, program: Program, ctx: Context): Edited {
   const taken = claimedKeys(program, ctx);
   const rules = ctx.rules.filter((rule) => !taken.has(`rule:${rule.path}`));
   const modes = Object.fromEntries(subset(r, rules.length ? rules : ctx.rules, 3).map((rule) => [rule.path, pick(r, MODES)]));
-  const decl: Decl = { kind: "PolicyRuleModes", name: ctx.name("PolicyRuleModes"), props: { ...identity("PolicyRuleModes"), modes }, secret: [] };
+  const decl: Decl = {
+    kind: "PolicyRuleModes",
+    name: ctx.name("PolicyRuleModes"),
+    props: { ...identity("PolicyRuleModes"), modes },
+    secret: [],
+  };
   return { program: [...program, decl], said: `add PolicyRuleModes "${decl.name}" (rules to move later)` };
 }
 
@@ -334,7 +345,12 @@ function moveRule(r: Random, program: Program, ctx: Context): Edited | undefined
     const from = program[i]!;
     const modes = { ...(from.props.modes as Record<string, string>) };
     const path = pick(r, Object.keys(modes));
-    const mode = chance(r, 0.25) ? modes[path]! : pick(r, MODES.filter((m) => m !== modes[path]));
+    const mode = chance(r, 0.25)
+      ? modes[path]!
+      : pick(
+          r,
+          MODES.filter((m) => m !== modes[path]),
+        );
     delete modes[path];
     const props: Record<string, unknown> = { ...from.props, modes };
     if (!Object.keys(modes).length) delete props.modes;
@@ -370,7 +386,12 @@ function moveRule(r: Random, program: Program, ctx: Context): Edited | undefined
   const i = pick(r, singles);
   const from = program[i]!;
   const path = String(from.props.rulePath);
-  const mode = chance(r, 0.25) ? String(from.props.mode) : pick(r, MODES.filter((m) => m !== from.props.mode));
+  const mode = chance(r, 0.25)
+    ? String(from.props.mode)
+    : pick(
+        r,
+        MODES.filter((m) => m !== from.props.mode),
+      );
   const targets = program.flatMap((d, j) => (d.kind === "PolicyRuleModes" ? [j] : []));
   const without = replaceAt(program, i, undefined);
   if (targets.length && chance(r, 0.7)) {

@@ -297,7 +297,8 @@ function staleOutputs(kind: string, props: Record<string, unknown>, outputs: Rec
     stale.push(`deviations is ${JSON.stringify(outputs.deviations)} after up`);
   if (kind === "ProjectSettings") {
     // A followed branch is null in the emulator's model and the default branch in the API's answer: the state says it follows.
-    if (props.primaryBranch === "None") compare("followsDefaultBranch", outputs.followsDefaultBranch === true ? null : false, `${project}:primaryBranch`);
+    if (props.primaryBranch === "None")
+      compare("followsDefaultBranch", outputs.followsDefaultBranch === true ? null : false, `${project}:primaryBranch`);
     else if (props.primaryBranch !== undefined) compare("primaryBranch", outputs.primaryBranch, `${project}:primaryBranch`);
     if (props.tags !== undefined) compare("tags", outputs.tags, `${project}:tags`, sorted);
   }
