@@ -121,12 +121,20 @@ export function parseBaseUrl(value: string, source: string): string {
   } catch {
     throw new InvalidBaseUrlError(source, value, "is not an address: give the scheme and host, e.g. https://semgrep.dev");
   }
-  const shown = `${url.protocol}//${url.host}${url.pathname}${url.search}`; // never the user:password part
+  const shown = `${url.protocol}//${url.host}${url.pathname}${url.search}${url.hash}`; // never the user:password part
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new InvalidBaseUrlError(source, shown, "must start with https:// (or http:// for a local emulator)");
   }
   if (url.username || url.password) {
     throw new InvalidBaseUrlError(source, shown, "must not carry credentials: the token goes in semgrep:token or SEMGREP_APP_TOKEN");
+  }
+  const extra = [url.search && `a query (${url.search})`, url.hash && `a fragment (${url.hash})`].filter(Boolean);
+  if (url.pathname.replace(/\/+$/, "") === "" && extra.length) {
+    throw new InvalidBaseUrlError(
+      source,
+      shown,
+      `must be the service's address without ${extra.join(" or ")} (e.g. https://semgrep.dev): the client adds /api/v1 itself`,
+    );
   }
   if (url.pathname.replace(/\/+$/, "") !== "" || url.search || url.hash) {
     const example = `e.g. https://semgrep.dev, not …${url.pathname}`;

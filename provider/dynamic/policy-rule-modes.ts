@@ -387,6 +387,16 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
 }
 
 /**
+ * Every one of `paths`, grouped by its declared mode (`MODE_BLOCK: a, b; MODE_MONITOR: c`): the
+ * note names each rule destroy will leave, however many (the README says the up lists each one).
+ */
+function everyPathByMode(paths: readonly string[], wanted: ReadonlyMap<string, PolicyMode>): string {
+  const byMode = new Map<string, string[]>();
+  for (const path of paths) byMode.set(wanted.get(path)!, [...(byMode.get(wanted.get(path)!) ?? []), path]);
+  return [...byMode].map(([mode, group]) => `${mode}: ${group.join(", ")}`).join("; ");
+}
+
+/**
  * Notes the rules it starts managing that it found already as declared: nothing to put back for
  * them (the value found may be one an earlier, interrupted run of this stack set).
  */
@@ -403,7 +413,7 @@ async function noteNewlyManagedAsDeclared(
   if (!paths.length) return;
   await noteFoundAsDeclared(KIND, declared, {
     what: redactor(declared)(
-      `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${someOf(paths)})`,
+      `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${everyPathByMode(paths, wanted)})`,
     ),
     plural: paths.length > 1,
     unset: `${paths.length === 1 ? "it is" : "they are"} not in originals`,

@@ -208,6 +208,13 @@ describe("configuration", () => {
       /^SEMGREP_APP_URL "https:\/\/semgrep\.dev\/orgs\/acme" must be the service's address without a path/,
     );
     expect(new SemgrepClient({ token: "t", env: {}, baseUrl: "https://semgrep.dev/" }).baseUrl).toBe("https://semgrep.dev");
+    // A fragment or a query is named as such, not as a path.
+    expect(() => new SemgrepClient({ token: "t", env: {}, baseUrl: "http://127.0.0.1:18081/#x", baseUrlSource: "semgrep:url" })).toThrow(
+      /^semgrep:url "http:\/\/127\.0\.0\.1:18081\/#x" must be the service's address without a fragment \(#x\) \(e\.g\. https:\/\/semgrep\.dev\)/,
+    );
+    expect(() => new SemgrepClient({ token: "t", env: { SEMGREP_APP_URL: "https://semgrep.dev/?x=1" } })).toThrow(
+      /^SEMGREP_APP_URL "https:\/\/semgrep\.dev\/\?x=1" must be the service's address without a query \(\?x=1\)/,
+    );
   });
 
   it("says an https address of a plain http server is probably meant as http, instead of dumping the TLS failure", async () => {

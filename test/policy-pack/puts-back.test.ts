@@ -94,6 +94,35 @@ describe("critical-rules-not-weakened: what the run puts back", () => {
     expect(await run(criticalRulesNotWeakened, { resources: [bulk] }, emptied({ restoreOnDelete: false }), credentials())).toEqual([]);
   });
 
+  it("a secret select (here its exclude) never prints its texts: the put-back of the excluded rule, and the rules it matches, are redacted", async () => {
+    const props = { ...policy, select: { rulePathPrefixes: ["python.django."] }, mode: "MODE_BLOCK" };
+    const critMany = {
+      urn: urn("PolicyRuleModes", "crit-many"),
+      type: typeToken("PolicyRuleModes"),
+      inputs: props,
+      outputs: { ...props, originals: { MODE_MONITOR: [CRITICAL_SQL] } },
+    };
+    const secretSelect = { ...props, select: { ...props.select, exclude: [CRITICAL_SQL] }, secretInputs: ["select"] };
+    const excluded = await run(
+      criticalRulesNotWeakened,
+      { resources: [critMany] },
+      [{ kind: "PolicyRuleModes", name: "crit-many", props: secretSelect }],
+      credentials(),
+    );
+    expect(excluded).toEqual([expect.stringContaining('PolicyRuleModes "crit-many" no longer manages rule [secret] (policy 10')]);
+    expect(JSON.stringify(excluded)).not.toContain("sql-injection-using-raw");
+    const weakened = await run(
+      criticalRulesNotWeakened,
+      { resources: [] },
+      [{ kind: "PolicyRuleModes", name: "crit-many", props: { ...secretSelect, mode: "MODE_MONITOR" } }],
+      credentials(),
+    );
+    expect(weakened).toEqual([
+      expect.stringMatching(/of a protected severity: \d+ SEVERITY_CRITICAL rules? \(paths not shown: select is secret\)/),
+    ]);
+    expect(JSON.stringify(weakened)).not.toMatch(/python\.django/);
+  });
+
   it("fails closed without the state, and on secret originals of a removed resource; a changed one is advisory", async () => {
     const blind = await run(
       criticalRulesNotWeakened,

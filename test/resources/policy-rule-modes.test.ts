@@ -48,9 +48,14 @@ describe("PolicyRuleModes", () => {
     // The rules found already as declared have nothing to put back, and the run says which.
     const asDeclared = [explicit!, ...rest].filter((p) => before[p] === after[p]);
     expect(asDeclared.length).toBeGreaterThan(0);
-    expect(notices.map((n) => n.message).join("\n")).toContain(
-      `PolicyRuleModes "django": the mode${asDeclared.length === 1 ? "" : "s"} of ${asDeclared.length} rule${asDeclared.length === 1 ? "" : "s"} it now manages (${asDeclared.join(", ")})`,
+    const note = notices.map((n) => n.message).find((m) => m.includes("it now manages ("))!;
+    expect(note).toContain(
+      `PolicyRuleModes "django": the mode${asDeclared.length === 1 ? "" : "s"} of ${asDeclared.length} rule${asDeclared.length === 1 ? "" : "s"} it now manages (`,
     );
+    // Every rule, grouped by mode, however many (never "… and N more": destroy leaves each one).
+    for (const path of asDeclared) expect(note).toContain(path);
+    expect(note).not.toMatch(/and \d+ more/);
+    expect(note).toMatch(/\(MODE_(BLOCK|COMMENT): /);
     expect(outs).toMatchObject({ managedRules: rest.length + 1, deviations: {} });
     expect(Object.values(outs.modeCounts as Record<string, number>).reduce((a, b) => a + b)).toBe(rest.length + 1);
     // Originals: the rules it changed, grouped by the mode it found them in.
@@ -299,6 +304,24 @@ describe("PolicyRuleModes", () => {
     expect(writes()).toEqual([]);
   });
 
+  it("the note on rules found already as declared names every one, however many (an up after an interrupted one)", async () => {
+    const python = declared({ select: { rulePathPrefixes: ["python."] }, resourceName: "bulk" });
+    inStackWithHistory();
+    await modes.create(await checked(modes, python)); // the interrupted up: it set them, its state was lost
+    forgetProcessMemory();
+    inStackWithHistory();
+    notices.length = 0;
+    await modes.create(await checked(modes, python));
+    const paths = rules()
+      .filter((r) => r.path.startsWith("python."))
+      .map((r) => r.path);
+    expect(paths.length).toBeGreaterThan(10); // more than a shortened list names
+    const note = notices.map((n) => n.message).find((m) => m.includes("it now manages ("))!;
+    expect(note).toContain(`PolicyRuleModes "bulk": the modes of ${paths.length} rules it now manages (MODE_BLOCK: `);
+    for (const path of paths) expect(note).toContain(path);
+    expect(note).not.toMatch(/and \d+ more/);
+  });
+
   it("with modes given as a secret, messages print [secret] for its rules", async () => {
     const secretModes = (modes: Record<string, string>) =>
       declared({ select: undefined, mode: undefined, modes, secretInputs: ["modes"], resourceName: "hidden" });
@@ -307,7 +330,7 @@ describe("PolicyRuleModes", () => {
     const inputs = await checked(modes, secretModes({ [asDeclared]: "MODE_BLOCK", [EVAL]: "MODE_DISABLED" }));
     const { id, outs } = await modes.create(inputs);
     const said = notices.map((n) => n.message).join("\n");
-    expect(said).toContain('PolicyRuleModes "hidden": the mode of 1 rule it now manages ([secret]) was already as declared');
+    expect(said).toContain('PolicyRuleModes "hidden": the mode of 1 rule it now manages ([secret]: [secret]) was already as declared');
     expect(said).not.toContain(asDeclared);
     // Drift on a secret entry: the note names neither the rule nor its modes.
     rules().find((r) => r.path === EVAL)!.policyMode = "MODE_COMMENT";

@@ -156,6 +156,7 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
   if (!credentials) return;
   const why = whyOf(config);
   const isProtected = protectedBy(config);
+  const secretSelect = secretInputsOf(args.props as Inputs).includes("select"); // the matched paths would show the selector
   for (const claim of weak) {
     const where = `(policy ${claim.policyId}, deployment ${claim.deploymentId})`;
     const lookup = `${resource}: could not look up the severity of ${claim.rulePath ? `rule ${pathOf(claim)}` : "the rules it selects"}`;
@@ -169,12 +170,19 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
     }
     const hit = [...rules.values()].filter((r) => claims(claim, r) && isProtected(r));
     if (!hit.length) continue;
-    const shown = hit.slice(0, 5).map((r) => `${r.path} (${r.severity})`);
+    const shown = secretSelect ? bySeverity(hit) : hit.slice(0, 5).map((r) => `${r.path} (${r.severity})`);
     report(
       `${resource} sets mode ${modeOf(claim)} on every rule its select matches ${where}, ${hit.length} of a protected severity: ` +
-        `${shown.join(", ")}${hit.length > 5 ? `, and ${hit.length - 5} more` : ""}: ${why}. Narrow select (severities, exclude) to leave them alone.`,
+        `${shown.join(", ")}${hit.length > 5 && !secretSelect ? `, and ${hit.length - 5} more` : ""}: ${why}. Narrow select (severities, exclude) to leave them alone.`,
     );
   }
+}
+
+/** `3 SEVERITY_CRITICAL rules (paths not shown: select is secret)`: the rules a secret selector matches, without their paths. */
+function bySeverity(rules: RuleFacts[]): string[] {
+  const counts = new Map<string, number>();
+  for (const r of rules) counts.set(r.severity ?? "unknown", (counts.get(r.severity ?? "unknown") ?? 0) + 1);
+  return [...counts].map(([severity, n]) => `${n} ${severity} rule${n === 1 ? "" : "s"} (paths not shown: select is secret)`);
 }
 
 /** Whether `claim` sets the mode of `rule`: its path, or its selector (less `exclude` and the resource's explicit rules). */

@@ -3,6 +3,7 @@
  * declare `diffScan.enabled: false`, nor a ProjectSettings `managedScanConfig.diffScan.enabled: false`.
  */
 import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import { oneLine } from "../one-line";
 import type { ResourceKind } from "../../kinds";
 import { describe, type Inputs, kindOf } from "../resources";
 
@@ -31,5 +32,5 @@ export const diffScansEnabled: ResourceValidationPolicy = {
   name: NAME,
   description: "Managed diff scans (the scans of pull requests) stay enabled.",
   enforcementLevel: "advisory",
-  validateResource: validate,
+  validateResource: oneLine(NAME, validate),
 };

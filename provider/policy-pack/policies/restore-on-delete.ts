@@ -4,6 +4,7 @@
  * was there before. Flag it so the reviewer sees it was meant.
  */
 import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import { oneLine } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
 
 export const NAME = "restore-on-delete";
@@ -20,5 +21,5 @@ export const restoreOnDelete: ResourceValidationPolicy = {
   name: NAME,
   description: "Resources put back what they found when destroyed (restoreOnDelete is not false).",
   enforcementLevel: "advisory",
-  validateResource: validate,
+  validateResource: oneLine(NAME, validate),
 };
