@@ -150,5 +150,5 @@ type OutputTypeOf<F> = F extends OutputField<infer T> ? T : never;
  * becomes a {@link DeepInput}. Homomorphic, so each property keeps its doc comment.
  */
 type Flatten<T, Deep extends boolean = false> = { [K in keyof T]: Deep extends true ? ArgInput<Exclude<T[K], undefined>> : T[K] };
-/** `pulumi.Input<string>` where that is all it is (what editors show), {@link DeepInput} for lists and objects. */
-type ArgInput<T> = T extends string | number | boolean ? pulumi.Input<T> : DeepInput<T>;
+/** `pulumi.Input<string>` where that is all it is (what editors show), {@link DeepInput} for lists and objects; not distributed, so that a boolean stays `pulumi.Input<boolean>` (an `Output<boolean>` fits). */
+type ArgInput<T> = [T] extends [string | number | boolean] ? pulumi.Input<T> : DeepInput<T>;
