@@ -125,7 +125,7 @@ export const policyRuleMode: Handler<Kind> = {
       // back. A rule another resource of the run stops declaring comes with the original it
       // recorded: the value found is this stack's own (ownership.ts offer).
       const self = ownerOf(KIND, props);
-      const taken = offered(modeClaim(props), self);
+      const taken = handedOver(props);
       if (taken && self) accept(modeClaim(props), self);
       const originalMode = taken ? (taken.original as Inputs["mode"]) : rule.policyMode !== declared.mode ? rule.policyMode : undefined;
       if (originalMode === undefined) {
@@ -172,8 +172,8 @@ export const policyRuleMode: Handler<Kind> = {
       // the one recorded here (this resource took the rule while the other still declared it), and
       // the other may have put it back before this update: the rule is listed again and set.
       const taken = handedOver(declared);
-      const known = taken ? ruleOutputs(await requireRule(declared)) : last;
-      const rule = known.mode === declared.mode ? known : ruleOutputs(await writeRuleMode(declared, declared.mode));
+      const found = taken ? ruleOutputs(await requireRule(declared)) : last;
+      const rule = found.mode === declared.mode ? found : ruleOutputs(await writeRuleMode(declared, declared.mode));
       const self = ownerOf(KIND, declared as Props);
       if (taken && self) accept(modeClaim(declared as Props), self);
       const outs = outputs({ ...declared, ...rule, originalMode: taken ? (taken.original as Inputs["mode"]) : olds.originalMode });
