@@ -206,6 +206,11 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
     for (const [mode, paths] of Object.entries(originals)) expect(up).toContain(`${mode} for ${paths.join(", ")}`);
     expect(up).toContain('give it `aliases: [{ name: "severe-aliased" }]` next time');
     expect(Object.keys(await workspace.resources())).toEqual(["severe-renamed"]);
+    // The new resource's note names every rule destroy will leave, however many (not "… and N more").
+    const at = up.indexOf(`PolicyRuleModes "severe-renamed": the modes of`);
+    const note = up.slice(at, up.indexOf("were already as declared", at));
+    expect(changed.length).toBeGreaterThan(10);
+    for (const path of changed) expect(note).toContain(path);
     // As the warning and the new resource's note say: it found them as declared, so destroy leaves them.
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     for (const path of changed) expect(modesOf(emulator)[path]).toBe("MODE_BLOCK");
