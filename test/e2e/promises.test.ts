@@ -80,7 +80,7 @@ new semgrep.PolicyRuleModes("monitor-critical", { deploymentId: "1", policyId: "
 });
 
 describe("promise 2: a rule moved between resources keeps its true original", () => {
-  it("a modes entry moved to a new PolicyRuleMode, and to another PolicyRuleModes: the taker records the mode found before the stack, the giver puts nothing back, destroy restores exactly", async () => {
+  it("a modes entry moved to a new PolicyRuleMode, and to another PolicyRuleModes: the taker (dependsOn the giver) records the mode found before the stack and ends in its declared mode, destroy restores exactly", async () => {
     const { emulator, rules, modes } = await demo();
     const [x, y, z] = rules()
       .filter((r) => r.path.startsWith("python.lang."))
