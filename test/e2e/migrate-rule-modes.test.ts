@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SAST_POLICY_ID } from "../../provider/emulator";
-import { useEmulators } from "../support/emulator";
+import { sastPolicyOf, useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
 const emulators = useEmulators({ preset: "demo" });
@@ -18,13 +18,7 @@ const RULE_MODE_TYPE = "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode";
 /** The demo emulator with three rules of policy 10 set to MODE_COMMENT, MODE_MONITOR, MODE_MONITOR. */
 async function threeRules() {
   const emulator = await emulators.start();
-  const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
-  const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
-  const writesSince = (mark: number) =>
-    emulator
-      .requests()
-      .slice(mark)
-      .filter((r) => r.method !== "GET");
+  const { rules, modes, writesSince } = sastPolicyOf(emulator);
   const paths = rules()
     .filter((r) => r.path.startsWith("python.lang."))
     .slice(0, 3)

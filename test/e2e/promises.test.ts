@@ -9,21 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type EmulatorOptions, SAST_POLICY_ID } from "../../provider/emulator";
-import { useEmulators } from "../support/emulator";
+import { sastPolicyOf, useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace, urnOf } from "../support/program";
 
 const emulators = useEmulators({ preset: "demo" });
 
 async function demo(options: EmulatorOptions = {}) {
   const emulator = await emulators.start(options);
-  const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
-  const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
-  const writesSince = (mark: number) =>
-    emulator
-      .requests()
-      .slice(mark)
-      .filter((r) => r.method !== "GET");
-  return { emulator, rules, modes, writesSince };
+  return { emulator, ...sastPolicyOf(emulator) };
 }
 
 describe("promise 3: a selector is a declaration", () => {

@@ -1,7 +1,7 @@
 /** Test helpers: an emulator per test file and a client pointed at it, or fresh emulators per test. */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { SemgrepClient, type ClientOptions } from "../../provider/client";
-import { type EmulatorOptions, type RequestLogEntry, type RunningEmulator, startEmulator } from "../../provider/emulator";
+import { type EmulatorOptions, type RequestLogEntry, type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 
 export interface EmulatorFixture {
   emulator: RunningEmulator;
@@ -76,4 +76,19 @@ export function useEmulators(defaults: EmulatorOptions = {}): { start(options?: 
       return emulator;
     },
   };
+}
+
+/**
+ * The demo's SAST policy as e2e tests watch it: its rules (live objects, which a test may set
+ * before the stack's first `up`), their modes by path, and the writes since a mark in the log.
+ */
+export function sastPolicyOf(emulator: RunningEmulator) {
+  const rules = () => emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
+  const modes = () => Object.fromEntries(rules().map((r) => [r.path, r.policyMode]));
+  const writesSince = (mark: number) =>
+    emulator
+      .requests()
+      .slice(mark)
+      .filter((r) => r.method !== "GET");
+  return { rules, modes, writesSince };
 }
