@@ -387,13 +387,13 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
 }
 
 /**
- * Every one of `paths`, grouped by its declared mode (`MODE_BLOCK: a, b; MODE_MONITOR: c`): the
+ * Every one of `paths`, grouped by its declared mode (`MODE_BLOCK: a, b; MODE_MONITOR: c`, sorted as `originals` is): the
  * note names each rule destroy will leave, however many (the README says the up lists each one).
  */
 function everyPathByMode(paths: readonly string[], wanted: ReadonlyMap<string, PolicyMode>): string {
-  const byMode = new Map<string, string[]>();
-  for (const path of paths) byMode.set(wanted.get(path)!, [...(byMode.get(wanted.get(path)!) ?? []), path]);
-  return [...byMode].map(([mode, group]) => `${mode}: ${group.join(", ")}`).join("; ");
+  return Object.entries(groupedOriginals(new Map(paths.map((path) => [path, wanted.get(path)!]))))
+    .map(([mode, group]) => `${mode}: ${group.join(", ")}`)
+    .join("; ");
 }
 
 /**
