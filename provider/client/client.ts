@@ -18,7 +18,7 @@ import { Transport } from "./transport";
  * ```ts
  * import { SemgrepClient } from "pulumi-semgrep/client";
  *
- * const client = new SemgrepClient(); // SEMGREP_APP_TOKEN, SEMGREP_APP_URL
+ * const client = new SemgrepClient(); // SEMGREP_APP_TOKEN, SEMGREP_APP_URL (or SEMGREP_API_TOKEN, SEMGREP_URL)
  * const [policy] = await client.policies.list(1);
  * for await (const rule of client.policies.listRules(1, policy.id)) {
  *   console.log(rule.path, rule.policyMode);
@@ -71,8 +71,8 @@ const shared = new Map<string, SemgrepClient>();
  * operations with the same credentials (the provider process, a Pulumi program's data sources),
  * so they share one connection pool and its concurrency limit.
  */
-export function sharedClient(options: Pick<ClientOptions, "token" | "baseUrl" | "baseUrlSource" | "log">): SemgrepClient {
-  const key = `${options.baseUrl ?? ""}\n${options.baseUrlSource ?? ""}\n${options.token ?? ""}`;
+export function sharedClient(options: Pick<ClientOptions, "token" | "tokenSource" | "baseUrl" | "baseUrlSource" | "log">): SemgrepClient {
+  const key = [options.baseUrl, options.baseUrlSource, options.tokenSource, options.token].map((part) => part ?? "").join("\n");
   const client = shared.get(key) ?? new SemgrepClient(options);
   shared.set(key, client);
   return client;

@@ -1,7 +1,8 @@
 /**
  * Where the client's token and address come from: explicit settings first (the client's options,
- * or the provider's and data sources' own: a call's options, the stack config), then
- * SEMGREP_APP_TOKEN / SEMGREP_APP_URL, then the default address.
+ * or the provider's and data sources' own: a call's options, the stack config), then the
+ * environment (SEMGREP_APP_TOKEN, else SEMGREP_API_TOKEN; SEMGREP_APP_URL, else SEMGREP_URL),
+ * then the default address.
  */
 import type { Dispatcher } from "undici";
 import { InvalidBaseUrlError, MissingTokenError } from "./errors";
@@ -9,11 +10,27 @@ import { InvalidBaseUrlError, MissingTokenError } from "./errors";
 export const DEFAULT_BASE_URL = "https://semgrep.dev";
 export const TOKEN_ENV = "SEMGREP_APP_TOKEN";
 export const URL_ENV = "SEMGREP_APP_URL";
+/**
+ * Read when {@link TOKEN_ENV} is unset: Semgrep's GitOps reference for unified policies and its
+ * GitLab samples keep the token there.
+ */
+export const TOKEN_ENV_FALLBACK = "SEMGREP_API_TOKEN";
+/** Read when {@link URL_ENV} is unset: the Semgrep CLI and Semgrep's MCP server take the address from it. */
+export const URL_ENV_FALLBACK = "SEMGREP_URL";
+/** The environment variables a token is read from, in the order they are tried. */
+export const TOKEN_ENVS: readonly string[] = [TOKEN_ENV, TOKEN_ENV_FALLBACK];
+/** The environment variables an address is read from, in the order they are tried. */
+export const URL_ENVS: readonly string[] = [URL_ENV, URL_ENV_FALLBACK];
 
 export interface ClientOptions {
-  /** API token; default `SEMGREP_APP_TOKEN`. Never logged, never part of an error. */
+  /** API token; default `SEMGREP_APP_TOKEN`, else `SEMGREP_API_TOKEN`. Never logged, never part of an error. */
   token?: string;
-  /** Address of the service, e.g. `https://semgrep.dev` (no path); default `SEMGREP_APP_URL`, else https://semgrep.dev. */
+  /** Where `token` was set, named in the errors a bad token causes (401, 404), e.g. `semgrep:token`. Default `the token option`. */
+  tokenSource?: string;
+  /**
+   * Address of the service, e.g. `https://semgrep.dev` (no path); default `SEMGREP_APP_URL`, else
+   * `SEMGREP_URL`, else https://semgrep.dev.
+   */
   baseUrl?: string;
   /**
    * Where `baseUrl` was set, named in every error about the address (a malformed address, a
@@ -32,7 +49,7 @@ export interface ClientOptions {
   maxRetryDelayMs?: number;
   /** Receives one line per retry; never holds the token or a header. */
   log?: (line: string) => void;
-  /** The environment to read `SEMGREP_APP_TOKEN` / `SEMGREP_APP_URL` from; default `process.env`. */
+  /** The environment to read the token and address from ({@link TOKEN_ENVS}, {@link URL_ENVS}); default `process.env`. */
   env?: Record<string, string | undefined>;
   /**
    * The undici dispatcher requests go through, e.g. a `MockAgent` with canned answers in a unit
@@ -44,6 +61,8 @@ export interface ClientOptions {
 
 export interface ResolvedConfig {
   token: string;
+  /** Where the token came from (`semgrep:token`, `SEMGREP_API_TOKEN`, ...), for error messages. */
+  tokenSource: string;
   baseUrl: string;
   /** Where the address came from (`semgrep:url`, `SEMGREP_APP_URL`, ...), for error messages. */
   baseUrlSource: string;
@@ -61,11 +80,17 @@ export interface ResolvedConfig {
  * {@link InvalidBaseUrlError} when the address is not one the client can use.
  */
 export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
-  const given = { token: options.token, url: options.baseUrl, urlSource: options.baseUrlSource ?? "baseUrl" };
-  const { token, baseUrl, baseUrlSource } = resolveCredentials([given], options.env);
+  const given = {
+    token: options.token,
+    tokenSource: options.tokenSource ?? "the token option",
+    url: options.baseUrl,
+    urlSource: options.baseUrlSource ?? "baseUrl",
+  };
+  const { token, tokenSource, baseUrl, baseUrlSource } = resolveCredentials([given], options.env);
   if (!token) throw new MissingTokenError();
   return {
     token,
+    tokenSource: tokenSource ?? "the token option",
     baseUrl: parseBaseUrl(baseUrl ?? DEFAULT_BASE_URL, baseUrlSource),
     baseUrlSource,
     maxRetries: options.maxRetries ?? 8,
@@ -78,16 +103,19 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   };
 }
 
-/** One place a token and an address may be set; `urlSource` names it in errors about the address. */
+/** One place a token and an address may be set; `tokenSource` and `urlSource` name it in errors. */
 export interface CredentialSource {
   token?: string;
+  tokenSource?: string;
   url?: string;
   urlSource: string;
 }
 
-/** The token and address to use, and where the address came from. */
+/** The token and address to use, and where each came from. */
 export interface Credentials {
   token?: string;
+  /** Where the token came from; unset with the token. */
+  tokenSource?: string;
   /** Unset when no source gives one: the client then uses {@link DEFAULT_BASE_URL}. */
   baseUrl?: string;
   baseUrlSource: string;
@@ -95,17 +123,28 @@ export interface Credentials {
 
 /**
  * Each of the token and the address from the first of `sources` that sets it (blank counts as
- * unset), else from SEMGREP_APP_TOKEN / SEMGREP_APP_URL in `env`, read now. The token stays
- * unset when none has one ({@link resolveConfig} then throws {@link MissingTokenError}).
+ * unset), else from the environment `env`, read now: {@link TOKEN_ENVS} and {@link URL_ENVS} in
+ * that order. The token stays unset when none has one ({@link resolveConfig} then throws
+ * {@link MissingTokenError}).
  */
 export function resolveCredentials(
   sources: readonly CredentialSource[],
   env: Record<string, string | undefined> = process.env,
 ): Credentials {
-  const all = [...sources, { token: env[TOKEN_ENV], url: env[URL_ENV], urlSource: URL_ENV }];
-  const token = all.map((source) => nonBlank(source.token)).find((value) => value !== undefined);
-  const address = all.find((source) => nonBlank(source.url) !== undefined);
-  return { token, baseUrl: nonBlank(address?.url), baseUrlSource: address?.urlSource ?? "the default address" };
+  const fromEnv = (names: readonly string[]) => names.map((name) => ({ name, value: env[name] }));
+  const tokens = [
+    ...sources.map((source) => ({ name: source.tokenSource ?? "the token option", value: source.token })),
+    ...fromEnv(TOKEN_ENVS),
+  ];
+  const urls = [...sources.map((source) => ({ name: source.urlSource, value: source.url })), ...fromEnv(URL_ENVS)];
+  const token = tokens.find((source) => nonBlank(source.value) !== undefined);
+  const address = urls.find((source) => nonBlank(source.value) !== undefined);
+  return {
+    token: nonBlank(token?.value),
+    tokenSource: token?.name,
+    baseUrl: nonBlank(address?.value),
+    baseUrlSource: address?.name ?? "the default address",
+  };
 }
 
 /**

@@ -34,6 +34,8 @@ export interface ErrorDetails {
    * have reached the service, so it may have taken effect.
    */
   earlierAttemptMayHaveActed?: boolean;
+  /** Where the request's token came from (`semgrep:token`, `SEMGREP_API_TOKEN`, ...), named by a 401 or 404. */
+  tokenSource?: string;
 }
 
 /** The service answered with a non-2xx status. */
@@ -245,13 +247,13 @@ export class InvalidRequestError extends SemgrepError {
   }
 }
 
-/** No token in the options, in the stack config nor in SEMGREP_APP_TOKEN. */
+/** No token in the options, in the stack config nor in SEMGREP_APP_TOKEN / SEMGREP_API_TOKEN. */
 export class MissingTokenError extends SemgrepError {
   override name = "MissingTokenError";
   constructor() {
     super(
       "No Semgrep API token: set it with `pulumi config set --secret semgrep:token <token>`, " +
-        "or in the SEMGREP_APP_TOKEN environment variable, or pass `token` to the client.",
+        "or in the SEMGREP_APP_TOKEN environment variable (or SEMGREP_API_TOKEN), or pass `token` to the client.",
     );
   }
 }
@@ -320,7 +322,7 @@ function hintFor(status: number, code: string | undefined, details: ErrorDetails
     return "The slug belongs to a system-managed remediation policy, which no apply can create or change: choose another slug";
   switch (status) {
     case 401:
-      return "Check the token: it is missing, unknown or revoked (semgrep:token or SEMGREP_APP_TOKEN)";
+      return `Check the token${tokenFrom(details)}: it is missing, unknown or revoked`;
     case 403:
       return "The token is not allowed to do this; check its scopes in the deployment's Tokens settings";
     case 409:
@@ -330,10 +332,15 @@ function hintFor(status: number, code: string | undefined, details: ErrorDetails
       return "The apply needs the bundle's current state_version in the If-Match header: read the bundle (or dry-run it) first";
     case 404:
       return (
-        "The object does not exist, or the token lacks Web API access " +
+        `The object does not exist, or the token${tokenFrom(details)} lacks Web API access ` +
         "(enable 'Web API' for the token in the deployment's Tokens settings)"
       );
     default:
       return "";
   }
+}
+
+/** Where the token came from, as the 401 and 404 hints name it (the user may have several set). */
+function tokenFrom(details: ErrorDetails): string {
+  return details.tokenSource ? ` (from ${details.tokenSource})` : " (semgrep:token, SEMGREP_APP_TOKEN or SEMGREP_API_TOKEN)";
 }

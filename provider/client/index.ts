@@ -1,6 +1,6 @@
 /** `pulumi-semgrep/client`: the typed HTTP client of the Semgrep web API. */
 export { SemgrepClient, sharedClient } from "./client";
-export { type ClientOptions, DEFAULT_BASE_URL, TOKEN_ENV, URL_ENV } from "./config";
+export { type ClientOptions, DEFAULT_BASE_URL, TOKEN_ENV, TOKEN_ENVS, URL_ENV, URL_ENVS } from "./config";
 export * from "./errors";
 export { Paginated, type PageOf } from "./pagination";
 export type { ScanSearchRequest, ScanSummary, ScanDetail, ScanMeta, ScanSearchResponse } from "./schemas/scans";

@@ -188,6 +188,7 @@ export class Transport {
         conditional,
         stateVersion: conditional ? (stateVersion ?? entityTag(headers.etag)) : undefined,
         earlierAttemptMayHaveActed: mayHaveActed,
+        tokenSource: this.#config.tokenSource,
       };
       return fail(APIError.fromStatus(info, status, message, attempt, code ?? (status === 410 ? spec.goneCode : undefined), details));
     }

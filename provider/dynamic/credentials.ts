@@ -1,7 +1,8 @@
 /**
  * Where the provider process finds its token and address: the stack config given to `configure`
  * (`semgrep:token`, set with `pulumi config set --secret`, and `semgrep:url`), else
- * SEMGREP_APP_TOKEN / SEMGREP_APP_URL read at call time. Held in this process's memory only.
+ * the environment read at call time (SEMGREP_APP_TOKEN, else SEMGREP_API_TOKEN; SEMGREP_APP_URL,
+ * else SEMGREP_URL). Held in this process's memory only.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { AuthenticationError, causeChain, MissingTokenError, type SemgrepClient, sharedClient } from "../client";
@@ -17,7 +18,7 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
 
 /** The client for the current credentials. */
 export function apiClient(): SemgrepClient {
-  const credentials = resolveCredentials([{ ...configured, urlSource: "semgrep:url" }]);
+  const credentials = resolveCredentials([{ ...configured, tokenSource: "semgrep:token", urlSource: "semgrep:url" }]);
   return sharedClient({ ...credentials, log: (line) => process.stderr.write(`${redacted(line)}\n`) });
 }
 

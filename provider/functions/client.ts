@@ -1,7 +1,7 @@
 /**
  * The client the data-source functions use in the Pulumi program's process: the call's own
  * options first, then the stack config (`semgrep:token`, secret, and `semgrep:url`), then
- * SEMGREP_APP_TOKEN / SEMGREP_APP_URL.
+ * the environment (SEMGREP_APP_TOKEN, else SEMGREP_API_TOKEN; SEMGREP_APP_URL, else SEMGREP_URL).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { type SemgrepClient, sharedClient } from "../client";
@@ -14,12 +14,12 @@ import { resolveCredentials } from "../client/config";
  */
 export interface SemgrepInvokeOptions {
   /**
-   * API token for this call, instead of `semgrep:token` / SEMGREP_APP_TOKEN: a string or any
+   * API token for this call, instead of `semgrep:token` / SEMGREP_APP_TOKEN / SEMGREP_API_TOKEN: a string or any
    * `pulumi.Input`, e.g. `config.requireSecret("token")`. It stays a secret: it is used for the
    * request only, never stored or printed (the results hold none of it, so they are not secrets).
    */
   token?: pulumi.Input<string>;
-  /** Service address for this call, instead of `semgrep:url` / SEMGREP_APP_URL. */
+  /** Service address for this call, instead of `semgrep:url` / SEMGREP_APP_URL / SEMGREP_URL. */
   url?: string;
 }
 
@@ -64,8 +64,8 @@ async function plainToken(token: pulumi.Input<string> | undefined): Promise<stri
 export async function clientFor(opts: SemgrepInvokeOptions = {}): Promise<SemgrepClient> {
   return sharedClient(
     resolveCredentials([
-      { token: await plainToken(opts.token), url: opts.url, urlSource: "the url invoke option" },
-      { token: stackConfig("token"), url: stackConfig("url"), urlSource: "semgrep:url" },
+      { token: await plainToken(opts.token), tokenSource: "the token invoke option", url: opts.url, urlSource: "the url invoke option" },
+      { token: stackConfig("token"), tokenSource: "semgrep:token", url: stackConfig("url"), urlSource: "semgrep:url" },
     ]),
   );
 }

@@ -4,13 +4,16 @@
  * are listed once per run (one analyzer process per run) and shared by every resource checked;
  * these are reads during preview, as the README says.
  */
-import { SemgrepClient, TOKEN_ENV, URL_ENV } from "../client";
+import { SemgrepClient } from "../client";
+import { resolveCredentials } from "../client/config";
 import type { RuleFacts } from "../kinds/rule-criteria";
 
 /** Where the pack's requests go: the policy's config first, then the environment of the Pulumi run. */
 export interface Credentials {
   token: string;
   url?: string;
+  /** Where `token` was set, as a 401 or 404 names it. */
+  tokenSource?: string;
   /** Where `url` was set, as an error about it names it. */
   urlSource?: string;
 }
@@ -22,14 +25,28 @@ export interface Credentials {
  */
 const withoutApiPath = (url: string) => url.trim().replace(/\/api\/v1\/*$/, "");
 
-/** The credentials in `config` (`token`, `url`), else SEMGREP_APP_TOKEN / SEMGREP_APP_URL; undefined without a token. */
+/**
+ * The credentials in `config` (`token`, `url`), else the environment of the Pulumi run
+ * (SEMGREP_APP_TOKEN, else SEMGREP_API_TOKEN; SEMGREP_APP_URL, else SEMGREP_URL), as the provider
+ * reads them; undefined without a token.
+ */
 export function credentialsFrom(config: { token?: unknown; url?: unknown }, env = process.env): Credentials | undefined {
-  const token = typeof config.token === "string" && config.token ? config.token : env[TOKEN_ENV];
-  const [url, urlSource] =
-    typeof config.url === "string" && config.url
-      ? [withoutApiPath(config.url), "the url of the policy's config"]
-      : [env[URL_ENV] || undefined, URL_ENV];
-  return token ? { token, ...(url ? { url, urlSource } : {}) } : undefined;
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  const url = text(config.url);
+  const found = resolveCredentials(
+    [
+      {
+        token: text(config.token),
+        tokenSource: "the token of the policy's config",
+        url: url && withoutApiPath(url),
+        urlSource: "the url of the policy's config",
+      },
+    ],
+    env,
+  );
+  if (!found.token) return undefined;
+  const address = found.baseUrl ? { url: found.baseUrl, urlSource: found.baseUrlSource } : {};
+  return { token: found.token, tokenSource: found.tokenSource, ...address };
 }
 
 /** The rules of a policy by path, as the criteria see them (with each rule's severity). */
@@ -43,7 +60,13 @@ export function policyListing(credentials: Credentials): PolicyListing {
   let listing = listings.get(key);
   if (!listing) {
     listing = listingOnce(
-      new SemgrepClient({ token: credentials.token, baseUrl: credentials.url, baseUrlSource: credentials.urlSource, env: {} }),
+      new SemgrepClient({
+        token: credentials.token,
+        tokenSource: credentials.tokenSource,
+        baseUrl: credentials.url,
+        baseUrlSource: credentials.urlSource,
+        env: {},
+      }),
     );
     listings.set(key, listing);
   }

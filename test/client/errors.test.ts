@@ -67,7 +67,7 @@ describe("error mapping", () => {
     const error = await client.policies.list(1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, method: "GET", path: "/api/v1/deployments/1/policies", operation: "policies.list" });
-    expect((error as Error).message).toMatch(/semgrep:token or SEMGREP_APP_TOKEN/);
+    expect((error as Error).message).toMatch(/Check the token \(from the token option\): it is missing, unknown or revoked/);
     for (const text of [
       String(error),
       (error as Error).stack ?? "",
@@ -90,7 +90,7 @@ describe("error mapping", () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as Error).message).toBe(
       "Semgrep API policies.listRules failed (GET /api/v1/deployments/1/policies/999 → 404): policy 999 not found. " +
-        "The object does not exist, or the token lacks Web API access (enable 'Web API' for the token in the deployment's Tokens settings)",
+        "The object does not exist, or the token (from the token option) lacks Web API access (enable 'Web API' for the token in the deployment's Tokens settings)",
     );
   });
 
@@ -175,6 +175,32 @@ describe("configuration", () => {
     expect(client.baseUrl).toBe(env.emulator.url);
     expect(await client.policies.list(1)).toHaveLength(3);
     await client.close();
+  });
+
+  it("falls back to SEMGREP_API_TOKEN and SEMGREP_URL (as Semgrep's CLI, MCP server and GitOps reference name them), after the SEMGREP_APP_* names", async () => {
+    const fallbacks = { SEMGREP_API_TOKEN: env.emulator.token, SEMGREP_URL: env.emulator.url };
+    const client = new SemgrepClient({ env: fallbacks });
+    expect(client.baseUrl).toBe(env.emulator.url);
+    expect(await client.policies.list(1)).toHaveLength(3);
+    await client.close();
+    const both = new SemgrepClient({ env: { ...fallbacks, SEMGREP_APP_URL: "http://app.example", SEMGREP_APP_TOKEN: "app" } });
+    expect(both.baseUrl).toBe("http://app.example");
+    expect(() => new SemgrepClient({ token: "t", env: { SEMGREP_URL: "https://semgrep.dev/api/v1" } })).toThrow(
+      /^SEMGREP_URL "https:\/\/semgrep\.dev\/api\/v1" must be/,
+    );
+  });
+
+  it("names where the token came from when the service refuses it (401) or finds nothing (404)", async () => {
+    const wrong = new SemgrepClient({ env: { SEMGREP_API_TOKEN: "not-the-token", SEMGREP_URL: env.emulator.url }, maxRetries: 0 });
+    const refused = await wrong.policies.list(1).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AuthenticationError);
+    expect((refused as Error).message).toMatch(/Check the token \(from SEMGREP_API_TOKEN\): it is missing, unknown or revoked/);
+    await wrong.close();
+    const configured = new SemgrepClient({ token: env.emulator.token, tokenSource: "semgrep:token", baseUrl: env.emulator.url, env: {} });
+    const missing = await configured.projects.get("acme", "acme/no-such-project").catch((e: unknown) => e);
+    expect((missing as Error).message).toMatch(/the token \(from semgrep:token\) lacks Web API access/);
+    await configured.close();
+    expect(() => new SemgrepClient({ env: {} })).toThrow(/SEMGREP_APP_TOKEN environment variable \(or SEMGREP_API_TOKEN\)/);
   });
 
   it("prefers explicit options over the environment, and defaults to https://semgrep.dev", () => {

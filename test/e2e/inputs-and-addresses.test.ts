@@ -31,6 +31,31 @@ describe('primaryBranch: "None"', () => {
   }, 120_000);
 });
 
+describe("the environment names of Semgrep's own tools", () => {
+  it("SEMGREP_API_TOKEN and SEMGREP_URL alone serve the provider and the data sources; a refused token is named by where it came from", async () => {
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+const tags = new semgrep.ProjectTags("web-tags", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["x"] });
+exports.tags = semgrep.getProjectOutput({ deploymentSlug: "acme", projectName: "acme/web-app" }, { dependsOn: [tags] }).tags;`),
+      { credentials: "none" },
+    );
+    const fallbacks = { SEMGREP_API_TOKEN: emulator.token, SEMGREP_URL: emulator.url };
+    await workspace.run(["up", "--yes", "--skip-preview"], { env: fallbacks });
+    expect(emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toContain("x");
+    expect(JSON.parse((await workspace.run(["stack", "output", "tags", "--json"])).stdout)).toContain("x");
+    await workspace.run(["preview", "--refresh", "--expect-no-changes"], { env: fallbacks });
+
+    const refused = await workspace.run(["preview", "--refresh"], {
+      allowFailure: true,
+      env: { ...fallbacks, SEMGREP_API_TOKEN: "not-the-token" },
+    });
+    expect(refused.status).not.toBe(0);
+    expect(printed(refused)).toMatch(/Check the token \(from SEMGREP_API_TOKEN\): it is missing, unknown or revoked/);
+    expect(emulator.requests().filter((r) => r.method !== "GET")).toHaveLength(1); // the one tag added
+  }, 180_000);
+});
+
 describe("an address the client cannot use", () => {
   const cases: Array<[string, (url: string) => string, RegExp]> = [
     [

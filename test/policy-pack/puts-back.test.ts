@@ -203,8 +203,25 @@ describe("the pack's config", () => {
     expect(properties.weakModes!.items!.enum).toEqual(["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABLED"]);
     expect(credentialsFrom({ token: "t", url: "https://semgrep.dev/api/v1/" }, {})).toEqual({
       token: "t",
+      tokenSource: "the token of the policy's config",
       url: "https://semgrep.dev",
       urlSource: "the url of the policy's config",
     });
+  });
+
+  it("without token and url, reads the environment in the provider's order: SEMGREP_APP_* first, then SEMGREP_API_TOKEN / SEMGREP_URL", () => {
+    const fallbacks = { SEMGREP_API_TOKEN: "api", SEMGREP_URL: "http://cli.example" };
+    expect(credentialsFrom({}, fallbacks)).toEqual({
+      token: "api",
+      tokenSource: "SEMGREP_API_TOKEN",
+      url: "http://cli.example",
+      urlSource: "SEMGREP_URL",
+    });
+    expect(credentialsFrom({}, { ...fallbacks, SEMGREP_APP_TOKEN: "app", SEMGREP_APP_URL: "http://app.example" })).toMatchObject({
+      token: "app",
+      tokenSource: "SEMGREP_APP_TOKEN",
+      url: "http://app.example",
+    });
+    expect(credentialsFrom({}, { SEMGREP_URL: "http://cli.example" })).toBeUndefined();
   });
 });

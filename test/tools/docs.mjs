@@ -676,7 +676,7 @@ function functionPage(api, name, problems) {
     "",
     `\`${opts.typeNode.getText()}\`; in \`${twinName}\`, \`${outputOpts.typeNode.getText()}\`. ` +
       "Credentials come from these first, then the stack's `semgrep:token` / `semgrep:url`, then " +
-      "`SEMGREP_APP_TOKEN` / `SEMGREP_APP_URL`.",
+      "`SEMGREP_APP_TOKEN` (else `SEMGREP_API_TOKEN`) / `SEMGREP_APP_URL` (else `SEMGREP_URL`).",
     "",
     table(
       ["Name", "Type", "Taken by", "Description"],

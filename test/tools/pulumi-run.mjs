@@ -41,6 +41,10 @@ export function offlinePulumiEnv(root, extra = {}) {
     NO_COLOR: "1",
     // Programs are type-checked by `npm run typecheck`; here they only run.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // The provider falls back to these after SEMGREP_APP_TOKEN / SEMGREP_APP_URL: a shell's own
+    // (the Semgrep CLI's SEMGREP_URL) must not send a run elsewhere.
+    SEMGREP_API_TOKEN: "",
+    SEMGREP_URL: "",
     ...extra,
   };
 }

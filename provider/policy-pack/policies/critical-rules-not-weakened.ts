@@ -75,12 +75,13 @@ const configSchema = schemaOf({
   weakModes: stringList(`Modes that weaken a rule (${POLICY_MODES.join(", ")}).`, ["MODE_MONITOR", "MODE_DISABLED"], POLICY_MODES),
   token: {
     type: "string",
-    description: "Semgrep API token for the severity lookups; default SEMGREP_APP_TOKEN. Plain text in the pack config.",
+    description:
+      "Semgrep API token for the severity lookups; default SEMGREP_APP_TOKEN, else SEMGREP_API_TOKEN. Plain text in the pack config.",
   },
   url: {
     type: "string",
     description:
-      "Semgrep's address, e.g. https://semgrep.dev (a trailing /api/v1 is accepted); default SEMGREP_APP_URL, else https://semgrep.dev.",
+      "Semgrep's address, e.g. https://semgrep.dev (a trailing /api/v1 is accepted); default SEMGREP_APP_URL, else SEMGREP_URL, else https://semgrep.dev.",
   },
   skipWithoutCredentials: {
     type: "boolean",
@@ -124,7 +125,7 @@ function credentialsOrReport(config: Config, report: ReportViolation, what: stri
   if (credentials) return credentials;
   const message =
     `${what}, and without Semgrep credentials this policy cannot look up ` +
-    `${what.includes("rules") ? "their severities" : "its severity"}: set SEMGREP_APP_TOKEN (and SEMGREP_APP_URL) in the environment ` +
+    `${what.includes("rules") ? "their severities" : "its severity"}: set SEMGREP_APP_TOKEN or SEMGREP_API_TOKEN (and SEMGREP_APP_URL or SEMGREP_URL) in the environment ` +
     "of the Pulumi run, or `token` (and `url`) in this policy's config.";
   if (config.skipWithoutCredentials) advise(report, message, urn);
   else report(message, urn);
