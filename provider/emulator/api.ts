@@ -14,6 +14,7 @@ import {
   listRepositoriesRequest,
   listRulesQuery,
   managedScanRequest,
+  MAX_PROJECT_PAGE_SIZE,
   PRIMARY_BRANCH_FOLLOWS_DEFAULT,
   scanSearchRequest,
   tagList,
@@ -333,8 +334,8 @@ function listProjects(req: ApiRequest) {
   const deployment = deploymentBySlug(req);
   const pageNumber = Number(req.query.get("page") ?? "0");
   const pageSize = Number(req.query.get("page_size") ?? "100");
-  if (!Number.isInteger(pageNumber) || pageNumber < 0 || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
-    throw new HttpError(400, "invalid request: page must be 0 or more and page_size 1 to 1000");
+  if (!Number.isInteger(pageNumber) || pageNumber < 0 || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PROJECT_PAGE_SIZE) {
+    throw new HttpError(400, `invalid request: page must be 0 or more and page_size 1 to ${MAX_PROJECT_PAGE_SIZE}`);
   }
   const projects = req.state.projects.filter((p) => p.deploymentId === deployment.id);
   return { projects: projects.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize).map(renderListProject) };

@@ -223,12 +223,15 @@ describe("projects", () => {
   it("lists projects and deployments (live-service helpers)", async () => {
     const client = env.client();
     expect(await client.deployments.list()).toEqual([{ id: 1, name: "Acme Corp", slug: "acme" }]);
+    // By default 3,000 a page, the largest the live service takes: the demo's 14 projects in one request.
+    expect(await client.projects.list("acme").toArray()).toHaveLength(14);
+    expect(env.requests("projects.list")).toHaveLength(1);
     const projects = await client.projects.list("acme", 5).toArray();
     expect(projects).toHaveLength(14);
-    expect(env.requests("projects.list")).toHaveLength(3);
+    expect(env.requests("projects.list")).toHaveLength(1 + 3);
     // Lazy, as every listing: the first 5 cost one page.
     await client.projects.list("acme", 5).toArray(5);
-    expect(env.requests("projects.list")).toHaveLength(4);
+    expect(env.requests("projects.list")).toHaveLength(1 + 3 + 1);
   });
 });
 
