@@ -258,12 +258,10 @@ function listRepositories(req: ApiRequest) {
     .map((r) => ({ repo: r, count: dependencyCount(r, body.dependencyFilter) }))
     .filter((row) => row.count > 0);
   const offset = body.cursor ?? 0;
-  const size = body.pageSize ?? 5;
-  const slice = rows.slice(offset, offset + size);
-  const hasMore = offset + slice.length < rows.length;
+  const slice = rows.slice(offset, offset + (body.pageSize ?? 5));
+  const end = offset + slice.length;
   return {
-    ...(hasMore ? { cursor: offset + slice.length } : {}),
-    hasMore,
+    ...dependencyPageEnd(end, end < rows.length),
     repositorySummaries: slice.map(({ repo, count }) => ({
       id: repo.id,
       name: repo.name,
@@ -281,8 +279,18 @@ function listLockfiles(req: ApiRequest) {
   const body = parse(listLockfilesRequest, req.body ?? {});
   matchesPath(req, body, { ...DEPLOYMENT_ID_IN_BODY, repositoryId: "repository" });
   const rows = lockfileCounts(repo, body.dependencyFilter).filter((row) => row.numDependencies > 0);
-  const result = page(rows, decodeCursor(body.cursor), body.pageSize ?? 5);
-  return { ...(result.cursor ? { cursor: result.cursor } : {}), hasMore: result.cursor !== "", lockfileSummaries: result.items };
+  const offset = decodeCursor(body.cursor);
+  const result = page(rows, offset, body.pageSize ?? 5);
+  return { ...dependencyPageEnd(encodeCursor(offset + result.items.length), result.cursor !== ""), lockfileSummaries: result.items };
+}
+
+/**
+ * Where a dependency listing's page ends. The live service sends `cursor` on every page, the
+ * last one included (with `hasMore: false`), and scripts read it unconditionally: the end signal
+ * is `hasMore` alone.
+ */
+function dependencyPageEnd<C>(cursor: C, hasMore: boolean): { cursor: C; hasMore: boolean } {
+  return { cursor, hasMore };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -376,13 +384,7 @@ function switched(toggle: { enabled?: boolean }): { enabled: boolean } {
 
 function addTags(req: ApiRequest) {
   const project = findProject(req);
-  // The OpenAPI's body is the object `{deploymentSlug?, projectName?, tags}` (the names repeat the
-  // path); its example is a bare array, which the service takes too.
-  const body = Array.isArray(req.body) ? { tags: parse(tagList, req.body) } : parse(addTagsRequest, req.body);
-  matchesPath(req, body, PROJECT_IN_BODY);
-  // No `tags` is an empty list in protobuf: nothing to add.
-  const tags = body.tags ?? [];
-  const fresh = tags.filter((t) => !project.tags.includes(t));
+  const fresh = tagsInBody(req).filter((t) => !project.tags.includes(t));
   if (fresh.length) {
     project.tags = [...project.tags, ...fresh];
     req.changed();
@@ -390,10 +392,26 @@ function addTags(req: ApiRequest) {
   return { project: renderProject(project) };
 }
 
+/**
+ * The tags a body names, none without a body. The OpenAPI's body is the object
+ * `{deploymentSlug?, projectName?, tags}` (the names repeat the path); its example is a bare
+ * array, which the service takes too. No `tags` is an empty list in protobuf.
+ */
+function tagsInBody(req: ApiRequest): string[] {
+  if (req.body === undefined) return [];
+  const body = Array.isArray(req.body) ? { tags: parse(tagList, req.body) } : parse(addTagsRequest, req.body);
+  matchesPath(req, body, PROJECT_IN_BODY);
+  return body.tags ?? [];
+}
+
+/**
+ * Removes the tags of the query (`?tags=a&tags=b`, the OpenAPI's form, which the client sends)
+ * and of a JSON body `{"tags": [...]}` (the form Semgrep's own scripts send). Naming no tag at
+ * all removes nothing and answers 200, as the live service does.
+ */
 function removeTags(req: ApiRequest) {
   const project = findProject(req);
-  const tags = parse(tagList, req.query.getAll("tags"));
-  if (tags.length === 0) throw new HttpError(400, "invalid request: tags: give at least one tag to remove (?tags=a&tags=b)");
+  const tags = [...parse(tagList, req.query.getAll("tags")), ...tagsInBody(req)];
   const kept = project.tags.filter((t) => !tags.includes(t));
   if (kept.length !== project.tags.length) {
     project.tags = kept;
