@@ -16,7 +16,7 @@ import {
   managedScanRequest,
   MAX_PROJECT_PAGE_SIZE,
   PRIMARY_BRANCH_FOLLOWS_DEFAULT,
-  scanSearchRequest,
+  scanSearchAsRead,
   tagList,
   updateProjectRequest,
   updateRuleModeRequest,
@@ -218,7 +218,7 @@ const PRODUCT_NAMES: Record<string, string> = {
 
 function searchScans(req: ApiRequest) {
   const deployment = deploymentById(req);
-  const body = parse(scanSearchRequest, req.body ?? {});
+  const body = parse(scanSearchAsRead, req.body ?? {});
   matchesPath(req, body, DEPLOYMENT_ID_IN_BODY);
   const since = body.since ? Date.parse(body.since) : undefined;
   const products = (body.products ?? []).filter((p) => p !== "PRODUCT_UNSPECIFIED").map((p) => PRODUCT_NAMES[p]);
@@ -228,7 +228,7 @@ function searchScans(req: ApiRequest) {
     scan.deploymentId === deployment.id &&
     (body.branch === undefined || scan.branch === body.branch || scan.branch === `refs/heads/${body.branch}`) &&
     (body.repository_id === undefined || scan.repositoryId === body.repository_id) &&
-    (body.is_full_scan === undefined || scan.isFullScan === (body.is_full_scan === 1)) &&
+    (body.is_full_scan === undefined || scan.isFullScan === body.is_full_scan) &&
     (since === undefined || Date.parse(scan.startedAt) > since) &&
     (statuses.length === 0 || statuses.includes(scanStatus(scan, req.now) as never)) &&
     products.every((p) => p !== undefined && scan.enabledProducts.includes(p)) &&

@@ -24,6 +24,22 @@ describe("scans", () => {
     expect(env.requests("scans.search")).toHaveLength(1);
   });
 
+  it("sends is_full_scan as a boolean, the form Semgrep's scan-health script sends, also when given the OpenAPI's 1 or 0", async () => {
+    const proxy = await startRecordingProxy(env.emulator.url);
+    try {
+      const client = env.client({ baseUrl: proxy.url });
+      const full = await client.scans.searchPage(1, { is_full_scan: 1 });
+      const diff = await client.scans.searchPage(1, { is_full_scan: false });
+      expect(proxy.exchanges.map((e) => (e.body as { is_full_scan: unknown }).is_full_scan)).toEqual([true, false]);
+      expect(full.scans.length).toBeGreaterThan(0);
+      expect(full.scans.every((s) => s.is_full_scan)).toBe(true);
+      expect(diff.scans.length).toBeGreaterThan(0);
+      expect(diff.scans.every((s) => !s.is_full_scan)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("keeps completed scans at exit code 0 or 1 (the spec's state table)", async () => {
     const completed = await env
       .client()

@@ -41,6 +41,19 @@ const CLIENT_OPERATIONS = {
   "sbom.getExport": "SupplyChainService_GetSbomExport",
 } as const;
 
+/**
+ * Where the client's requests depart from this OpenAPI on purpose, because public clients of the
+ * live service show what it takes (spec/real-api-notes.md, "From real clients"; issue 22: that
+ * evidence wins): each as the exact problem the checker reports, with the reason. Each must
+ * occur, so the list cannot go stale, and no other problem may.
+ */
+const REAL_CLIENT_DEPARTURES: Readonly<Record<string, string>> = {
+  "ScansService_SearchScans: body.is_full_scan: must be integer":
+    "is_full_scan is sent as a boolean, as Semgrep's scan-health script sends it: the OpenAPI types it " +
+    "integer, but its description speaks of true and false, and protobuf's JSON mapping reads a bool " +
+    "field only from true or false",
+};
+
 if (!file) {
   it.skip(`OpenAPI conformance tier did not run: set ${OPENAPI_V1_ENV} to semgrep-public-v1.openapi.yaml (.ci/run does)`, () => {});
 } else {
@@ -107,8 +120,10 @@ if (!file) {
         expect([...answered].sort()).toEqual(Object.values(CLIENT_OPERATIONS).sort());
       });
 
-      it("sends only documented requests", () => {
-        expect(proxy.exchanges.flatMap((e) => contract.checkRequest(e))).toEqual([]);
+      it("sends only documented requests, except the departures real clients show (each stated)", () => {
+        const problems = proxy.exchanges.flatMap((e) => contract.checkRequest(e));
+        expect(problems.filter((p) => !(p in REAL_CLIENT_DEPARTURES))).toEqual([]);
+        expect([...new Set(problems)].sort()).toEqual(Object.keys(REAL_CLIENT_DEPARTURES).sort());
       });
 
       it("is answered only in the documented shape", () => {

@@ -94,6 +94,13 @@ describe("bad input answers 400", () => {
       { body: { repositoryId: "101", ref: "refs/heads/main", formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } } },
       /version/,
     ],
+    [
+      "an is_full_scan neither boolean nor 0 or 1",
+      "POST",
+      "/deployments/1/scans/search",
+      { body: { is_full_scan: "yes" } },
+      /is_full_scan/,
+    ],
     ["a project page over 3,000", "GET", "/deployments/acme/projects?page_size=3001", {}, /page_size 1 to 3000/],
     [
       "a tag removal with tags that are not strings",
