@@ -88,11 +88,24 @@ describe("bad input answers 400", () => {
     ],
     ["an SBOM ref that is not a ref", "POST", "/deployments/1/sbom/export", { body: { repositoryId: "101", ref: "main" } }, /ref/],
     [
-      "an SBOM formatVersion with the version string the OpenAPI dropped",
+      "an SBOM formatVersion.version (deprecated) naming no CycloneDX version the service supports",
       "POST",
       "/deployments/1/sbom/export",
-      { body: { repositoryId: "101", ref: "refs/heads/main", formatVersion: { format: "SBOM_FORMAT_CYCLONEDX", version: "1.5" } } },
-      /version/,
+      { body: { repositoryId: "101", ref: "refs/heads/main", formatVersion: { version: "9.9" } } },
+      /formatVersion\.version: must be a CycloneDX version the service supports: one of 1\.4, 1\.5, 1\.6, 1\.7/,
+    ],
+    [
+      "an SBOM formatVersion.version naming another version than its cyclonedxVersion",
+      "POST",
+      "/deployments/1/sbom/export",
+      {
+        body: {
+          repositoryId: "101",
+          ref: "refs/heads/main",
+          formatVersion: { version: "1.5", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" },
+        },
+      },
+      /formatVersion\.version: names another version/,
     ],
     [
       "an is_full_scan neither boolean nor 0 or 1",
