@@ -116,6 +116,7 @@ export const routes: Route[] = [
   { method: "DELETE", pattern: new RegExp(`^${PROJECT}/tags$`), operation: "projects.removeTags", handle: removeTags },
   { method: "GET", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.get", handle: getProject },
   { method: "PATCH", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.update", handle: updateProject },
+  { method: "DELETE", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.delete", handle: deleteProject },
   { method: "POST", pattern: new RegExp(`^${DEP}/sbom/export$`), operation: "sbom.createExport", handle: createSbomExport },
   { method: "GET", pattern: new RegExp(`^${DEP}/sbom/export/(?<task>[^/]+)$`), operation: "sbom.getExport", handle: getSbomExport },
 ];
@@ -365,6 +366,17 @@ function updateProject(req: ApiRequest) {
   if (body.managed_scan_config?.full_scan) project.managedScanConfig.full_scan = switched(body.managed_scan_config.full_scan);
   req.changed();
   return { project: renderProject(project) };
+}
+
+/**
+ * Removes a project, as the live service's DELETE does (users' own clean-up scripts call it; the
+ * client has no use for it). Its scans and dependency data stay, as the emulator keeps no findings.
+ */
+function deleteProject(req: ApiRequest) {
+  const project = findProject(req);
+  req.state.projects = req.state.projects.filter((p) => p !== project);
+  req.changed();
+  return { project_name: project.name };
 }
 
 function updateManagedScans(req: ApiRequest) {
