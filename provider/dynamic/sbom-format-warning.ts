@@ -1,5 +1,5 @@
 /** The warning given while a program spells SbomExport's `formatVersion` the deprecated way (see provider/kinds/sbom-format-version.ts). */
-import { translate } from "../kinds/sbom-format-version";
+import { translateFormatVersion } from "../client/schemas";
 import { containsUnknown, type Props } from "./check";
 import { isRecord } from "./diff";
 import { notifyOnce } from "./notices";
@@ -14,7 +14,7 @@ import { ownerOf, secretInputsOf } from "./resource-meta";
 export function warnDeprecatedVersion(props: Props): Promise<void> {
   const given = props.formatVersion;
   if (!isRecord(given) || typeof given.version !== "string" || containsUnknown(given)) return Promise.resolve();
-  const translated = translate(given);
+  const translated = translateFormatVersion(given);
   if (!("value" in translated)) return Promise.resolve();
   const owner = ownerOf("SbomExport", props);
   const secret = secretInputsOf(props).includes("formatVersion");

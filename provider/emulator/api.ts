@@ -7,15 +7,16 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { z } from "zod";
 import {
   addTagsRequest,
-  createSbomExportRequest,
+  createSbomExportAsRead,
   cyclonedxSpecVersion,
   DEFAULT_CYCLONEDX_VERSION,
   listLockfilesRequest,
   listRepositoriesRequest,
   listRulesQuery,
   managedScanRequest,
+  MAX_PROJECT_PAGE_SIZE,
   PRIMARY_BRANCH_FOLLOWS_DEFAULT,
-  scanSearchRequest,
+  scanSearchAsRead,
   tagList,
   updateProjectRequest,
   updateRuleModeRequest,
@@ -115,6 +116,7 @@ export const routes: Route[] = [
   { method: "DELETE", pattern: new RegExp(`^${PROJECT}/tags$`), operation: "projects.removeTags", handle: removeTags },
   { method: "GET", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.get", handle: getProject },
   { method: "PATCH", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.update", handle: updateProject },
+  { method: "DELETE", pattern: new RegExp(`^${PROJECT}$`), operation: "projects.delete", handle: deleteProject },
   { method: "POST", pattern: new RegExp(`^${DEP}/sbom/export$`), operation: "sbom.createExport", handle: createSbomExport },
   { method: "GET", pattern: new RegExp(`^${DEP}/sbom/export/(?<task>[^/]+)$`), operation: "sbom.getExport", handle: getSbomExport },
 ];
@@ -217,7 +219,7 @@ const PRODUCT_NAMES: Record<string, string> = {
 
 function searchScans(req: ApiRequest) {
   const deployment = deploymentById(req);
-  const body = parse(scanSearchRequest, req.body ?? {});
+  const body = parse(scanSearchAsRead, req.body ?? {});
   matchesPath(req, body, DEPLOYMENT_ID_IN_BODY);
   const since = body.since ? Date.parse(body.since) : undefined;
   const products = (body.products ?? []).filter((p) => p !== "PRODUCT_UNSPECIFIED").map((p) => PRODUCT_NAMES[p]);
@@ -227,7 +229,7 @@ function searchScans(req: ApiRequest) {
     scan.deploymentId === deployment.id &&
     (body.branch === undefined || scan.branch === body.branch || scan.branch === `refs/heads/${body.branch}`) &&
     (body.repository_id === undefined || scan.repositoryId === body.repository_id) &&
-    (body.is_full_scan === undefined || scan.isFullScan === (body.is_full_scan === 1)) &&
+    (body.is_full_scan === undefined || scan.isFullScan === body.is_full_scan) &&
     (since === undefined || Date.parse(scan.startedAt) > since) &&
     (statuses.length === 0 || statuses.includes(scanStatus(scan, req.now) as never)) &&
     products.every((p) => p !== undefined && scan.enabledProducts.includes(p)) &&
@@ -257,12 +259,10 @@ function listRepositories(req: ApiRequest) {
     .map((r) => ({ repo: r, count: dependencyCount(r, body.dependencyFilter) }))
     .filter((row) => row.count > 0);
   const offset = body.cursor ?? 0;
-  const size = body.pageSize ?? 5;
-  const slice = rows.slice(offset, offset + size);
-  const hasMore = offset + slice.length < rows.length;
+  const slice = rows.slice(offset, offset + (body.pageSize ?? 5));
+  const end = offset + slice.length;
   return {
-    ...(hasMore ? { cursor: offset + slice.length } : {}),
-    hasMore,
+    ...dependencyPageEnd(end, end < rows.length),
     repositorySummaries: slice.map(({ repo, count }) => ({
       id: repo.id,
       name: repo.name,
@@ -280,8 +280,18 @@ function listLockfiles(req: ApiRequest) {
   const body = parse(listLockfilesRequest, req.body ?? {});
   matchesPath(req, body, { ...DEPLOYMENT_ID_IN_BODY, repositoryId: "repository" });
   const rows = lockfileCounts(repo, body.dependencyFilter).filter((row) => row.numDependencies > 0);
-  const result = page(rows, decodeCursor(body.cursor), body.pageSize ?? 5);
-  return { ...(result.cursor ? { cursor: result.cursor } : {}), hasMore: result.cursor !== "", lockfileSummaries: result.items };
+  const offset = decodeCursor(body.cursor);
+  const result = page(rows, offset, body.pageSize ?? 5);
+  return { ...dependencyPageEnd(encodeCursor(offset + result.items.length), result.cursor !== ""), lockfileSummaries: result.items };
+}
+
+/**
+ * Where a dependency listing's page ends. The live service sends `cursor` on every page, the
+ * last one included (with `hasMore: false`), and scripts read it unconditionally: the end signal
+ * is `hasMore` alone.
+ */
+function dependencyPageEnd<C>(cursor: C, hasMore: boolean): { cursor: C; hasMore: boolean } {
+  return { cursor, hasMore };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,8 +343,8 @@ function listProjects(req: ApiRequest) {
   const deployment = deploymentBySlug(req);
   const pageNumber = Number(req.query.get("page") ?? "0");
   const pageSize = Number(req.query.get("page_size") ?? "100");
-  if (!Number.isInteger(pageNumber) || pageNumber < 0 || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
-    throw new HttpError(400, "invalid request: page must be 0 or more and page_size 1 to 1000");
+  if (!Number.isInteger(pageNumber) || pageNumber < 0 || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PROJECT_PAGE_SIZE) {
+    throw new HttpError(400, `invalid request: page must be 0 or more and page_size 1 to ${MAX_PROJECT_PAGE_SIZE}`);
   }
   const projects = req.state.projects.filter((p) => p.deploymentId === deployment.id);
   return { projects: projects.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize).map(renderListProject) };
@@ -358,6 +368,17 @@ function updateProject(req: ApiRequest) {
   return { project: renderProject(project) };
 }
 
+/**
+ * Removes a project, as the live service's DELETE does (users' own clean-up scripts call it; the
+ * client has no use for it). Its scans and dependency data stay, as the emulator keeps no findings.
+ */
+function deleteProject(req: ApiRequest) {
+  const project = findProject(req);
+  req.state.projects = req.state.projects.filter((p) => p !== project);
+  req.changed();
+  return { project_name: project.name };
+}
+
 function updateManagedScans(req: ApiRequest) {
   const project = findProject(req);
   const body = parse(managedScanRequest, req.body ?? {});
@@ -375,13 +396,7 @@ function switched(toggle: { enabled?: boolean }): { enabled: boolean } {
 
 function addTags(req: ApiRequest) {
   const project = findProject(req);
-  // The OpenAPI's body is the object `{deploymentSlug?, projectName?, tags}` (the names repeat the
-  // path); its example is a bare array, which the service takes too.
-  const body = Array.isArray(req.body) ? { tags: parse(tagList, req.body) } : parse(addTagsRequest, req.body);
-  matchesPath(req, body, PROJECT_IN_BODY);
-  // No `tags` is an empty list in protobuf: nothing to add.
-  const tags = body.tags ?? [];
-  const fresh = tags.filter((t) => !project.tags.includes(t));
+  const fresh = tagsInBody(req).filter((t) => !project.tags.includes(t));
   if (fresh.length) {
     project.tags = [...project.tags, ...fresh];
     req.changed();
@@ -389,10 +404,26 @@ function addTags(req: ApiRequest) {
   return { project: renderProject(project) };
 }
 
+/**
+ * The tags a body names, none without a body. The OpenAPI's body is the object
+ * `{deploymentSlug?, projectName?, tags}` (the names repeat the path); its example is a bare
+ * array, which the service takes too. No `tags` is an empty list in protobuf.
+ */
+function tagsInBody(req: ApiRequest): string[] {
+  if (req.body === undefined) return [];
+  const body = Array.isArray(req.body) ? { tags: parse(tagList, req.body) } : parse(addTagsRequest, req.body);
+  matchesPath(req, body, PROJECT_IN_BODY);
+  return body.tags ?? [];
+}
+
+/**
+ * Removes the tags of the query (`?tags=a&tags=b`, the OpenAPI's form, which the client sends)
+ * and of a JSON body `{"tags": [...]}` (the form Semgrep's own scripts send). Naming no tag at
+ * all removes nothing and answers 200, as the live service does.
+ */
 function removeTags(req: ApiRequest) {
   const project = findProject(req);
-  const tags = parse(tagList, req.query.getAll("tags"));
-  if (tags.length === 0) throw new HttpError(400, "invalid request: tags: give at least one tag to remove (?tags=a&tags=b)");
+  const tags = [...parse(tagList, req.query.getAll("tags")), ...tagsInBody(req)];
   const kept = project.tags.filter((t) => !tags.includes(t));
   if (kept.length !== project.tags.length) {
     project.tags = kept;
@@ -406,7 +437,7 @@ function removeTags(req: ApiRequest) {
 
 function createSbomExport(req: ApiRequest) {
   const deployment = deploymentById(req);
-  const body = parse(createSbomExportRequest, req.body ?? {});
+  const body = parse(createSbomExportAsRead, req.body ?? {});
   matchesPath(req, body, DEPLOYMENT_ID_IN_BODY);
   const repositoryId = Number(body.repositoryId);
   if (!req.state.projects.some((p) => p.id === repositoryId && p.deploymentId === deployment.id)) {
@@ -419,7 +450,8 @@ function createSbomExport(req: ApiRequest) {
     repositoryId,
     ref: body.ref,
     specVersion: cyclonedxSpecVersion(body.formatVersion?.cyclonedxVersion ?? DEFAULT_CYCLONEDX_VERSION),
-    request: body as Record<string, unknown>,
+    // As sent (a deprecated `formatVersion.version` included), for tests of what a client sends.
+    request: req.body as Record<string, unknown>,
     createdAt: new Date(req.now).toISOString(),
     statusReads: 0,
   });

@@ -118,6 +118,7 @@ export interface StoredSbomExport {
   ref: string;
   /** The CycloneDX specification version of the document it produces ("1.4" when the request names none). */
   specVersion: string;
+  /** The request's body as sent. */
   request: Record<string, unknown>;
   createdAt: string;
   /** Status reads so far: a job reports IN_PROGRESS on its first read, COMPLETED after. */

@@ -74,7 +74,7 @@ export async function getScans(args: GetScansArgs, opts?: SemgrepInvokeOptions):
     statuses,
     products,
     since,
-    is_full_scan: isFullScan === undefined ? undefined : isFullScan ? 1 : 0,
+    is_full_scan: isFullScan,
     total_time: totalTime,
     limit: Math.min(MAX_SCAN_PAGE_SIZE, maxResults ?? MAX_SCAN_PAGE_SIZE),
   });

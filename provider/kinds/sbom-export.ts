@@ -1,10 +1,10 @@
 /** SbomExport, declared once: see declare.ts. */
 import { z } from "zod";
-import { createSbomExportRequest } from "../client/schemas";
+import { anySbomFormatVersion, createSbomExportRequest } from "../client/schemas";
 import type { SbomCycloneDxVersion, SbomFormat } from "../client/schemas/enums";
 import { id } from "./inputs";
 import { defineKind, input, output, typedInput } from "./declare";
-import { formatVersionInput, sameFormatVersion } from "./sbom-format-version";
+import { sameFormatVersion } from "./sbom-format-version";
 
 /**
  * The SBOM's format and CycloneDX version, e.g.
@@ -66,7 +66,7 @@ export const sbomExportKind = defineKind({
     /** `refs/heads/<branch>` or `refs/pull/<number>/merge`. */
     ref: exportInput(request.ref),
     /** Format and CycloneDX version: `{ format: "SBOM_FORMAT_CYCLONEDX", cyclonedxVersion: "SBOM_CYCLONE_DX_VERSION_V1_6" }`. */
-    formatVersion: typedInput<SbomFormatVersionArgs | undefined>()(formatVersionInput.optional(), {
+    formatVersion: typedInput<SbomFormatVersionArgs | undefined>()(anySbomFormatVersion.optional(), {
       replaces: true,
       equal: sameFormatVersion,
     }),

@@ -24,6 +24,22 @@ describe("scans", () => {
     expect(env.requests("scans.search")).toHaveLength(1);
   });
 
+  it("sends is_full_scan as a boolean, the form Semgrep's scan-health script sends, also when given the OpenAPI's 1 or 0", async () => {
+    const proxy = await startRecordingProxy(env.emulator.url);
+    try {
+      const client = env.client({ baseUrl: proxy.url });
+      const full = await client.scans.searchPage(1, { is_full_scan: 1 });
+      const diff = await client.scans.searchPage(1, { is_full_scan: false });
+      expect(proxy.exchanges.map((e) => (e.body as { is_full_scan: unknown }).is_full_scan)).toEqual([true, false]);
+      expect(full.scans.length).toBeGreaterThan(0);
+      expect(full.scans.every((s) => s.is_full_scan)).toBe(true);
+      expect(diff.scans.length).toBeGreaterThan(0);
+      expect(diff.scans.every((s) => !s.is_full_scan)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("keeps completed scans at exit code 0 or 1 (the spec's state table)", async () => {
     const completed = await env
       .client()
@@ -223,12 +239,15 @@ describe("projects", () => {
   it("lists projects and deployments (live-service helpers)", async () => {
     const client = env.client();
     expect(await client.deployments.list()).toEqual([{ id: 1, name: "Acme Corp", slug: "acme" }]);
+    // By default 3,000 a page, the largest the live service takes: the demo's 14 projects in one request.
+    expect(await client.projects.list("acme").toArray()).toHaveLength(14);
+    expect(env.requests("projects.list")).toHaveLength(1);
     const projects = await client.projects.list("acme", 5).toArray();
     expect(projects).toHaveLength(14);
-    expect(env.requests("projects.list")).toHaveLength(3);
+    expect(env.requests("projects.list")).toHaveLength(1 + 3);
     // Lazy, as every listing: the first 5 cost one page.
     await client.projects.list("acme", 5).toArray(5);
-    expect(env.requests("projects.list")).toHaveLength(4);
+    expect(env.requests("projects.list")).toHaveLength(1 + 3 + 1);
   });
 });
 

@@ -84,6 +84,19 @@ describe("guards against endless listings", () => {
     await client.close();
   });
 
+  it("reads the project list 3,000 a page, the largest page the live service takes", async () => {
+    const projects = (page: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({ id: page * 3000 + i, name: `acme/p${page * 3000 + i}`, tags: [] }));
+    stub = await startStub((_req, res, index) => json(res, 200, { projects: projects(index, index === 0 ? 3000 : 7) }));
+    const client = new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} });
+    expect(await client.projects.list("acme").toArray()).toHaveLength(3007);
+    expect(stub.received).toEqual([
+      "GET /api/v1/deployments/acme/projects?page=0&page_size=3000",
+      "GET /api/v1/deployments/acme/projects?page=1&page_size=3000",
+    ]);
+    await client.close();
+  });
+
   it("stops on hasMore: false for dependency listings", async () => {
     stub = await startStub((_req, res) =>
       json(res, 200, {

@@ -198,6 +198,9 @@ export function contractFileFrom(env: NodeJS.ProcessEnv, name: string): string |
  *   are bound from the path, as gRPC-gateway does, so they are not required in the body;
  * - `Project.tags`, `ListProject.tags`, `UpdateProjectRequest.tags` and
  *   `SearchScansRequest.statuses` are typed `string`/`integer` but carry `items`: they are arrays;
+ * - `required` entries that name no property even so (`DeleteProjectResponse` requires
+ *   `projects` and has only `project_name`), once path-bound ones are set aside: dropped, as no
+ *   answer could have them;
  * - `ecosystem`, `transitivity`, `licensePolicySettings`, `products` and `statuses` carry a string
  *   `enum` at the array level (which no array can match) besides the one on `items`: dropped;
  * - the scan-meta key `on:` was read as a YAML 1.1 boolean when the file was generated and is
@@ -216,6 +219,7 @@ export function correctContract(doc: JsonObject): string[] {
     arrays: [] as string[],
     arrayEnums: [] as string[],
     on: [] as string[],
+    unmet: [] as string[],
   };
   const schemas = (doc.components as JsonObject).schemas as JsonObject;
   for (const [name, schema] of Object.entries(schemas)) {
@@ -260,6 +264,16 @@ export function correctContract(doc: JsonObject): string[] {
       body.required = kept;
     }
   }
+  for (const [name, schema] of Object.entries(schemas)) {
+    walkSchemas(schema as JsonObject, name, (node, where) => {
+      const properties = node.properties as JsonObject | undefined;
+      if (!properties || !Array.isArray(node.required)) return;
+      const unmet = node.required.filter((entry) => !(String(entry) in properties));
+      if (unmet.length === 0) return;
+      node.required = node.required.filter((entry) => String(entry) in properties);
+      found.unmet.push(`${where} (${unmet.join(", ")})`);
+    });
+  }
   for (const [path, item] of Object.entries(doc.paths as JsonObject)) {
     for (const method of METHODS) {
       const op = (item as JsonObject)[method] as JsonObject | undefined;
@@ -281,6 +295,7 @@ export function correctContract(doc: JsonObject): string[] {
   const say = (what: string, places: string[]) => places.length && lines.push(`${what} (${places.length}): ${places.join("; ")}`);
   say("required entries in proto names mapped to their properties", found.required);
   say("body fields bound from the path no longer required in the body", found.pathBound);
+  say("required entries naming no property dropped", found.unmet);
   say("If-Match, required in the description only, declared as a required header", found.ifMatch);
   say("schemas with items typed as arrays", found.arrays);
   say("array-level enums dropped (the items keep theirs)", found.arrayEnums);

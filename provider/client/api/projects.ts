@@ -5,6 +5,7 @@ import {
   addTagsRequest,
   managedScanRequest,
   type ManagedScanRequest,
+  MAX_PROJECT_PAGE_SIZE,
   type Project,
   projectEnvelope,
   projectListResponse,
@@ -23,9 +24,6 @@ const projectAddress = z.object({ deploymentSlug: nonEmpty, projectName: nonEmpt
  * common), so removing many tags at once is split into several requests below this length.
  */
 export const MAX_URL_LENGTH = 2_000;
-
-/** The service's own default page size of the project list. */
-const DEFAULT_PROJECT_PAGE_SIZE = 100;
 
 export class Projects {
   constructor(private readonly transport: Transport) {}
@@ -96,7 +94,7 @@ export class Projects {
   async listPage(
     deploymentSlug: string,
     page = 0,
-    pageSize = DEFAULT_PROJECT_PAGE_SIZE,
+    pageSize = MAX_PROJECT_PAGE_SIZE,
     options?: RequestOptions,
   ): Promise<ProjectListResponse> {
     const operation = "projects.list";
@@ -112,10 +110,10 @@ export class Projects {
     });
   }
 
-  /** Every project of the deployment, read page by page (100 a page) only as far as the caller iterates; a short page is the last. */
+  /** Every project of the deployment, read page by page (3,000 a page, the maximum) only as far as the caller iterates; a short page is the last. */
   list(
     deploymentSlug: string,
-    pageSize = DEFAULT_PROJECT_PAGE_SIZE,
+    pageSize = MAX_PROJECT_PAGE_SIZE,
     options?: RequestOptions,
   ): Paginated<Project, number, ProjectListResponse> {
     return new Paginated(async (page = 0) => {

@@ -94,6 +94,13 @@ export const addTagsRequest = z.strictObject({
   tags: tagList.optional(),
 });
 
+/**
+ * The largest page of the project list: 3,000, "the maximum allowed by API" in two independent
+ * clients of the live service (the OpenAPI gives the same bound for another listing's
+ * `page_size`, and none for this one).
+ */
+export const MAX_PROJECT_PAGE_SIZE = 3_000;
+
 export const projectListResponse = z.looseObject({ projects: list(project) });
 export type ProjectListResponse = z.output<typeof projectListResponse>;
 

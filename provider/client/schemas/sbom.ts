@@ -22,7 +22,8 @@ export const sbomRef = z
 
 /**
  * `protos.sca.v1.SbomFormatVersion`: both fields optional, the service defaulting to CycloneDX
- * 1.4. The older `version: "1.5"` string is gone from Semgrep's OpenAPI.
+ * 1.4. The older `version: "1.5"` string is gone from Semgrep's OpenAPI (see
+ * {@link anySbomFormatVersion}); the client never sends it.
  */
 export const sbomFormatVersion = z.strictObject({
   format: z.enum(SBOM_FORMATS, { error: `must be one of ${SBOM_FORMATS.join(", ")}` }).optional(),
@@ -46,6 +47,48 @@ export function cyclonedxVersionOf(specVersion: string): SbomCycloneDxVersion | 
   return SBOM_CYCLONEDX_VERSIONS.find((value) => cyclonedxSpecVersion(value) === specVersion);
 }
 
+const SUPPORTED = SBOM_CYCLONEDX_VERSIONS.map(cyclonedxSpecVersion).join(", ");
+
+/** `formatVersion` in the `cyclonedxVersion` spelling, or why its deprecated `version` does not translate. */
+export function translateFormatVersion({
+  version,
+  ...rest
+}: Record<string, unknown>): { value: Record<string, unknown> } | { problem: string } {
+  if (version === undefined) return { value: rest };
+  const named = typeof version === "string" ? cyclonedxVersionOf(version) : undefined;
+  if (named === undefined) {
+    return {
+      problem:
+        `must be a CycloneDX version the service supports: one of ${SUPPORTED} ` +
+        '(deprecated: give cyclonedxVersion, e.g. "SBOM_CYCLONE_DX_VERSION_V1_5")',
+    };
+  }
+  if (rest.cyclonedxVersion !== undefined && rest.cyclonedxVersion !== named) {
+    return {
+      problem: "names another version than formatVersion.cyclonedxVersion: give only cyclonedxVersion (version is its deprecated spelling)",
+    };
+  }
+  return { value: { ...rest, cyclonedxVersion: named } };
+}
+
+/**
+ * `formatVersion` in either spelling: `{format?, cyclonedxVersion?}`, or the deprecated
+ * `version` ("1.4" to "1.7"; api-v1.md's `"1.5"`, still in Semgrep's SDK of 2026-07, which the
+ * live service still takes), returned in the `cyclonedxVersion` spelling. What the SbomExport
+ * resource and the emulator take; the client sends only {@link sbomFormatVersion}.
+ */
+export const anySbomFormatVersion = sbomFormatVersion
+  .extend({ version: z.string({ error: `must be a string, one of ${SUPPORTED}` }).optional() })
+  .transform((given, ctx): SbomFormatVersion => {
+    const translated = translateFormatVersion(given);
+    if ("problem" in translated) {
+      ctx.addIssue({ code: "custom", path: ["version"], message: translated.problem });
+      return z.NEVER;
+    }
+    // `given` passed the schema, and the translation only puts a supported value in cyclonedxVersion.
+    return translated.value as SbomFormatVersion;
+  });
+
 export const createSbomExportRequest = z.strictObject({
   deploymentId: z.string().optional(),
   repositoryId: numericId,
@@ -62,6 +105,9 @@ export const createSbomExportRequest = z.strictObject({
     .optional(),
 });
 export type CreateSbomExportRequest = z.input<typeof createSbomExportRequest>;
+
+/** An SBOM export request as the service reads it: `formatVersion` in either spelling ({@link anySbomFormatVersion}). */
+export const createSbomExportAsRead = createSbomExportRequest.extend({ formatVersion: anySbomFormatVersion.optional() });
 
 export const createSbomExportResponse = z.looseObject({ taskToken: z.string().min(1) });
 export type CreateSbomExportResponse = z.output<typeof createSbomExportResponse>;

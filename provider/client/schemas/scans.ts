@@ -5,20 +5,38 @@ import { PRODUCTS, SCAN_STATUS_FILTERS, SCAN_STATUSES } from "./enums";
 
 export const MAX_SCAN_PAGE_SIZE = 500;
 
-export const scanSearchRequest = z.strictObject({
+/**
+ * `true`: full scans only; `false`: diff scans only. Sent as a boolean, the form Semgrep's own
+ * scan-health script sends: the OpenAPI types the field integer, but its description speaks of
+ * true and false, and protobuf's JSON mapping reads a bool only from `true`/`false`. The
+ * OpenAPI's `1` and `0` are taken too, and sent as `true` and `false`.
+ */
+const fullScanOnly = z
+  .union([z.boolean(), z.literal(0), z.literal(1)], { error: "must be true or false (or the OpenAPI's 1 or 0)" })
+  .transform((value) => value === true || value === 1);
+
+const scanSearchFields = {
   deploymentId: z.string().optional(),
   branch: z.string().min(1).optional(),
   cursor: z.string().optional(),
-  /** 1: full scans only; 0: diff scans only. */
-  is_full_scan: z.union([z.literal(0), z.literal(1)]).optional(),
+  is_full_scan: fullScanOnly.optional(),
   limit: z.number().int().min(1).max(MAX_SCAN_PAGE_SIZE).optional(),
   products: z.array(z.enum(PRODUCTS)).optional(),
   repository_id: z.number().int().nonnegative().optional(),
   since: z.iso.datetime({ offset: true }).optional(),
   statuses: z.array(z.enum(SCAN_STATUS_FILTERS)).optional(),
   total_time: z.strictObject({ min: z.number().nonnegative().optional(), max: z.number().nonnegative().optional() }).optional(),
-});
+};
+
+/** A scan search as the client sends it: a field it does not know is a mistake of its caller. */
+export const scanSearchRequest = z.strictObject(scanSearchFields);
 export type ScanSearchRequest = z.input<typeof scanSearchRequest>;
+
+/**
+ * A scan search as the service reads it: keys it does not know are ignored, as protobuf's JSON
+ * gateway does (Semgrep's scan-health script sends some).
+ */
+export const scanSearchAsRead = z.object(scanSearchFields);
 
 const findingsCounts = z.looseObject({ code: count, secrets: count, supply_chain: count, total: count });
 
