@@ -6,6 +6,8 @@
  */
 // vitest/node is ESM-only; this CommonJS-compiled project names its types with resolution-mode.
 type TestProject = import("vitest/node", { with: { "resolution-mode": "import" } }).TestProject;
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { installPackedPackage } from "../tools/install-packed.mjs";
 
 declare module "vitest" {
@@ -15,6 +17,9 @@ declare module "vitest" {
   }
 }
 
-export default function setup(project: TestProject): void {
-  project.provide("installedPackageDir", installPackedPackage());
+/** Installs the package; the teardown it returns removes the install (about 150 MB a run). */
+export default function setup(project: TestProject): () => void {
+  const dir = installPackedPackage();
+  project.provide("installedPackageDir", dir);
+  return () => rmSync(dirname(dir), { recursive: true, force: true }); // the tarball and the project beside it
 }
