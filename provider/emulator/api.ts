@@ -51,7 +51,7 @@ export class DeploymentNotMigrated extends HttpError {
   constructor() {
     super(
       403,
-      "This deployment has not been migrated to Unified Policies; the Policies V2 API is not available for it",
+      "This deployment has not been migrated to Unified Policies; the Policies V2 API is not available for it (emulator: started without --policies-v2)",
       "DEPLOYMENT_NOT_MIGRATED",
     );
   }

@@ -61,7 +61,7 @@ describe("error mapping", () => {
       });
       expect((error as Error).message).toBe(
         "Semgrep API policiesV2.getDetectionPolicy failed (GET /api/policies/v2/deployments/1/detection-policy/code → 403): " +
-          "This deployment has not been migrated to Unified Policies; the Policies V2 API is not available for it. " +
+          "This deployment has not been migrated to Unified Policies; the Policies V2 API is not available for it (emulator: started without --policies-v2). " +
           "DEPLOYMENT_NOT_MIGRATED: this deployment still uses v1 policies (it is not migrated to Semgrep's unified policies, Policies V2), " +
           "so the Policies V2 operations are refused, whatever the token's scopes: DetectionPolicy, DetectionPolicyException, RemediationPolicy, " +
           "getDetectionPolicy, getDetectionPolicies, getRemediationPolicies and getPolicyVocabulary work only on migrated deployments. " +
