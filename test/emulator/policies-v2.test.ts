@@ -451,7 +451,10 @@ describe("a deployment not migrated to unified policies (without --policies-v2)"
         const answer = await call(method, path, { body, on: v1, ifMatch: method === "PUT" ? "x" : undefined });
         expect(answer, `${method} ${path}`).toEqual({
           status: 403,
-          body: { error: expect.stringMatching(/not been migrated to Unified Policies.*started without --policies-v2/) as unknown, code: "DEPLOYMENT_NOT_MIGRATED" },
+          body: {
+            error: expect.stringMatching(/not been migrated to Unified Policies.*started without --policies-v2/) as unknown,
+            code: "DEPLOYMENT_NOT_MIGRATED",
+          },
         });
       }
       expect(v1.state()).toEqual(before);
