@@ -98,6 +98,8 @@ export class APIError extends SemgrepError {
 
 /** The error code of {@link DeploymentMigratedError}. */
 export const DEPLOYMENT_MIGRATED = "DEPLOYMENT_MIGRATED";
+/** The error code of {@link DeploymentNotMigratedError}. */
+export const DEPLOYMENT_NOT_MIGRATED = "DEPLOYMENT_NOT_MIGRATED";
 /** The error code of {@link ProductNotEnabledError}. */
 export const PRODUCT_NOT_ENABLED = "PRODUCT_NOT_ENABLED";
 /** The error code of {@link ReservedSlugError}. */
@@ -134,6 +136,14 @@ export class UnprocessableEntityError extends APIError {
  */
 export class DeploymentMigratedError extends APIError {
   override name = "DeploymentMigratedError";
+}
+/**
+ * 403 with the code `DEPLOYMENT_NOT_MIGRATED`: the deployment still uses v1 policies (it is not
+ * migrated to Semgrep's unified policies), and every Policies V2 operation is refused for it.
+ * The mirror of {@link DeploymentMigratedError}: a deployment has one of the two policy APIs.
+ */
+export class DeploymentNotMigratedError extends PermissionDeniedError {
+  override name = "DeploymentNotMigratedError";
 }
 /**
  * 428: a Policies V2 apply sent without `If-Match`. The client always sends it; this comes from
@@ -273,6 +283,7 @@ export class InvalidBaseUrlError extends SemgrepError {
 /** Error codes that name their own class, whatever the status. */
 const CODE_CLASSES: Readonly<Record<string, typeof APIError>> = {
   [DEPLOYMENT_MIGRATED]: DeploymentMigratedError,
+  [DEPLOYMENT_NOT_MIGRATED]: DeploymentNotMigratedError,
   [PRODUCT_NOT_ENABLED]: ProductNotEnabledError,
   [RESERVED_SLUG]: ReservedSlugError,
 };
@@ -300,6 +311,18 @@ function errorClassFor(status: number): typeof APIError {
   }
 }
 
+/**
+ * The hint of a 403 `DEPLOYMENT_NOT_MIGRATED`, the mirror of the 410 `DEPLOYMENT_MIGRATED` one:
+ * not a scope problem (the generic 403 hint would send the user to the token's scopes), but a
+ * deployment still on v1 policies, where the Policies V2 kinds cannot work.
+ */
+const NOT_MIGRATED_HINT =
+  `${DEPLOYMENT_NOT_MIGRATED}: this deployment still uses v1 policies (it is not migrated to Semgrep's unified policies, Policies V2), ` +
+  "so the Policies V2 operations are refused, whatever the token's scopes: DetectionPolicy, DetectionPolicyException, RemediationPolicy, " +
+  "getDetectionPolicy, getDetectionPolicies, getRemediationPolicies and getPolicyVocabulary work only on migrated deployments. " +
+  "Manage this deployment's rules with PolicyRuleMode and PolicyRuleModes, and read them with getPolicies, getPolicy and getPolicyRules " +
+  "(v1 policy API, /api/v1/deployments/{deploymentId}/policies), until Semgrep migrates it";
+
 function hintFor(status: number, code: string | undefined, details: ErrorDetails): string {
   if (code === DEPLOYMENT_MIGRATED) {
     return (
@@ -313,6 +336,7 @@ function hintFor(status: number, code: string | undefined, details: ErrorDetails
       "`pulumi state delete <urn>`"
     );
   }
+  if (code === DEPLOYMENT_NOT_MIGRATED) return NOT_MIGRATED_HINT;
   if (code === PRODUCT_NOT_ENABLED)
     return (
       "The product is not enabled for this deployment: the detection policy summary " +

@@ -5,7 +5,7 @@
  * resources read during preview (never write). Skipped while an input is unknown.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ProductNotEnabledError } from "../client";
+import { DeploymentNotMigratedError, ProductNotEnabledError } from "../client";
 import { containsUnknown, type Props } from "./check";
 import { checkOwned, describeResource } from "./owned";
 import type { Claim } from "./ownership";
@@ -59,7 +59,8 @@ export function failuresOf(
 /**
  * `check` of a Policies V2 resource: its inputs and claims (owned.ts checkOwned), then, when they
  * pass and no input is unknown, the service's dry run of the bundle `dryRun` builds. A product the
- * deployment lacks fails the check on `product`, naming it, rather than the preview at large.
+ * deployment lacks fails the check on `product`, naming it, rather than the preview at large; a
+ * deployment still on v1 policies fails it on `deploymentId`.
  */
 export async function checkWithDryRun<K extends ResourceKind>(
   kind: K,
@@ -74,7 +75,22 @@ export async function checkWithDryRun<K extends ResourceKind>(
     const failures = await dryRun(declared);
     return failures.length ? { ...result, failures } : result;
   } catch (error) {
+    if (error instanceof DeploymentNotMigratedError) return { ...result, failures: [notMigrated(kind, declared, error)] };
     if (!(error instanceof ProductNotEnabledError)) throw error;
     return { ...result, failures: [{ property: "product", reason: `${describeResource(kind, declared)}: ${error.message}` }] };
   }
+}
+
+/**
+ * The check failure of a Policies V2 resource whose deployment still uses v1 policies (403
+ * `DEPLOYMENT_NOT_MIGRATED`): on `deploymentId`, naming the resource, at preview and before any
+ * write, as the v1 kinds fail on a migrated deployment (410 `DEPLOYMENT_MIGRATED`) before theirs.
+ */
+function notMigrated(kind: ResourceKind, declared: Props, error: DeploymentNotMigratedError): pulumi.dynamic.CheckFailure {
+  return {
+    property: "deploymentId",
+    reason:
+      `${describeResource(kind, declared)}: deployment ${String(declared.deploymentId)} still uses v1 policies ` +
+      `(not migrated to Semgrep's unified policies), so ${kind} cannot manage it: ${error.message}`,
+  };
 }

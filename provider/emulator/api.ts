@@ -44,6 +44,20 @@ export class DeploymentMigrated extends HttpError {
   }
 }
 
+/**
+ * What every Policies V2 operation answers while the deployment still uses v1 policies (not
+ * migrated to unified policies): the mirror of {@link DeploymentMigrated}.
+ */
+export class DeploymentNotMigrated extends HttpError {
+  constructor() {
+    super(
+      403,
+      "This deployment has not been migrated to Unified Policies; the Policies V2 API is not available for it (emulator: started without --policies-v2)",
+      "DEPLOYMENT_NOT_MIGRATED",
+    );
+  }
+}
+
 export interface ApiRequest {
   state: EmulatorState;
   params: Record<string, string>;

@@ -21,9 +21,11 @@ const USAGE = `Usage: pulumi-semgrep-emulator [options]
   --omit-empty       leave out of every answer the fields at their default value (false, 0, "",
                      empty lists, null) except those the OpenAPI marks required, as protobuf's
                      JSON mapping does
-  --policies-v2      the deployment is migrated to unified policies: the v1 policy operations
-                     answer 410 Gone with the error code DEPLOYMENT_MIGRATED (the Policies V2
-                     operations answer with or without it)
+  --policies-v2      the deployment is migrated to unified policies: the Policies V2 operations
+                     answer, and the v1 policy operations answer 410 Gone with the error code
+                     DEPLOYMENT_MIGRATED. Without it the deployment still uses v1 policies, and
+                     every Policies V2 operation answers 403 with the error code
+                     DEPLOYMENT_NOT_MIGRATED (a deployment has one of the two, as live)
   --detection-products LIST
                      the products with a Policies V2 detection policy, comma-separated
                      (default ${DETECTION_PRODUCTS.join(",")}); the others answer 404 PRODUCT_NOT_ENABLED

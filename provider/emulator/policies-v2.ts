@@ -12,8 +12,9 @@
  * - a product the deployment lacks answers 404 `PRODUCT_NOT_ENABLED`;
  * - system-managed remediation policies never appear in the bundle, are never changed by an
  *   apply, and reserve their slugs.
- * These endpoints answer whether or not the deployment is migrated (`--policies-v2` only makes
- * the v1 policy operations answer 410).
+ * These endpoints answer only on a deployment migrated to unified policies (`--policies-v2`);
+ * without it each answers 403 `DEPLOYMENT_NOT_MIGRATED` (server.ts), as the v1 policy operations
+ * answer 410 `DEPLOYMENT_MIGRATED` with it.
  */
 import { createHash } from "node:crypto";
 import {

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DETECTION_PRODUCTS, type DetectionProduct } from "../client/schemas/enums";
-import { type ApiRequest, DeploymentMigrated, HttpError, type Route, routes as v1Routes } from "./api";
+import { type ApiRequest, DeploymentMigrated, DeploymentNotMigrated, HttpError, type Route, routes as v1Routes } from "./api";
 import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
 import { type EmulatorState, type PresetName, PRESETS } from "./model";
 import { errorFields, policiesV2Routes } from "./policies-v2";
@@ -54,10 +54,15 @@ export interface EmulatorOptions {
    */
   omitEmpty?: boolean;
   /**
-   * The deployment is migrated to Semgrep's unified policies: every v1 policy operation answers
-   * `410 Gone` with the error code `DEPLOYMENT_MIGRATED`.
+   * Which policy API the deployment has. A deployment has one of the two, as on the live service:
+   * - `false` (the default): it still uses v1 policies, and every Policies V2 operation answers
+   *   `403` with the error code `DEPLOYMENT_NOT_MIGRATED`;
+   * - `true`: it is migrated to Semgrep's unified policies, and every v1 policy operation answers
+   *   `410 Gone` with the error code `DEPLOYMENT_MIGRATED`;
+   * - `"both"`: both APIs answer, as no live deployment does; for tests that hold the v1 and the
+   *   Policies V2 kinds in one stack.
    */
-  policiesV2?: boolean;
+  policiesV2?: boolean | "both";
   /**
    * The products whose detection policy the deployment has (Policies V2); default `code` and
    * `secrets`. The others answer 404 `PRODUCT_NOT_ENABLED` and are left out of the summary.
@@ -218,7 +223,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       changed: () => writer.schedule(),
     };
     try {
-      if (options.policiesV2 && route.replacedByPoliciesV2) throw new DeploymentMigrated();
+      refuseOtherPolicyApi(route, options.policiesV2 ?? false);
       const answer = route.handle(apiRequest);
       finish(200, options.omitEmpty ? withoutEmptyFields(answer) : answer);
     } catch (error) {
@@ -303,6 +308,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
   };
   return emulator;
+}
+
+/**
+ * A deployment has one policy API: a v1 policy operation of a migrated deployment answers 410
+ * `DEPLOYMENT_MIGRATED`, a Policies V2 operation of one not migrated answers 403
+ * `DEPLOYMENT_NOT_MIGRATED` (`"both"` serves both).
+ */
+function refuseOtherPolicyApi(route: Route, policiesV2: boolean | "both"): void {
+  if (policiesV2 === "both") return;
+  if (policiesV2 && route.replacedByPoliciesV2) throw new DeploymentMigrated();
+  if (!policiesV2 && policiesV2Routes.includes(route)) throw new DeploymentNotMigrated();
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -160,7 +160,7 @@ function tally(log) {
  */
 export async function runBenchV2({ installedDir, disabled: disabledCount = 5000, remediation: remediationCount = 50, log = () => {} }) {
   if (!(disabledCount >= 2)) throw new Error("the v2 stack needs at least 2 disabled rules (change-one moves one out)");
-  const emulator = await startEmulator({ preset: "large" });
+  const emulator = await startEmulator({ preset: "large", policiesV2: true });
   try {
     const before = await bundlesOf(emulator);
     const live = { disabled: before.detection.code.bundle.disabled, remediation: before.remediation.bundle.policies };

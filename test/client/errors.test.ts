@@ -6,10 +6,12 @@ import {
   AuthenticationError,
   BadRequestError,
   DeploymentMigratedError,
+  DeploymentNotMigratedError,
   InvalidBaseUrlError,
   InvalidRequestError,
   MissingTokenError,
   NotFoundError,
+  PermissionDeniedError,
   ResponseValidationError,
   SemgrepClient,
 } from "../../provider/client";
@@ -41,6 +43,74 @@ describe("error mapping", () => {
     } finally {
       await client.close();
       await migrated.close();
+    }
+  });
+
+  it("maps 403 DEPLOYMENT_NOT_MIGRATED to DeploymentNotMigratedError: v1 policies, not the token's scopes, and what to use instead", async () => {
+    const v1 = await startEmulator({ preset: "demo" });
+    const client = new SemgrepClient({ baseUrl: v1.url, token: v1.token, env: {} });
+    try {
+      const error = await client.policiesV2.getDetectionPolicy(1, "code").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DeploymentNotMigratedError);
+      expect(error).toBeInstanceOf(PermissionDeniedError);
+      expect(error).toMatchObject({
+        status: 403,
+        code: "DEPLOYMENT_NOT_MIGRATED",
+        attempts: 1,
+        operation: "policiesV2.getDetectionPolicy",
+      });
+      expect((error as Error).message).toBe(
+        "Semgrep API policiesV2.getDetectionPolicy failed (GET /api/policies/v2/deployments/1/detection-policy/code → 403): " +
+          "This deployment has not been migrated to Unified Policies; the Policies V2 API is not available for it (emulator: started without --policies-v2). " +
+          "DEPLOYMENT_NOT_MIGRATED: this deployment still uses v1 policies (it is not migrated to Semgrep's unified policies, Policies V2), " +
+          "so the Policies V2 operations are refused, whatever the token's scopes: DetectionPolicy, DetectionPolicyException, RemediationPolicy, " +
+          "getDetectionPolicy, getDetectionPolicies, getRemediationPolicies and getPolicyVocabulary work only on migrated deployments. " +
+          "Manage this deployment's rules with PolicyRuleMode and PolicyRuleModes, and read them with getPolicies, getPolicy and getPolicyRules " +
+          "(v1 policy API, /api/v1/deployments/{deploymentId}/policies), until Semgrep migrates it",
+      );
+      expect((error as Error).message).not.toMatch(/check its scopes/);
+      for (const call of [
+        () => client.policiesV2.getDetectionPolicySummary(1),
+        () => client.policiesV2.dryRunDetectionPolicy(1, "code", {}),
+        () => client.policiesV2.applyDetectionPolicy(1, "code", {}, { ifMatch: "v1" }),
+        () => client.policiesV2.getRemediationPolicies(1),
+        () => client.policiesV2.dryRunRemediationPolicies(1, { policies: [] }),
+        () => client.policiesV2.applyRemediationPolicies(1, { policies: [] }, { ifMatch: "v1" }),
+        () => client.policiesV2.getVocab(1, {}),
+      ])
+        await expect(call()).rejects.toBeInstanceOf(DeploymentNotMigratedError);
+      expect(v1.requests().filter((r) => r.status !== 403)).toEqual([]); // one request each: a 403 is not retried
+      expect(v1.requests()).toHaveLength(8);
+      await expect(client.policies.list(1)).resolves.not.toHaveLength(0);
+    } finally {
+      await client.close();
+      await v1.close();
+    }
+  });
+
+  it("maps a gRPC-style 403 (numeric code, the reason DEPLOYMENT_NOT_MIGRATED in details) to DeploymentNotMigratedError", async () => {
+    const body = { code: 7, message: "deployment not migrated", details: [{ reason: "DEPLOYMENT_NOT_MIGRATED" }] };
+    const stub = await startStub((_req, res) => json(res, 403, body));
+    try {
+      const error = await new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} }).policiesV2.getVocab(1, {}).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DeploymentNotMigratedError);
+      expect((error as Error).message).toMatch(/DEPLOYMENT_NOT_MIGRATED: this deployment still uses v1 policies/);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("a 403 of another code, or of none, keeps the scopes hint", async () => {
+    const stub = await startStub((_req, res) => json(res, 403, { error: "forbidden" }));
+    try {
+      const error = await new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} }).policiesV2
+        .getRemediationPolicies(1)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PermissionDeniedError);
+      expect(error).not.toBeInstanceOf(DeploymentNotMigratedError);
+      expect((error as Error).message).toMatch(/check its scopes in the deployment's Tokens settings$/);
+    } finally {
+      await stub.close();
     }
   });
 

@@ -27,7 +27,7 @@ import { startEmulator, SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator"
 import { useEmulator } from "../support/emulator";
 import { json, type StubServer, startStub } from "../support/stub-server";
 
-const env = useEmulator({ preset: "demo" });
+const env = useEmulator({ preset: "demo", policiesV2: true });
 const PATH = "/api/policies/v2/deployments/1";
 
 /** A stub that answers each request in turn with `answers[i]` (the last one repeats), recording the If-Match of each. */
@@ -86,7 +86,7 @@ describe("operations against the emulator", () => {
   });
 
   it("reads absent fields as their defaults (an emulator with --omit-empty)", async () => {
-    const sparse = await startEmulator({ omitEmpty: true });
+    const sparse = await startEmulator({ omitEmpty: true, policiesV2: true });
     const client = new SemgrepClient({ baseUrl: sparse.url, token: sparse.token, env: {} });
     try {
       const { bundle } = await client.policiesV2.getRemediationPolicies(1);
@@ -175,7 +175,7 @@ describe("typed errors", () => {
   });
 
   it("404 PRODUCT_NOT_ENABLED: ProductNotEnabledError (a NotFoundError), without the token hint of other 404s", async () => {
-    const codeOnly = await startEmulator({ detectionProducts: ["code"] });
+    const codeOnly = await startEmulator({ policiesV2: true, detectionProducts: ["code"] });
     const client = new SemgrepClient({ baseUrl: codeOnly.url, token: codeOnly.token, env: {} });
     try {
       for (const call of [

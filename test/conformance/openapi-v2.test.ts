@@ -86,7 +86,7 @@ if (!file) {
       let proxy: RecordingProxy;
       let client: SemgrepClient;
       beforeAll(async () => {
-        emulator = await startEmulator({ preset: "demo", omitEmpty });
+        emulator = await startEmulator({ preset: "demo", omitEmpty, policiesV2: true });
         proxy = await startRecordingProxy(emulator.url);
         client = new SemgrepClient({ baseUrl: proxy.url, token: emulator.token, env: {}, retryBaseDelayMs: 5 });
         await driveEveryOperation(client);
@@ -122,7 +122,7 @@ if (!file) {
   describe("requests shaped as the OpenAPI documents them (its examples), sent straight to the emulator", () => {
     let emulator: RunningEmulator;
     beforeAll(async () => {
-      emulator = await startEmulator({ preset: "demo" });
+      emulator = await startEmulator({ preset: "demo", policiesV2: true });
     });
     afterAll(() => emulator?.close());
 
@@ -143,7 +143,7 @@ if (!file) {
   describe("the answers the descriptions promise besides 200", () => {
     let emulator: RunningEmulator;
     beforeAll(async () => {
-      emulator = await startEmulator({ preset: "demo", detectionProducts: ["code"] });
+      emulator = await startEmulator({ preset: "demo", policiesV2: true, detectionProducts: ["code"] });
     });
     afterAll(() => emulator?.close());
     const policy = (slug: string) => ({

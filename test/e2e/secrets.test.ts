@@ -85,7 +85,7 @@ describe.each(["stack config semgrep:token", "SEMGREP_APP_TOKEN"])("with the tok
 
 describe("outputs derived from a secret input", () => {
   it("are secrets in the state, and messages print [secret] in place of their values", async () => {
-    const own = await startEmulator({ preset: "demo" });
+    const own = await startEmulator({ preset: "demo", policiesV2: "both" }); // v1 and Policies V2 kinds in one stack
     try {
       const workspace = await programWorkspace(
         own,

@@ -56,6 +56,9 @@ describe("pulumi-semgrep-emulator", () => {
       body: JSON.stringify(["from-cli"]),
     });
     expect(added.status).toBe(200);
+    // Without --policies-v2 the deployment still uses v1 policies: Policies V2 answers 403.
+    const v2 = await fetch(`${url}/api/policies/v2/deployments/1/vocab`, { headers: { authorization: "Bearer t0ken" } });
+    expect({ status: v2.status, body: await v2.json() }).toMatchObject({ status: 403, body: { code: "DEPLOYMENT_NOT_MIGRATED" } });
     const exit = exited();
     child!.kill("SIGTERM");
     expect(await exit).toBe(0);
@@ -96,6 +99,9 @@ describe("pulumi-semgrep-emulator", () => {
     });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/--fault-rate R/);
+    expect(result.stdout.replace(/\s+/g, " ")).toMatch(
+      /Without it the deployment still uses v1 policies, and every Policies V2 operation answers 403 with the error code DEPLOYMENT_NOT_MIGRATED/,
+    );
   });
 
   it("refuses unknown flags and bad values with its usage", () => {

@@ -3,7 +3,8 @@
  * strict atomic applies guarded by If-Match (428, 409 with the current state_version), the
  * state_version as a content fingerprint, dry runs with every validation error at once,
  * PRODUCT_NOT_ENABLED, system-managed remediation policies and their reserved slugs, the
- * vocabulary, the presets, persistence.
+ * vocabulary, the presets, persistence; and 403 DEPLOYMENT_NOT_MIGRATED on every operation of a
+ * deployment not migrated to unified policies (an emulator started without `policiesV2`).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { buildPreset, type RunningEmulator, startEmulator, SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 
-const env = useEmulator({ preset: "demo" });
+const env = useEmulator({ preset: "demo", policiesV2: true });
 const BASE = "/api/policies/v2/deployments/1";
 
 interface Answer {
@@ -352,7 +353,7 @@ describe("dry runs report every validation error at once", () => {
 
 describe("products", () => {
   it("a product the deployment lacks answers 404 PRODUCT_NOT_ENABLED on every operation, and is left out of the summary", async () => {
-    const codeOnly = await startEmulator({ detectionProducts: ["code"] });
+    const codeOnly = await startEmulator({ policiesV2: true, detectionProducts: ["code"] });
     try {
       const on = codeOnly;
       for (const [method, path, body] of [
@@ -428,6 +429,66 @@ describe("vocabulary", () => {
   });
 });
 
+describe("a deployment not migrated to unified policies (without --policies-v2)", () => {
+  /** Every Policies V2 operation, as a client sends it. */
+  const OPERATIONS = [
+    ["GET", "/detection-policy", undefined],
+    ["GET", "/detection-policy/code", undefined],
+    ["PUT", "/detection-policy/code", { bundle: {} }],
+    ["POST", "/detection-policy/code:dryRun", { bundle: {} }],
+    ["GET", "/remediation-policies", undefined],
+    ["PUT", "/remediation-policies", { bundle: { policies: [] } }],
+    ["POST", "/remediation-policies:dryRun", { bundle: { policies: [] } }],
+    ["GET", "/vocab", undefined],
+    ["GET", "/vocab?product=remediation", undefined],
+  ] as const;
+
+  it("every Policies V2 operation answers exactly 403 DEPLOYMENT_NOT_MIGRATED, and changes nothing", async () => {
+    const v1 = await startEmulator({ preset: "demo" });
+    try {
+      const before = structuredClone(v1.state());
+      for (const [method, path, body] of OPERATIONS) {
+        const answer = await call(method, path, { body, on: v1, ifMatch: method === "PUT" ? "x" : undefined });
+        expect(answer, `${method} ${path}`).toEqual({
+          status: 403,
+          body: {
+            error: expect.stringMatching(/not been migrated to Unified Policies.*started without --policies-v2/) as unknown,
+            code: "DEPLOYMENT_NOT_MIGRATED",
+          },
+        });
+      }
+      expect(v1.state()).toEqual(before);
+      expect(v1.requests().map((r) => `${r.operation} ${r.status}`)).toEqual(
+        expect.arrayContaining([
+          "policiesV2.getVocab 403",
+          "policiesV2.applyDetectionPolicy 403",
+          "policiesV2.dryRunRemediationPolicies 403",
+        ]),
+      );
+      // Its v1 policy operations answer.
+      const policies = await fetch(`${v1.url}/api/v1/deployments/1/policies`, { headers: { authorization: `Bearer ${v1.token}` } });
+      expect(policies.status).toBe(200);
+    } finally {
+      await v1.close();
+    }
+  });
+
+  it('a wrong token is still a 401, and with policiesV2: "both" both policy APIs answer', async () => {
+    const v1 = await startEmulator({ preset: "demo", token: "right" });
+    const both = await startEmulator({ preset: "demo", policiesV2: "both" });
+    try {
+      const unauthenticated = await fetch(`${v1.url}${BASE}/detection-policy`, { headers: { authorization: "Bearer wrong" } });
+      expect(unauthenticated.status).toBe(401);
+      for (const [method, path, body] of OPERATIONS.filter(([m]) => m !== "PUT"))
+        expect((await call(method, path, { body, on: both })).status, `${method} ${path}`).toBe(200);
+      const policies = await fetch(`${both.url}/api/v1/deployments/1/policies`, { headers: { authorization: `Bearer ${both.token}` } });
+      expect(policies.status).toBe(200);
+    } finally {
+      await Promise.all([v1.close(), both.close()]);
+    }
+  });
+});
+
 describe("presets, flags and persistence", () => {
   it("demo: a realistic code bundle, a secrets bundle, remediation policies and one system-managed policy", () => {
     const demo = buildPreset("demo");
@@ -448,7 +509,7 @@ describe("presets, flags and persistence", () => {
 
   it("large: a code bundle with 5,000 disabled rules, read and applied back unchanged", async () => {
     expect(buildPreset("large").detectionPolicies.find((p) => p.product === "code")!.disabled).toHaveLength(5000);
-    const large = await startEmulator({ preset: "large" });
+    const large = await startEmulator({ preset: "large", policiesV2: true });
     try {
       const read = await call("GET", "/detection-policy/code", { on: large });
       const { bundle, state_version } = read.body as unknown as { bundle: Bundle; state_version: string };
@@ -460,7 +521,7 @@ describe("presets, flags and persistence", () => {
     }
   });
 
-  it("answers with or without --policies-v2; --omit-empty leaves out false, empty strings and empty maps", async () => {
+  it("--omit-empty leaves out false, empty strings and empty maps", async () => {
     const migrated = await startEmulator({ policiesV2: true, omitEmpty: true });
     try {
       const { status, body } = await call("GET", "/remediation-policies", { on: migrated });
@@ -481,7 +542,7 @@ describe("presets, flags and persistence", () => {
   it("persists applies to --data, and gives a state file from before Policies V2 the preset's bundles", async () => {
     const dir = mkdtempSync(join(tmpdir(), "semgrep-v2-"));
     const file = join(dir, "state.json");
-    const first = await startEmulator({ dataFile: file });
+    const first = await startEmulator({ dataFile: file, policiesV2: true });
     const { state_version, bundle } = (await call("GET", "/detection-policy/code", { on: first })).body as unknown as {
       state_version: string;
       bundle: Bundle;
@@ -492,7 +553,7 @@ describe("presets, flags and persistence", () => {
       body: { bundle: { ...bundle, rules: ["acme.persisted"] } },
     });
     await first.close();
-    const second = await startEmulator({ dataFile: file });
+    const second = await startEmulator({ dataFile: file, policiesV2: true });
     try {
       expect(((await call("GET", "/detection-policy/code", { on: second })).body.bundle as Bundle).rules).toEqual(["acme.persisted"]);
     } finally {
@@ -501,7 +562,7 @@ describe("presets, flags and persistence", () => {
     const old = join(dir, "old.json");
     const { detectionPolicies: _d, remediationPolicies: _r, ...before } = buildPreset("demo");
     writeFileSync(old, JSON.stringify(before));
-    const third = await startEmulator({ dataFile: old });
+    const third = await startEmulator({ dataFile: old, policiesV2: true });
     try {
       expect((await call("GET", "/detection-policy/code", { on: third })).status).toBe(200);
     } finally {

@@ -19,7 +19,7 @@ import {
 import { type RunningEmulator, startEmulator, SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 
-const env = useEmulator({ preset: "demo" });
+const env = useEmulator({ preset: "demo", policiesV2: true });
 beforeAll(() => {
   process.env.SEMGREP_APP_URL = env.emulator.url;
   process.env.SEMGREP_APP_TOKEN = env.emulator.token;

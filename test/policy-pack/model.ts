@@ -39,7 +39,8 @@ export const allRules = () => [...severities.keys()];
  * rule of the demo policy (deployment 1, policy 10) with its severity.
  */
 export function useModelEmulator(): EmulatorFixture {
-  const env = useEmulator({ preset: "demo", resetEachTest: false });
+  // PolicyRuleModes and a DetectionPolicy in one stack: both policy APIs answer.
+  const env = useEmulator({ preset: "demo", resetEachTest: false, policiesV2: "both" });
   beforeAll(async () => {
     const read = new Map<string, string>();
     for await (const rule of env.client().policies.listRules("1", "10")) read.set(rule.path, rule.severity ?? "");

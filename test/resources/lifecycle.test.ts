@@ -19,7 +19,8 @@ import { checked, provider, useProviderAgainst } from "../support/provider";
 import { handlers } from "../../provider/dynamic/runtime";
 import { LIVE_PROJECT_OUTPUTS } from "../../provider/dynamic/projects";
 
-const env = useEmulator({ preset: "demo" });
+// Every kind, v1 and Policies V2, against one deployment: both policy APIs answer.
+const env = useEmulator({ preset: "demo", policiesV2: "both" });
 useProviderAgainst(env);
 
 type Props = Record<string, unknown>;

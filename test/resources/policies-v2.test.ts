@@ -5,7 +5,7 @@ import { SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { checked, inStackWithHistory, notices, provider, useProviderAgainst } from "../support/provider";
 
-const env = useEmulator({ preset: "demo" });
+const env = useEmulator({ preset: "demo", policiesV2: true });
 useProviderAgainst(env);
 
 const detection = provider("DetectionPolicy");

@@ -10,8 +10,10 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { useEmulator } from "../support/emulator";
 
+// Every kind, v1 and Policies V2, against one deployment: both policy APIs answer.
 const env = useEmulator({
   preset: "demo",
+  policiesV2: "both",
   resetEachTest: false,
   token: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 });

@@ -199,7 +199,7 @@ async function runWorkflow(steps: Iterable<Step>): Promise<boolean> {
 
 describe("workflows", () => {
   beforeAll(async () => {
-    emulator = await startEmulator({ preset: "demo", retryAfterSeconds: 0 });
+    emulator = await startEmulator({ preset: "demo", retryAfterSeconds: 0, policiesV2: "both" });
     rules = worldRules(emulator.state());
     // The world stays as the preset made it between runs.
     void liveValues;

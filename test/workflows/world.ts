@@ -2,8 +2,9 @@
  * The small world the workflow generator edits: two projects, one v1 policy of 40 rules of mixed
  * severities, languages and categories (the demo preset's "Strict SAST (pilot)"), and the
  * deployment's Policies V2 bundles (code, secrets, remediation). One emulator serves both API
- * generations (it answers 410 to v1 policy operations only when started with `policiesV2`), so
- * all nine kinds live in one stack, as in a deployment part-way through its migration.
+ * generations (started with `policiesV2: "both"`; a live deployment has one of the two: v1
+ * answers 410 once it is migrated, Policies V2 403 until then), so all nine kinds live in one
+ * stack.
  *
  * `liveValues` flattens everything a resource of the stack can change into one map, so that the
  * promises compare the service value for value: before the stack's first `up` (the snapshot),
