@@ -79,19 +79,24 @@ function refusalProblems(error: unknown): ValidationError[] | undefined {
   if (error.validationErrors.length) return [...error.validationErrors];
   const code = error.code ?? `HTTP ${error.status}`;
   const said = error.serviceMessage.replace(/\.+$/, "");
-  const problem = (message: string, context: Record<string, unknown> = {}): ValidationError => ({
+  // What the refusal names is added to the service's message unless the message already says it.
+  const problem = (message: string, context: Record<string, unknown> = {}, named = ""): ValidationError => ({
     code,
-    message: [said, message].filter(Boolean).join(": ") || code,
+    message: (named && said.includes(named) ? said : [said, message].filter(Boolean).join(": ")) || code,
     ...(error.policySlug ? { policy_slug: error.policySlug } : {}),
     context,
   });
   if (error instanceof UnknownReferenceError && error.missingReferences.length)
     return error.missingReferences.map((reference) =>
-      problem(`missing ${describeReference(reference)}`, {
-        ...(reference.field ? { field: reference.field } : {}),
-        ...(reference.type ? { reference_type: reference.type } : {}),
-        missing_references: reference.value,
-      }),
+      problem(
+        `missing ${describeReference(reference)}`,
+        {
+          ...(reference.field ? { field: reference.field } : {}),
+          ...(reference.type ? { reference_type: reference.type } : {}),
+          missing_references: reference.value,
+        },
+        JSON.stringify(reference.value),
+      ),
     );
   if (error instanceof MissingDependentActionError && error.missingCompanion)
     return [
@@ -101,6 +106,7 @@ function refusalProblems(error: unknown): ValidationError[] | undefined {
           ...(error.actionType ? { action_type: error.actionType } : {}),
           missing_companion: error.missingCompanion,
         },
+        error.missingCompanion,
       ),
     ];
   return [problem("")];
