@@ -43,12 +43,14 @@ describe("the live Policies V2 answers through the real CLI", () => {
     let mark = emulator.requests().length;
     const up = await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(printed(up)).toMatch(/\+ 3 created/); // the stack and both resources
-    expect(writesSince(emulator, mark)).toEqual([
+    // Per bundle, in order (the two bundles' writes interleave as the engine runs them).
+    const writes = writesSince(emulator, mark);
+    expect(writes.filter((w) => w.includes("Detection"))).toEqual([
       "policiesV2.applyDetectionPolicy 409",
       "policiesV2.applyDetectionPolicy 409",
       "policiesV2.applyDetectionPolicy 200",
-      "policiesV2.applyRemediationPolicies 200",
     ]);
+    expect(writes.filter((w) => w.includes("Remediation"))).toEqual(["policiesV2.applyRemediationPolicies 200"]);
     // Declared values are live, and the other client's changes are kept.
     expect(code(emulator).disabled).toEqual([OPEN]);
     expect(code(emulator).rules).toEqual(expect.arrayContaining(["emulator.concurrent-write-0", "emulator.concurrent-write-1"]));
