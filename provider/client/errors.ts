@@ -23,10 +23,44 @@ export class SemgrepError extends Error {
   override name = "SemgrepError";
 }
 
+/**
+ * A reference a Policies V2 bundle makes to something the deployment does not have (a project, a
+ * project tag, a rule or a ruleset): one entry of the `missing_references` of `UNKNOWN_REFERENCE`.
+ */
+export interface MissingReference {
+  /** `project`, `project_tag`, `rule` or `ruleset`, when the service says. */
+  type?: string;
+  /** The name as the bundle gives it, e.g. `acme/web-ap`. */
+  value: string;
+  /** Where the bundle names it, e.g. `exceptions[0].project`, when the service says. */
+  field?: string;
+}
+
+/** One problem of a Policies V2 bundle, as a dry run's `validation_errors` (or a refusal's body) lists it. */
+export interface ServiceValidationError {
+  code: string;
+  message: string;
+  policy_slug?: string;
+  context?: Record<string, unknown>;
+}
+
 /** What an answer says beyond its status, message and code, for the errors that carry more. */
 export interface ErrorDetails {
-  /** The bundle's current `state_version`, as a 409 of a Policies V2 apply reports it. */
+  /**
+   * The bundle's current `state_version`, as a 409 of a Policies V2 apply reports it
+   * (`current_state_version`, or `state_version` in earlier answers).
+   */
   stateVersion?: string;
+  /** `UNKNOWN_REFERENCE`: what the bundle names that does not exist (`missing_references`). */
+  missingReferences?: MissingReference[];
+  /** `MISSING_DEPENDENT_ACTION`: the action type the policy lacks (`missing_companion`, e.g. `pr_comment`). */
+  missingCompanion?: string;
+  /** `MISSING_DEPENDENT_ACTION`: the action type that needs it (`action_type`, e.g. `block`). */
+  actionType?: string;
+  /** The remediation policy a refusal is about (`policy_slug`). */
+  policySlug?: string;
+  /** Every problem of the bundle, when a refusal lists them (`validation_errors`). */
+  validationErrors?: ServiceValidationError[];
   /** The request carried `If-Match`: a 409 then means the bundle changed since it was read. */
   conditional?: boolean;
   /**
@@ -51,6 +85,10 @@ export class APIError extends SemgrepError {
   readonly attempts: number;
   /** The service's machine-readable error code (`{"code": "DEPLOYMENT_MIGRATED"}`), when it sent one. */
   readonly code: string | undefined;
+  /** The remediation policy a Policies V2 refusal is about (`policy_slug`), when it names one. */
+  readonly policySlug: string | undefined;
+  /** Every problem of a refused Policies V2 bundle, when the refusal lists them (`validation_errors`); else empty. */
+  readonly validationErrors: readonly ServiceValidationError[];
 
   constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string, details: ErrorDetails = {}) {
     super(APIError.describe(info, status, serviceMessage, code, details));
@@ -61,6 +99,8 @@ export class APIError extends SemgrepError {
     this.serviceMessage = serviceMessage;
     this.attempts = attempts;
     this.code = code;
+    this.policySlug = details.policySlug;
+    this.validationErrors = details.validationErrors ?? [];
   }
 
   private static describe(
@@ -72,9 +112,10 @@ export class APIError extends SemgrepError {
   ): string {
     const said = serviceMessage.replace(/\.+$/, "");
     const detail = said ? `: ${said}` : code ? `: ${code}` : "";
-    const hint = hintFor(status, code, details);
+    const hint = hintFor(info, status, code, details);
     const version = details.stateVersion ? ` (current state_version: ${details.stateVersion})` : "";
-    return `Semgrep API ${info.operation} failed (${info.method} ${info.path} → ${status})${detail}${version}${hint ? `. ${hint}` : ""}`;
+    const facts = refusalFacts(details);
+    return `Semgrep API ${info.operation} failed (${info.method} ${info.path} → ${status})${detail}${version}${facts}${hint ? `. ${hint}` : ""}`;
   }
 
   /**
@@ -104,6 +145,14 @@ export const DEPLOYMENT_NOT_MIGRATED = "DEPLOYMENT_NOT_MIGRATED";
 export const PRODUCT_NOT_ENABLED = "PRODUCT_NOT_ENABLED";
 /** The error code of {@link ReservedSlugError}. */
 export const RESERVED_SLUG = "RESERVED_SLUG";
+/** The error code of {@link StateVersionConflictError} (older answers: `STALE_STATE_VERSION`, accepted). */
+export const STATE_VERSION_MISMATCH = "STATE_VERSION_MISMATCH";
+/** The error code of {@link PreconditionRequiredError} (older answers: `PRECONDITION_REQUIRED`, accepted). */
+export const IF_MATCH_REQUIRED = "IF_MATCH_REQUIRED";
+/** The error code of {@link UnknownReferenceError}. */
+export const UNKNOWN_REFERENCE = "UNKNOWN_REFERENCE";
+/** The error code of {@link MissingDependentActionError} (older answers: `MISSING_COMPANION_ACTION`, accepted). */
+export const MISSING_DEPENDENT_ACTION = "MISSING_DEPENDENT_ACTION";
 
 /** 400: the request was malformed or a value was out of range. */
 export class BadRequestError extends APIError {
@@ -146,20 +195,22 @@ export class DeploymentNotMigratedError extends PermissionDeniedError {
   override name = "DeploymentNotMigratedError";
 }
 /**
- * 428: a Policies V2 apply sent without `If-Match`. The client always sends it; this comes from
- * a service that did not receive it (a proxy that drops the header).
+ * 428 `IF_MATCH_REQUIRED`: a Policies V2 apply sent without `If-Match`. The client always sends
+ * it; this comes from a service that did not receive it (a proxy that drops the header).
  */
 export class PreconditionRequiredError extends APIError {
   override name = "PreconditionRequiredError";
 }
 /**
- * 409 of a Policies V2 apply: the bundle changed since the `state_version` sent in `If-Match` was
- * read. Read the bundle again (or take `stateVersion`, the current one, when the service sent
- * it), reapply the change to it, and apply again.
+ * 409 `STATE_VERSION_MISMATCH` of a Policies V2 apply (or any 409 of a request sent with
+ * `If-Match`): the bundle changed since the `state_version` sent in `If-Match` was read. Read the
+ * bundle again, reapply the change to it, and apply again with its new version.
  */
 export class StateVersionConflictError extends ConflictError {
   override name = "StateVersionConflictError";
-  /** The bundle's current `state_version`, when the answer carries it. */
+  /** The bundle's current `state_version` (`current_state_version`), when the answer carries it. */
+  readonly currentStateVersion: string | undefined;
+  /** The same as {@link currentStateVersion} (its earlier name). */
   readonly stateVersion: string | undefined;
   /**
    * An earlier attempt of this apply got no answer after it may have reached the service: the
@@ -169,6 +220,7 @@ export class StateVersionConflictError extends ConflictError {
 
   constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string, details: ErrorDetails = {}) {
     super(info, status, serviceMessage, attempts, code, details);
+    this.currentStateVersion = details.stateVersion;
     this.stateVersion = details.stateVersion;
     this.mayHaveApplied = details.earlierAttemptMayHaveActed ?? false;
   }
@@ -176,6 +228,36 @@ export class StateVersionConflictError extends ConflictError {
 /** 409 `RESERVED_SLUG`: a remediation policy uses the slug of a system-managed policy. */
 export class ReservedSlugError extends ConflictError {
   override name = "ReservedSlugError";
+}
+/**
+ * 400 `UNKNOWN_REFERENCE`: the Policies V2 bundle names a project, project tag, rule or ruleset
+ * the deployment does not have; `missingReferences` says which (and where, when the service says).
+ */
+export class UnknownReferenceError extends BadRequestError {
+  override name = "UnknownReferenceError";
+  readonly missingReferences: readonly MissingReference[];
+
+  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string, details: ErrorDetails = {}) {
+    super(info, status, serviceMessage, attempts, code, details);
+    this.missingReferences = details.missingReferences ?? [];
+  }
+}
+/**
+ * 400 `MISSING_DEPENDENT_ACTION`: a remediation policy has an action without the companion it
+ * needs in the same policy (`block` needs `pr_comment`); `missingCompanion` names it.
+ */
+export class MissingDependentActionError extends BadRequestError {
+  override name = "MissingDependentActionError";
+  /** The action type the policy lacks (`pr_comment`), when the answer says. */
+  readonly missingCompanion: string | undefined;
+  /** The action type that needs it (`block`), when the answer says. */
+  readonly actionType: string | undefined;
+
+  constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string, details: ErrorDetails = {}) {
+    super(info, status, serviceMessage, attempts, code, details);
+    this.missingCompanion = details.missingCompanion;
+    this.actionType = details.actionType;
+  }
 }
 /** 404 `PRODUCT_NOT_ENABLED`: the deployment does not have the product (`code` or `secrets`) of the request. */
 export class ProductNotEnabledError extends NotFoundError {
@@ -280,13 +362,46 @@ export class InvalidBaseUrlError extends SemgrepError {
   }
 }
 
-/** Error codes that name their own class, whatever the status. */
+/** Error codes that name their own class, whatever the status; the older names (never sent) are accepted. */
 const CODE_CLASSES: Readonly<Record<string, typeof APIError>> = {
   [DEPLOYMENT_MIGRATED]: DeploymentMigratedError,
   [DEPLOYMENT_NOT_MIGRATED]: DeploymentNotMigratedError,
   [PRODUCT_NOT_ENABLED]: ProductNotEnabledError,
   [RESERVED_SLUG]: ReservedSlugError,
+  ...policiesV2CodeClasses(),
 };
+
+/** The live Policies V2 codes and the older names of the same answers. */
+function policiesV2CodeClasses(): Record<string, typeof APIError> {
+  return {
+    [STATE_VERSION_MISMATCH]: StateVersionConflictError,
+    STALE_STATE_VERSION: StateVersionConflictError,
+    [IF_MATCH_REQUIRED]: PreconditionRequiredError,
+    PRECONDITION_REQUIRED: PreconditionRequiredError,
+    [UNKNOWN_REFERENCE]: UnknownReferenceError,
+    [MISSING_DEPENDENT_ACTION]: MissingDependentActionError,
+    MISSING_COMPANION_ACTION: MissingDependentActionError,
+  };
+}
+
+/** What a Policies V2 refusal names beyond its message: which references are missing, which companion. */
+function refusalFacts(details: ErrorDetails): string {
+  const facts: string[] = [];
+  const references = details.missingReferences ?? [];
+  if (references.length) facts.push(`missing: ${references.map(describeReference).join(", ")}`);
+  if (details.missingCompanion)
+    facts.push(
+      `${details.actionType ? `a ${details.actionType} action` : "an action"} needs a ${details.missingCompanion} action in the same policy`,
+    );
+  if (details.policySlug) facts.push(`remediation policy ${details.policySlug}`);
+  return facts.length ? ` (${facts.join("; ")})` : "";
+}
+
+/** A missing reference as messages name it: `project "acme/web-ap" (exceptions[0].project)`. */
+export function describeReference(reference: MissingReference): string {
+  const where = reference.field ? ` (${reference.field})` : "";
+  return `${reference.type ? `${reference.type.replace(/_/g, " ")} ` : ""}${JSON.stringify(reference.value)}${where}`;
+}
 
 function errorClassFor(status: number): typeof APIError {
   switch (status) {
@@ -323,7 +438,16 @@ const NOT_MIGRATED_HINT =
   "Manage this deployment's rules with PolicyRuleMode and PolicyRuleModes, and read them with getPolicies, getPolicy and getPolicyRules " +
   "(v1 policy API, /api/v1/deployments/{deploymentId}/policies), until Semgrep migrates it";
 
-function hintFor(status: number, code: string | undefined, details: ErrorDetails): string {
+/** The hint of a 404 `PRODUCT_NOT_ENABLED`, which may come without a message: the product named from the path. */
+function productNotEnabledHint(path: string): string {
+  const product = /\/detection-policy\/([^/:]+)/.exec(path)?.[1];
+  return (
+    `${product ? `The product ${decodeURIComponent(product)} is` : "The product is"} not enabled for this deployment: the detection policy summary ` +
+    "(GET /api/policies/v2/deployments/{deploymentId}/detection-policy) lists the products it has"
+  );
+}
+
+function hintFor(info: RequestInfo, status: number, code: string | undefined, details: ErrorDetails): string {
   if (code === DEPLOYMENT_MIGRATED) {
     return (
       `${DEPLOYMENT_MIGRATED}: this deployment uses Semgrep's unified policies (Policies V2), where the v1 policy operations are gone: ` +
@@ -337,11 +461,11 @@ function hintFor(status: number, code: string | undefined, details: ErrorDetails
     );
   }
   if (code === DEPLOYMENT_NOT_MIGRATED) return NOT_MIGRATED_HINT;
-  if (code === PRODUCT_NOT_ENABLED)
-    return (
-      "The product is not enabled for this deployment: the detection policy summary " +
-      "(GET /api/policies/v2/deployments/{deploymentId}/detection-policy) lists the products it has"
-    );
+  if (code === PRODUCT_NOT_ENABLED) return productNotEnabledHint(info.path);
+  if (code === UNKNOWN_REFERENCE || details.missingReferences?.length)
+    return "The bundle names something this deployment does not have: correct the name, or create the project (a scan), tag, rule or ruleset first";
+  if (code === MISSING_DEPENDENT_ACTION || code === "MISSING_COMPANION_ACTION")
+    return "Add the companion action to the same remediation policy (the vocabulary's action_types list what each one requires)";
   if (code === RESERVED_SLUG)
     return "The slug belongs to a system-managed remediation policy, which no apply can create or change: choose another slug";
   switch (status) {

@@ -11,10 +11,13 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  type ErrorDetails,
   InvalidRequestError,
+  type MissingReference,
   type RequestInfo,
   ResponseValidationError,
   type SemgrepError,
+  type ServiceValidationError,
 } from "./errors";
 import {
   errorCode,
@@ -182,11 +185,13 @@ export class Transport {
         await this.#backoff(info, attempt, `status ${status}`, retryAfterMs(headers), callerSignal);
         continue;
       }
-      const { message, code, stateVersion } = serviceError(text);
+      const { message, code, details: said } = serviceError(text);
       const conditional = spec.ifMatch !== undefined;
-      const details = {
+      const details: ErrorDetails = {
+        ...said,
         conditional,
-        stateVersion: conditional ? (stateVersion ?? entityTag(headers.etag)) : undefined,
+        // A bundle's version means something only in the answer to a conditional write.
+        stateVersion: conditional ? (said.stateVersion ?? entityTag(headers.etag)) : undefined,
         earlierAttemptMayHaveActed: mayHaveActed,
         tokenSource: this.#config.tokenSource,
       };
@@ -303,28 +308,79 @@ function parseAnswer<S extends z.ZodType>(info: RequestInfo, schema: S, text: st
 /**
  * The service's own message, `{"error": "..."}` (Flask style) or `{"message": "..."}`, else a
  * short excerpt of the body; its machine-readable code, when there is one: `code` as a string,
- * or the `reason` of a gRPC-style `details` entry (where `code` is a number); and the current
- * `state_version` a Policies V2 conflict reports (`state_version` at the top, or in a `details`
- * entry's `metadata`, as gRPC's ErrorInfo carries it).
+ * or the `reason` of a gRPC-style `details` entry (where `code` is a number); and what a Policies
+ * V2 refusal says beyond them (see {@link refusalDetails}).
  */
-function serviceError(text: string): { message: string; code?: string; stateVersion?: string } {
+function serviceError(text: string): { message: string; code?: string; details: ErrorDetails } {
   try {
     const json = JSON.parse(text) as unknown;
     if (json && typeof json === "object") {
-      const { error, message, code, details, state_version } = json as Record<string, unknown>;
+      const { error, message, code, details } = json as Record<string, unknown>;
       const said = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
-      const entries = (Array.isArray(details) ? details : []) as Array<{ reason?: unknown; metadata?: { state_version?: unknown } } | null>;
+      const entries = (Array.isArray(details) ? details : []) as Array<{ reason?: unknown } | null>;
       const reason = entries.map((d) => d?.reason).find((r) => typeof r === "string" && r !== "");
       const named = typeof code === "string" && code !== "" ? code : (reason as string | undefined);
-      const version = [state_version, ...entries.map((d) => d?.metadata?.state_version)].find((v) => typeof v === "string" && v !== "");
       if (said !== undefined || named)
-        return { message: said ?? "", ...(named ? { code: named } : {}), ...(version ? { stateVersion: version as string } : {}) };
+        return { message: said ?? "", ...(named ? { code: named } : {}), details: refusalDetails(json as Record<string, unknown>) };
     }
   } catch {
     // Not JSON: proxies answer 502/503/504 with HTML or nothing.
   }
-  if (/^\s*</.test(text)) return { message: "(an HTML error page)" };
-  return { message: excerpt(text) };
+  if (/^\s*</.test(text)) return { message: "(an HTML error page)", details: {} };
+  return { message: excerpt(text), details: {} };
+}
+
+const nonEmpty = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/**
+ * What a Policies V2 refusal carries beyond its message and code, at the top of the body or in the
+ * `metadata` of a gRPC-style `details` entry: the bundle's current version (`current_state_version`,
+ * as the live service names it, or `state_version`, as earlier answers did), the
+ * `missing_references` of `UNKNOWN_REFERENCE`, the `missing_companion` (and `action_type`) of
+ * `MISSING_DEPENDENT_ACTION`, the `policy_slug` a refusal is about, and its `validation_errors`.
+ */
+function refusalDetails(body: Record<string, unknown>): ErrorDetails {
+  const metadata = (Array.isArray(body.details) ? body.details : [])
+    .map((d) => (d && typeof d === "object" ? (d as { metadata?: unknown }).metadata : undefined))
+    .filter((m): m is Record<string, unknown> => !!m && typeof m === "object");
+  const first = (key: string, read: (v: unknown) => unknown = nonEmpty) =>
+    [body, ...metadata].map((source) => read(source[key])).find((v) => v !== undefined);
+  const stateVersion = (first("current_state_version") ?? first("state_version")) as string | undefined;
+  const missingReferences = first("missing_references", missingReferencesOf) as MissingReference[] | undefined;
+  const missingCompanion = first("missing_companion", (v) => (Array.isArray(v) ? nonEmpty(v.filter(nonEmpty).join(", ")) : nonEmpty(v)));
+  const actionType = first("action_type") as string | undefined;
+  const policySlug = first("policy_slug") as string | undefined;
+  const validationErrors = Array.isArray(body.validation_errors) ? (body.validation_errors as ServiceValidationError[]) : undefined;
+  return {
+    ...(stateVersion ? { stateVersion } : {}),
+    ...(missingReferences ? { missingReferences } : {}),
+    ...(missingCompanion ? { missingCompanion: missingCompanion as string } : {}),
+    ...(actionType ? { actionType } : {}),
+    ...(policySlug ? { policySlug } : {}),
+    ...(validationErrors ? { validationErrors } : {}),
+  };
+}
+
+/**
+ * `missing_references` in any of the shapes a service could give it: a list of names, of
+ * `{type, value, field}` objects (`kind`/`reference_type` for the type, `name`/`id`/`reference`/
+ * `path` for the name), one such name or object, or a map from a type to its names.
+ */
+function missingReferencesOf(value: unknown): MissingReference[] | undefined {
+  const one = (item: unknown, type?: string): MissingReference[] => {
+    if (typeof item === "string" || typeof item === "number")
+      return String(item) === "" ? [] : [{ value: String(item), ...(type ? { type } : {}) }];
+    if (!item || typeof item !== "object") return [];
+    const o = item as Record<string, unknown>;
+    const name = ["value", "name", "id", "reference", "path", "slug"]
+      .map((k) => o[k])
+      .find((v) => typeof v === "string" || typeof v === "number");
+    const kind = nonEmpty(o.type) ?? nonEmpty(o.kind) ?? nonEmpty(o.reference_type) ?? type;
+    if (name === undefined) return Object.entries(o).flatMap(([k, v]) => (Array.isArray(v) ? v.flatMap((x) => one(x, k)) : one(v, k)));
+    return [{ value: String(name), ...(kind ? { type: kind } : {}), ...(nonEmpty(o.field) ? { field: o.field as string } : {}) }];
+  };
+  const references = Array.isArray(value) ? value.flatMap((item) => one(item)) : one(value);
+  return references.length ? references : undefined;
 }
 
 /** An `ETag` header's value without its quotes and weak mark (`W/"a1b2"` → `a1b2`); undefined when absent. */

@@ -12,7 +12,7 @@ import type { Props } from "./check";
 import { detectionEndpoint, detectionObject, fieldsOf, withFields } from "./detection-bundles";
 import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
-import { checkWithDryRun, failuresOf } from "./dry-run";
+import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "./handler";
 import { planUndo } from "./fields";
 import { about, unlessGone } from "./lookup";
@@ -118,10 +118,12 @@ export const detectionPolicyException: Handler<Kind> = {
     checkWithDryRun(KIND, news, claimsOf, async (declared) => {
       const live = await readBundle(endpointOf(declared));
       const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
-      const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
+      const { errors } = await dryRunVerdict(() =>
+        apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
+      );
       // withException puts this exception last: errors at that index name this resource's own field
       const index = (candidate.exceptions?.length ?? 0) - 1;
-      return failuresOf(KIND, declared, answer.validation_errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
+      return failuresOf(KIND, declared, errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
     }),
 
   diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),

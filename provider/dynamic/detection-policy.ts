@@ -19,7 +19,7 @@ import {
   withFields,
 } from "./detection-bundles";
 import { noteDryRunDeletes, noteListChanges } from "./detection-notes";
-import { checkWithDryRun, failuresOf } from "./dry-run";
+import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { apiClient } from "./credentials";
 import { type FieldToUndo, planApply, planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "./handler";
@@ -115,9 +115,11 @@ async function dryRunFailures(declared: Inputs) {
   const live = await readBundle(endpointOf(declared));
   const fields = Object.fromEntries(declaredFields(declared).map((field) => [field, declared[field]])) as Partial<DetectionFields>;
   const candidate = detectionBundleInput(withFields(live.bundle, fields));
-  const answer = await apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate);
-  await noteDryRunDeletes(declared, answer);
-  return failuresOf(KIND, declared, answer.validation_errors);
+  const { answer, errors } = await dryRunVerdict(() =>
+    apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
+  );
+  if (answer) await noteDryRunDeletes(declared, answer);
+  return failuresOf(KIND, declared, errors);
 }
 
 export const detectionPolicy: Handler<Kind> = {

@@ -3,9 +3,22 @@
  * (`validation_errors`), beyond what the schemas check. A new resource gets only `check` at
  * preview, so the dry run is made there, in the preview's and the update's process alike: these
  * resources read during preview (never write). Skipped while an input is unknown.
+ *
+ * The live service may also refuse an invalid bundle as its apply would (`400`, or `409
+ * RESERVED_SLUG`, with the first problem's code and fields) instead of answering `200` with
+ * `validation_errors`: {@link dryRunVerdict} takes both forms, and the failures name the
+ * resource's field either way (from the problem's path, else from what the refusal names).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { DeploymentNotMigratedError, ProductNotEnabledError } from "../client";
+import {
+  BadRequestError,
+  DeploymentNotMigratedError,
+  describeReference,
+  MissingDependentActionError,
+  ProductNotEnabledError,
+  ReservedSlugError,
+  UnknownReferenceError,
+} from "../client";
 import { containsUnknown, type Props } from "./check";
 import { checkOwned, describeResource } from "./owned";
 import type { Claim } from "./ownership";
@@ -34,9 +47,110 @@ function topField(path: string, prefix = "", index?: number): string {
   return first.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** A dry run's verdict in either form: the answer when it is a 200, and the problems it lists or the refusal stands for. */
+export interface DryRunVerdict<A> {
+  answer?: A;
+  errors: ValidationError[];
+}
+
+/**
+ * Runs a dry run and takes its verdict in either form the service answers: `200` with
+ * `validation_errors`, or a refusal of the bundle (see {@link refusalProblems}). Any other error
+ * (a 404 PRODUCT_NOT_ENABLED, a 401, a lost connection) is thrown.
+ */
+export async function dryRunVerdict<A extends { validation_errors: ValidationError[] }>(run: () => Promise<A>): Promise<DryRunVerdict<A>> {
+  try {
+    const answer = await run();
+    return { answer, errors: answer.validation_errors };
+  } catch (error) {
+    const errors = refusalProblems(error);
+    if (!errors) throw error;
+    return { errors };
+  }
+}
+
+/**
+ * The problems a dry run's refusal of the bundle stands for (a 400, or 409 `RESERVED_SLUG`):
+ * the `validation_errors` it lists, else one per missing reference (`UNKNOWN_REFERENCE`), else
+ * one for the code, each saying what the refusal names (the reference, the companion). Undefined
+ * for an error that is no refusal of the bundle.
+ */
+function refusalProblems(error: unknown): ValidationError[] | undefined {
+  if (!(error instanceof BadRequestError || error instanceof ReservedSlugError)) return undefined;
+  if (error.validationErrors.length) return [...error.validationErrors];
+  const code = error.code ?? `HTTP ${error.status}`;
+  const said = error.serviceMessage.replace(/\.+$/, "");
+  // What the refusal names is added to the service's message unless the message already says it.
+  const problem = (message: string, context: Record<string, unknown> = {}, named = ""): ValidationError => ({
+    code,
+    message: (named && said.includes(named) ? said : [said, message].filter(Boolean).join(": ")) || code,
+    ...(error.policySlug ? { policy_slug: error.policySlug } : {}),
+    context,
+  });
+  if (error instanceof UnknownReferenceError && error.missingReferences.length)
+    return error.missingReferences.map((reference) =>
+      problem(
+        `missing ${describeReference(reference)}`,
+        {
+          ...(reference.field ? { field: reference.field } : {}),
+          ...(reference.type ? { reference_type: reference.type } : {}),
+          missing_references: reference.value,
+        },
+        JSON.stringify(reference.value),
+      ),
+    );
+  if (error instanceof MissingDependentActionError && error.missingCompanion)
+    return [
+      problem(
+        `${error.actionType ? `a ${error.actionType} action` : "an action"} needs a ${error.missingCompanion} action in the same policy`,
+        {
+          ...(error.actionType ? { action_type: error.actionType } : {}),
+          missing_companion: error.missingCompanion,
+        },
+        error.missingCompanion,
+      ),
+    ];
+  return [problem("")];
+}
+
+/** The reference types and the resource fields that may name such a reference, most likely first. */
+const REFERENCE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  project: ["projectName", "exceptions"],
+  project_tag: ["projectTagName", "exceptions", "filters"],
+  rule: ["rule", "rules", "disabled", "exceptions"],
+  ruleset: ["rulesets", "rule", "exceptions"],
+};
+
+/** Whether a declared value holds `name` (the value itself, or an item, or a field of one, at any depth). */
+function holds(value: unknown, name: string): boolean {
+  if (typeof value === "string") return value === name;
+  if (Array.isArray(value)) return value.some((item) => holds(item, name));
+  return !!value && typeof value === "object" && Object.values(value).some((item) => holds(item, name));
+}
+
+/**
+ * The resource's field a problem without a path is about, from what it names: the declared field
+ * that holds a missing reference, `actions` for a missing companion, `filters` for a condition,
+ * `slug` for a reserved slug. "" when nothing points at a field.
+ */
+function fieldNamed(error: ValidationError, props: Props): string {
+  const context = error.context ?? {};
+  const missing = context.missing_references;
+  if (typeof missing === "string") {
+    const type = typeof context.reference_type === "string" ? context.reference_type : "";
+    const candidates = [...(REFERENCE_FIELDS[type] ?? []), ...Object.keys(props).filter((key) => !key.startsWith("__"))];
+    return candidates.find((field) => holds(props[field], missing)) ?? "";
+  }
+  if (context.missing_companion !== undefined || context.action_type !== undefined) return "actions";
+  if (context.condition_type !== undefined) return "filters";
+  if (error.code === "RESERVED_SLUG") return "slug";
+  return "";
+}
+
 /**
  * The check failures for the service's validation errors of a candidate bundle: each names the
- * resource and, where the error's context names a field this resource declares, that field.
+ * resource and, where the error's context names a field this resource declares (by its path, or
+ * by what it names when it has none), that field.
  */
 export function failuresOf(
   kind: ResourceKind,
@@ -47,7 +161,7 @@ export function failuresOf(
   return errors.map((error) => {
     const path = typeof error.context?.field === "string" ? error.context.field : "";
     const field = path ? topField(path, options.prefix, options.index) : "";
-    const property = options.rename?.[field] ?? field;
+    const property = path ? (options.rename?.[field] ?? field) : fieldNamed(error, props);
     const declared = property !== "" && props[property] !== undefined;
     return {
       property: declared ? property : "",

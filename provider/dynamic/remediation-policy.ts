@@ -10,7 +10,7 @@ import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./b
 import type { Props } from "./check";
 import { apiClient } from "./credentials";
 import { diffDeclared } from "./diff";
-import { checkWithDryRun, failuresOf } from "./dry-run";
+import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { planUndo } from "./fields";
 import { type Checked, declaredOutputs, type Handler } from "./handler";
 import { about, unlessGone } from "./lookup";
@@ -156,8 +156,10 @@ export const remediationPolicy: Handler<Kind> = {
       async (declared) => {
         const live = await readBundle(endpointOf(declared));
         const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
-        const answer = await apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate));
-        const mine = answer.validation_errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
+        const { errors } = await dryRunVerdict(() =>
+          apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate)),
+        );
+        const mine = errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
         return failuresOf(KIND, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
       },
     ),

@@ -68,6 +68,8 @@ export interface ApiRequest {
   headers: IncomingHttpHeaders;
   /** The Policies V2 products the deployment has (`--detection-products`); any other answers 404 PRODUCT_NOT_ENABLED. */
   detectionProducts: readonly DetectionProduct[];
+  /** Policies V2 dry runs refuse an invalid bundle with 400 and a code (`--dry-run-refusals`); see policies-v2.ts. */
+  dryRunRefusals: boolean;
   /** Address of the emulator, for URLs in answers. */
   baseUrl: string;
   now: number;
@@ -83,6 +85,8 @@ export interface Route {
   handle: (req: ApiRequest) => unknown;
   /** A deprecated v1 policy operation: gone (410) on a deployment migrated to Policies V2. */
   replacedByPoliciesV2?: true;
+  /** What another client's write does to the object this operation writes (the `concurrent-write` fault), just before it is handled. */
+  concurrentWrite?: (req: ApiRequest) => void;
 }
 
 const DEP = "/api/v1/deployments/(?<deployment>[^/]+)";

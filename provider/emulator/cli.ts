@@ -29,6 +29,10 @@ const USAGE = `Usage: pulumi-semgrep-emulator [options]
   --detection-products LIST
                      the products with a Policies V2 detection policy, comma-separated
                      (default ${DETECTION_PRODUCTS.join(",")}); the others answer 404 PRODUCT_NOT_ENABLED
+  --dry-run-refusals Policies V2 dry runs answer in the live service's other form: an invalid
+                     bundle is refused with 400 (409 RESERVED_SLUG) and the first problem's code
+                     and fields, as its apply would be, instead of 200 with validation_errors;
+                     a clean dry run leaves out state_version
   -h, --help         this text`;
 
 function fail(message: string): never {
@@ -67,6 +71,7 @@ function readFlags() {
         "omit-empty": { type: "boolean" },
         "policies-v2": { type: "boolean" },
         "detection-products": { type: "string" },
+        "dry-run-refusals": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -95,6 +100,7 @@ async function main(): Promise<void> {
     omitEmpty: values["omit-empty"],
     policiesV2: values["policies-v2"],
     detectionProducts: productsFlag(values["detection-products"]),
+    dryRunRefusals: values["dry-run-refusals"],
   });
   let stopping = false;
   const stop = (signal: string) => {

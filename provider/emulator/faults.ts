@@ -6,10 +6,13 @@ import { seededRandom } from "./random";
  * request is handled) are the transient faults of `--fault-rate`. `lost` (the request is handled,
  * then the connection closes before the answer) is chosen only when asked for: a retried write
  * must then end as the first would have, and only a request that is not idempotent (starting an
- * SBOM export) may take effect twice.
+ * SBOM export) may take effect twice. `concurrent-write` (another client's apply lands just before
+ * the request is handled) is chosen only when asked for too: it acts on the Policies V2 applies
+ * only (the bundle changes, so the request's `If-Match` is stale and answers 409
+ * `STATE_VERSION_MISMATCH`); any other request is handled as if no fault were chosen.
  */
-export type FaultKind = "429" | "503" | "drop" | "lost";
-export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop", "lost"];
+export type FaultKind = "429" | "503" | "drop" | "lost" | "concurrent-write";
+export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop", "lost", "concurrent-write"];
 /** The faults `--fault-rate` injects unless told otherwise. */
 export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop"];
 

@@ -5,10 +5,14 @@
  *   only when the content does: sending a bundle again, or in another order, keeps it);
  * - an apply is strict (the bundle sent replaces the whole state: a field left out is cleared,
  *   an exception or policy left out is deleted), atomic, and needs `If-Match: <state_version>`:
- *   428 without it, 409 with the current `state_version` when it is stale;
+ *   428 `IF_MATCH_REQUIRED` without it, 409 `STATE_VERSION_MISMATCH` with `current_state_version`
+ *   when it is stale (the codes and field of the live service, as its real clients read them);
  * - a dry run answers the diff (`creates`, `updates`, `deletes`) or, when the bundle has
  *   problems, every one of them at once in `validation_errors` (and no diff); an apply of such a
- *   bundle fails with the first problem's code (409 for `RESERVED_SLUG`, else 400);
+ *   bundle fails with the first problem's code (409 for `RESERVED_SLUG`, else 400) and the fields
+ *   of that code (see {@link refusalFields}). With `dryRunRefusals` (the other form the live
+ *   service may answer), a dry run refuses such a bundle as the apply would, without
+ *   `validation_errors`, and a clean dry run leaves out `state_version`;
  * - a product the deployment lacks answers 404 `PRODUCT_NOT_ENABLED`;
  * - system-managed remediation policies never appear in the bundle, are never changed by an
  *   apply, and reserve their slugs.
@@ -58,6 +62,7 @@ export const policiesV2Routes: Route[] = [
     pattern: new RegExp(`^${V2}/detection-policy/${PRODUCT}$`),
     operation: "policiesV2.applyDetectionPolicy",
     handle: applyDetection,
+    concurrentWrite: concurrentDetectionWrite,
   },
   {
     method: "POST",
@@ -76,6 +81,7 @@ export const policiesV2Routes: Route[] = [
     pattern: new RegExp(`^${V2}/remediation-policies$`),
     operation: "policiesV2.applyRemediationPolicies",
     handle: applyRemediation,
+    concurrentWrite: concurrentRemediationWrite,
   },
   {
     method: "POST",
@@ -86,30 +92,93 @@ export const policiesV2Routes: Route[] = [
   { method: "GET", pattern: new RegExp(`^${V2}/vocab$`), operation: "policiesV2.getVocab", handle: getVocab },
 ];
 
-/** The error codes of the answers that are not validation errors. */
-export const PRECONDITION_REQUIRED = "PRECONDITION_REQUIRED";
-export const STALE_STATE_VERSION = "STALE_STATE_VERSION";
+/**
+ * The error codes of the answers that are not validation errors, as the live service names them
+ * (Semgrep's OpenAPI names none; earlier emulators invented `PRECONDITION_REQUIRED` and
+ * `STALE_STATE_VERSION`, which no live answer carries).
+ */
+export const IF_MATCH_REQUIRED = "IF_MATCH_REQUIRED";
+export const STATE_VERSION_MISMATCH = "STATE_VERSION_MISMATCH";
+/** The validation codes whose refusal carries more than `error` and `code` (see {@link refusalFields}). */
+export const UNKNOWN_REFERENCE = "UNKNOWN_REFERENCE";
+export const MISSING_DEPENDENT_ACTION = "MISSING_DEPENDENT_ACTION";
 
-/** A 409 of a stale `If-Match`, carrying the bundle's current `state_version`. */
+/** A 409 of a stale `If-Match`, carrying the bundle's current `state_version` as `current_state_version`. */
 class StaleStateVersion extends HttpError {
   constructor(readonly stateVersion: string) {
-    super(409, "the bundle changed since the state_version in If-Match was read", STALE_STATE_VERSION);
+    super(409, "the bundle changed since the state_version in If-Match was read", STATE_VERSION_MISMATCH);
   }
 }
 
 /** The body of an answer other than 200 that carries more than `error` and `code`. */
 export function errorFields(error: HttpError): Record<string, unknown> {
-  if (error instanceof StaleStateVersion) return { state_version: error.stateVersion };
-  if (error instanceof InvalidBundle) return { validation_errors: error.problems };
+  if (error instanceof StaleStateVersion) return { current_state_version: error.stateVersion };
+  if (error instanceof InvalidBundle)
+    return { ...refusalFields(error.problems), ...(error.listed ? { validation_errors: error.problems } : {}) };
   return {};
 }
 
-/** An apply of a bundle with problems: the first one's code (409 for RESERVED_SLUG, else 400). */
+/** One reference of a bundle that names nothing the deployment has: the `missing_references` of `UNKNOWN_REFERENCE`. */
+export interface MissingReference {
+  /** `project`, `project_tag`, `rule` or `ruleset` (the emulator checks projects only). */
+  type: string;
+  /** The name as the bundle gives it, e.g. `acme/web-ap`. */
+  value: string;
+  /** Where the bundle names it, e.g. `exceptions[0].project`. */
+  field: string;
+}
+
+/**
+ * The fields a refusal of a bundle (an apply, or a dry run under `dryRunRefusals`) carries beside
+ * `error` and `code`, which are the first problem's: its `policy_slug` when it is about one
+ * remediation policy; for `UNKNOWN_REFERENCE`, `missing_references`, every reference of the bundle
+ * that names nothing (a list of {@link MissingReference}); for `MISSING_DEPENDENT_ACTION`,
+ * `action_type` (`block`) and `missing_companion`, the action type it lacks (`pr_comment`, one
+ * string). A `validation_errors` entry carries the same facts in its `context`, whose values are
+ * strings: one entry per missing reference, with `reference_type` and `missing_references` (its
+ * name); `action_type` and `missing_companion`.
+ */
+export function refusalFields(problems: readonly BundleProblem[]): Record<string, unknown> {
+  const first = problems[0]!;
+  const fields: Record<string, unknown> = first.policy_slug ? { policy_slug: first.policy_slug } : {};
+  if (first.code === UNKNOWN_REFERENCE)
+    fields.missing_references = problems
+      .filter((p) => p.code === UNKNOWN_REFERENCE)
+      .map((p): MissingReference => ({
+        type: p.context.reference_type ?? "",
+        value: p.context.missing_references ?? "",
+        field: p.context.field ?? "",
+      }));
+  if (first.code === MISSING_DEPENDENT_ACTION)
+    Object.assign(fields, { action_type: first.context.action_type, missing_companion: first.context.missing_companion });
+  return fields;
+}
+
+/**
+ * A refusal of a bundle with problems: the first one's code (409 for RESERVED_SLUG, else 400) and
+ * its fields; `listed`, every problem as `validation_errors` too (an apply does; a dry run under
+ * `dryRunRefusals` does not).
+ */
 class InvalidBundle extends HttpError {
-  constructor(readonly problems: BundleProblem[]) {
+  constructor(
+    readonly problems: BundleProblem[],
+    readonly listed = true,
+  ) {
     const first = problems[0]!;
     super(first.code === "RESERVED_SLUG" ? 409 : 400, `invalid bundle: ${first.message}`, first.code);
   }
+}
+
+/** A dry run's answer in the form the emulator was started with (see the module's doc). */
+function dryRunAnswer(req: ApiRequest, problems: BundleProblem[], diff: () => object, stateVersion: string) {
+  if (!req.dryRunRefusals)
+    return {
+      ...(problems.length ? { creates: [], updates: [], deletes: [] } : diff()),
+      state_version: stateVersion,
+      validation_errors: problems,
+    };
+  if (problems.length) throw new InvalidBundle(problems, false);
+  return { ...diff(), validation_errors: [] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,14 +215,14 @@ function ifMatchOf(req: ApiRequest): string | undefined {
   return value ? value.replace(/^W\//, "").replace(/^"(.*)"$/, "$1") : undefined;
 }
 
-/** 428 without `If-Match`; 409 with the current version when it is not `current`. */
+/** 428 `IF_MATCH_REQUIRED` without `If-Match`; 409 `STATE_VERSION_MISMATCH` with the current version when it is not `current`. */
 function checkIfMatch(req: ApiRequest, current: string): void {
   const given = ifMatchOf(req);
   if (given === undefined)
     throw new HttpError(
       428,
-      "precondition required: send the bundle's current state_version in the If-Match header (read the bundle first)",
-      PRECONDITION_REQUIRED,
+      "If-Match required: send the bundle's current state_version in the If-Match header (read the bundle first)",
+      IF_MATCH_REQUIRED,
     );
   if (given !== current) throw new StaleStateVersion(current);
 }
@@ -238,10 +307,10 @@ function detectionProblems(req: ApiRequest, policy: StoredDetectionPolicy, bundl
   (bundle.exceptions ?? []).forEach((e, i) => {
     if (e.project && !e.project_tag_name && !projects.has(e.project))
       problems.push({
-        code: "UNKNOWN_REFERENCE",
+        code: UNKNOWN_REFERENCE,
         message: `exceptions[${i}].project: no project ${JSON.stringify(e.project)} in this deployment`,
         policy_slug: "",
-        context: { field: `exceptions[${i}].project`, project: e.project },
+        context: { field: `exceptions[${i}].project`, reference_type: "project", missing_references: e.project },
       });
   });
   return problems.sort((a, b) => fieldOrder(a) - fieldOrder(b));
@@ -277,10 +346,8 @@ function dryRunDetection(req: ApiRequest) {
   const { policy } = detectionTarget(req);
   const { bundle } = parse(detectionPolicyRequest, req.body);
   const problems = detectionProblems(req, policy, bundle);
-  const diff = problems.length
-    ? { creates: [], updates: [], deletes: [] }
-    : detectionDiff(policy, storedDetection(policy.deploymentId, policy.product, bundle));
-  return { ...diff, state_version: detectionVersion(policy), validation_errors: problems };
+  const diff = () => detectionDiff(policy, storedDetection(policy.deploymentId, policy.product, bundle));
+  return dryRunAnswer(req, problems, diff, detectionVersion(policy));
 }
 
 function applyDetection(req: ApiRequest) {
@@ -408,10 +475,8 @@ function dryRunRemediation(req: ApiRequest) {
   const { bundle } = parse(remediationPoliciesRequest, req.body);
   const { user } = remediationOf(req, deployment.id);
   const problems = remediationProblems(req, deployment.id, bundle);
-  const diff = problems.length
-    ? { creates: [], updates: [], deletes: [] }
-    : remediationDiff(user, storedRemediation(deployment.id, bundle));
-  return { ...diff, state_version: remediationVersion(user), validation_errors: problems };
+  const diff = () => remediationDiff(user, storedRemediation(deployment.id, bundle));
+  return dryRunAnswer(req, problems, diff, remediationVersion(user));
 }
 
 function applyRemediation(req: ApiRequest) {
@@ -428,6 +493,46 @@ function applyRemediation(req: ApiRequest) {
     req.changed();
   }
   return remediationState(req, deployment.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Another client's write (the `concurrent-write` fault)
+
+/** The first of `<prefix>0`, `<prefix>1`, ... that `taken` does not hold: a name no program declares. */
+function freeName(prefix: string, taken: readonly string[]): string {
+  let n = 0;
+  while (taken.includes(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}
+
+/** Someone else's apply of the path's detection bundle: it adds a rule (`emulator.concurrent-write-N`), changing the state_version. */
+function concurrentDetectionWrite(req: ApiRequest): void {
+  const { policy } = detectionTarget(req);
+  policy.rules = sortedSet([...policy.rules, freeName("emulator.concurrent-write-", policy.rules)]);
+  req.changed();
+}
+
+/** Someone else's apply of the remediation policies: it adds a policy (slug `emulator-concurrent-write-N`), changing the state_version. */
+function concurrentRemediationWrite(req: ApiRequest): void {
+  const deployment = deploymentById(req);
+  const slug = freeName(
+    "emulator-concurrent-write-",
+    remediationOf(req, deployment.id).user.map((p) => p.slug),
+  );
+  const added: StoredRemediationPolicy = {
+    deploymentId: deployment.id,
+    slug,
+    name: `Added by another client (${slug})`,
+    description: "",
+    active: true,
+    filters: { mode: "all", conditions: [{ type: "severity", values: ["low"], mode: "any" }] },
+    actions: [{ type: "pr_comment", config: {} }],
+    systemManaged: false,
+  };
+  req.state.remediationPolicies = [...req.state.remediationPolicies, added].sort(
+    (a, b) => a.deploymentId - b.deploymentId || compare(a.slug, b.slug),
+  );
+  req.changed();
 }
 
 // ---------------------------------------------------------------------------------------------

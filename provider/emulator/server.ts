@@ -68,6 +68,13 @@ export interface EmulatorOptions {
    * `secrets`. The others answer 404 `PRODUCT_NOT_ENABLED` and are left out of the summary.
    */
   detectionProducts?: DetectionProduct[];
+  /**
+   * Policies V2 dry runs answer in the other form the live service may use: an invalid bundle is
+   * refused as its apply would be (`400`, or `409 RESERVED_SLUG`, with the first problem's code
+   * and fields, without `validation_errors`) instead of `200` with `validation_errors`, and a
+   * clean dry run leaves out `state_version`.
+   */
+  dryRunRefusals?: boolean;
 }
 
 /** One line of the request log. Never holds a header value or the token. */
@@ -177,9 +184,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return finish(414, { error: `request URI too long (${targetLength} bytes; at most ${MAX_REQUEST_TARGET})` });
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const fault = chooseFault(faults, random, route?.operation);
-    if (fault === "lost") {
+    if (fault === "lost" || fault === "concurrent-write") {
       entry.fault = fault;
-      lost = true;
+      lost = fault === "lost";
     } else if (fault) {
       entry.fault = fault;
       entry.durationMs = Date.now() - started;
@@ -218,12 +225,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       body,
       headers: req.headers,
       detectionProducts,
+      dryRunRefusals: options.dryRunRefusals === true,
       baseUrl,
       now: Date.now(),
       changed: () => writer.schedule(),
     };
     try {
       refuseOtherPolicyApi(route, options.policiesV2 ?? false);
+      if (fault === "concurrent-write") route.concurrentWrite?.(apiRequest);
       const answer = route.handle(apiRequest);
       finish(200, options.omitEmpty ? withoutEmptyFields(answer) : answer);
     } catch (error) {

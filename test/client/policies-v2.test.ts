@@ -13,6 +13,7 @@ import {
   detectionBundleProblems,
   InternalServerError,
   InvalidRequestError,
+  MissingDependentActionError,
   NotFoundError,
   PreconditionRequiredError,
   ProductNotEnabledError,
@@ -22,6 +23,7 @@ import {
   SemgrepClient,
   slugFromName,
   StateVersionConflictError,
+  UnknownReferenceError,
 } from "../../provider/client";
 import { startEmulator, SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
@@ -65,7 +67,7 @@ describe("operations against the emulator", () => {
         },
       },
     ]);
-    const applied = await v2.applyDetectionPolicy(1, "code", changed, { ifMatch: dry.state_version });
+    const applied = await v2.applyDetectionPolicy(1, "code", changed, { ifMatch: dry.state_version! });
     expect(applied.bundle.disabled).toContain("acme.turned-off");
     expect(applied).toEqual(await v2.getDetectionPolicy(1, "code"));
     expect(await v2.getDetectionPolicySummary(1)).toMatchObject({ code: applied, secrets: { bundle: { product: "secrets" } } });
@@ -188,7 +190,7 @@ describe("typed errors", () => {
         expect(error).toBeInstanceOf(ProductNotEnabledError);
         expect(error).toBeInstanceOf(NotFoundError);
         expect(error).toMatchObject({ status: 404, code: "PRODUCT_NOT_ENABLED" });
-        expect((error as Error).message).toMatch(/The product is not enabled for this deployment/);
+        expect((error as Error).message).toMatch(/The product (secrets )?is not enabled for this deployment/);
         expect((error as Error).message).not.toMatch(/Web API/);
       }
       expect((await client.policiesV2.getDetectionPolicySummary(1)).secrets).toBeUndefined();
@@ -400,6 +402,141 @@ describe("retries of an apply", () => {
   });
 });
 
+describe("the live service's error codes (real-api-notes.md, 'From real clients'); the older names accepted", () => {
+  /** The error a scripted answer to an apply gives. */
+  async function applyMeeting(status: number, body: object) {
+    const { client, close } = await scripted([(_req, res) => json(res, status, body)]);
+    try {
+      return (await client.policiesV2.applyRemediationPolicies(1, { policies: [] }, { ifMatch: "v1" }).catch((e: unknown) => e)) as Error;
+    } finally {
+      await close();
+    }
+  }
+
+  it.each([
+    ["STATE_VERSION_MISMATCH with current_state_version", { code: "STATE_VERSION_MISMATCH", current_state_version: "v7" }],
+    [
+      "STATE_VERSION_MISMATCH with the version in a gRPC details entry",
+      { code: "STATE_VERSION_MISMATCH", details: [{ metadata: { current_state_version: "v7" } }] },
+    ],
+    ["the older STALE_STATE_VERSION with state_version", { code: "STALE_STATE_VERSION", state_version: "v7" }],
+  ])("409 %s: StateVersionConflictError carrying the current version", async (_name, body) => {
+    const error = await applyMeeting(409, { error: "state version mismatch", ...body });
+    expect(error).toBeInstanceOf(StateVersionConflictError);
+    expect(error).toMatchObject({ currentStateVersion: "v7", stateVersion: "v7", status: 409 });
+    expect(error.message).toContain("(current state_version: v7)");
+  });
+
+  it.each([
+    ["IF_MATCH_REQUIRED", "IF_MATCH_REQUIRED"],
+    ["the older PRECONDITION_REQUIRED", "PRECONDITION_REQUIRED"],
+  ])("428 %s: PreconditionRequiredError", async (_name, code) => {
+    const error = await applyMeeting(428, { error: "If-Match header required", code });
+    expect(error).toBeInstanceOf(PreconditionRequiredError);
+    expect(error.message).toMatch(/needs the bundle's current state_version in the If-Match header/);
+  });
+
+  it.each([
+    ["MISSING_DEPENDENT_ACTION", "MISSING_DEPENDENT_ACTION"],
+    ["the older MISSING_COMPANION_ACTION", "MISSING_COMPANION_ACTION"],
+  ])("400 %s: MissingDependentActionError naming the companion", async (_name, code) => {
+    const error = await applyMeeting(400, {
+      error: "",
+      code,
+      missing_companion: "pr_comment",
+      action_type: "block",
+      policy_slug: "block-criticals",
+    });
+    expect(error).toBeInstanceOf(MissingDependentActionError);
+    expect(error).toMatchObject({ missingCompanion: "pr_comment", actionType: "block", policySlug: "block-criticals", status: 400, code });
+    expect(error.message).toContain("(a block action needs a pr_comment action in the same policy; remediation policy block-criticals)");
+    expect(error.message).toMatch(/Add the companion action to the same remediation policy/);
+  });
+
+  it.each([
+    [
+      "a list of {type, value, field}",
+      [{ type: "project", value: "acme/web-ap", field: "exceptions[0].project" }],
+      [{ type: "project", value: "acme/web-ap", field: "exceptions[0].project" }],
+      'project "acme/web-ap" (exceptions[0].project)',
+    ],
+    ["a list of names", ["acme/web-ap", "p/nope"], [{ value: "acme/web-ap" }, { value: "p/nope" }], '"acme/web-ap", "p/nope"'],
+    [
+      "a map from type to names",
+      { project: ["acme/web-ap"], ruleset: ["p/nope"] },
+      [
+        { type: "project", value: "acme/web-ap" },
+        { type: "ruleset", value: "p/nope" },
+      ],
+      'project "acme/web-ap", ruleset "p/nope"',
+    ],
+    ["objects with kind and name", [{ kind: "project_tag", name: "pci" }], [{ type: "project_tag", value: "pci" }], 'project tag "pci"'],
+  ])("400 UNKNOWN_REFERENCE with missing_references as %s: UnknownReferenceError naming each", async (_name, missing, expected, named) => {
+    const error = await applyMeeting(400, { error: "unknown reference", code: "UNKNOWN_REFERENCE", missing_references: missing });
+    expect(error).toBeInstanceOf(UnknownReferenceError);
+    expect((error as UnknownReferenceError).missingReferences).toEqual(expected);
+    expect(error.message).toContain(`: unknown reference (missing: ${named})`);
+    expect(error.message).toMatch(/The bundle names something this deployment does not have/);
+  });
+
+  it("409 RESERVED_SLUG with a policy_slug; 404 PRODUCT_NOT_ENABLED without a message still says what is wrong", async () => {
+    const reserved = await applyMeeting(409, { code: "RESERVED_SLUG", policy_slug: "semgrep-default" });
+    expect(reserved).toBeInstanceOf(ReservedSlugError);
+    expect(reserved).not.toBeInstanceOf(StateVersionConflictError);
+    expect(reserved.message).toContain("→ 409): RESERVED_SLUG (remediation policy semgrep-default)");
+    const { client, close } = await scripted([(_req, res) => json(res, 404, { code: "PRODUCT_NOT_ENABLED" })]);
+    try {
+      const error = (await client.policiesV2.getDetectionPolicy(1, "secrets").catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(ProductNotEnabledError);
+      expect(error.message).toBe(
+        `Semgrep API policiesV2.getDetectionPolicy failed (GET ${PATH}/detection-policy/secrets → 404): PRODUCT_NOT_ENABLED. ` +
+          "The product secrets is not enabled for this deployment: the detection policy summary " +
+          "(GET /api/policies/v2/deployments/{deploymentId}/detection-policy) lists the products it has",
+      );
+    } finally {
+      await close();
+    }
+  });
+
+  it("a refused dry run (400 + code, no validation_errors) is the typed error; a clean one without state_version parses", async () => {
+    const { client, close } = await scripted([
+      (_req, res) =>
+        json(res, 400, { error: "unknown reference", code: "UNKNOWN_REFERENCE", missing_references: [{ type: "project", value: "x/y" }] }),
+      (_req, res) => json(res, 200, { creates: [], updates: [], deletes: [] }),
+    ]);
+    try {
+      const refused = await client.policiesV2.dryRunDetectionPolicy(1, "code", {}).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(UnknownReferenceError);
+      expect(refused).toMatchObject({ missingReferences: [{ type: "project", value: "x/y" }], validationErrors: [] });
+      const clean = await client.policiesV2.dryRunDetectionPolicy(1, "code", {});
+      expect(clean).toEqual({ creates: [], updates: [], deletes: [], state_version: undefined, validation_errors: [] });
+    } finally {
+      await close();
+    }
+  });
+
+  it("a 409 after a lost answer, confirmed by a clean dry run without state_version: the read must be of the 409's current_state_version", async () => {
+    const { client, stub, close } = await scripted([
+      (req) => req.socket.destroy(),
+      (_req, res) => json(res, 409, { code: "STATE_VERSION_MISMATCH", current_state_version: "v2" }),
+      (_req, res) => json(res, 200, { creates: [], updates: [], deletes: [] }),
+      (_req, res) => json(res, 200, state("v2", { deployment_slug: "acme", policies: [] })),
+    ]);
+    try {
+      const applied = await client.policiesV2.applyRemediationPolicies(1, { policies: [] }, { ifMatch: "v1" });
+      expect(applied.state_version).toBe("v2");
+      expect(stub.received).toEqual([
+        `PUT ${PATH}/remediation-policies`,
+        `PUT ${PATH}/remediation-policies`,
+        `POST ${PATH}/remediation-policies:dryRun`,
+        `GET ${PATH}/remediation-policies`,
+      ]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("the prose rules without a request (detectionBundleProblems, remediationBundleProblems)", () => {
   it("name the field of each problem, in bundle order", () => {
     expect(
@@ -429,6 +566,21 @@ describe("the prose rules without a request (detectionBundleProblems, remediatio
         ],
       }).map((p) => `${p.policy_slug} ${p.code}`),
     ).toEqual([" INVALID_SLUG"]);
+    // The live code of a missing companion (never the older MISSING_COMPANION_ACTION), naming it.
+    expect(
+      remediationBundleProblems({
+        policies: [
+          { name: "Block", filters: { mode: "all", conditions: [{ type: "severity", values: ["high"] }] }, actions: [{ type: "block" }] },
+        ],
+      }),
+    ).toEqual([
+      {
+        code: "MISSING_DEPENDENT_ACTION",
+        message: "policies[0].actions[0].type: a block action needs a pr_comment action in the same policy",
+        policy_slug: "block",
+        context: { field: "policies[0].actions[0].type", action_type: "block", missing_companion: "pr_comment" },
+      },
+    ]);
   });
 
   it("derive a slug from a name as the service does", () => {

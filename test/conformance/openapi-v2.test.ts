@@ -153,13 +153,15 @@ if (!file) {
       actions: [{ type: "pr_comment" }],
     });
 
+    // The OpenAPI's prose says "409 with the current state_version" without naming the field; the
+    // live service names it current_state_version (real-api-notes.md, "From real clients").
     it("an apply without If-Match: 428; with a stale one: 409 with the current state_version", async () => {
       const current = (await get(emulator, "/detection-policy/code")) as { state_version: string; bundle: object };
       const body = { bundle: { rulesets: ["p/default"] } };
       expect(await send(emulator, "PUT", `${BASE}/detection-policy/code`, body)).toMatchObject({ status: 428 });
       expect(await send(emulator, "PUT", `${BASE}/detection-policy/code`, body, { "if-match": "0000000000000000" })).toMatchObject({
         status: 409,
-        answer: { state_version: current.state_version },
+        answer: { current_state_version: current.state_version },
       });
       expect(await get(emulator, "/detection-policy/code")).toEqual(current);
     });
@@ -236,7 +238,7 @@ async function driveEveryOperation(client: SemgrepClient): Promise<void> {
     { exception_type: "include", project_tag_name: "team:web", rule: "p/react", rule_type: "pack" },
   ];
   const dry = await v2.dryRunDetectionPolicy(DEPLOYMENT, "code", changed);
-  await v2.applyDetectionPolicy(DEPLOYMENT, "code", changed, { ifMatch: dry.state_version });
+  await v2.applyDetectionPolicy(DEPLOYMENT, "code", changed, { ifMatch: dry.state_version! });
   await v2.dryRunDetectionPolicy(DEPLOYMENT, "secrets", {
     rulesets: ["p/default"],
     exceptions: [{ exception_type: "skip", project: "acme/web-app", project_tag_name: "pci", rule: "x", rule_type: "rules" }],
@@ -264,7 +266,7 @@ async function driveEveryOperation(client: SemgrepClient): Promise<void> {
     { name: "Derived slug", filters: { mode: "all", conditions: [{ type: "severity", values: ["low"] }] }, actions: [{ type: "triage" }] },
   ];
   const preview = await v2.dryRunRemediationPolicies(DEPLOYMENT, { policies });
-  await v2.applyRemediationPolicies(DEPLOYMENT, { policies }, { ifMatch: preview.state_version });
+  await v2.applyRemediationPolicies(DEPLOYMENT, { policies }, { ifMatch: preview.state_version! });
   await v2.dryRunRemediationPolicies(DEPLOYMENT, {
     policies: [{ name: "!", filters: { mode: "all", conditions: [{ type: "colour", values: [] }] }, actions: [{ type: "block" }] }],
   });

@@ -84,6 +84,23 @@ describe("pulumi-semgrep-emulator", () => {
     expect({ status: secrets.status, body: await secrets.json() }).toMatchObject({ status: 404, body: { code: "PRODUCT_NOT_ENABLED" } });
   });
 
+  it("--dry-run-refusals: a dry run of an invalid bundle answers 400 with its code, as --help says", async () => {
+    const url = await start(["--policies-v2", "--dry-run-refusals"]);
+    const dryRun = await fetch(`${url}/api/policies/v2/deployments/1/detection-policy/code:dryRun`, {
+      method: "POST",
+      headers: { authorization: "Bearer emulator-token", "content-type": "application/json" },
+      body: JSON.stringify({
+        bundle: { exceptions: [{ exception_type: "exclude", project: "acme/nope", rule: "a.b", rule_type: "rule" }] },
+      }),
+    });
+    expect({ status: dryRun.status, body: await dryRun.json() }).toMatchObject({
+      status: 400,
+      body: { code: "UNKNOWN_REFERENCE", missing_references: [{ type: "project", value: "acme/nope" }] },
+    });
+    const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
+    expect(help.stdout).toMatch(/--dry-run-refusals Policies V2 dry runs answer in the live service's other form/);
+  });
+
   it("stops cleanly on SIGINT", async () => {
     await start(["--port", "0", "--preset", "large"]);
     const exit = exited();

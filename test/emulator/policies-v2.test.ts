@@ -139,7 +139,7 @@ describe("If-Match", () => {
   it("an apply without it: 428, nothing changed", async () => {
     const before = await read();
     const answer = await call("PUT", "/detection-policy/code", { body: { bundle: {} } });
-    expect(answer).toMatchObject({ status: 428, body: { code: "PRECONDITION_REQUIRED" } });
+    expect(answer).toMatchObject({ status: 428, body: { code: "IF_MATCH_REQUIRED" } });
     const remediation = await readRemediation();
     expect(await call("PUT", "/remediation-policies", { body: { bundle: {} } })).toMatchObject({ status: 428 });
     expect(await read()).toEqual(before);
@@ -149,7 +149,8 @@ describe("If-Match", () => {
   it("a stale one: 409 with the current state_version, nothing changed; the quoted entity-tag form is accepted", async () => {
     const before = await read();
     const stale = await call("PUT", "/detection-policy/code", { ifMatch: "0123456789abcdef", body: { bundle: {} } });
-    expect(stale).toMatchObject({ status: 409, body: { state_version: before.state_version } });
+    expect(stale).toMatchObject({ status: 409, body: { code: "STATE_VERSION_MISMATCH", current_state_version: before.state_version } });
+    expect(stale.body).not.toHaveProperty("state_version");
     expect(await read()).toEqual(before);
     const quoted = await call("PUT", "/detection-policy/code", {
       ifMatch: `"${before.state_version}"`,
@@ -158,7 +159,7 @@ describe("If-Match", () => {
     expect(quoted.status).toBe(200);
     const remediation = await readRemediation();
     const staleRemediation = await call("PUT", "/remediation-policies", { ifMatch: before.state_version, body: { bundle: {} } });
-    expect(staleRemediation).toMatchObject({ status: 409, body: { state_version: remediation.state_version } });
+    expect(staleRemediation).toMatchObject({ status: 409, body: { current_state_version: remediation.state_version } });
   });
 
   it("concurrent applies with the same If-Match: exactly one wins, the others get 409 with the winner's state_version", async () => {
@@ -173,7 +174,7 @@ describe("If-Match", () => {
     const after = await read();
     expect(after.bundle.rules).toEqual((winners[0]!.body.bundle as Bundle).rules);
     for (const loser of answers.filter((a) => a.status !== 200))
-      expect(loser).toMatchObject({ status: 409, body: { state_version: after.state_version } });
+      expect(loser).toMatchObject({ status: 409, body: { code: "STATE_VERSION_MISMATCH", current_state_version: after.state_version } });
     const remediation = await readRemediation();
     const slugs = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
@@ -317,7 +318,7 @@ describe("dry runs report every validation error at once", () => {
     expect(dry.body).toMatchObject({ creates: [], updates: [], deletes: [], state_version });
     const errors = dry.body.validation_errors as Array<{ code: string; policy_slug: string; context: Record<string, string> }>;
     expect(errors.map((e) => [e.policy_slug, e.code, e.context.field])).toEqual([
-      ["blocks-alone", "MISSING_COMPANION_ACTION", "policies[0].actions[0].type"],
+      ["blocks-alone", "MISSING_DEPENDENT_ACTION", "policies[0].actions[0].type"],
       ["Not A Slug", "INVALID_SLUG", "policies[1].slug"],
       ["no-conditions", "INVALID_ENUM_VALUE", "policies[2].filters.mode"],
       ["no-conditions", "NO_CONDITIONS", "policies[2].filters.conditions"],
@@ -333,7 +334,10 @@ describe("dry runs report every validation error at once", () => {
     ]);
     expect(errors[0]).toMatchObject({ context: { action_type: "block", missing_companion: "pr_comment" } });
     const apply = await call("PUT", "/remediation-policies", { ifMatch: state_version, body: { bundle } });
-    expect(apply).toMatchObject({ status: 400, body: { code: "MISSING_COMPANION_ACTION" } });
+    expect(apply).toMatchObject({
+      status: 400,
+      body: { code: "MISSING_DEPENDENT_ACTION", policy_slug: "blocks-alone", action_type: "block", missing_companion: "pr_comment" },
+    });
     expect((await readRemediation()).state_version).toBe(state_version);
   });
 
@@ -348,6 +352,122 @@ describe("dry runs report every validation error at once", () => {
       expect(answer.status).toBe(400);
       expect(answer.body.error).toMatch(/invalid request/);
     }
+  });
+});
+
+describe("the live service's codes and fields (real-api-notes.md, 'From real clients')", () => {
+  it("UNKNOWN_REFERENCE: each missing project in validation_errors; the apply's 400 lists them all in missing_references", async () => {
+    const before = await read();
+    const bundle = {
+      ...before.bundle,
+      exceptions: [
+        { exception_type: "exclude", project: "acme/web-ap", rule: "a.b", rule_type: "rule" },
+        { exception_type: "exclude", project: "acme/web-app", rule: "a.b", rule_type: "rule" },
+        { exception_type: "exclude", project: "acme/gone", rule: "a.b", rule_type: "rule" },
+      ],
+    };
+    const dry = await call("POST", "/detection-policy/code:dryRun", { body: { bundle } });
+    expect(dry).toMatchObject({ status: 200, body: { creates: [], state_version: before.state_version } });
+    expect(dry.body.validation_errors).toEqual([
+      {
+        code: "UNKNOWN_REFERENCE",
+        message: 'exceptions[0].project: no project "acme/web-ap" in this deployment',
+        policy_slug: "",
+        context: { field: "exceptions[0].project", reference_type: "project", missing_references: "acme/web-ap" },
+      },
+      {
+        code: "UNKNOWN_REFERENCE",
+        message: 'exceptions[2].project: no project "acme/gone" in this deployment',
+        policy_slug: "",
+        context: { field: "exceptions[2].project", reference_type: "project", missing_references: "acme/gone" },
+      },
+    ]);
+    const apply = await call("PUT", "/detection-policy/code", { ifMatch: before.state_version, body: { bundle } });
+    expect(apply).toMatchObject({ status: 400, body: { code: "UNKNOWN_REFERENCE", validation_errors: dry.body.validation_errors } });
+    expect(apply.body.missing_references).toEqual([
+      { type: "project", value: "acme/web-ap", field: "exceptions[0].project" },
+      { type: "project", value: "acme/gone", field: "exceptions[2].project" },
+    ]);
+    expect(await read()).toEqual(before);
+  });
+
+  it("with dryRunRefusals: an invalid bundle's dry run is refused as its apply would be, without validation_errors; a clean one has no state_version", async () => {
+    const refusing = await startEmulator({ policiesV2: true, dryRunRefusals: true });
+    try {
+      const code = (await call("GET", "/detection-policy/code", { on: refusing })).body as unknown as {
+        bundle: Bundle;
+        state_version: string;
+      };
+      const unknown = {
+        ...code.bundle,
+        exceptions: [{ exception_type: "exclude", project: "acme/web-ap", rule: "a.b", rule_type: "rule" }],
+      };
+      const refused = await call("POST", "/detection-policy/code:dryRun", { on: refusing, body: { bundle: unknown } });
+      expect(refused).toEqual({
+        status: 400,
+        body: {
+          error: 'invalid bundle: exceptions[0].project: no project "acme/web-ap" in this deployment',
+          code: "UNKNOWN_REFERENCE",
+          missing_references: [{ type: "project", value: "acme/web-ap", field: "exceptions[0].project" }],
+        },
+      });
+      const clean = await call("POST", "/detection-policy/code:dryRun", {
+        on: refusing,
+        body: { bundle: { ...code.bundle, rules: ["a.b"] } },
+      });
+      expect(clean.status).toBe(200);
+      expect(clean.body).toMatchObject({ updates: [{ kind: "DetectionPolicy" }], validation_errors: [] });
+      expect(clean.body).not.toHaveProperty("state_version");
+      const blocks = await call("POST", "/remediation-policies:dryRun", {
+        on: refusing,
+        body: { bundle: { policies: [policy("blocks-alone", { actions: [{ type: "block" }] })] } },
+      });
+      expect(blocks).toEqual({
+        status: 400,
+        body: {
+          error: "invalid bundle: policies[0].actions[0].type: a block action needs a pr_comment action in the same policy",
+          code: "MISSING_DEPENDENT_ACTION",
+          policy_slug: "blocks-alone",
+          action_type: "block",
+          missing_companion: "pr_comment",
+        },
+      });
+      const reserved = await call("POST", "/remediation-policies:dryRun", {
+        on: refusing,
+        body: { bundle: { policies: [policy(SYSTEM_REMEDIATION_SLUG)] } },
+      });
+      expect(reserved).toMatchObject({ status: 409, body: { code: "RESERVED_SLUG", policy_slug: SYSTEM_REMEDIATION_SLUG } });
+      expect(reserved.body).not.toHaveProperty("validation_errors");
+      expect(refusing.requests().filter((r) => r.method === "PUT")).toEqual([]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("the concurrent-write fault: another client's apply lands just before an apply, which then meets 409 STATE_VERSION_MISMATCH", async () => {
+    const before = await read();
+    env.emulator.setFaults({ faultRate: 1, kinds: ["concurrent-write"], operations: ["policiesV2.applyDetectionPolicy"], maxFaults: 1 });
+    const stale = await call("PUT", "/detection-policy/code", {
+      ifMatch: before.state_version,
+      body: { bundle: { ...before.bundle, rules: ["a.b"] } },
+    });
+    const after = await read();
+    expect(stale).toMatchObject({ status: 409, body: { code: "STATE_VERSION_MISMATCH", current_state_version: after.state_version } });
+    expect(after.bundle.rules).toEqual([...before.bundle.rules, "emulator.concurrent-write-0"].sort());
+    const retried = await call("PUT", "/detection-policy/code", {
+      ifMatch: after.state_version,
+      body: { bundle: { ...after.bundle, rules: ["a.b"] } },
+    });
+    expect(retried.status).toBe(200);
+    const remediation = await readRemediation();
+    env.emulator.setFaults({ maxFaults: 1, operations: ["policiesV2.applyRemediationPolicies"] });
+    const staleRemediation = await call("PUT", "/remediation-policies", {
+      ifMatch: remediation.state_version,
+      body: { bundle: remediation.bundle },
+    });
+    expect(staleRemediation).toMatchObject({ status: 409, body: { code: "STATE_VERSION_MISMATCH" } });
+    expect((await readRemediation()).bundle.policies.map((p) => p.slug)).toContain("emulator-concurrent-write-0");
+    expect(env.requests().map((r) => r.fault)).toContain("concurrent-write");
   });
 });
 

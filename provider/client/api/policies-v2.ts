@@ -49,7 +49,7 @@ interface DryRun {
   updates: unknown[];
   deletes: unknown[];
   validation_errors: unknown[];
-  state_version: string;
+  state_version?: string;
 }
 
 export class PoliciesV2 {
@@ -92,7 +92,10 @@ export class PoliciesV2 {
   /**
    * `POST .../detection-policy/{product}:dryRun`: the diff a strict apply of `bundle` would make
    * (`creates`, `updates`, `deletes`), or every validation error at once, and the `state_version`
-   * it was computed against. Changes nothing.
+   * it was computed against (the live service may leave it out of a clean dry run). Changes
+   * nothing. The live service may also refuse an invalid bundle as its apply would, with a
+   * `BadRequestError` (or `ReservedSlugError`) carrying the first problem's code and
+   * fields, instead of listing `validation_errors`: callers take both forms.
    */
   async dryRunDetectionPolicy(
     deploymentId: string | number,
@@ -139,7 +142,10 @@ export class PoliciesV2 {
     });
   }
 
-  /** `POST .../remediation-policies:dryRun`: the diff a strict apply would make, or every validation error. Changes nothing. */
+  /**
+   * `POST .../remediation-policies:dryRun`: the diff a strict apply would make, or every validation
+   * error, in either form {@link dryRunDetectionPolicy} describes. Changes nothing.
+   */
   async dryRunRemediationPolicies(
     deploymentId: string | number,
     bundle: RemediationPoliciesBundleInput,
@@ -199,21 +205,30 @@ export class PoliciesV2 {
       });
     } catch (error) {
       if (!(error instanceof StateVersionConflictError && error.mayHaveApplied)) throw error;
-      const applied = await this.#confirmApplied(confirm, callOptions).catch(() => undefined);
+      const applied = await this.#confirmApplied(confirm, callOptions, error.currentStateVersion).catch(() => undefined);
       if (applied === undefined) throw error;
       return applied;
     }
   }
 
+  /**
+   * The bundle as read when a dry run confirms it is the one asked for. The read must be of the
+   * version the dry run was computed against: the dry run's `state_version`, or, when a clean dry
+   * run leaves it out, the `current_state_version` of the 409 (the bundle then was the one read
+   * after, so the dry run in between saw it too).
+   */
   async #confirmApplied<T extends { state_version: string }>(
     confirm: { dryRun: (o: RequestOptions) => Promise<DryRun>; read: (o: RequestOptions) => Promise<T> },
     options: RequestOptions,
+    conflictVersion: string | undefined,
   ): Promise<T | undefined> {
     const diff = await confirm.dryRun(options);
     const unchanged = !diff.creates.length && !diff.updates.length && !diff.deletes.length && !diff.validation_errors.length;
     if (!unchanged) return undefined;
+    const computedAgainst = diff.state_version ?? conflictVersion;
+    if (computedAgainst === undefined) return undefined;
     const state = await confirm.read(options);
-    return state.state_version === diff.state_version ? state : undefined;
+    return state.state_version === computedAgainst ? state : undefined;
   }
 
   #deploymentPath(operation: string, deploymentId: string | number): string {

@@ -246,14 +246,18 @@ export const remediationPolicyDiffEntry = z.looseObject({
 });
 export type RemediationPolicyDiffEntry = z.output<typeof remediationPolicyDiffEntry>;
 
-/** A dry run: the diff a strict apply would make (empty when there are validation errors) and every validation error. */
+/**
+ * A dry run: the diff a strict apply would make (empty when there are validation errors) and every
+ * validation error. The live service may leave `state_version` out of a clean dry run (the
+ * OpenAPI documents it): then it is undefined, and an apply needs the version of a read.
+ */
 const dryRunOf = <E extends z.ZodType>(entry: E) =>
   z.looseObject({
     creates: list(entry),
     updates: list(entry),
     deletes: list(entry),
-    /** What the diff was computed against: send it as If-Match to apply exactly the diff previewed. */
-    state_version: stateVersion,
+    /** What the diff was computed against, when the answer carries it: send it as If-Match to apply exactly the diff previewed. */
+    state_version: optionalText,
     validation_errors: list(bundleValidationError),
   });
 export const dryRunDetectionPolicyResponse = dryRunOf(detectionPolicyDiffEntry);
@@ -470,7 +474,7 @@ export function remediationBundleProblems(bundle: RemediationPoliciesBundleInput
       }
       for (const companion of ACTION_COMPANIONS[action.type] ?? []) {
         if (!types.has(companion))
-          say("MISSING_COMPANION_ACTION", `${where}.type`, `a ${action.type} action needs a ${companion} action in the same policy`, {
+          say("MISSING_DEPENDENT_ACTION", `${where}.type`, `a ${action.type} action needs a ${companion} action in the same policy`, {
             action_type: action.type,
             missing_companion: companion,
           });
