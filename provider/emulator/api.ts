@@ -14,6 +14,8 @@ import {
   listRepositoriesRequest,
   listRulesQuery,
   managedScanRequest,
+  isSystemTag,
+  MANAGED_SCAN_TAG,
   PRIMARY_BRANCH_FOLLOWS_DEFAULT,
   scanSearchRequest,
   tagList,
@@ -351,9 +353,12 @@ function updateProject(req: ApiRequest) {
   if (body.primary_branch !== undefined) {
     project.primaryBranch = body.primary_branch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? null : body.primary_branch;
   }
-  if (body.tags !== undefined) project.tags = [...body.tags];
+  // The whole set, but the system tags: those the project has stay, those it lacks are not added.
+  if (body.tags !== undefined) project.tags = [...body.tags.filter((t) => !isSystemTag(t)), ...project.tags.filter(isSystemTag)];
+  const scanning = managedScansOn(project);
   if (body.managed_scan_config?.diff_scan) project.managedScanConfig.diff_scan = switched(body.managed_scan_config.diff_scan);
   if (body.managed_scan_config?.full_scan) project.managedScanConfig.full_scan = switched(body.managed_scan_config.full_scan);
+  settleManagedScanTag(project, scanning);
   req.changed();
   return { project: renderProject(project) };
 }
@@ -362,10 +367,35 @@ function updateManagedScans(req: ApiRequest) {
   const project = findProject(req);
   const body = parse(managedScanRequest, req.body ?? {});
   matchesPath(req, body, PROJECT_IN_BODY);
+  const scanning = managedScansOn(project);
   if (body.diff_scan) project.managedScanConfig.diff_scan = switched(body.diff_scan);
   if (body.full_scan) project.managedScanConfig.full_scan = switched(body.full_scan);
+  settleManagedScanTag(project, scanning);
   req.changed();
   return { project: renderProject(project) };
+}
+
+/**
+ * Whether the project has managed scans: diff scans or full scans enabled, either one (a project
+ * Semgrep scans only on pull requests is a managed-scan project too).
+ */
+export function managedScansOn(project: StoredProject): boolean {
+  return project.managedScanConfig.diff_scan.enabled || project.managedScanConfig.full_scan.enabled;
+}
+
+/**
+ * The system tag `managed-scan` follows a switch of the project's managed scans: the service adds
+ * it when a write turns them on (none enabled before, one at least after) and drops it when a write
+ * turns both off, since Semgrep's scripts find the projects it scans by that tag and a project it no
+ * longer scans must not be among them (and a ManagedScan's destroy then leaves the tags as found).
+ * A write that leaves them on or off changes nothing: the demo preset's projects were onboarded
+ * before the tag and keep the tag sets the examples show until their scans are switched.
+ */
+function settleManagedScanTag(project: StoredProject, wasOn: boolean): void {
+  const on = managedScansOn(project);
+  if (on === wasOn) return;
+  const others = project.tags.filter((t) => t !== MANAGED_SCAN_TAG);
+  project.tags = on ? [...others, MANAGED_SCAN_TAG] : others;
 }
 
 /** `{}` is how protobuf's JSON mapping writes `{enabled: false}`. */
@@ -381,7 +411,8 @@ function addTags(req: ApiRequest) {
   matchesPath(req, body, PROJECT_IN_BODY);
   // No `tags` is an empty list in protobuf: nothing to add.
   const tags = body.tags ?? [];
-  const fresh = tags.filter((t) => !project.tags.includes(t));
+  // A system tag is the service's to set: asking for it adds nothing.
+  const fresh = tags.filter((t) => !project.tags.includes(t) && !isSystemTag(t));
   if (fresh.length) {
     project.tags = [...project.tags, ...fresh];
     req.changed();
@@ -393,7 +424,8 @@ function removeTags(req: ApiRequest) {
   const project = findProject(req);
   const tags = parse(tagList, req.query.getAll("tags"));
   if (tags.length === 0) throw new HttpError(400, "invalid request: tags: give at least one tag to remove (?tags=a&tags=b)");
-  const kept = project.tags.filter((t) => !tags.includes(t));
+  // A system tag stays whatever the request names (Semgrep's scripts allow-list it).
+  const kept = project.tags.filter((t) => !tags.includes(t) || isSystemTag(t));
   if (kept.length !== project.tags.length) {
     project.tags = kept;
     req.changed();
