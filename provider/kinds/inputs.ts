@@ -37,13 +37,13 @@ export const restoreOnDelete = z.boolean({ error: "must be true or false" }).opt
  */
 export const settableTags = tagList.superRefine((tags, ctx) => {
   for (const [index, tag] of tags.entries()) {
-    if (!isSystemTag(tag)) continue;
+    if (!isSystemTag(tag)) continue; // the check's message quotes the value before this one
     ctx.addIssue({
       code: "custom",
       path: [index],
       message:
-        `${JSON.stringify(tag)} is a system tag: the service sets it (on projects with managed scans) and keeps it whatever ` +
-        "a write sends, so it is not this stack's to declare; leave it out (ProjectSettings and ProjectTags never remove it)",
+        "is a system tag: the service sets it (on projects with managed scans) and keeps it whatever a write sends, " +
+        "so it is not this stack's to declare; leave it out (ProjectSettings and ProjectTags never remove it; a ManagedScan turns managed scans on)",
     });
   }
 });

@@ -41,7 +41,26 @@ async function onboard(emulator: RunningEmulator, projectName: string): Promise<
   }
 }
 
+const DECLARES_SYSTEM_TAG = program(`
+new semgrep.ProjectTags("mobile-tags", { ...${MOBILE}, tags: ["pci", "managed-scan"] });
+`);
+
 describe("system tags (managed-scan) beside a ProjectSettings that declares tags", () => {
+  it("refuses a system tag declared in ProjectTags at preview, naming the field, with no request", async () => {
+    const emulator = await startEmulator({ preset: "demo" });
+    try {
+      const workspace = await programWorkspace(emulator, DECLARES_SYSTEM_TAG);
+      const preview = await workspace.run(["preview"], { allowFailure: true });
+      expect(preview.status).not.toBe(0);
+      expect(printed(preview)).toMatch(
+        /ProjectTags \(mobile-tags\): error: .*tags\[1\]: \\?"managed-scan\\?": is a system tag: the service sets it \(on projects with managed scans\)/,
+      );
+      expect(emulator.requests()).toEqual([]);
+    } finally {
+      await emulator.close();
+    }
+  }, 120_000);
+
   it("keeps managed-scan through up, a second up, refresh and destroy, with no diff", async () => {
     const emulator = await startEmulator({ preset: "demo" });
     try {

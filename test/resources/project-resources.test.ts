@@ -224,7 +224,10 @@ describe("one project, three resources", () => {
         .map((r) => r.operation)
         .sort(),
     ).toEqual(["projects.addTags", "projects.get", "projects.update", "projects.updateManagedScans"]);
-    expect(live("acme/mobile-app")).toMatchObject({ primaryBranch: "refs/heads/main", managedScanConfig: { full_scan: { enabled: true } } });
+    expect(live("acme/mobile-app")).toMatchObject({
+      primaryBranch: "refs/heads/main",
+      managedScanConfig: { full_scan: { enabled: true } },
+    });
     // Switching managed scans on, the service added its system tag, in whichever order the writes landed.
     expect([...live("acme/mobile-app").tags].sort()).toEqual(["a", "b", "managed-scan"]);
   });

@@ -20,7 +20,11 @@ interface ProjectAnswer {
 async function call(method: string, path: string, body?: unknown, base = env.emulator) {
   const headers: Record<string, string> = { authorization: `Bearer ${base.token}` };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(`${base.url}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${base.url}/api/v1${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as { project?: ProjectAnswer; projects?: ProjectAnswer[] } };
 }
 
