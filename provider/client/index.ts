@@ -5,6 +5,7 @@ export * from "./errors";
 export { Paginated, type PageOf } from "./pagination";
 export type { ScanSearchRequest, ScanSummary, ScanDetail, ScanMeta, ScanSearchResponse } from "./schemas/scans";
 export type { Project, UpdateProjectRequest, ManagedScanRequest, Deployment } from "./schemas/projects";
+export { SYSTEM_TAGS, isSystemTag, withoutSystemTags } from "./schemas/projects";
 export type { Policy, Rule, RulesPage, ListRulesQuery, UpdateRuleModeResponse } from "./schemas/policies";
 export type { ApplyOptions } from "./api/policies-v2";
 export type {

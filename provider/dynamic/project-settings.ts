@@ -1,6 +1,6 @@
 /** ProjectSettings in the provider process: primary branch, the whole tag set, managed-scan config. */
 import type { UpdateProjectRequest } from "../client";
-import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
+import { isSystemTag, PRIMARY_BRANCH_FOLLOWS_DEFAULT, withoutSystemTags } from "../client/schemas";
 import { fieldRules, type projectSettingsKind } from "../kinds";
 import { branchHolds, followsDefault } from "../kinds/project-settings";
 import type { Props } from "./check";
@@ -58,9 +58,12 @@ function valuesOf(props: Props): Values {
 
 const declaredFields = (declared: Props): Managed[] => MANAGED.filter((field) => valuesOf(declared)[field] !== undefined);
 
-/** Whether two values of `field` are the same (a ref, a tag set in any order, a toggle). */
+/** A tag set as this resource manages it: without the system tags, which the service sets and keeps. */
+const managedTags = (tags: unknown): string[] | undefined => (Array.isArray(tags) ? withoutSystemTags(tags as string[]) : undefined);
+
+/** Whether two values of `field` are the same (a ref, a tag set in any order, the system tags aside, a toggle). */
 function same(field: Managed, a: unknown, b: unknown): boolean {
-  if (field === "tags") return sameSet(a, b);
+  if (field === "tags") return sameSet(managedTags(a), managedTags(b));
   if (field === "primaryBranch") return a === b;
   return (a as { enabled?: boolean } | undefined)?.enabled === (b as { enabled?: boolean } | undefined)?.enabled;
 }
@@ -72,10 +75,11 @@ function managedFieldsOf(props: Props): Managed[] {
   return MANAGED.filter((field) => originals[field] !== undefined);
 }
 
+/** The originals in state; a system tag an older version recorded is left out (the service keeps it anyway). */
 function originalsOf(props: Props): Values {
   return valuesOf({
     primaryBranch: props.originalPrimaryBranch,
-    tags: props.originalTags,
+    tags: managedTags(props.originalTags),
     managedScanConfig: props.originalManagedScanConfig,
   });
 }
@@ -96,11 +100,18 @@ function recorded(outputs: Props): Record<string, unknown> {
   return Object.fromEntries(managedFieldsOf(outputs).map((field) => [claimOf(outputs, field).field, originals[field] ?? null]));
 }
 
-/** The PATCH body that sets these field values. */
-function request(values: Values): UpdateProjectRequest {
+/**
+ * The PATCH body that sets these field values. A tag set keeps the system tags the project has
+ * (`liveTags`, its last known tags): the service keeps them whatever the PATCH sends, and a client
+ * that sends them back never asks for their removal.
+ */
+function request(values: Values, liveTags: unknown): UpdateProjectRequest {
   const body: UpdateProjectRequest = {};
   if (values.primaryBranch !== undefined) body.primary_branch = values.primaryBranch as string;
-  if (values.tags !== undefined) body.tags = values.tags as string[];
+  if (values.tags !== undefined) {
+    const system = Array.isArray(liveTags) ? (liveTags as string[]).filter(isSystemTag) : [];
+    body.tags = [...(managedTags(values.tags) ?? []), ...system];
+  }
   const diffScan = values["managedScanConfig.diffScan"] as { enabled: boolean } | undefined;
   const fullScan = values["managedScanConfig.fullScan"] as { enabled: boolean } | undefined;
   if (diffScan || fullScan) {
@@ -137,8 +148,9 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
   const wanted = valuesOf(declared);
   const have = valuesOf(live);
   const fields: FieldToApply[] = declaredFields(declared).map((field) => {
-    if (field !== "primaryBranch")
-      return { name: field, wanted: wanted[field], have: have[field], differs: !same(field, have[field], wanted[field]) };
+    // The tags found are recorded without the system tags: destroy puts back only the stack's.
+    const found = field === "tags" ? managedTags(have.tags) : have[field];
+    if (field !== "primaryBranch") return { name: field, wanted: wanted[field], have: found, differs: !same(field, found, wanted[field]) };
     const follows = wanted.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT;
     // A branch equal to the default one may have been followed or pinned: nothing to record then.
     return {
@@ -160,7 +172,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
         "so nothing is recorded to put back on delete (originalPrimaryBranch stays unset).",
     );
   }
-  const project = Object.keys(plan.changes).length ? await projectOf(declared).update(request(plan.changes)) : undefined;
+  const project = Object.keys(plan.changes).length ? await projectOf(declared).update(request(plan.changes, live.tags)) : undefined;
   const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? { followsDefaultBranch: true } : {};
   return outputs({
     ...declared,
@@ -182,7 +194,8 @@ function refreshedInputs(props: Props, live: Props): Props {
   const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
   const inputs: Props = { deploymentSlug: slug, projectName: name, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
   if (managed.includes("primaryBranch")) inputs.primaryBranch = followsDefault(live) ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
-  if (managed.includes("tags")) inputs.tags = live.tags;
+  // The declared set never holds a system tag: the live one without them, or every refresh would show a diff.
+  if (managed.includes("tags")) inputs.tags = managedTags(live.tags);
   const scans = {
     ...(managed.includes("managedScanConfig.diffScan") ? { diffScan: values["managedScanConfig.diffScan"] } : {}),
     ...(managed.includes("managedScanConfig.fullScan") ? { fullScan: values["managedScanConfig.fullScan"] } : {}),
@@ -196,7 +209,7 @@ function refreshedInputs(props: Props, live: Props): Props {
  * original set plus the tags ProjectTags resources hold, so that neither side loses its own.
  */
 async function undoTagsBesideProjectTags(props: Props, original: string[]): Promise<string[] | undefined> {
-  const live = (props.tags as string[] | undefined) ?? [];
+  const live = managedTags(props.tags) ?? [];
   const held = heldTags(props).filter(({ tag }) => !original.includes(tag));
   const restored = [...original, ...held.map(({ tag }) => tag)];
   if (held.length) {
@@ -273,6 +286,6 @@ export const projectSettings: Handler<Kind> = {
         };
       });
       Object.assign(back, await planUndo(KIND, props, fields));
-      if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back)));
+      if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back, props.tags)));
     }),
 };

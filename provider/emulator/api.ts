@@ -14,6 +14,8 @@ import {
   listRepositoriesRequest,
   listRulesQuery,
   managedScanRequest,
+  isSystemTag,
+  MANAGED_SCAN_TAG,
   MAX_PROJECT_PAGE_SIZE,
   PRIMARY_BRANCH_FOLLOWS_DEFAULT,
   scanSearchAsRead,
@@ -379,9 +381,12 @@ function updateProject(req: ApiRequest) {
   if (body.primary_branch !== undefined) {
     project.primaryBranch = body.primary_branch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? null : body.primary_branch;
   }
-  if (body.tags !== undefined) project.tags = [...body.tags];
+  // The whole set, but the system tags: those the project has stay, those it lacks are not added.
+  if (body.tags !== undefined) project.tags = [...body.tags.filter((t) => !isSystemTag(t)), ...project.tags.filter(isSystemTag)];
+  const scanning = managedScansOn(project);
   if (body.managed_scan_config?.diff_scan) project.managedScanConfig.diff_scan = switched(body.managed_scan_config.diff_scan);
   if (body.managed_scan_config?.full_scan) project.managedScanConfig.full_scan = switched(body.managed_scan_config.full_scan);
+  settleManagedScanTag(project, scanning);
   req.changed();
   return { project: renderProject(project) };
 }
@@ -401,10 +406,35 @@ function updateManagedScans(req: ApiRequest) {
   const project = findProject(req);
   const body = parse(managedScanRequest, req.body ?? {});
   matchesPath(req, body, PROJECT_IN_BODY);
+  const scanning = managedScansOn(project);
   if (body.diff_scan) project.managedScanConfig.diff_scan = switched(body.diff_scan);
   if (body.full_scan) project.managedScanConfig.full_scan = switched(body.full_scan);
+  settleManagedScanTag(project, scanning);
   req.changed();
   return { project: renderProject(project) };
+}
+
+/**
+ * Whether the project has managed scans: diff scans or full scans enabled, either one (a project
+ * Semgrep scans only on pull requests is a managed-scan project too).
+ */
+export function managedScansOn(project: StoredProject): boolean {
+  return project.managedScanConfig.diff_scan.enabled || project.managedScanConfig.full_scan.enabled;
+}
+
+/**
+ * The system tag `managed-scan` follows a switch of the project's managed scans: the service adds
+ * it when a write turns them on (none enabled before, one at least after) and drops it when a write
+ * turns both off, since Semgrep's scripts find the projects it scans by that tag and a project it no
+ * longer scans must not be among them (and a ManagedScan's destroy then leaves the tags as found).
+ * A write that leaves them on or off changes nothing: the demo preset's projects were onboarded
+ * before the tag and keep the tag sets the examples show until their scans are switched.
+ */
+function settleManagedScanTag(project: StoredProject, wasOn: boolean): void {
+  const on = managedScansOn(project);
+  if (on === wasOn) return;
+  const others = project.tags.filter((t) => t !== MANAGED_SCAN_TAG);
+  project.tags = on ? [...others, MANAGED_SCAN_TAG] : others;
 }
 
 /** `{}` is how protobuf's JSON mapping writes `{enabled: false}`. */
@@ -414,7 +444,8 @@ function switched(toggle: { enabled?: boolean }): { enabled: boolean } {
 
 function addTags(req: ApiRequest) {
   const project = findProject(req);
-  const fresh = tagsInBody(req).filter((t) => !project.tags.includes(t));
+  // A system tag is the service's to set: asking for it adds nothing.
+  const fresh = tagsInBody(req).filter((t) => !project.tags.includes(t) && !isSystemTag(t));
   if (fresh.length) {
     project.tags = [...project.tags, ...fresh];
     req.changed();
@@ -442,7 +473,8 @@ function tagsInBody(req: ApiRequest): string[] {
 function removeTags(req: ApiRequest) {
   const project = findProject(req);
   const tags = [...parse(tagList, req.query.getAll("tags")), ...tagsInBody(req)];
-  const kept = project.tags.filter((t) => !tags.includes(t));
+  // A system tag stays whatever the request names (Semgrep's scripts allow-list it).
+  const kept = project.tags.filter((t) => !tags.includes(t) || isSystemTag(t));
   if (kept.length !== project.tags.length) {
     project.tags = kept;
     req.changed();

@@ -3,6 +3,7 @@
  * `demo` is small and realistic; `large` has the same shape at benchmark scale.
  */
 import type { Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
+import { MANAGED_SCAN_TAG } from "../client/schemas/projects";
 import type {
   EmulatorState,
   PresetName,
@@ -51,7 +52,7 @@ const hex = (random: Random, length: number): string => Array.from({ length }, (
 export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
   const size = SIZES[name];
   const random = prng(name === "demo" ? 1 : 2);
-  const projects = buildProjects(random, size.extraProjects);
+  const projects = buildProjects(random, size.extraProjects, name === "large");
   const policies = [
     policy(
       SAST_POLICY_ID,
@@ -223,7 +224,15 @@ const EXTRA_NAMES = [
 ];
 const TEAMS = ["web", "platform", "data", "identity", "growth", "mobile"];
 
-function buildProjects(random: Random, extra: number): StoredProject[] {
+const scanned = (project: StoredProject) => project.managedScanConfig.diff_scan.enabled || project.managedScanConfig.full_scan.enabled;
+
+/**
+ * The projects of a preset. With `systemTagged` (the `large` preset), every project with managed
+ * scans carries the system tag `managed-scan`, as on the service; the `demo` preset's projects keep
+ * the tag sets its examples and docs show (the emulator tags them when a write switches their
+ * managed scans on).
+ */
+function buildProjects(random: Random, extra: number, systemTagged: boolean): StoredProject[] {
   const projects: StoredProject[] = [];
   const add = (name: string, tags: string[], defaultBranch: string, diff: boolean, full: boolean) => {
     const id = 101 + projects.length;
@@ -247,6 +256,7 @@ function buildProjects(random: Random, extra: number): StoredProject[] {
     const tags = random() < 0.6 ? [`team:${pick(random, TEAMS)}`] : [];
     add(name, tags, random() < 0.85 ? "refs/heads/main" : "refs/heads/master", random() < 0.5, random() < 0.3);
   }
+  if (systemTagged) for (const project of projects) if (scanned(project)) project.tags.push(MANAGED_SCAN_TAG);
   return projects;
 }
 

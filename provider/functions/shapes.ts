@@ -242,7 +242,11 @@ export interface ProjectInfo {
   id: number;
   /** The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`. */
   name: string;
-  /** Every tag of the project, e.g. `["team:payments"]`; empty when it has none. */
+  /**
+   * Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
+   * none. System tags are included: `managed-scan` on a project with managed scans (`SYSTEM_TAGS`
+   * lists them; the resources never write or compare them).
+   */
   tags: string[];
   /**
    * When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or

@@ -1,6 +1,6 @@
 /** Input schemas of the resources' `check`: identity fields (shared with the data sources), branches, tags, toggles. */
 import { z } from "zod";
-import { isBranchName, PRIMARY_BRANCH_FOLLOWS_DEFAULT, tagList } from "../client/schemas";
+import { isBranchName, isSystemTag, PRIMARY_BRANCH_FOLLOWS_DEFAULT, tagList } from "../client/schemas";
 
 export { declaredToggle as toggle, deploymentSlug, id, projectName } from "../client/schemas";
 export { tagList };
@@ -31,5 +31,22 @@ export const primaryBranch = z
 
 export const restoreOnDelete = z.boolean({ error: "must be true or false" }).optional();
 
+/**
+ * Tags a resource may declare: no system tag (`managed-scan`). The service sets those itself and
+ * keeps them whatever a write sends, so a declared one could not be added, and could not be removed.
+ */
+export const settableTags = tagList.superRefine((tags, ctx) => {
+  for (const [index, tag] of tags.entries()) {
+    if (!isSystemTag(tag)) continue; // the check's message quotes the value before this one
+    ctx.addIssue({
+      code: "custom",
+      path: [index],
+      message:
+        "is a system tag: the service sets it (on projects with managed scans) and keeps it whatever a write sends, " +
+        "so it is not this stack's to declare; leave it out (ProjectSettings and ProjectTags never remove it; a ManagedScan turns managed scans on)",
+    });
+  }
+});
+
 /** Tags a resource declares: at least one when given. */
-export const declaredTags = tagList.pipe(z.array(z.string()).min(1, "must name at least one tag"));
+export const declaredTags = settableTags.pipe(z.array(z.string()).min(1, "must name at least one tag"));

@@ -1,8 +1,8 @@
 /** ProjectSettings, declared once: see declare.ts. */
 import { z } from "zod";
-import { PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
 import { sameSet } from "../dynamic/diff";
-import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, tagList, toggle } from "./inputs";
+import { PRIMARY_BRANCH_FOLLOWS_DEFAULT, withoutSystemTags } from "../client/schemas";
+import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, settableTags, toggle } from "./inputs";
 import { defineKind, input, output, typedInput } from "./declare";
 import { PROJECT_ID, PROJECT_SERVICE, type ScanToggle } from "./projects";
 
@@ -25,6 +25,9 @@ export function branchHolds(live: Record<string, unknown>, declared: unknown): b
     : live.primaryBranch === declared && live.followsDefaultBranch !== true;
 }
 
+/** A live tag set as a ProjectSettings compares it: without the system tags, which are the service's. */
+const managedTags = (live: unknown): unknown => (Array.isArray(live) ? withoutSystemTags(live as string[]) : live);
+
 export const projectSettingsKind = defineKind({
   kind: "ProjectSettings",
   inputs: {
@@ -34,8 +37,13 @@ export const projectSettingsKind = defineKind({
     projectName: input(projectName, { replaces: true }),
     /** `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch. Not managed when left out. */
     primaryBranch: input(primaryBranch.optional(), { equal: (_live, declared, olds) => branchHolds(olds, declared) }),
-    /** The project's whole tag set (authoritative). Not managed when left out; use ProjectTags to add tags instead. */
-    tags: input(tagList.optional(), { equal: sameSet }),
+    /**
+     * The project's whole tag set (authoritative), but the system tags: `managed-scan`, which the
+     * service sets on projects with managed scans, is neither declared here (an error) nor removed,
+     * compared or put back (see `SYSTEM_TAGS`). Not managed when left out; use ProjectTags to add
+     * tags instead.
+     */
+    tags: input(settableTags.optional(), { equal: (live, declared) => sameSet(managedTags(live), declared) }),
     /** Managed-scan toggles; a toggle left out is not managed. */
     managedScanConfig: typedInput<ManagedScanConfig | undefined>()(
       z.strictObject({ diffScan: toggle.optional(), fullScan: toggle.optional() }).optional(),
@@ -52,7 +60,7 @@ export const projectSettingsKind = defineKind({
     followsDefaultBranch: output<boolean | undefined>({ derivedFrom: "primaryBranch" }),
     /** Live default branch (a full ref). */
     defaultBranch: output<string | null>(),
-    /** Live tags: the project's whole set. */
+    /** Live tags: the project's whole set, system tags (`managed-scan`) included. */
     tags: output<string[]>({ sharedSet: true }),
     /** Live managed-scan configuration, both toggles. */
     managedScanConfig: output<Required<ManagedScanConfig>>(),
@@ -62,7 +70,10 @@ export const projectSettingsKind = defineKind({
     latestScanAt: output<string | null>(),
     /** The primary branch this resource found and changed, put back on delete; unset when not managed or found as declared. */
     originalPrimaryBranch: output<string | undefined>({ derivedFrom: "primaryBranch" }),
-    /** The tags this resource found and changed, put back on delete; unset when not managed or found as declared. */
+    /**
+     * The tags this resource found and changed, put back on delete (the system tags left as they
+     * are then); unset when not managed or found as declared. Never holds a system tag.
+     */
     originalTags: output<string[] | undefined>({ derivedFrom: "tags", sharedSet: true }),
     /** The managed-scan toggles this resource found and changed, put back on delete. */
     originalManagedScanConfig: output<ManagedScanConfig | undefined>({ derivedFrom: "managedScanConfig" }),

@@ -11,7 +11,11 @@ export const projectTagsKind = defineKind({
     deploymentSlug: input(deploymentSlug, { replaces: true }),
     /** The project, typically `"<organization>/<repository>"`. Changing it replaces the resource. */
     projectName: input(projectName, { replaces: true }),
-    /** Tags to add (at least one), beside whatever tags the project has. */
+    /**
+     * Tags to add (at least one), beside whatever tags the project has. A system tag
+     * (`managed-scan`, see `SYSTEM_TAGS`) is refused at preview: the service sets it on projects
+     * with managed scans and keeps it; a ManagedScan turns managed scans on.
+     */
     tags: input(declaredTags, { equal: sameSet }),
     /** Remove, on delete, the tags this resource added (default `true`); `false` leaves them. */
     restoreOnDelete: input(restoreOnDelete),
@@ -21,7 +25,7 @@ export const projectTagsKind = defineKind({
     tags: output<string[]>(),
     /** The tags this resource added (those not on the project before it). */
     addedTags: output<string[]>({ derivedFrom: "tags" }),
-    /** Every tag of the project at the last read or write. */
+    /** Every tag of the project at the last read or write, system tags (`managed-scan`) included. */
     projectTags: output<string[]>({ sharedSet: true }),
     /** The project's numeric id. */
     projectId: output<number>(),

@@ -195,7 +195,8 @@ describe("projects and dependencies", () => {
     expect(project).toMatchObject({
       id: 101,
       name: "acme/web-app",
-      tags: ["team:web", "tier:1"],
+      // The large preset's projects with managed scans carry the system tag, reported as live.
+      tags: ["team:web", "tier:1", "managed-scan"],
       managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: true } },
     });
     expect((await resolve(getProjectOutput({ deploymentSlug: "acme", projectName: pulumi.output("acme/web-app") }))).value).toEqual(

@@ -45,6 +45,7 @@ const atPreview: Array<[Kind, Record<string, unknown>, string, RegExp]> = [
   ["ProjectSettings", { ...project, tags: [" padded"] }, "tags[0]", /must not start or end with white space/],
   ["ProjectSettings", { ...project, tags: [long] }, "tags[0]", /at most 256 characters/],
   ["ProjectSettings", { ...project, tags: "pci" }, "tags", /expected array, received string/],
+  ["ProjectSettings", { ...project, tags: ["pci", "managed-scan"] }, "tags[1]", /"managed-scan": is a system tag: the service sets it/],
   [
     "ProjectSettings",
     { ...project, managedScanConfig: { diffScan: true } },
@@ -72,6 +73,7 @@ const atPreview: Array<[Kind, Record<string, unknown>, string, RegExp]> = [
   ["ProjectSettings", { ...project, restoreOnDelete: "no" }, "restoreOnDelete", /must be true or false/],
   ["ProjectTags", { ...project, tags: [] }, "tags", /must name at least one tag/],
   ["ProjectTags", { ...project, tags: ["pci", "pci"] }, "tags", /tags must not repeat/],
+  ["ProjectTags", { ...project, tags: ["managed-scan"] }, "tags[0]", /"managed-scan": is a system tag: .* leave it out/],
   ["ProjectTags", { ...project }, "tags", /expected array, received undefined/],
   ["ProjectTags", { ...project, tags: [7] }, "tags[0]", /expected string, received number/],
   ["ManagedScan", { ...project, diffScan: { enabled: 1 } }, "diffScan.enabled", /must be true or false/],

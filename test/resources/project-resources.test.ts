@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator";
 import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
 import { checked, notices, provider, useProviderAgainst } from "../support/provider";
+import { startRecordingProxy } from "../support/recording-proxy";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -225,9 +226,63 @@ describe("one project, three resources", () => {
     ).toEqual(["projects.addTags", "projects.get", "projects.update", "projects.updateManagedScans"]);
     expect(live("acme/mobile-app")).toMatchObject({
       primaryBranch: "refs/heads/main",
-      tags: ["a", "b"],
       managedScanConfig: { full_scan: { enabled: true } },
     });
+    // Switching managed scans on, the service added its system tag, in whichever order the writes landed.
+    expect([...live("acme/mobile-app").tags].sort()).toEqual(["a", "b", "managed-scan"]);
+  });
+});
+
+describe("system tags (managed-scan)", () => {
+  /** Managed scans switched on out of band: the service tags the project `managed-scan`. */
+  const onboard = (name: string) => env.client().projects.updateManagedScans("acme", name, { diff_scan: { enabled: true } });
+
+  it("ProjectSettings tags: the PATCH keeps the system tag, diff and read ignore it, the original holds none, delete keeps it", async () => {
+    await onboard("acme/mobile-app");
+    const proxy = await startRecordingProxy(env.emulator.url);
+    process.env.SEMGREP_APP_URL = proxy.url;
+    try {
+      const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["team:mobile"] });
+      const { id, outs } = await settings.create(inputs);
+      const patches = () => proxy.exchanges.filter((e) => e.method === "PATCH").map((e) => (e.body as { tags?: string[] }).tags);
+      // It never asks for the system tag's removal: it sends back the system tags the project has.
+      expect(patches()).toEqual([["team:mobile", "managed-scan"]]);
+      expect(outs).toMatchObject({ tags: ["team:mobile", "managed-scan"], originalTags: [] });
+      expect(await settings.diff(outs, inputs)).toMatchObject({ changes: false });
+      const read = await settings.read(id, outs);
+      expect(read.inputs!.tags).toEqual(["team:mobile"]);
+      expect(read.props!.tags).toEqual(["team:mobile", "managed-scan"]);
+      expect(await settings.diff(read.props!, inputs)).toMatchObject({ changes: false });
+      await settings.delete(id, read.props!);
+      expect(patches().at(-1)).toEqual(["managed-scan"]);
+      expect(live("acme/mobile-app").tags).toEqual(["managed-scan"]);
+    } finally {
+      process.env.SEMGREP_APP_URL = env.emulator.url;
+      await proxy.close();
+    }
+  });
+
+  it("ProjectSettings: a system tag that appeared since the last write is no diff, and an older state's original holding one puts back no fight", async () => {
+    const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["team:mobile"] });
+    const { id, outs } = await settings.create(inputs);
+    await onboard("acme/mobile-app");
+    forgetProcessMemory(); // a later run: its refresh reads the project afresh
+    const read = await settings.read(id, outs);
+    expect(read.props!.tags).toEqual(["team:mobile", "managed-scan"]);
+    expect(await settings.diff(read.props!, inputs)).toMatchObject({ changes: false });
+    // State written by a version that recorded the system tag as found: delete puts back the rest and keeps it.
+    await settings.delete(id, { ...read.props!, originalTags: ["managed-scan", "legacy"] });
+    expect(live("acme/mobile-app").tags).toEqual(["legacy", "managed-scan"]);
+  });
+
+  it("ProjectTags beside a system tag: its outputs report the whole set, its diff is unchanged", async () => {
+    await onboard("acme/mobile-app");
+    const inputs = await checked(tags, { deploymentSlug: "acme", projectName: "acme/mobile-app", tags: ["pci"] });
+    const { id, outs } = await tags.create(inputs);
+    expect(outs).toMatchObject({ tags: ["pci"], addedTags: ["pci"], projectTags: ["managed-scan", "pci"] });
+    expect(await tags.diff(outs, inputs)).toMatchObject({ changes: false });
+    await tags.delete(id, outs);
+    expect(live("acme/mobile-app").tags).toEqual(["managed-scan"]);
   });
 });
 

@@ -101,7 +101,7 @@ describe("reference pages (docs/)", () => {
     const path = "provider/kinds/project-tags.ts";
     const changed = replaced(
       source(path),
-      "/** Every tag of the project at the last read or write. */",
+      "/** Every tag of the project at the last read or write, system tags (`managed-scan`) included. */",
       "/** Every tag of the project, as last seen. */",
     );
     const regenerated = generateDocs({ sources: { [path]: changed } });
@@ -129,7 +129,8 @@ describe("reference pages (docs/)", () => {
 
   it("refuses an input or output without a doc comment, naming it", () => {
     const path = "provider/kinds/project-tags.ts";
-    let changed = replaced(source(path), "    /** Tags to add (at least one), beside whatever tags the project has. */\n", "");
+    const tagsDoc = /\n {4}\/\*\*\n {5}\* Tags to add[\s\S]*? \*\/\n(?= {4}tags:)/.exec(source(path))![0];
+    let changed = replaced(source(path), tagsDoc, "\n");
     changed = replaced(changed, "    /** The project's numeric id. */\n", "");
     let error: unknown;
     try {

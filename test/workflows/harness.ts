@@ -16,6 +16,7 @@
  */
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { withoutSystemTags } from "../../provider/client";
 import type { RunningEmulator } from "../../provider/emulator";
 import type { ProgramWorkspace } from "../support/program";
 import { conflicts, declarations, type Program, render, secretTexts } from "./model";
@@ -291,6 +292,8 @@ function staleOutputs(kind: string, props: Record<string, unknown>, outputs: Rec
     if (normalize(output) !== live.get(key)) stale.push(`${what} says ${JSON.stringify(output)}, live ${key} is ${live.get(key)}`);
   };
   const sorted = (v: unknown) => JSON.stringify([...((v as string[]) ?? [])].sort());
+  // The state's whole tag set may lack a system tag the service added after the write (a ManagedScan of the run): not the stack's.
+  const managedTags = (v: unknown) => sorted(withoutSystemTags((v as string[]) ?? []));
   const project = `project:${String(props.projectName)}`;
   if (kind === "PolicyRuleMode") compare("mode", outputs.mode, `rule:${String(props.rulePath)}`, (v) => String(v));
   if (kind === "PolicyRuleModes" && Object.keys((outputs.deviations ?? {}) as object).length)
@@ -300,7 +303,7 @@ function staleOutputs(kind: string, props: Record<string, unknown>, outputs: Rec
     if (props.primaryBranch === "None")
       compare("followsDefaultBranch", outputs.followsDefaultBranch === true ? null : false, `${project}:primaryBranch`);
     else if (props.primaryBranch !== undefined) compare("primaryBranch", outputs.primaryBranch, `${project}:primaryBranch`);
-    if (props.tags !== undefined) compare("tags", outputs.tags, `${project}:tags`, sorted);
+    if (props.tags !== undefined) compare("tags", outputs.tags, `${project}:tags`, managedTags);
   }
   if (kind === "ManagedScan")
     for (const field of ["diffScan", "fullScan"])

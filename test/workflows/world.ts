@@ -10,6 +10,7 @@
  * promises compare the service value for value: before the stack's first `up` (the snapshot),
  * after `up` (as declared), after `destroy` (as the snapshot).
  */
+import { withoutSystemTags } from "../../provider/client";
 import { DEMO_DEPLOYMENT, type EmulatorState, STRICT_POLICY_ID } from "../../provider/emulator";
 
 export const DEPLOYMENT_ID = String(DEMO_DEPLOYMENT.id);
@@ -59,7 +60,7 @@ export const REMEDIATION_SLUGS = ["wf-alpha", "wf-beta", "comment-high-severity"
 
 /**
  * Every value a resource of the stack can change, by key: `rule:<path>` (mode), `project:<name>:<field>`
- * (primaryBranch, tags, diffScan, fullScan), `detection:<product>:<field>`, `remediation:<slug>`.
+ * (primaryBranch, tags without the system tags, diffScan, fullScan), `detection:<product>:<field>`, `remediation:<slug>`.
  * Lists the service treats as sets are sorted. SBOM exports are left out: a job cannot be undone.
  */
 export function liveValues(state: EmulatorState): Map<string, string> {
@@ -69,7 +70,8 @@ export function liveValues(state: EmulatorState): Map<string, string> {
   for (const name of PROJECTS) {
     const project = state.projects.find((p) => p.name === name)!;
     values.set(`project:${name}:primaryBranch`, JSON.stringify(project.primaryBranch));
-    values.set(`project:${name}:tags`, JSON.stringify([...project.tags].sort()));
+    // The system tag follows the diffScan/fullScan values below: the service's, never the stack's to set or put back.
+    values.set(`project:${name}:tags`, JSON.stringify(withoutSystemTags(project.tags).sort()));
     values.set(`project:${name}:diffScan`, JSON.stringify(project.managedScanConfig.diff_scan.enabled));
     values.set(`project:${name}:fullScan`, JSON.stringify(project.managedScanConfig.full_scan.enabled));
   }

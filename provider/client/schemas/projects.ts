@@ -35,6 +35,23 @@ export const tagName = z
   .max(256, "a tag must be at most 256 characters")
   .refine((s) => s.trim() === s, "a tag must not start or end with white space");
 
+/**
+ * Tags the service sets and keeps whatever a client sends: `managed-scan` marks a project with
+ * managed scans (Semgrep's own tag scripts allow-list it and find managed-scan projects by it). A
+ * PATCH of `tags` that leaves one out does not remove it, nor a `DELETE …/tags` naming it. Not a
+ * stack's to manage: the resources neither write nor compare them, and an `adopt` leaves them out.
+ */
+export const SYSTEM_TAGS: readonly string[] = ["managed-scan"];
+
+/** The system tag of a project with managed scans. */
+export const MANAGED_SCAN_TAG = "managed-scan";
+
+/** Whether the service sets and keeps `tag` itself (see {@link SYSTEM_TAGS}). */
+export const isSystemTag = (tag: unknown): boolean => typeof tag === "string" && SYSTEM_TAGS.includes(tag);
+
+/** The tags a client manages: `tags` without the system tags. */
+export const withoutSystemTags = (tags: readonly string[]): string[] => tags.filter((t) => !isSystemTag(t));
+
 /** A list of tags with no repeats. */
 export const tagList = z.array(tagName).refine((tags) => new Set(tags).size === tags.length, "tags must not repeat");
 
