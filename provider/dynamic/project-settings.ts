@@ -1,8 +1,8 @@
 /** ProjectSettings in the provider process: primary branch, the whole tag set, managed-scan config. */
 import type { UpdateProjectRequest } from "../client";
-import { isSystemTag, PRIMARY_BRANCH_FOLLOWS_DEFAULT, withoutSystemTags } from "../client/schemas";
+import { isSystemTag, PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../client/schemas";
 import { fieldRules, type projectSettingsKind } from "../kinds";
-import { branchHolds, followsDefault } from "../kinds/project-settings";
+import { branchHolds, followsDefault, managedTags } from "../kinds/project-settings";
 import type { Props } from "./check";
 import { diffDeclared, sameSet } from "./diff";
 import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "./fields";
@@ -57,9 +57,6 @@ function valuesOf(props: Props): Values {
 }
 
 const declaredFields = (declared: Props): Managed[] => MANAGED.filter((field) => valuesOf(declared)[field] !== undefined);
-
-/** A tag set as this resource manages it: without the system tags, which the service sets and keeps. */
-const managedTags = (tags: unknown): string[] | undefined => (Array.isArray(tags) ? withoutSystemTags(tags as string[]) : undefined);
 
 /** Whether two values of `field` are the same (a ref, a tag set in any order, the system tags aside, a toggle). */
 function same(field: Managed, a: unknown, b: unknown): boolean {

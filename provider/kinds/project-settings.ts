@@ -25,8 +25,8 @@ export function branchHolds(live: Record<string, unknown>, declared: unknown): b
     : live.primaryBranch === declared && live.followsDefaultBranch !== true;
 }
 
-/** A live tag set as a ProjectSettings compares it: without the system tags, which are the service's. */
-const managedTags = (live: unknown): unknown => (Array.isArray(live) ? withoutSystemTags(live as string[]) : live);
+/** A tag set as a ProjectSettings manages it: without the system tags, which the service sets and keeps. */
+export const managedTags = (tags: unknown): string[] | undefined => (Array.isArray(tags) ? withoutSystemTags(tags as string[]) : undefined);
 
 export const projectSettingsKind = defineKind({
   kind: "ProjectSettings",
