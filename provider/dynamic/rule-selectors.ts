@@ -8,7 +8,7 @@
  * resource asks again (an input unknown at preview, an `up --skip-preview`), so the later writer
  * is refused before its own write. Nothing here outlives the process.
  */
-import type { Rule } from "../client";
+import { APIError, MissingTokenError, type Rule } from "../client";
 import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../kinds/rule-criteria";
 import { type Owner, ownerName, sameOwner } from "./ownership";
 import { someOf } from "./notices";
@@ -16,6 +16,25 @@ import { onForget } from "./process-memory";
 import { policyRules } from "./rule-index";
 
 export type Select = RuleCriteria & { exclude?: readonly string[] };
+
+/**
+ * The check failure of a listing the service refused for good: a deployment migrated to unified
+ * policies (410 `DEPLOYMENT_MIGRATED`), an unknown policy (404), a missing or refused token (401,
+ * 403). A preview that met one fails with it, rather than showing the creates that `up` will
+ * fail (a pull request's preview would pass, and its merge's `up` fail). Anything else (a lost
+ * connection, a 5xx after the retries) adds nothing here: the write's own listing meets it again.
+ */
+function refusedListing(self: Owner, error: unknown): Array<{ property: string; reason: string }> {
+  const refused = error instanceof MissingTokenError || (error instanceof APIError && [401, 403, 404, 410].includes(error.status));
+  if (!refused) return [];
+  const property =
+    error instanceof APIError && error.status === 410
+      ? "deploymentId"
+      : error instanceof APIError && error.status === 404
+        ? "policyId"
+        : "";
+  return [{ property, reason: `${ownerName(self)}: ${(error as Error).message}` }];
+}
 
 /** What one resource declares of one policy. */
 interface Declared {
@@ -117,8 +136,8 @@ export async function overlapFailures(
   let rules: ReadonlyMap<string, Rule>;
   try {
     rules = await policyRules(deploymentId, policyId);
-  } catch {
-    return []; // the write's own listing fails with the service's error; the check has nothing to add
+  } catch (error) {
+    return refusedListing(self, error); // a refusal fails the preview now; anything else, the write's own listing later
   }
   const byOther = new Map<string, { other: Owner; paths: string[]; bySelector: boolean }>();
   for (const { path, other, bySelector } of overlapsOf(self, rules)) {

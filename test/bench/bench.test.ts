@@ -101,7 +101,10 @@ describe("npm run bench, small", () => {
     expect(phase("noop-up").writes).toBe(0);
     expect(phase("refresh").writes).toBe(0);
     expect(v1.destroyRestoredEverything).toBe(true);
-    expect(v1.stateBytesPerResource).toBeLessThan(4096);
+    // About 4.1 KB at these sizes (the stack's own entries spread over 19 resources). What this
+    // guards against is a provider closure serialized into each resource's state (tens of KB each),
+    // not a few bytes more of outputs (the system tag `managed-scan` added 47 bytes in all).
+    expect(v1.stateBytesPerResource).toBeLessThan(5000);
     expect(v1.faults).toMatchObject({ converged: true, identicalToFaultFree: true, sbomExportsStarted: 1 });
     expect(v1.faults!.retries).toBeGreaterThan(0);
   });

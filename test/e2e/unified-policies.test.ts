@@ -32,6 +32,21 @@ describe("a deployment on unified policies (--policies-v2)", () => {
     expect(await workspace.resources()).toEqual({});
   }, 120_000);
 
+  it("a PolicyRuleModes whose select meets another rule-mode resource fails at preview, not only at up: the listing's 410 fails the check on deploymentId", async () => {
+    const migrated = await emulator({ policiesV2: true });
+    const workspace = await programWorkspace(
+      migrated,
+      `${ruleMode}new semgrep.PolicyRuleModes("critical", { deploymentId: "1", policyId: "10", select: { severities: ["SEVERITY_CRITICAL"] }, mode: "MODE_BLOCK" });\n`,
+    );
+    const preview = await workspace.run(["preview"], { allowFailure: true });
+    expect(preview.status).not.toBe(0);
+    expect(printed(preview)).toMatch(
+      /property deploymentId value \{1\} has a problem: PolicyRuleMode[^:]*: Semgrep API policies\.listRules failed .*→ 410/,
+    );
+    expect(printed(preview)).toMatch(MIGRATED);
+    expect(migrated.requests().filter((r) => r.method !== "GET")).toEqual([]);
+  }, 120_000);
+
   it.each([
     ["getPolicies", `exports.v = semgrep.getPoliciesOutput({ deploymentId: "1" });`],
     ["getPolicy", `exports.v = semgrep.getPolicyOutput({ deploymentId: "1", isDefault: true, productType: "PRODUCT_TYPE_SAST" });`],
