@@ -33,7 +33,13 @@ const USAGE = `Usage: pulumi-semgrep-emulator [options]
                      bundle is refused with 400 (409 RESERVED_SLUG) and the first problem's code
                      and fields, as its apply would be, instead of 200 with validation_errors;
                      a clean dry run leaves out state_version
-  -h, --help         this text`;
+  -h, --help         this text
+
+Admin endpoints (no token): GET /_emulator/requests (the request log), POST /_emulator/reset,
+GET /_emulator/state, POST /_emulator/faults {"faultRate", "latencyMs", "retryAfterSeconds",
+"kinds", "operations", "maxFaults"} with kinds from 429, 503, drop and, only when asked for, lost
+(handled, answer never arrives) and concurrent-write (another client's apply lands just before a
+Policies V2 apply, which then meets 409 STATE_VERSION_MISMATCH; drawn by the applies only).`;
 
 function fail(message: string): never {
   process.stderr.write(`pulumi-semgrep-emulator: ${message}\n\n${USAGE}\n`);

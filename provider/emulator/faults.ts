@@ -7,9 +7,9 @@ import { seededRandom } from "./random";
  * then the connection closes before the answer) is chosen only when asked for: a retried write
  * must then end as the first would have, and only a request that is not idempotent (starting an
  * SBOM export) may take effect twice. `concurrent-write` (another client's apply lands just before
- * the request is handled) is chosen only when asked for too: it acts on the Policies V2 applies
- * only (the bundle changes, so the request's `If-Match` is stale and answers 409
- * `STATE_VERSION_MISMATCH`); any other request is handled as if no fault were chosen.
+ * the request is handled) is chosen only when asked for too, and only for the Policies V2 applies
+ * (the bundle changes, so the request's `If-Match` is stale and answers 409
+ * `STATE_VERSION_MISMATCH`): other requests never draw it.
  */
 export type FaultKind = "429" | "503" | "drop" | "lost" | "concurrent-write";
 export const FAULT_KINDS: readonly FaultKind[] = ["429", "503", "drop", "lost", "concurrent-write"];
@@ -36,13 +36,23 @@ export function faultRandom(seed: number | undefined): () => number {
   return seed === undefined ? Math.random : seededRandom(seed);
 }
 
-/** The fault to inject for one request of `operation` (when it names one), if any; counts it against `maxFaults`. */
-export function chooseFault(settings: FaultSettings, random: () => number, operation: string | undefined): FaultKind | undefined {
-  if (settings.faultRate <= 0 || settings.maxFaults === 0) return undefined;
+/**
+ * The fault to inject for one request of `operation` (when it names one), if any; counts it against
+ * `maxFaults`. `concurrent-write` is a candidate only where it can act (`takesConcurrentWrite`: a
+ * Policies V2 apply), so that it is neither counted nor logged on a request it leaves alone.
+ */
+export function chooseFault(
+  settings: FaultSettings,
+  random: () => number,
+  operation: string | undefined,
+  takesConcurrentWrite = false,
+): FaultKind | undefined {
+  const kinds = settings.kinds.filter((kind) => kind !== "concurrent-write" || takesConcurrentWrite);
+  if (settings.faultRate <= 0 || settings.maxFaults === 0 || kinds.length === 0) return undefined;
   if (settings.operations.length && !(operation && settings.operations.includes(operation))) return undefined;
   if (random() >= settings.faultRate) return undefined;
   if (settings.maxFaults !== null) settings.maxFaults--;
-  return settings.kinds[Math.floor(random() * settings.kinds.length)];
+  return kinds[Math.floor(random() * kinds.length)];
 }
 
 /** What is wrong with fault settings, if anything; `operations` must name operations the emulator serves. */

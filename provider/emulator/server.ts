@@ -183,7 +183,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (targetLength > MAX_REQUEST_TARGET)
       return finish(414, { error: `request URI too long (${targetLength} bytes; at most ${MAX_REQUEST_TARGET})` });
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    const fault = chooseFault(faults, random, route?.operation);
+    const fault = chooseFault(faults, random, route?.operation, route?.concurrentWrite !== undefined);
     if (fault === "lost" || fault === "concurrent-write") {
       entry.fault = fault;
       lost = fault === "lost";

@@ -99,6 +99,9 @@ describe("pulumi-semgrep-emulator", () => {
     });
     const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
     expect(help.stdout).toMatch(/--dry-run-refusals Policies V2 dry runs answer in the live service's other form/);
+    expect(help.stdout.replace(/\s+/g, " ")).toMatch(
+      /POST \/_emulator\/faults .* concurrent-write \(another client's apply lands just before a Policies V2 apply/,
+    );
   });
 
   it("stops cleanly on SIGINT", async () => {

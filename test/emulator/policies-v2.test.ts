@@ -469,6 +469,20 @@ describe("the live service's codes and fields (real-api-notes.md, 'From real cli
     expect((await readRemediation()).bundle.policies.map((p) => p.slug)).toContain("emulator-concurrent-write-0");
     expect(env.requests().map((r) => r.fault)).toContain("concurrent-write");
   });
+
+  it("the concurrent-write fault without operations is drawn by the applies only: reads and dry runs neither use it up nor log it", async () => {
+    env.emulator.setFaults({ faultRate: 1, kinds: ["concurrent-write"], operations: [], maxFaults: 1 });
+    const before = await read();
+    const dry = await call("POST", "/detection-policy/code:dryRun", { body: { bundle: before.bundle } });
+    expect(dry.status).toBe(200);
+    const stale = await call("PUT", "/detection-policy/code", { ifMatch: before.state_version, body: { bundle: before.bundle } });
+    expect(stale).toMatchObject({ status: 409, body: { code: "STATE_VERSION_MISMATCH" } });
+    expect(env.requests().map((r) => [r.operation, r.fault ?? null])).toEqual([
+      ["policiesV2.getDetectionPolicy", null],
+      ["policiesV2.dryRunDetectionPolicy", null],
+      ["policiesV2.applyDetectionPolicy", "concurrent-write"],
+    ]);
+  });
 });
 
 describe("products", () => {
