@@ -237,9 +237,28 @@ const PRODUCT_NAMES: Record<string, string> = {
   PRODUCT_AI_SAST: "ai_sast",
 };
 
+/**
+ * `body` with each key given in lowerCamelCase (`isFullScan`) under its field's proto name
+ * (`is_full_scan`): protobuf's JSON parser reads both. Where unknown keys are ignored, a camelCase
+ * key left as it is would be dropped, and the search answered without its filter. A field given
+ * both ways is refused, as protobuf refuses it.
+ */
+function underProtoNames(body: unknown, fields: readonly string[]): unknown {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
+  const byJsonName = new Map(fields.map((field) => [field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), field]));
+  const named: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const field = byJsonName.get(key) ?? key;
+    if (field in named)
+      throw new HttpError(400, `invalid request: ${field} is given twice (as ${field} and as ${byJsonName.has(key) ? key : field})`);
+    named[field] = value;
+  }
+  return named;
+}
+
 function searchScans(req: ApiRequest) {
   const deployment = deploymentById(req);
-  const body = parse(scanSearchAsRead, req.body ?? {});
+  const body = parse(scanSearchAsRead, underProtoNames(req.body ?? {}, Object.keys(scanSearchAsRead.shape)));
   matchesPath(req, body, DEPLOYMENT_ID_IN_BODY);
   const since = body.since ? Date.parse(body.since) : undefined;
   const products = (body.products ?? []).filter((p) => p !== "PRODUCT_UNSPECIFIED").map((p) => PRODUCT_NAMES[p]);

@@ -58,7 +58,11 @@ const pageSize = z.number().int().min(1).max(MAX_DEPENDENCY_PAGE_SIZE);
 
 export const listRepositoriesRequest = z.strictObject({
   deploymentId: z.string().optional(),
-  cursor: z.number().int().nonnegative().optional(),
+  /**
+   * The previous page's `cursor`: an int64, which protobuf's JSON mapping takes as a number or as
+   * a numeric string (the form it writes int64 in), so a script may send either back.
+   */
+  cursor: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/, "expected a whole number").transform(Number)]).optional(),
   dependencyFilter: dependencyFilter.optional(),
   pageSize: pageSize.optional(),
 });

@@ -136,6 +136,15 @@ describe("dependency listings (scripts read cursor on every page)", () => {
     });
   }
 
+  it("repositories: takes the cursor back as a numeric string too (an int64 in protobuf's JSON form), with the same page", async () => {
+    const path = `/deployments/${DEPLOYMENT}/dependencies/repositories`;
+    const first = await send(emulator, "POST", path, { pageSize: 5 });
+    const asNumber = await send(emulator, "POST", path, { pageSize: 5, cursor: first.body.cursor });
+    const asString = await send(emulator, "POST", path, { pageSize: 5, cursor: String(first.body.cursor) });
+    expect(asString.status).toBe(200);
+    expect(asString.body).toEqual(asNumber.body);
+  });
+
   it("the client still stops on hasMore false, reading each page once", async () => {
     const client = new SemgrepClient({ baseUrl: sparse.url, token: sparse.token, env: {} });
     const repositories = await client.dependencies.listRepositories(DEPLOYMENT, { pageSize: 5 }).toArray();
@@ -174,6 +183,18 @@ describe("scan search (Semgrep's scan-health script)", () => {
     const diff = await send(sparse, "POST", search, { is_full_scan: false, limit: 500 });
     expect(ids(diff).sort()).toEqual(fullScans(false).sort());
     expect(fullScans(false).length).toBeGreaterThan(0);
+  });
+
+  it("reads lowerCamelCase keys as their fields (isFullScan, repositoryId), as protobuf's JSON parser does, instead of ignoring them", async () => {
+    const camel = await send(sparse, "POST", search, { isFullScan: true, limit: 500 });
+    expect(ids(camel).sort()).toEqual(fullScans(true).sort());
+    const repository = sparse.state().scans[0]!.repositoryId;
+    const byCamel = await send(sparse, "POST", search, { repositoryId: repository, limit: 500 });
+    const bySnake = await send(sparse, "POST", search, { repository_id: repository, limit: 500 });
+    expect(byCamel.body).toEqual(bySnake.body);
+    expect(ids(bySnake).length).toBeLessThan(sparse.state().scans.length);
+    const twice = await send(sparse, "POST", search, { isFullScan: true, is_full_scan: false });
+    expect(twice.status).toBe(400);
   });
 
   it("still takes the OpenAPI's integer, with the same answer", async () => {
