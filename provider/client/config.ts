@@ -8,6 +8,8 @@ import type { Dispatcher } from "undici";
 import { InvalidBaseUrlError, MissingTokenError } from "./errors";
 
 export const DEFAULT_BASE_URL = "https://semgrep.dev";
+/** Where a token given to the client directly came from, as errors name it. */
+const TOKEN_OPTION = "the token option";
 export const TOKEN_ENV = "SEMGREP_APP_TOKEN";
 export const URL_ENV = "SEMGREP_APP_URL";
 /**
@@ -82,7 +84,7 @@ export interface ResolvedConfig {
 export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   const given = {
     token: options.token,
-    tokenSource: options.tokenSource ?? "the token option",
+    tokenSource: options.tokenSource ?? TOKEN_OPTION,
     url: options.baseUrl,
     urlSource: options.baseUrlSource ?? "baseUrl",
   };
@@ -90,7 +92,7 @@ export function resolveConfig(options: ClientOptions = {}): ResolvedConfig {
   if (!token) throw new MissingTokenError();
   return {
     token,
-    tokenSource: tokenSource ?? "the token option",
+    tokenSource: tokenSource ?? TOKEN_OPTION,
     baseUrl: parseBaseUrl(baseUrl ?? DEFAULT_BASE_URL, baseUrlSource),
     baseUrlSource,
     maxRetries: options.maxRetries ?? 8,
@@ -132,10 +134,7 @@ export function resolveCredentials(
   env: Record<string, string | undefined> = process.env,
 ): Credentials {
   const fromEnv = (names: readonly string[]) => names.map((name) => ({ name, value: env[name] }));
-  const tokens = [
-    ...sources.map((source) => ({ name: source.tokenSource ?? "the token option", value: source.token })),
-    ...fromEnv(TOKEN_ENVS),
-  ];
+  const tokens = [...sources.map((source) => ({ name: source.tokenSource ?? TOKEN_OPTION, value: source.token })), ...fromEnv(TOKEN_ENVS)];
   const urls = [...sources.map((source) => ({ name: source.urlSource, value: source.url })), ...fromEnv(URL_ENVS)];
   const token = tokens.find((source) => nonBlank(source.value) !== undefined);
   const address = urls.find((source) => nonBlank(source.value) !== undefined);

@@ -389,12 +389,14 @@ function refusalFacts(details: ErrorDetails): string {
   const facts: string[] = [];
   const references = details.missingReferences ?? [];
   if (references.length) facts.push(`missing: ${references.map(describeReference).join(", ")}`);
-  if (details.missingCompanion)
-    facts.push(
-      `${details.actionType ? `a ${details.actionType} action` : "an action"} needs a ${details.missingCompanion} action in the same policy`,
-    );
+  if (details.missingCompanion) facts.push(describeMissingCompanion(details.missingCompanion, details.actionType));
   if (details.policySlug) facts.push(`remediation policy ${details.policySlug}`);
   return facts.length ? ` (${facts.join("; ")})` : "";
+}
+
+/** A missing companion action as messages name it: `a block action needs a pr_comment action in the same policy`. */
+export function describeMissingCompanion(companion: string, actionType?: string): string {
+  return `${actionType ? `a ${actionType} action` : "an action"} needs a ${companion} action in the same policy`;
 }
 
 /** A missing reference as messages name it: `project "acme/web-ap" (exceptions[0].project)`. */

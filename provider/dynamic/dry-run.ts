@@ -13,6 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import {
   BadRequestError,
   DeploymentNotMigratedError,
+  describeMissingCompanion,
   describeReference,
   MissingDependentActionError,
   ProductNotEnabledError,
@@ -102,7 +103,7 @@ function refusalProblems(error: unknown): ValidationError[] | undefined {
   if (error instanceof MissingDependentActionError && error.missingCompanion)
     return [
       problem(
-        `${error.actionType ? `a ${error.actionType} action` : "an action"} needs a ${error.missingCompanion} action in the same policy`,
+        describeMissingCompanion(error.missingCompanion, error.actionType),
         {
           ...(error.actionType ? { action_type: error.actionType } : {}),
           missing_companion: error.missingCompanion,

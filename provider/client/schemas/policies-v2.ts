@@ -11,6 +11,7 @@
  * {@link remediationBundleProblems} apply the same rules without a request.
  */
 import { z } from "zod";
+import { describeMissingCompanion } from "../errors";
 import { flag, list, text } from "./common";
 import {
   ACTION_TYPES,
@@ -474,7 +475,7 @@ export function remediationBundleProblems(bundle: RemediationPoliciesBundleInput
       }
       for (const companion of ACTION_COMPANIONS[action.type] ?? []) {
         if (!types.has(companion))
-          say("MISSING_DEPENDENT_ACTION", `${where}.type`, `a ${action.type} action needs a ${companion} action in the same policy`, {
+          say("MISSING_DEPENDENT_ACTION", `${where}.type`, describeMissingCompanion(companion, action.type), {
             action_type: action.type,
             missing_companion: companion,
           });
