@@ -1,0 +1,112 @@
+/**
+ * `pulumi-semgrep adopt`: reads a live deployment and writes the Pulumi program that declares it,
+ * so that the program's first `up` finds everything as declared and writes nothing.
+ * read.ts reads, plan.ts decides what to declare, render.ts writes it as text, write.ts puts it on disk.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SemgrepClient } from "../client";
+import { resolveCredentials } from "../client/config";
+import { planAdoption } from "./plan";
+import { type Area, findDeployment, type Progress, readDeployment } from "./read";
+import { renderProject } from "./render";
+import { prepareDirectory, writeProject } from "./write";
+
+export { AREAS, type Area, AdoptRequestError, projectPattern } from "./read";
+export { TargetNotEmptyError } from "./write";
+
+export interface AdoptOptions {
+  /** The deployment's slug or numeric id. */
+  deployment: string;
+  /** Where to write the project; default `./semgrep-<slug>`. */
+  out?: string;
+  /** Project-name patterns (`*`, `?`): only matching projects are declared. */
+  projects?: readonly string[];
+  /** v1 policies (ids or slugs) to declare; default all. */
+  policies?: readonly string[];
+  /** Areas not to read or declare. */
+  skip?: readonly Area[];
+  /** Write into a non-empty directory (replacing the files adopt writes). */
+  force?: boolean;
+  /** The service's address; else `SEMGREP_APP_URL`, `SEMGREP_URL`, https://semgrep.dev. */
+  url?: string;
+  /** Where `url` came from, named in errors about it. Default `--url`. */
+  urlSource?: string;
+  /** The environment the token (and address) are read from. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Receives progress while reading. */
+  progress?: Progress;
+  /** The command line shown in the generated files' headers. */
+  command?: string;
+}
+
+export interface AdoptResult {
+  dir: string;
+  deployment: { id: string; slug: string };
+  /** Resources declared, by kind. */
+  resources: Record<string, number>;
+  /** Rules declared across the PolicyRuleModes. */
+  rules: number;
+  /** Every file written (relative path), its size and what it holds. */
+  files: { path: string; bytes: number; holds?: string }[];
+  /** Values and objects not declared, and why. */
+  notes: string[];
+}
+
+/** This package's own package.json (two levels up from both provider/adopt and dist/adopt): the version the project depends on. */
+const PACKAGE = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+
+export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
+  const progress = options.progress ?? (() => {});
+  const credentials = resolveCredentials([{ url: options.url, urlSource: options.urlSource ?? "--url" }], options.env);
+  const client = new SemgrepClient({
+    token: credentials.token,
+    tokenSource: credentials.tokenSource,
+    baseUrl: credentials.baseUrl,
+    baseUrlSource: credentials.baseUrlSource,
+    env: options.env,
+  });
+  try {
+    // The deployment first (it checks the token), then the directory: nothing is read at length, or written, before both are right.
+    const deployment = await findDeployment(client, options.deployment);
+    const dir = options.out ?? `semgrep-${deployment.slug}`;
+    prepareDirectory(dir, options.force ?? false);
+    const live = await readDeployment(
+      client,
+      { deployment, skip: options.skip ?? [], projects: options.projects ?? [], policies: options.policies ?? [] },
+      progress,
+    );
+    const plan = planAdoption(live);
+    const rendered = renderProject(plan, {
+      version: PACKAGE.version,
+      pulumiRange: PACKAGE.dependencies["@pulumi/pulumi"] ?? "^3.0.0",
+      command: options.command ?? `pulumi-semgrep adopt --deployment ${deployment.slug}`,
+    });
+    const written = writeProject(dir, rendered.files, options.force ?? false);
+    return {
+      dir,
+      deployment,
+      resources: {
+        ProjectSettings: plan.projects.length,
+        PolicyRuleModes: plan.ruleModes.length,
+        DetectionPolicy: plan.detectionPolicies.length,
+        RemediationPolicy: plan.remediationPolicies.length,
+      },
+      rules: plan.ruleModes.reduce((sum, p) => sum + Object.keys(p.modes).length, 0),
+      files: written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
+      notes: [
+        ...plan.leftOut.map((line) => `not declared: ${line}`),
+        ...plan.projects.flatMap((p) =>
+          p.notes.filter((n) => !n.startsWith("primaryBranch left out: ")).map((n) => `project ${String(p.args.projectName)}: ${n}`),
+        ),
+        ...plan.ruleModes.flatMap((p) => p.notes.map((n) => `policy ${p.policyName}: ${n}`)),
+        ...[...plan.detectionPolicies, ...plan.remediationPolicies].flatMap((p) => p.notes.map((n) => `${p.name}: ${n}`)),
+      ],
+    };
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * What `adopt` reads of a live deployment, at the API's minimum: one listing of the deployments,
+ * the projects at 3,000 a page, one listing of the v1 policies and one listing of each policy's
+ * rules at 2,000 a page, or, on a migrated deployment, the detection-policy summary (every product
+ * in one read) and the remediation policies. The client bounds concurrency and retries.
+ */
+import {
+  type DetectionPolicySummary,
+  type Deployment,
+  type Policy,
+  type Project,
+  type RemediationPoliciesState,
+  type Rule,
+} from "../client/schemas";
+import { DeploymentMigratedError, DeploymentNotMigratedError } from "../client/errors";
+import type { SemgrepClient } from "../client";
+
+/** The areas `--skip` can leave out. */
+export const AREAS = ["projects", "policies", "unified-policies"] as const;
+export type Area = (typeof AREAS)[number];
+
+/** A v1 policy and every one of its rules. */
+export interface LivePolicy {
+  policy: Policy;
+  rules: Rule[];
+}
+
+/** What was read; an area skipped, or absent from the deployment (v1 or unified policies), is undefined. */
+export interface LiveDeployment {
+  deployment: { id: string; slug: string; name?: string };
+  projects?: Project[];
+  /** The v1 policies read (those `--policies` names, or all); undefined on a migrated deployment. */
+  policies?: LivePolicy[];
+  /** The unified policies (Policies V2); undefined on a deployment not migrated. */
+  unified?: { detection: DetectionPolicySummary; remediation: RemediationPoliciesState };
+}
+
+export interface ReadRequest {
+  /** The deployment (from {@link findDeployment}). */
+  deployment: LiveDeployment["deployment"];
+  skip: readonly Area[];
+  /** Project-name patterns (`*`, `?`); a project is read when it matches any. None: every project. */
+  projects: readonly string[];
+  /** v1 policy ids or slugs; none: every policy. */
+  policies: readonly string[];
+}
+
+/** One line of progress: an area, the objects read and, where known, how many there are. */
+export type Progress = (area: string, read: number, known?: number) => void;
+
+/** The request names something the deployment does not have: a usage error (exit status 2). */
+export class AdoptRequestError extends Error {}
+
+/** `*` any characters (`/` too), `?` one: a project name pattern as a shell user writes it. */
+export function projectPattern(glob: string): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  return new RegExp(`^${body}$`);
+}
+
+/** The deployment named by slug or id, among those the token sees. */
+export async function findDeployment(client: SemgrepClient, wanted: string): Promise<LiveDeployment["deployment"]> {
+  const deployments = await client.deployments.list();
+  const match = deployments.find((d: Deployment) => d.slug === wanted || String(d.id) === wanted);
+  if (!match) {
+    const known = deployments.map((d) => `${d.slug} (${d.id})`).join(", ") || "none";
+    throw new AdoptRequestError(`deployment ${JSON.stringify(wanted)} is not one this token can read; it reads: ${known}`);
+  }
+  return { id: String(match.id), slug: match.slug, ...(match.name ? { name: match.name } : {}) };
+}
+
+/** Reads every area the request does not skip, in parallel. */
+export async function readDeployment(client: SemgrepClient, request: ReadRequest, progress: Progress): Promise<LiveDeployment> {
+  const { deployment } = request;
+  const wants = (area: Area) => !request.skip.includes(area);
+  const [projects, policies, unified] = await Promise.all([
+    wants("projects") ? readProjects(client, deployment.slug, request.projects, progress) : undefined,
+    wants("policies") ? readPolicies(client, deployment.id, request.policies, progress) : undefined,
+    wants("unified-policies") ? readUnified(client, deployment.id, progress) : undefined,
+  ]);
+  return { deployment, projects, policies, unified };
+}
+
+async function readProjects(client: SemgrepClient, slug: string, patterns: readonly string[], progress: Progress): Promise<Project[]> {
+  const matchers = patterns.map(projectPattern);
+  const projects: Project[] = [];
+  let read = 0;
+  for await (const project of client.projects.list(slug)) {
+    read++;
+    if (!matchers.length || matchers.some((m) => m.test(project.name))) projects.push(project);
+    if (read % 500 === 0) progress("projects", read);
+  }
+  progress("projects", read, read);
+  return projects;
+}
+
+/** The v1 policies and their rules; undefined when the deployment is migrated (the listing answers 410). */
+async function readPolicies(client: SemgrepClient, deploymentId: string, wanted: readonly string[], progress: Progress) {
+  let all: Policy[];
+  try {
+    all = await client.policies.list(deploymentId);
+  } catch (error) {
+    if (error instanceof DeploymentMigratedError) return undefined;
+    throw error;
+  }
+  const unknown = wanted.filter((w) => !all.some((p) => String(p.id) === w || p.slug === w));
+  if (unknown.length) {
+    const known = all.map((p) => `${p.id} (${p.slug ?? p.name})`).join(", ") || "none";
+    throw new AdoptRequestError(
+      `--policies: no v1 policy ${unknown.map((u) => JSON.stringify(u)).join(", ")} in this deployment; it has ${known}`,
+    );
+  }
+  const chosen = all.filter((p) => !wanted.length || wanted.some((w) => String(p.id) === w || p.slug === w));
+  let done = 0;
+  progress("policies", 0, chosen.length);
+  return Promise.all(
+    chosen.map(async (policy): Promise<LivePolicy> => {
+      const rules = await client.policies.listRules(deploymentId, policy.id).toArray();
+      progress("policies", ++done, chosen.length);
+      return { policy, rules };
+    }),
+  );
+}
+
+/** The unified policies; undefined when the deployment still uses v1 policies (403 DEPLOYMENT_NOT_MIGRATED). */
+async function readUnified(client: SemgrepClient, deploymentId: string, progress: Progress) {
+  try {
+    const [detection, remediation] = await Promise.all([
+      client.policiesV2.getDetectionPolicySummary(deploymentId),
+      client.policiesV2.getRemediationPolicies(deploymentId),
+    ]);
+    progress("unified policies", 2, 2);
+    return { detection, remediation };
+  } catch (error) {
+    if (error instanceof DeploymentNotMigratedError) return undefined;
+    throw error;
+  }
+}

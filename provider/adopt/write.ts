@@ -1,0 +1,40 @@
+/** The generated project on disk: never into a directory holding other things unless asked (`--force`). */
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** The directory holds files and `--force` was not given: nothing is written. */
+export class TargetNotEmptyError extends Error {}
+
+/** Subdirectories whose every `.ts` file adopt writes: with `--force`, ones it no longer writes are removed. */
+const GENERATED_DIRS = ["policies", "detection-policies"];
+
+/** Checks, before anything is read at length, that `dir` may be written: absent, empty, or `force`. */
+export function prepareDirectory(dir: string, force: boolean): void {
+  if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) throw new TargetNotEmptyError(`--out ${dir} is a file, not a directory`);
+  const entries = readdirSync(dir);
+  if (entries.length && !force) {
+    throw new TargetNotEmptyError(
+      `--out ${dir} is not empty (${entries.slice(0, 3).join(", ")}${entries.length > 3 ? ", …" : ""}): ` +
+        "give another directory, or --force to replace the files adopt writes there",
+    );
+  }
+}
+
+/** Writes `files` under `dir`; returns each path and its size in bytes. */
+export function writeProject(dir: string, files: Record<string, string>, force: boolean): { path: string; bytes: number }[] {
+  prepareDirectory(dir, force);
+  if (force) {
+    for (const sub of GENERATED_DIRS) {
+      const at = join(dir, sub);
+      if (!existsSync(at)) continue;
+      for (const name of readdirSync(at)) if (name.endsWith(".ts") && !(`${sub}/${name}` in files)) rmSync(join(at, name));
+    }
+  }
+  return Object.entries(files).map(([path, text]) => {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, text);
+    return { path, bytes: Buffer.byteLength(text) };
+  });
+}

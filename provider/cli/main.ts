@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-semgrep`: the package's command line. One subcommand today, `adopt`, which writes the
+ * Pulumi program that declares a live deployment. Exit status 2 for a request that cannot be
+ * carried out as given (a bad flag, a wrong token, an unknown deployment, a directory in use),
+ * always before anything is written; 1 for a failure while reading.
+ */
+import { parseArgs } from "node:util";
+import { AdoptRequestError, adopt, AREAS, type AdoptResult, type Area, TargetNotEmptyError } from "../adopt";
+import {
+  APIConnectionError,
+  AuthenticationError,
+  InvalidBaseUrlError,
+  MissingTokenError,
+  NotFoundError,
+  PermissionDeniedError,
+} from "../client/errors";
+
+const USAGE = `Usage: pulumi-semgrep adopt --deployment <slug or id> [options]
+
+Writes a TypeScript Pulumi project declaring the deployment's configuration exactly as it is
+live, so that its first \`pulumi up\` finds everything as declared and changes nothing.
+
+  --deployment D     the deployment, by slug (e.g. acme) or numeric id (required)
+  --out DIR          where to write the project (default ./semgrep-<slug>); must be absent or empty
+  --projects GLOB    declare only the projects whose name matches (* any characters, / included;
+                     ? one character); give it several times for several patterns
+  --policies ID      declare only these v1 policies (id or slug); several times, or comma-separated
+  --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
+  --force            write into a non-empty DIR, replacing the files adopt writes there
+  --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
+                     https://semgrep.dev)
+  -h, --help         this text
+
+The token is read from SEMGREP_APP_TOKEN (then SEMGREP_API_TOKEN) and is never written. Progress
+goes to stderr, the summary to stdout.`;
+
+/** A request that cannot be carried out as given: one line, exit status 2. */
+class UsageError extends Error {}
+
+const listFlag = (values: string[] | undefined) =>
+  (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+function parseAdopt(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        deployment: { type: "string" },
+        out: { type: "string" },
+        projects: { type: "string", multiple: true },
+        policies: { type: "string", multiple: true },
+        skip: { type: "string", multiple: true },
+        force: { type: "boolean" },
+        url: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split("\n")[0]!);
+  }
+  const { values } = parsed;
+  if (values.help) return undefined;
+  if (!values.deployment?.trim()) throw new UsageError("--deployment is required: the deployment's slug (e.g. acme) or numeric id");
+  const skip = listFlag(values.skip);
+  const unknown = skip.filter((area) => !(AREAS as readonly string[]).includes(area));
+  if (unknown.length) throw new UsageError(`--skip ${unknown.join(",")}: not an area; give ${AREAS.join(", ")}`);
+  if (values.out !== undefined && !values.out.trim()) throw new UsageError("--out must name a directory");
+  return {
+    deployment: values.deployment.trim(),
+    out: values.out,
+    projects: listFlag(values.projects),
+    policies: listFlag(values.policies),
+    skip: skip as Area[],
+    force: values.force ?? false,
+    url: values.url,
+  };
+}
+
+/** `--projects '*'` as the user typed it, for the generated files' header (never a token or an address). */
+function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): string {
+  const quote = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
+  return [
+    "pulumi-semgrep adopt",
+    `--deployment ${quote(request.deployment)}`,
+    ...request.projects.map((p) => `--projects ${quote(p)}`),
+    ...request.policies.map((p) => `--policies ${quote(p)}`),
+    ...request.skip.map((s) => `--skip ${s}`),
+  ].join(" ");
+}
+
+function summary(result: AdoptResult): string {
+  const kinds = Object.entries(result.resources).filter(([, n]) => n > 0);
+  const width = Math.max(...result.files.map((f) => f.path.length));
+  return [
+    `Wrote ${result.dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
+    `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules} rule modes)` : ""}`,
+    ...result.files.map((f) => `  ${f.path.padEnd(width)}  ${String(f.bytes).padStart(9)} B${f.holds ? `  ${f.holds}` : ""}`),
+    ...(result.notes.length
+      ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]
+      : []),
+    "Next:",
+    `  cd ${result.dir} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
+  ].join("\n");
+}
+
+/** Errors about the request itself (exit 2), as opposed to a failure of the service while reading (exit 1). */
+const isRequestError = (error: unknown) =>
+  [
+    UsageError,
+    AdoptRequestError,
+    TargetNotEmptyError,
+    MissingTokenError,
+    InvalidBaseUrlError,
+    AuthenticationError,
+    PermissionDeniedError,
+    NotFoundError,
+    APIConnectionError,
+  ].some((kind) => error instanceof kind);
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return command === undefined ? 2 : 0;
+  }
+  try {
+    if (command !== "adopt") throw new UsageError(`unknown command ${JSON.stringify(command)}: the one command is adopt`);
+    const request = parseAdopt(rest);
+    if (!request) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const seen = new Map<string, string>();
+    const result = await adopt({
+      ...request,
+      command: commandLine(request),
+      progress: (area, read, known) => {
+        const line = known === undefined ? `${area}: ${read} read` : `${area}: ${read}/${known} read`;
+        if (seen.get(area) === line) return;
+        seen.set(area, line);
+        process.stderr.write(`${line}\n`);
+      },
+    });
+    process.stdout.write(`${summary(result)}\n`);
+    return 0;
+  } catch (error) {
+    const hint = error instanceof UsageError ? " (pulumi-semgrep adopt --help lists the options)" : "";
+    process.stderr.write(`pulumi-semgrep ${command}: ${oneLine((error as Error).message)}${hint}\n`);
+    return isRequestError(error) ? 2 : 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((status) => {
+    process.exitCode = status;
+  });
+}
