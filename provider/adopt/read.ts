@@ -1,6 +1,6 @@
 /**
  * What `adopt` reads of a live deployment, at the API's minimum: one listing of the deployments,
- * the projects at 3,000 a page, one listing of the v1 policies and one listing of each policy's
+ * the projects at 3,000 a page and one read of each (for its managed scans), one listing of the v1 policies and one listing of each policy's
  * rules at 2,000 a page, or, on a migrated deployment, the detection-policy summary (every product
  * in one read) and the remediation policies. The client bounds concurrency and retries.
  */
@@ -83,17 +83,23 @@ export async function readDeployment(client: SemgrepClient, request: ReadRequest
   return { deployment, projects, policies, unified };
 }
 
+/**
+ * The projects, then each chosen one on its own: the listing (3,000 a page) has no managed-scan
+ * configuration (the OpenAPI's `ListProject`), which only the project's own read gives.
+ */
 async function readProjects(client: SemgrepClient, slug: string, patterns: readonly string[], progress: Progress): Promise<Project[]> {
   const matchers = patterns.map(projectPattern);
-  const projects: Project[] = [];
-  let read = 0;
-  for await (const project of client.projects.list(slug)) {
-    read++;
-    if (!matchers.length || matchers.some((m) => m.test(project.name))) projects.push(project);
-    if (read % 500 === 0) progress("projects", read);
-  }
-  progress("projects", read, read);
-  return projects;
+  const listed = (await client.projects.list(slug).toArray()).filter((p) => !matchers.length || matchers.some((m) => m.test(p.name)));
+  let done = 0;
+  progress("projects", 0, listed.length);
+  return Promise.all(
+    listed.map(async (project) => {
+      const full = await client.projects.get(slug, project.name);
+      done++;
+      if (done % 50 === 0 || done === listed.length) progress("projects", done, listed.length);
+      return full;
+    }),
+  );
 }
 
 /** The v1 policies and their rules; undefined when the deployment is migrated (the listing answers 410). */
