@@ -86,7 +86,7 @@ export function runPulumi(args, { cwd, env, allowFailure = false, stream = false
 
 /**
  * A Pulumi project in a temporary directory with its own file backend and a stack `test`
- * selected. `files` are written into it; `node_modules` links to `nodeModules` (default: this
+ * selected. `files` (by relative path, directories made as needed) are written into it; `node_modules` links to `nodeModules` (default: this
  * repo's; pass the installed package's to run as a user's project does).
  * @param {Record<string, string>} files
  * @param {Record<string, string>} [extraEnv]
@@ -97,7 +97,10 @@ export async function pulumiWorkspace(files, extraEnv = {}, nodeModules = join(R
   const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-e2e-"));
   const dir = join(root, "program");
   mkdirSync(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true }); // `policies/x.ts`: a path with directories
+    writeFileSync(join(dir, name), text);
+  }
   symlinkSync(nodeModules, join(dir, "node_modules"), "dir");
   const env = offlinePulumiEnv(root, extraEnv);
   /** @type {PulumiWorkspace} */
