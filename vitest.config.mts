@@ -14,12 +14,12 @@ export default defineConfig({
     globalSetup: ["./test/support/global-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     projects: [
-      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"], exclude: ["test/live/**"] } },
+      { extends: true, test: { name: "all", include: ["test/**/*.test.ts"], exclude: ["test/live/**"], provide: { omitEmpty: false } } },
       {
         // The end-to-end and data-source tests once more, against an emulator that leaves out
         // every field at its default value (`--omit-empty`), as protobuf's JSON mapping does.
         extends: true,
-        test: { name: "omit-empty", include: ["test/e2e/**/*.test.ts", "test/functions/**/*.test.ts"] },
+        test: { name: "omit-empty", include: ["test/e2e/**/*.test.ts", "test/functions/**/*.test.ts"], provide: { omitEmpty: true } },
         resolve: {
           alias: [
             {

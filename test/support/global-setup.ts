@@ -14,6 +14,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** A project directory whose node_modules holds the packed pulumi-semgrep and its dependencies. */
     installedPackageDir: string;
+    /** True in the `omit-empty` test project (vitest.config.mts), whose emulators leave out fields at their default value. */
+    omitEmpty: boolean;
   }
 }
 
