@@ -72,11 +72,16 @@ function parseAdopt(argv: string[]) {
   const unknown = skip.filter((area) => !(AREAS as readonly string[]).includes(area));
   if (unknown.length) throw new UsageError(`--skip ${unknown.join(",")}: not an area; give ${AREAS.join(", ")}`);
   if (values.out !== undefined && !values.out.trim()) throw new UsageError("--out must name a directory");
+  // An area both chosen from and skipped: which one was meant cannot be told, so neither is guessed.
+  const projects = listFlag(values.projects);
+  const policies = listFlag(values.policies);
+  if (projects.length && skip.includes("projects")) throw new UsageError("--projects and --skip projects contradict: give one of them");
+  if (policies.length && skip.includes("policies")) throw new UsageError("--policies and --skip policies contradict: give one of them");
   return {
     deployment: values.deployment.trim(),
     out: values.out,
-    projects: listFlag(values.projects),
-    policies: listFlag(values.policies),
+    projects,
+    policies,
     skip: skip as Area[],
     force: values.force ?? false,
     url: values.url,
@@ -126,10 +131,21 @@ const isRequestError = (error: unknown) =>
 
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
 
+/**
+ * The error as the command line says it. The client's MissingTokenError speaks to a Pulumi
+ * program (`pulumi config set --secret semgrep:token`), which a command line has no use for: here
+ * the token can only come from the environment.
+ */
+const messageOf = (error: unknown): string =>
+  error instanceof MissingTokenError
+    ? "no Semgrep API token: set SEMGREP_APP_TOKEN (or SEMGREP_API_TOKEN) to a token of the deployment"
+    : oneLine((error as Error).message);
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help" || command === "help") {
-    process.stdout.write(`${USAGE}\n`);
+    // Asked for, the usage is the output (stdout, status 0); without a command it is the error (stderr, status 2).
+    (command === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
   try {
@@ -154,7 +170,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const hint = error instanceof UsageError ? " (pulumi-semgrep adopt --help lists the options)" : "";
-    process.stderr.write(`pulumi-semgrep ${command}: ${oneLine((error as Error).message)}${hint}\n`);
+    process.stderr.write(`pulumi-semgrep ${command}: ${messageOf(error)}${hint}\n`);
     return isRequestError(error) ? 2 : 1;
   }
 }
