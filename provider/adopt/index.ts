@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { SemgrepClient } from "../client";
 import { resolveCredentials } from "../client/config";
 import { planAdoption } from "./plan";
-import { type Area, findDeployment, type Progress, readDeployment } from "./read";
+import { AdoptRequestError, type Area, findDeployment, type Progress, readDeployment } from "./read";
 import { renderProject } from "./render";
 import { prepareDirectory, writeProject } from "./write";
 
@@ -62,6 +62,12 @@ const PACKAGE = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const progress = options.progress ?? (() => {});
   const credentials = resolveCredentials([{ url: options.url, urlSource: options.urlSource ?? "--url" }], options.env);
+  // A control character inside the token (a token pasted with its line break) makes the HTTP
+  // library refuse the header, which the client reports as a failed connection to the address:
+  // said here, naming where the token came from (never its value).
+  if (credentials.token !== undefined && [...credentials.token].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    throw new AdoptRequestError(`${credentials.tokenSource} holds a control character: set it to the token alone`);
+  }
   const client = new SemgrepClient({
     token: credentials.token,
     tokenSource: credentials.tokenSource,

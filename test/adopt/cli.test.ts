@@ -173,6 +173,24 @@ describe("pulumi-semgrep adopt: token, address and deployment", () => {
     expect(fixture.requests()).toEqual([]);
   });
 
+  it("a token with a control character inside: one line naming SEMGREP_APP_TOKEN (not the address), status 2, no request", async () => {
+    const cwd = workDir();
+    const out = join(cwd, "out");
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--out", out], { cwd, env: { SEMGREP_APP_TOKEN: `${TOKEN}\u0001x` } });
+    expectRefused(run, out, "SEMGREP_APP_TOKEN holds a control character");
+    expect(run.stderr).not.toContain("SEMGREP_APP_URL");
+    expect(fixture.requests()).toEqual([]);
+  });
+
+  it("a --url carrying credentials: one line naming --url, the password never shown", async () => {
+    const cwd = workDir();
+    const out = join(cwd, "out");
+    const withPassword = fixture.emulator.url.replace("http://", "http://user:pa55word@");
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--out", out, "--url", withPassword], { cwd });
+    expectRefused(run, out, /^pulumi-semgrep adopt: --url /, "must not carry credentials");
+    expect(run.stderr).not.toContain("pa55word");
+  });
+
   it("the token from SEMGREP_API_TOKEN when SEMGREP_APP_TOKEN is unset", async () => {
     const cwd = workDir();
     const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies"], {
