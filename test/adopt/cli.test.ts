@@ -450,6 +450,20 @@ describe("pulumi-semgrep adopt: what it declares", () => {
 });
 
 describe("pulumi-semgrep adopt: reads, progress and summary", () => {
+  it("an answer the client cannot read while reading: status 1 (not a usage error), one error line, nothing written", async () => {
+    const sast = fixture.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
+    (sast.rules[0] as unknown as Record<string, unknown>).languages = 42; // not a list: the client refuses the answer
+    const cwd = workDir();
+    const out = join(cwd, "out");
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--out", out], { cwd });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.errorLines.filter((line) => line.startsWith("pulumi-semgrep adopt: "))).toEqual([
+      expect.stringContaining("policies.listRules"),
+    ]);
+    expect(run.stdout).toBe("");
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("reads at the minimum: only GETs, one listing each, one read per project, rules at 2,000 a page", async () => {
     // 4,100 rules in the SAST policy: 3 pages at 2,000 (9 at the emulator's default of 500).
     const sast = fixture.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
