@@ -24,7 +24,7 @@ live, so that its first \`pulumi up\` finds everything as declared and changes n
   --deployment D     the deployment, by slug (e.g. acme) or numeric id (required)
   --out DIR          where to write the project (default ./semgrep-<slug>); must be absent or empty
   --projects GLOB    declare only the projects whose name matches (* any characters, / included;
-                     ? one character); give it several times for several patterns
+                     ? one character); several times, or comma-separated
   --policies ID      declare only these v1 policies (id or slug); several times, or comma-separated
   --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
   --force            write into a non-empty DIR, replacing the files adopt writes there
@@ -105,7 +105,7 @@ function summary(result: AdoptResult): string {
   const width = Math.max(...result.files.map((f) => f.path.length));
   return [
     `Wrote ${result.dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
-    `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules} rule modes)` : ""}`,
+    `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""}`,
     ...result.files.map((f) => `  ${f.path.padEnd(width)}  ${String(f.bytes).padStart(9)} B${f.holds ? `  ${f.holds}` : ""}`),
     ...(result.notes.length
       ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]

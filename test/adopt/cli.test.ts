@@ -496,6 +496,7 @@ describe("pulumi-semgrep adopt: reads, progress and summary", () => {
     // One read of each project, not of some twice.
     expect(new Set(fixture.requests("projects.get").map((r) => r.path)).size).toBe(projects.length);
     expect(readFileSync(join(cwd, "semgrep-acme", "policies", "default-sast-policy.ts"), "utf8")).toContain('"acme.extra.rule-4099": ');
+    expect(run.stdout).toContain("14 ProjectSettings, 3 PolicyRuleModes (4,200 rule modes)");
   });
 
   it("progress on stderr, the summary on stdout: counts per kind and each file with its size", async () => {
