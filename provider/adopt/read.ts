@@ -87,6 +87,11 @@ export async function readDeployment(client: SemgrepClient, request: ReadRequest
     listedPolicies && readPolicies(client, deployment.id, listedPolicies, progress),
     wants("unified-policies") ? readUnified(client, deployment.id, progress) : undefined,
   ]);
+  if (request.policies.length && policies === undefined && wants("policies")) {
+    throw new AdoptRequestError(
+      `--policies names v1 policies, but deployment ${deployment.slug} uses unified policies (it has none): leave --policies out`,
+    );
+  }
   return { deployment, projects, policies, unified };
 }
 

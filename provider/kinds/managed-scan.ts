@@ -41,7 +41,7 @@ export const managedScanKind = defineKind({
   id: PROJECT_ID,
   service: {
     create:
-      "Reads the project (one listing of the deployment's projects per run, shared by every project resource), records each declared " +
+      "Reads the project (one read per project and run, shared by every resource of that project), records each declared " +
       "toggle, and writes those that differ in one request.",
     update:
       "Writes the declared toggles that differ from the last known values in " +

@@ -86,7 +86,7 @@ export const projectSettingsKind = defineKind({
   id: PROJECT_ID,
   service: {
     create:
-      "Reads the project (one listing of the deployment's projects per run, shared by every project resource), records the value of each " +
+      "Reads the project (one read per project and run, shared by every resource of that project), records the value of each " +
       "declared field, and writes the fields that differ in one `PATCH` of the project.",
     update:
       "Writes the declared fields that differ from the last known values in " +

@@ -33,7 +33,7 @@ export const projectTagsKind = defineKind({
   id: PROJECT_ID,
   service: {
     create:
-      "Reads the project (one listing of the deployment's projects per run, shared by every project resource) and adds the declared tags " +
+      "Reads the project (one read per project and run, shared by every resource of that project) and adds the declared tags " +
       "it lacks in one request; the tags it found already there are recorded as not added.",
     update: "Adds the newly declared tags the project lacks, and removes the tags it added that the program no longer declares.",
     delete:

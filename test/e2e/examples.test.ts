@@ -1,4 +1,4 @@
-/** Every example but the security baseline (tested on its own) runs as shipped: `pulumi up`, then `pulumi destroy` puts the service back. */
+/** Every example but the security baseline and drift-check (each tested in a file of its own) runs as shipped: `pulumi up`, then `pulumi destroy` puts the service back. */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
