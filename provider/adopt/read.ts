@@ -80,18 +80,13 @@ export async function readDeployment(client: SemgrepClient, request: ReadRequest
   // (and before any progress line, which would bury that line).
   const [listedProjects, listedPolicies] = await Promise.all([
     wants("projects") ? listProjects(client, deployment.slug, request.projects) : undefined,
-    wants("policies") ? listPolicies(client, deployment.id, request.policies) : undefined,
+    wants("policies") ? listPolicies(client, deployment, request.policies) : undefined,
   ]);
   const [projects, policies, unified] = await Promise.all([
     listedProjects && readProjects(client, deployment.slug, listedProjects, progress),
     listedPolicies && readPolicies(client, deployment.id, listedPolicies, progress),
     wants("unified-policies") ? readUnified(client, deployment.id, progress) : undefined,
   ]);
-  if (request.policies.length && policies === undefined && wants("policies")) {
-    throw new AdoptRequestError(
-      `--policies names v1 policies, but deployment ${deployment.slug} uses unified policies (it has none): leave --policies out`,
-    );
-  }
   return { deployment, projects, policies, unified };
 }
 
@@ -133,17 +128,20 @@ async function readProjects(client: SemgrepClient, slug: string, listed: readonl
  * The v1 policies `wanted` names (all without one); undefined when the deployment is migrated
  * (the listing answers 410). A policy the deployment does not have is an error.
  */
-async function listPolicies(client: SemgrepClient, deploymentId: string, wanted: readonly string[]): Promise<Policy[] | undefined> {
+async function listPolicies(
+  client: SemgrepClient,
+  deployment: LiveDeployment["deployment"],
+  wanted: readonly string[],
+): Promise<Policy[] | undefined> {
   let all: Policy[];
   try {
-    all = await client.policies.list(deploymentId);
+    all = await client.policies.list(deployment.id);
   } catch (error) {
     if (!(error instanceof DeploymentMigratedError)) throw error;
     // Policies named for a deployment that has none: said, rather than a program silently without them.
     if (wanted.length) {
       throw new AdoptRequestError(
-        `--policies ${wanted.join(",")}: the deployment uses unified policies (Policies V2) and has no v1 policies; ` +
-          "leave --policies out (its detection and remediation policies are declared whole)",
+        `--policies names v1 policies, but deployment ${deployment.slug} uses unified policies (it has none): leave --policies out`,
       );
     }
     return undefined;
