@@ -162,6 +162,22 @@ describe("planAdoption: v1 policies", () => {
     ]);
   });
 
+  it("a rule listed twice with two modes is left out with a note, whatever the listing's order; listed twice with one mode, declared once", () => {
+    const rules: [string, string][] = [
+      ["python.twice.rule", "MODE_BLOCK"],
+      ["python.same.rule", "MODE_COMMENT"],
+      ["python.twice.rule", "MODE_MONITOR"],
+      ["python.same.rule", "MODE_COMMENT"],
+    ];
+    for (const order of [rules, [...rules].reverse()]) {
+      const [declared] = plan({ policies: [policy("10", "sast", order)] }).ruleModes;
+      expect(declared!.modes).toEqual({ "python.same.rule": "MODE_COMMENT" });
+      expect(declared!.notes).toEqual([
+        "rule python.twice.rule left out: listed with 2 modes (MODE_BLOCK, MODE_MONITOR), so none is the live one",
+      ]);
+    }
+  });
+
   it("orders policies by numeric id and names them by slug, -2 on a collision", () => {
     const policies = [policy("12", "sast", []), policy("9", "Sast", []), policy("10", "secrets", [])];
     const expected = [
