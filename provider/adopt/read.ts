@@ -104,7 +104,10 @@ async function listProjects(client: SemgrepClient, slug: string, patterns: reado
         (names.length ? ` (${some})` : ""),
     );
   }
-  return all.filter((p) => !matchers.length || matchers.some((m) => m.test(p.name)));
+  // Each project once: a listing by page number repeats one when a project is added while it is
+  // read, and two ProjectSettings of one project would be refused as a conflict at the first preview.
+  const seen = new Set<string>();
+  return all.filter((p) => !seen.has(p.name) && seen.add(p.name) && (!matchers.length || matchers.some((m) => m.test(p.name))));
 }
 
 /**

@@ -435,6 +435,18 @@ describe("pulumi-semgrep adopt: what it declares", () => {
     );
   });
 
+  it("a project the listing shows twice (its pages shifted while read) is read and declared once", async () => {
+    const projects = fixture.emulator.state().projects;
+    projects.push({ ...projects.find((p) => p.name === "acme/web-app")! });
+    const cwd = workDir();
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies"], { cwd });
+    expect(run.status, run.stderr).toBe(0);
+    const declared = declaredProjects(readFileSync(join(cwd, "semgrep-acme", "projects.ts"), "utf8"));
+    expect(declared.filter((name) => name === "acme/web-app")).toHaveLength(1);
+    expect(declared).toHaveLength(14);
+    expect(fixture.requests("projects.get")).toHaveLength(14);
+  });
+
   it("a live value the resource refuses is left out with a note, in the file and in the summary", async () => {
     const project = fixture.emulator.state().projects.find((p) => p.name === "acme/web-app")!;
     project.tags = [" padded", "team:web"];
