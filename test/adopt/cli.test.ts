@@ -450,10 +450,13 @@ describe("pulumi-semgrep adopt: what it declares", () => {
   it("a live value the resource refuses is left out with a note, in the file and in the summary", async () => {
     const project = fixture.emulator.state().projects.find((p) => p.name === "acme/web-app")!;
     project.tags = [" padded", "team:web"];
+    project.primaryBranch = "main"; // bare, where the default branch is refs/heads/main
     const cwd = workDir();
     const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies", "--projects", "acme/web-app"], { cwd });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('project acme/web-app: tags left out: the live value [" padded","team:web"] cannot be declared');
+    expect(run.stdout).toContain('project acme/web-app: primaryBranch left out: the live value "main" cannot be declared');
+    expect(run.stdout).not.toContain("primaryBranch of");
     const projectsTs = readFileSync(join(cwd, "semgrep-acme", "projects.ts"), "utf8");
     expect(projectsTs).toContain('// tags left out: the live value [" padded","team:web"]');
     expect(projectsTs).not.toMatch(/^\s+tags:/m);
@@ -528,5 +531,9 @@ describe("pulumi-semgrep adopt: reads, progress and summary", () => {
       /policies\/default-sast-policy\.ts +\d+ B {2}the mode of each of the 320 rules of policy "Default SAST Policy" \(10\)/,
     );
     expect(run.stdout).toContain("cd semgrep-acme && npm install");
+    // The primary branches left out for being the default branch: one line, not one per project.
+    expect(run.stdout).toContain(
+      "Not declared (1; each is a comment in the files):\n  primaryBranch of 14 projects: left out, being the default branch",
+    );
   });
 });
