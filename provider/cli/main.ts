@@ -101,17 +101,18 @@ function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): strin
 }
 
 function summary(result: AdoptResult): string {
+  const dir = result.dir.replace(/(.)\/+$/, "$1"); // `--out out/` is shown as out/, not out//
   const kinds = Object.entries(result.resources).filter(([, n]) => n > 0);
   const width = Math.max(...result.files.map((f) => f.path.length));
   return [
-    `Wrote ${result.dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
+    `Wrote ${dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
     `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""}`,
     ...result.files.map((f) => `  ${f.path.padEnd(width)}  ${String(f.bytes).padStart(9)} B${f.holds ? `  ${f.holds}` : ""}`),
     ...(result.notes.length
       ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]
       : []),
     "Next:",
-    `  cd ${result.dir} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
+    `  cd ${dir} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
   ].join("\n");
 }
 

@@ -321,8 +321,10 @@ describe("pulumi-semgrep adopt: the directory", () => {
     expect(first.status, first.stderr).toBe(0);
     expect(readdirSync(cwd)).toEqual(["semgrep-acme"]);
     expect(first.stdout).toContain("Wrote semgrep-acme/ for deployment acme (1):");
-    const second = await adoptCli(["adopt", "--deployment", "acme", "--out", "again"], { cwd });
+    const second = await adoptCli(["adopt", "--deployment", "acme", "--out", "again/"], { cwd });
     expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toContain("Wrote again/ for deployment acme (1):");
+    expect(second.stdout).toContain("  cd again && npm install");
     const files = filesOf(join(cwd, "semgrep-acme"));
     expect(filesOf(join(cwd, "again"))).toEqual(files);
 
