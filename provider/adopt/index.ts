@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SemgrepClient } from "../client";
 import { resolveCredentials } from "../client/config";
-import { planAdoption } from "./plan";
-import { type Area, findDeployment, type Progress, readDeployment } from "./read";
+import { type AdoptionPlan, planAdoption } from "./plan";
+import { AdoptRequestError, type Area, findDeployment, type Progress, readDeployment } from "./read";
 import { renderProject } from "./render";
 import { prepareDirectory, writeProject } from "./write";
 
@@ -59,9 +59,32 @@ const PACKAGE = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "
   dependencies: Record<string, string>;
 };
 
+/** The note of a project whose primary branch is its default branch (most projects), or that has none. */
+const AMBIGUOUS_BRANCH = /^primaryBranch left out: (.* is also the default branch|the service gives none)/;
+
+/**
+ * The primary branches left out because they are ambiguous, as one line of the summary rather
+ * than one per project (most projects are on their default branch); a primary branch left out
+ * for another reason (a bare branch name the resource would write in another form) keeps its own line.
+ */
+function ambiguousBranches(projects: AdoptionPlan["projects"]): string[] {
+  const count = projects.filter((p) => p.notes.some((n) => AMBIGUOUS_BRANCH.test(n))).length;
+  if (!count) return [];
+  return [
+    `primaryBranch of ${count} project${count === 1 ? "" : "s"}: left out, being the default branch or none (the service does not ` +
+      'say whether a project follows its default branch or is pinned to it: declare "None" or the branch yourself; see projects.ts)',
+  ];
+}
+
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const progress = options.progress ?? (() => {});
   const credentials = resolveCredentials([{ url: options.url, urlSource: options.urlSource ?? "--url" }], options.env);
+  // A control character inside the token (a token pasted with its line break) makes the HTTP
+  // library refuse the header, which the client reports as a failed connection to the address:
+  // said here, naming where the token came from (never its value).
+  if (credentials.token !== undefined && [...credentials.token].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+    throw new AdoptRequestError(`${credentials.tokenSource} holds a control character: set it to the token alone`);
+  }
   const client = new SemgrepClient({
     token: credentials.token,
     tokenSource: credentials.tokenSource,
@@ -99,8 +122,9 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       files: written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
       notes: [
         ...plan.leftOut.map((line) => `not declared: ${line}`),
+        ...ambiguousBranches(plan.projects),
         ...plan.projects.flatMap((p) =>
-          p.notes.filter((n) => !n.startsWith("primaryBranch left out: ")).map((n) => `project ${String(p.args.projectName)}: ${n}`),
+          p.notes.filter((n) => !AMBIGUOUS_BRANCH.test(n)).map((n) => `project ${String(p.args.projectName)}: ${n}`),
         ),
         ...plan.ruleModes.flatMap((p) => p.notes.map((n) => `policy ${p.policyName}: ${n}`)),
         ...[...plan.detectionPolicies, ...plan.remediationPolicies].flatMap((p) => p.notes.map((n) => `${p.name}: ${n}`)),

@@ -131,13 +131,18 @@ function planRuleModes(policies: NonNullable<LiveDeployment["policies"]>): Decla
   return byId.map(({ policy, rules }, index) => {
     const notes: string[] = [];
     const modes: Record<string, PolicyMode> = {};
-    for (const rule of [...rules].sort((a, b) => compare(a.path, b.path))) {
-      const mode = rule.policyMode as string;
-      if (!rulePath.safeParse(rule.path).success)
-        notes.push(`rule ${JSON.stringify(rule.path)} left out: not a rule path PolicyRuleModes takes`);
-      else if (!(POLICY_MODES as readonly string[]).includes(mode))
-        notes.push(`rule ${rule.path} left out: its mode ${mode} is not one PolicyRuleModes sets`);
-      else modes[rule.path] = mode as PolicyMode;
+    // The modes listed for each path: a path listed twice with two modes has no one live mode to
+    // declare (and taking the last would make the program depend on the listing's order).
+    const listed = new Map<string, Set<string>>();
+    for (const rule of rules) listed.set(rule.path, (listed.get(rule.path) ?? new Set()).add(rule.policyMode as string));
+    for (const path of sorted([...listed.keys()])) {
+      const found = sorted([...listed.get(path)!]);
+      if (!rulePath.safeParse(path).success) notes.push(`rule ${JSON.stringify(path)} left out: not a rule path PolicyRuleModes takes`);
+      else if (found.length > 1)
+        notes.push(`rule ${path} left out: listed with ${found.length} modes (${found.join(", ")}), so none is the live one`);
+      else if (!(POLICY_MODES as readonly string[]).includes(found[0]!))
+        notes.push(`rule ${path} left out: its mode ${found[0]} is not one PolicyRuleModes sets`);
+      else modes[path] = found[0] as PolicyMode;
     }
     return {
       name: names[index]!,

@@ -75,26 +75,46 @@ export async function findDeployment(client: SemgrepClient, wanted: string): Pro
 export async function readDeployment(client: SemgrepClient, request: ReadRequest, progress: Progress): Promise<LiveDeployment> {
   const { deployment } = request;
   const wants = (area: Area) => !request.skip.includes(area);
+  // The listings first, which check what the request names (`--projects` patterns, `--policies`):
+  // a request the deployment cannot serve fails in one line, before anything is read at length
+  // (and before any progress line, which would bury that line).
+  const [listedProjects, listedPolicies] = await Promise.all([
+    wants("projects") ? listProjects(client, deployment.slug, request.projects) : undefined,
+    wants("policies") ? listPolicies(client, deployment, request.policies) : undefined,
+  ]);
   const [projects, policies, unified] = await Promise.all([
-    wants("projects") ? readProjects(client, deployment.slug, request.projects, progress) : undefined,
-    wants("policies") ? readPolicies(client, deployment.id, request.policies, progress) : undefined,
+    listedProjects && readProjects(client, deployment.slug, listedProjects, progress),
+    listedPolicies && readPolicies(client, deployment.id, listedPolicies, progress),
     wants("unified-policies") ? readUnified(client, deployment.id, progress) : undefined,
   ]);
-  if (request.policies.length && policies === undefined && wants("policies")) {
-    throw new AdoptRequestError(
-      `--policies names v1 policies, but deployment ${deployment.slug} uses unified policies (it has none): leave --policies out`,
-    );
-  }
   return { deployment, projects, policies, unified };
 }
 
-/**
- * The projects, then each chosen one on its own: the listing (3,000 a page) has no managed-scan
- * configuration (the OpenAPI's `ListProject`), which only the project's own read gives.
- */
-async function readProjects(client: SemgrepClient, slug: string, patterns: readonly string[], progress: Progress): Promise<Project[]> {
+/** The projects `patterns` choose (all without one), from the listing (3,000 a page); an unmatched pattern is an error. */
+async function listProjects(client: SemgrepClient, slug: string, patterns: readonly string[]): Promise<Project[]> {
   const matchers = patterns.map(projectPattern);
-  const listed = (await client.projects.list(slug).toArray()).filter((p) => !matchers.length || matchers.some((m) => m.test(p.name)));
+  const all = await client.projects.list(slug).toArray();
+  // A pattern that matches nothing is a typo far more often than a wish: said, rather than a program without those projects.
+  const unmatched = patterns.filter((_, i) => !all.some((p) => matchers[i]!.test(p.name)));
+  if (unmatched.length) {
+    const names = all.map((p) => p.name).sort();
+    const some = names.slice(0, 5).join(", ") + (names.length > 5 ? ", …" : "");
+    throw new AdoptRequestError(
+      `--projects ${unmatched.map((u) => JSON.stringify(u)).join(", ")} matches none of the deployment's ${names.length} projects` +
+        (names.length ? ` (${some})` : ""),
+    );
+  }
+  // Each project once: a listing by page number repeats one when a project is added while it is
+  // read, and two ProjectSettings of one project would be refused as a conflict at the first preview.
+  const seen = new Set<string>();
+  return all.filter((p) => !seen.has(p.name) && seen.add(p.name) && (!matchers.length || matchers.some((m) => m.test(p.name))));
+}
+
+/**
+ * Each listed project on its own: the listing has no managed-scan configuration (the OpenAPI's
+ * `ListProject`), which only the project's own read gives.
+ */
+async function readProjects(client: SemgrepClient, slug: string, listed: readonly Project[], progress: Progress): Promise<Project[]> {
   let done = 0;
   progress("projects", 0, listed.length);
   return Promise.all(
@@ -107,14 +127,27 @@ async function readProjects(client: SemgrepClient, slug: string, patterns: reado
   );
 }
 
-/** The v1 policies and their rules; undefined when the deployment is migrated (the listing answers 410). */
-async function readPolicies(client: SemgrepClient, deploymentId: string, wanted: readonly string[], progress: Progress) {
+/**
+ * The v1 policies `wanted` names (all without one); undefined when the deployment is migrated
+ * (the listing answers 410). A policy the deployment does not have is an error.
+ */
+async function listPolicies(
+  client: SemgrepClient,
+  deployment: LiveDeployment["deployment"],
+  wanted: readonly string[],
+): Promise<Policy[] | undefined> {
   let all: Policy[];
   try {
-    all = await client.policies.list(deploymentId);
+    all = await client.policies.list(deployment.id);
   } catch (error) {
-    if (error instanceof DeploymentMigratedError) return undefined;
-    throw error;
+    if (!(error instanceof DeploymentMigratedError)) throw error;
+    // Policies named for a deployment that has none: said, rather than a program silently without them.
+    if (wanted.length) {
+      throw new AdoptRequestError(
+        `--policies names v1 policies, but deployment ${deployment.slug} uses unified policies (it has none): leave --policies out`,
+      );
+    }
+    return undefined;
   }
   const unknown = wanted.filter((w) => !all.some((p) => String(p.id) === w || p.slug === w));
   if (unknown.length) {
@@ -123,7 +156,11 @@ async function readPolicies(client: SemgrepClient, deploymentId: string, wanted:
       `--policies: no v1 policy ${unknown.map((u) => JSON.stringify(u)).join(", ")} in this deployment; it has ${known}`,
     );
   }
-  const chosen = all.filter((p) => !wanted.length || wanted.some((w) => String(p.id) === w || p.slug === w));
+  return all.filter((p) => !wanted.length || wanted.some((w) => String(p.id) === w || p.slug === w));
+}
+
+/** Every rule of each chosen policy: one listing each, at 2,000 a page. */
+async function readPolicies(client: SemgrepClient, deploymentId: string, chosen: readonly Policy[], progress: Progress) {
   let done = 0;
   progress("policies", 0, chosen.length);
   return Promise.all(

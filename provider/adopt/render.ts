@@ -68,11 +68,15 @@ const comments = (notes: readonly string[], indent: string) =>
     )
     .join("");
 
-/** `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole). */
+/**
+ * `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole).
+ * A quoted value (`" padded"`, a tag with a leading space) is one word: broken at its space, the
+ * comment would lose the very white space the note is about.
+ */
 function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
-  for (const word of text.split(" ")) {
+  for (const word of text.match(/(?:"(?:[^"\\]|\\.)*"|[^\s"]|")+/g) ?? []) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;

@@ -8,6 +8,13 @@ export class TargetNotEmptyError extends Error {}
 /** Subdirectories whose every `.ts` file adopt writes: with `--force`, ones it no longer writes are removed. */
 const GENERATED_DIRS = ["policies", "detection-policies"];
 
+/**
+ * Data files adopt writes beside index.ts for one area: with `--force`, one it no longer writes
+ * (that area skipped, or gone from the deployment) is removed, so no file is left that looks
+ * managed while index.ts no longer reads it.
+ */
+const GENERATED_FILES = ["projects.ts", "remediation-policies.ts"];
+
 /** Checks, before anything is read at length, that `dir` may be written: absent, empty, or `force`. */
 export function prepareDirectory(dir: string, force: boolean): void {
   if (!existsSync(dir)) return;
@@ -30,6 +37,7 @@ export function writeProject(dir: string, files: Record<string, string>, force: 
       if (!existsSync(at)) continue;
       for (const name of readdirSync(at)) if (name.endsWith(".ts") && !(`${sub}/${name}` in files)) rmSync(join(at, name));
     }
+    for (const name of GENERATED_FILES) if (!(name in files)) rmSync(join(dir, name), { force: true });
   }
   return Object.entries(files).map(([path, text]) => {
     const target = join(dir, path);

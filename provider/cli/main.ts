@@ -24,7 +24,7 @@ live, so that its first \`pulumi up\` finds everything as declared and changes n
   --deployment D     the deployment, by slug (e.g. acme) or numeric id (required)
   --out DIR          where to write the project (default ./semgrep-<slug>); must be absent or empty
   --projects GLOB    declare only the projects whose name matches (* any characters, / included;
-                     ? one character); give it several times for several patterns
+                     ? one character); several times, or comma-separated
   --policies ID      declare only these v1 policies (id or slug); several times, or comma-separated
   --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
   --force            write into a non-empty DIR, replacing the files adopt writes there
@@ -72,11 +72,16 @@ function parseAdopt(argv: string[]) {
   const unknown = skip.filter((area) => !(AREAS as readonly string[]).includes(area));
   if (unknown.length) throw new UsageError(`--skip ${unknown.join(",")}: not an area; give ${AREAS.join(", ")}`);
   if (values.out !== undefined && !values.out.trim()) throw new UsageError("--out must name a directory");
+  // An area both chosen from and skipped: which one was meant cannot be told, so neither is guessed.
+  const projects = listFlag(values.projects);
+  const policies = listFlag(values.policies);
+  if (projects.length && skip.includes("projects")) throw new UsageError("--projects and --skip projects contradict: give one of them");
+  if (policies.length && skip.includes("policies")) throw new UsageError("--policies and --skip policies contradict: give one of them");
   return {
     deployment: values.deployment.trim(),
     out: values.out,
-    projects: listFlag(values.projects),
-    policies: listFlag(values.policies),
+    projects,
+    policies,
     skip: skip as Area[],
     force: values.force ?? false,
     url: values.url,
@@ -96,17 +101,18 @@ function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): strin
 }
 
 function summary(result: AdoptResult): string {
+  const dir = result.dir.replace(/(.)\/+$/, "$1"); // `--out out/` is shown as out/, not out//
   const kinds = Object.entries(result.resources).filter(([, n]) => n > 0);
   const width = Math.max(...result.files.map((f) => f.path.length));
   return [
-    `Wrote ${result.dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
-    `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules} rule modes)` : ""}`,
+    `Wrote ${dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
+    `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""}`,
     ...result.files.map((f) => `  ${f.path.padEnd(width)}  ${String(f.bytes).padStart(9)} B${f.holds ? `  ${f.holds}` : ""}`),
     ...(result.notes.length
       ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]
       : []),
     "Next:",
-    `  cd ${result.dir} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
+    `  cd ${dir} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
   ].join("\n");
 }
 
@@ -126,10 +132,21 @@ const isRequestError = (error: unknown) =>
 
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
 
+/**
+ * The error as the command line says it. The client's MissingTokenError speaks to a Pulumi
+ * program (`pulumi config set --secret semgrep:token`), which a command line has no use for: here
+ * the token can only come from the environment.
+ */
+const messageOf = (error: unknown): string =>
+  error instanceof MissingTokenError
+    ? "no Semgrep API token: set SEMGREP_APP_TOKEN (or SEMGREP_API_TOKEN) to a token of the deployment"
+    : oneLine((error as Error).message);
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "-h" || command === "--help" || command === "help") {
-    process.stdout.write(`${USAGE}\n`);
+    // Asked for, the usage is the output (stdout, status 0); without a command it is the error (stderr, status 2).
+    (command === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
   try {
@@ -154,7 +171,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const hint = error instanceof UsageError ? " (pulumi-semgrep adopt --help lists the options)" : "";
-    process.stderr.write(`pulumi-semgrep ${command}: ${oneLine((error as Error).message)}${hint}\n`);
+    process.stderr.write(`pulumi-semgrep ${command}: ${messageOf(error)}${hint}\n`);
     return isRequestError(error) ? 2 : 1;
   }
 }
