@@ -1,22 +1,26 @@
 #!/usr/bin/env node
 // `npm run bench -- --out FILE [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]
 //                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]
-//                  [--installed DIR]`
+//                  [--adopt-projects N] [--adopt-rules N] [--installed DIR]`
 // Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
 // stack (projects, rule modes, an SBOM export), then the v2 stack (one DetectionPolicy with
 // --v2-disabled rules in `disabled`, default 5000, and --v2-remediation RemediationPolicy
 // resources, default 50), then rule modes at scale (the SAST policy cut to --modes-rules rules,
 // default 5000, the whole policy, every rule selected by one PolicyRuleModes, beside one
-// PolicyRuleMode per rule at each size of --modes-singles, default 1000,2000; 0 skips). Writes
+// PolicyRuleMode per rule at each size of --modes-singles, default 1000,2000; 0 skips), then
+// adopt: `pulumi-semgrep adopt` of the whole preset (its projects cut to --adopt-projects and each
+// v1 policy to --adopt-rules rules, default all) and the generated project's first up. Writes
 // the result as JSON to FILE and prints short tables. Exits 1 when a phase made more requests
-// than the fewest the API allows, or an up or destroy left a value other than it should: the test
-// suite runs this entry at small sizes (test/bench/bench.test.ts). --installed: a directory whose
-// node_modules holds the packed package already (the test suite's), instead of packing it here.
+// than the fewest the API allows, an up or destroy left a value other than it should, or adopt or
+// its project's first up wrote anything: the test suite runs this entry at small sizes
+// (test/bench/bench.test.ts). --installed: a directory whose node_modules holds the packed
+// package already (the test suite's), instead of packing it here.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { installPackedPackage } from "../tools/install-packed.mjs";
 import { pulumiCliDir } from "../tools/pulumi-run.mjs";
 import { formatPerRule, formatTable, runBench } from "./bench-core.mjs";
+import { formatAdoptTable, runBenchAdopt } from "./bench-adopt.mjs";
 import { formatModesTable, runBenchModes } from "./bench-modes.mjs";
 import { formatV2Table, runBenchV2 } from "./bench-v2.mjs";
 
@@ -31,6 +35,8 @@ const { values } = parseArgs({
     "v2-remediation": { type: "string", default: "50" },
     "modes-rules": { type: "string", default: "5000" },
     "modes-singles": { type: "string", default: "1000,2000" },
+    "adopt-projects": { type: "string" },
+    "adopt-rules": { type: "string" },
     installed: { type: "string" },
   },
 });
@@ -58,13 +64,20 @@ const singles = String(values["modes-singles"]).split(",").filter(Boolean).map(N
 if (singles.some((n) => !Number.isInteger(n) || n < 1))
   throw new Error(`--modes-singles must be whole numbers, not ${values["modes-singles"]}`);
 const modes = modesRules ? await runBenchModes({ installedDir, bulkRules: modesRules, singles, log }) : undefined;
-if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes }, null, 2)}\n`);
+const adopt = await runBenchAdopt({
+  installedDir,
+  projects: values["adopt-projects"] === undefined ? undefined : count("adopt-projects"),
+  rules: values["adopt-rules"] === undefined ? undefined : count("adopt-rules"),
+  log,
+});
+if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes, adopt }, null, 2)}\n`);
 console.log(formatTable(result));
 console.log("");
 console.log(formatV2Table(v2));
 console.log("");
 console.log(formatPerRule(result, v2));
 if (modes) console.log(`\n${formatModesTable(modes)}`);
+console.log(`\n${formatAdoptTable(adopt)}`);
 /** @type {Array<[string, { phases: Record<string, { requests: number, minimumRequests: number }> }]>} every stack by its name in the verdict */
 const stacks = [
   ["v1", result],
@@ -76,6 +89,12 @@ const missed = stacks.flatMap(([name, stack]) =>
     .filter(([, p]) => p.requests > p.minimumRequests)
     .map(([phase]) => `${name} ${phase}`),
 );
+// adopt: each operation at its minimum (a total at the minimum could hide one operation above it).
+for (const [step, phase] of [
+  ["adopt", adopt.adopt],
+  ["adopt first up", adopt.firstUp],
+])
+  for (const [operation, made] of Object.entries(phase.operations)) if (made.requests > made.minimum) missed.push(`${step} ${operation}`);
 const failed = [
   ...(result.destroyRestoredEverything ? [] : ["v1: destroy did not restore every value"]),
   ...(result.faults && !result.faults.identicalToFaultFree ? ["v1: under faults, the stack did not converge to the fault-free state"] : []),
@@ -87,6 +106,9 @@ const failed = [
       ...(stack.upApplied ? [] : [`${name}: up left a managed rule in another mode`]),
       ...(stack.destroyRestored ? [] : [`${name}: destroy did not restore every mode`]),
     ]),
+  ...(adopt.adopt.writes ? [`adopt: made ${adopt.adopt.writes} writes`] : []),
+  ...(adopt.firstUp.writes ? [`adopt: the first up made ${adopt.firstUp.writes} writes`] : []),
+  ...(adopt.serviceUnchanged ? [] : ["adopt: the service changed between adopt and the end of the first up"]),
 ];
 if (missed.length) console.log(`above the minimum: ${missed.join(", ")}`);
 for (const line of failed) console.log(`FAILED: ${line}`);

@@ -11,7 +11,9 @@
  * rate the v1 stack converges to the same state. The v2 stack (one DetectionPolicy with 100
  * disabled rules, 5 RemediationPolicy): reads, dry runs and writes each at the minimum in every
  * phase, no write at preview, noop-up or refresh, one for change-one, and destroy leaves both
- * bundles exactly as it found them.
+ * bundles exactly as it found them. Adopt (the preset cut to 5 projects and 2,001 rules per v1
+ * policy, so that the largest policy's listing takes two pages): the bin reads at the minimum,
+ * operation by operation, and the generated project's first up makes only its reads (0 writes).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -30,6 +32,8 @@ const SMALL = {
   "v2-remediation": 5,
   "modes-rules": 50,
   "modes-singles": 20,
+  "adopt-projects": 5,
+  "adopt-rules": 2001,
 };
 
 interface Phase {
@@ -57,6 +61,18 @@ interface BenchResult {
     destroyRestoredBundles: boolean;
   };
   modes?: { bulk: ModesStack; individual: ModesStack[] };
+  adopt: {
+    policyRules: number[];
+    adopt: AdoptStep & { files: number; written: { path: string }[] };
+    firstUp: AdoptStep & { resources: number };
+    serviceUnchanged: boolean;
+  };
+}
+interface AdoptStep {
+  requests: number;
+  writes: number;
+  minimumRequests: number;
+  operations: Record<string, { requests: number; minimum: number }>;
 }
 
 /** Runs `node test/bench/bench.mjs` as `npm run bench` does (after the build the suite has made); resolves with its exit status and output. */
@@ -143,6 +159,41 @@ describe("npm run bench, small", () => {
     expect(modes.bulk.phases["change-one"]!.writes).toBe(1);
     expect(modes.bulk.phases.refresh!.requests).toBe(1); // one listing of the 50-rule policy
     expect(modes.bulk.stateBytes).toBeLessThan(modes.individual[0]!.stateBytes); // 50 rules in one resource, against 20 resources
+  });
+
+  it("adopt: reads at the minimum, operation by operation; the generated project's first up makes only its reads", () => {
+    const { adopt, firstUp, policyRules, serviceUnchanged } = result().adopt;
+    for (const step of [adopt, firstUp]) {
+      for (const [name, made] of Object.entries(step.operations))
+        expect({ name, requests: made.requests }).toEqual({ name, requests: made.minimum });
+    }
+    // The minimum, spelled out for this size: 5 projects, v1 policies of 2,001, 400 and 40 rules.
+    expect(policyRules).toEqual([2001, 400, 40]);
+    expect(Object.fromEntries(Object.entries(adopt.operations).map(([name, made]) => [name, made.requests]))).toEqual({
+      "deployments.list": 1,
+      "projects.list": 1,
+      "projects.get": 5,
+      "policies.list": 1,
+      "policies.listRules": 2 + 1 + 1,
+      "policiesV2.getDetectionPolicySummary": 1, // answered 403 DEPLOYMENT_NOT_MIGRATED
+      "policiesV2.getRemediationPolicies": 1,
+    });
+    expect(adopt.writes).toBe(0);
+    expect(adopt.written.map((f) => f.path)).toEqual([
+      "Pulumi.yaml",
+      "README.md",
+      "index.ts",
+      "package.json",
+      "policies/default-sast-policy.ts",
+      "policies/default-secrets-policy.ts",
+      "policies/strict-sast-pilot.ts",
+      "projects.ts",
+      "tsconfig.json",
+    ]);
+    expect(firstUp.resources).toBe(5 + 3);
+    expect(firstUp.requests).toBe(5 + 4);
+    expect(firstUp.writes).toBe(0);
+    expect(serviceUnchanged).toBe(true);
   });
 });
 
