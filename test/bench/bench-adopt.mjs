@@ -27,9 +27,9 @@ const pages = (count, page) => Math.max(1, Math.ceil(count / page));
  * The fewest requests adopt can make, by operation, from the deployment's state: the deployment
  * listing (it checks the token and finds the deployment); the projects listing at 3,000 a page and
  * one read of each project (the listing has no managed-scan configuration); the v1 policy listing
- * and each policy's rules at 2,000 a page; and one attempt at each of the two unified-policy reads,
- * which a deployment not migrated answers 403 DEPLOYMENT_NOT_MIGRATED (how adopt learns which
- * policies the deployment uses). The first up of the generated project: one read of each project
+ * and each policy's rules at 2,000 a page; and one attempt at the unified policies (the detection
+ * summary), which a deployment not migrated answers 403 DEPLOYMENT_NOT_MIGRATED (how adopt learns
+ * which policies the deployment uses; the remediation policies are read only on a migrated one). The first up of the generated project: one read of each project
  * (the ProjectSettings) and one listing of each policy's rules (its PolicyRuleModes); no write.
  */
 export function minimumAdoptRequests(state) {
@@ -45,7 +45,6 @@ export function minimumAdoptRequests(state) {
       "policies.list": 1,
       "policies.listRules": listings,
       "policiesV2.getDetectionPolicySummary": 1,
-      "policiesV2.getRemediationPolicies": 1,
     },
     firstUp: { "projects.get": projects, "policies.listRules": listings },
   };

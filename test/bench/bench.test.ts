@@ -176,7 +176,6 @@ describe("npm run bench, small", () => {
       "policies.list": 1,
       "policies.listRules": 2 + 1 + 1,
       "policiesV2.getDetectionPolicySummary": 1, // answered 403 DEPLOYMENT_NOT_MIGRATED
-      "policiesV2.getRemediationPolicies": 1,
     });
     expect(adopt.writes).toBe(0);
     expect(adopt.written.map((f) => f.path)).toEqual([
