@@ -1,8 +1,9 @@
 /**
  * What `adopt` reads of a live deployment, at the API's minimum: one listing of the deployments,
- * the projects at 3,000 a page and one read of each (for its managed scans), one listing of the v1 policies and one listing of each policy's
- * rules at 2,000 a page, or, on a migrated deployment, the detection-policy summary (every product
- * in one read) and the remediation policies. The client bounds concurrency and retries.
+ * the projects at 3,000 a page and one read of each (for its managed scans), one listing of the
+ * v1 policies and one listing of each policy's rules at 2,000 a page, or, on a migrated
+ * deployment, the detection-policy summary (every product in one read) and the remediation
+ * policies. The client bounds concurrency (8 requests at a time) and retries.
  */
 import {
   type DetectionPolicySummary,

@@ -27,32 +27,31 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 /**
  * A value as TypeScript source at `indent`: an array or object that fits in `width` on one line
  * stays inline, otherwise one element per line. `longLists` names keys whose lists always go one
- * element per line (rule paths: a one-rule change is then a one-line diff).
+ * element per line, each element whole on its line however long (rule paths, exceptions: a
+ * one-rule change is then a one-line diff).
  */
 export function source(value: unknown, indent = "", longLists: ReadonlySet<string> = new Set(), key = "", width = 100): string {
-  const inline = literal(value).replace(/,"/g, ', "').replace(/":/g, '": ');
-  const compact = typeof value === "object" && value !== null ? compactSource(value) : inline;
-  if (typeof value !== "object" || value === null) return inline;
-  const forceLines = Array.isArray(value) && longLists.has(key) && value.length > 0;
-  if (!forceLines && indent.length + compact.length <= width) return compact;
+  if (typeof value !== "object" || value === null) return literal(value);
   const inner = `${indent}  `;
+  if (Array.isArray(value) && longLists.has(key) && value.length > 0) {
+    return `[\n${value.map((item) => `${inner}${compactSource(item)},`).join("\n")}\n${indent}]`;
+  }
+  const compact = compactSource(value);
+  if (indent.length + compact.length <= width) return compact;
   if (Array.isArray(value)) {
-    if (!value.length) return "[]";
     return `[\n${value.map((item) => `${inner}${source(item, inner, longLists, "", width)},`).join("\n")}\n${indent}]`;
   }
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  if (!entries.length) return "{}";
   return `{\n${entries.map(([k, v]) => `${inner}${propertyKey(k)}: ${source(v, inner, longLists, k, width)},`).join("\n")}\n${indent}}`;
 }
 
-/** `{ a: 1, "b.c": [1, 2] }`: an object or array on one line, Prettier's spacing. */
-function compactSource(value: object): string {
-  if (Array.isArray(value))
-    return `[${value.map((v) => (typeof v === "object" && v !== null ? compactSource(v) : literal(v))).join(", ")}]`;
+/** `{ a: 1, "b.c": [1, 2] }`: a value on one line, Prettier's spacing. */
+function compactSource(value: unknown): string {
+  if (typeof value !== "object" || value === null) return literal(value);
+  if (Array.isArray(value)) return `[${value.map(compactSource).join(", ")}]`;
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
   if (!entries.length) return "{}";
-  const shown = entries.map(([k, v]) => `${propertyKey(k)}: ${typeof v === "object" && v !== null ? compactSource(v) : literal(v)}`);
-  return `{ ${shown.join(", ")} }`;
+  return `{ ${entries.map(([k, v]) => `${propertyKey(k)}: ${compactSource(v)}`).join(", ")} }`;
 }
 
 /** A property name as TypeScript takes it: bare when it is an identifier, quoted otherwise. */
@@ -105,8 +104,8 @@ export function renderProject(plan: AdoptionPlan, context: RenderContext): Rende
     holds["projects.ts"] = `${plural(plan.projects.length, "ProjectSettings", "ProjectSettings")} (tags, managed scans, primary branches)`;
     dataImports.push(`import { projects } from "./projects";`);
     body.push(
-      "// One ProjectSettings per project: each field given is managed (tags are the whole set, the system tags",
-      "// such as managed-scan aside); a field left out is not.",
+      "// One ProjectSettings per project: each field given is managed (tags are the whole set, the",
+      "// system tags such as managed-scan aside); a field left out is not.",
       "for (const [name, project] of Object.entries(projects)) {",
       "  new ProjectSettings(name, { deploymentSlug, ...project });",
       "}",
