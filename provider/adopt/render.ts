@@ -301,8 +301,8 @@ Then change the configuration here, in a pull request: \`pulumi preview\` shows 
 changes, \`pulumi up\` applies it. A scheduled \`pulumi preview --refresh --expect-no-changes\`
 catches changes made in the web UI (see the package's \`examples/drift-check\`).
 
-Nothing this program adopted is changed by \`pulumi destroy\`: the resources found everything as
-declared, so they have nothing to put back, and destroy only stops managing.
+\`pulumi destroy\` puts back what this program changed since it was adopted (each \`up\` that
+changes a value records the value it replaces) and leaves everything else as it is.
 `;
 }
 

@@ -1,8 +1,10 @@
 /**
  * The value fields of a resource (a rule's mode; a project's branch, tags and scan toggles), as
  * create and update apply them and delete undoes them, under the ownership rules:
- *  - an original is recorded when the resource first manages a field and changes it; a value
- *    found already as declared records none (it may be one an earlier run of this stack set);
+ *  - an original is recorded when the resource first changes a field it manages: at create, a
+ *    value found already as declared records none (it may be one an earlier run of this stack
+ *    set); a later update that changes it records the value it replaces (what create found, or
+ *    what a refresh found since), so that destroy puts back every value the stack changed;
  *  - delete puts back an original unless another resource of the run holds the field; then it
  *    leaves the field to that resource (setting the value that resource declares when that one
  *    was found unchanged from its own state while the deleted resource's state has another value)
@@ -43,8 +45,11 @@ export function planApply(
   const plan: Plan = { changes: {}, originals: {}, foundAsDeclared: [], unrecordable: [] };
   for (const field of fields) {
     if (field.differs) plan.changes[field.name] = field.wanted;
-    if (before.managed.includes(field.name)) plan.originals[field.name] = before.originals[field.name];
-    else if (!field.differs) plan.foundAsDeclared.push(field.name);
+    if (before.managed.includes(field.name)) {
+      // Managed before: its original stays; one found as declared gets one now, if this write changes it.
+      const first = field.differs && field.recordable !== false ? field.have : undefined;
+      plan.originals[field.name] = before.originals[field.name] ?? first;
+    } else if (!field.differs) plan.foundAsDeclared.push(field.name);
     else if (field.recordable === false) plan.unrecordable.push(field.name);
     else plan.originals[field.name] = field.have;
   }

@@ -119,7 +119,8 @@ const managedOf = (props: Props) => OPTIONAL.filter((field) => (props.managedFie
 /**
  * Writes the declared policy over whatever has its slug when this write's turn comes. On create
  * (no `before`), records what it found: nothing (created), the policy (original), or, when the
- * policy was already as declared, nothing to put back (the stack may have set it itself).
+ * policy was already as declared, nothing to put back (the stack may have set it itself). On
+ * update, the original stays; one found as declared is recorded by the first update that changes it.
  */
 async function apply(declared: Inputs, before?: { original: RemediationPolicyState | undefined; created: boolean }) {
   let found: RemediationPolicyEntry | undefined;
@@ -136,7 +137,11 @@ async function apply(declared: Inputs, before?: { original: RemediationPolicySta
   const policy = find(written.bundle, declared.slug) ?? declaredPolicy(declared, found);
   const managedFields = OPTIONAL.filter((field) => declared[field] !== undefined);
   const live = liveOutputs(written, policy);
-  if (before) return outputs({ ...declared, ...live, original: before.original, created: before.created, managedFields });
+  if (before) {
+    // A policy it found as declared has no original until a write changes it: then the policy it replaces.
+    const first = !before.created && found && !asDeclared ? stateOf(found) : undefined;
+    return outputs({ ...declared, ...live, original: before.original ?? first, created: before.created, managedFields });
+  }
   if (asDeclared) {
     await noteFoundAsDeclared(KIND, declared, {
       what: `the policy ${declared.slug} of ${objectOf(declared)}`,

@@ -31,9 +31,9 @@ export const managedScanKind = defineKind({
     fullScan: output<ScanToggle>(),
     /** The project's numeric id. */
     projectId: output<number>(),
-    /** The diff-scan toggle this resource found and changed, put back on delete; unset when it found it as declared. */
+    /** The diff-scan toggle this resource found and changed, put back on delete; unset when it found it as declared and no update has changed it since. */
     originalDiffScan: output<ScanToggle | undefined>({ derivedFrom: "diffScan" }),
-    /** The full-scan toggle this resource found and changed, put back on delete; unset when it found it as declared. */
+    /** The full-scan toggle this resource found and changed, put back on delete; unset when it found it as declared and no update has changed it since. */
     originalFullScan: output<ScanToggle | undefined>({ derivedFrom: "fullScan" }),
     /** The toggles this resource manages (those declared): `diffScan`, `fullScan`. */
     managedFields: output<string[]>(),

@@ -68,11 +68,11 @@ export const projectSettingsKind = defineKind({
     url: output<string | null>(),
     /** When the project was last scanned, where the service says. */
     latestScanAt: output<string | null>(),
-    /** The primary branch this resource found and changed, put back on delete; unset when not managed or found as declared. */
+    /** The primary branch this resource found and changed, put back on delete; unset when not managed, or found as declared and not changed since. */
     originalPrimaryBranch: output<string | undefined>({ derivedFrom: "primaryBranch" }),
     /**
      * The tags this resource found and changed, put back on delete (the system tags left as they
-     * are then); unset when not managed or found as declared. Never holds a system tag.
+     * are then); unset when not managed, or found as declared and not changed since. Never holds a system tag.
      */
     originalTags: output<string[] | undefined>({ derivedFrom: "tags", sharedSet: true }),
     /** The managed-scan toggles this resource found and changed, put back on delete. */

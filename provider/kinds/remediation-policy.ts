@@ -160,7 +160,7 @@ export const remediationPolicyKind = defineKind({
     filters: output<RemediationFiltersArgs>(),
     /** Live actions. */
     actions: output<RemediationActionArgs[]>(),
-    /** The policy this resource found under its slug at create and changed, put back on delete; unset when it created the policy or found it as declared. */
+    /** The policy this resource found under its slug and changed (at create, or, found as declared then, at the first update that changed it), put back on delete; unset when it created the policy or has not changed the one it found. */
     original: output<RemediationPolicyState | undefined>({ derivedFrom: ["policyName", "description", "active", "filters", "actions"] }),
     /** True when this resource created the policy (its slug was free): delete removes it. */
     created: output<boolean>(),
@@ -188,7 +188,7 @@ export const remediationPolicyKind = defineKind({
       "Puts back the policy it found (its `description` and `active` only when declared), or removes the one it created, in one `PUT` (unless `restoreOnDelete` is `false`).",
     read: "Reads the bundle (shared as on create); a policy removed elsewhere reads as gone, a changed one as drift.",
     adoption:
-      "A policy with the slug is adopted (recorded as `original`; one found already as declared records nothing, and delete leaves it), otherwise created (`created`). System-managed policies reserve their slugs: " +
+      "A policy with the slug is adopted (recorded as `original`; one found already as declared records nothing until an update changes it, and delete leaves it as that update found it), otherwise created (`created`). System-managed policies reserve their slugs: " +
       'using one fails with the service\'s `RESERVED_SLUG`. `RemediationPolicy.get(name, "<deploymentId>/<slug>")` reads one without managing it.',
   },
 });

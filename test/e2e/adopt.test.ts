@@ -265,7 +265,7 @@ describe.skipIf(inject("omitEmpty"))("adopting a v1 deployment (large preset, ir
     await workspace.run(["preview", "--expect-no-changes"]);
   });
 
-  it("6. one edited mode is a one-line diff and one write", async () => {
+  it("6. one edited mode is a one-line diff and one write; an edited tag set and managed scan, one write each", async () => {
     const path = "policies/default-sast-policy.ts";
     const text = readFileSync(join(workspace.dir, path), "utf8");
     const lines = text.split("\n");
@@ -277,16 +277,36 @@ describe.skipIf(inject("omitEmpty"))("adopting a v1 deployment (large preset, ir
     expect(changed.filter((line, i) => line !== lines[i])).toEqual([`  ${JSON.stringify(rule)}: "MODE_COMMENT",`]);
     edited = { path: rule, from: "MODE_MONITOR", to: "MODE_COMMENT" };
 
-    const mark = emulator.requests().length;
+    let mark = emulator.requests().length;
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(writesSince(emulator, mark)).toEqual(["policies.updateRuleMode 200"]);
     expect(rulesOf(SAST_POLICY_ID).find((r) => r.path === rule)!.policyMode).toBe("MODE_COMMENT");
+
+    // Values adopt found as declared, changed by a later up: each recorded then, so destroy puts them back (step 7).
+    const projects = readFileSync(join(workspace.dir, "projects.ts"), "utf8");
+    const payments = projectEntry(projects, "acme/payments-api");
+    const web = projectEntry(projects, "acme/web-app");
+    const scans = "managedScanConfig: { diffScan: { enabled: false }, fullScan: { enabled: false } },";
+    expect(payments).toContain("tags: [],");
+    expect(web).toContain(scans);
+    writeFileSync(
+      join(workspace.dir, "projects.ts"),
+      projects
+        .replace(payments, payments.replace("tags: [],", 'tags: ["owner:appsec"],'))
+        .replace(web, web.replace(scans, scans.replace("diffScan: { enabled: false }", "diffScan: { enabled: true }"))),
+    );
+    mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(writesSince(emulator, mark)).toEqual(["projects.update 200", "projects.update 200"]);
+    expect(project("acme/payments-api").tags).toEqual(expect.arrayContaining(["owner:appsec"]));
+    expect(project("acme/web-app").managedScanConfig.diff_scan.enabled).toBe(true);
   });
 
   it("7. destroy leaves the service exactly as the snapshot taken before adopt", async () => {
     const mark = emulator.requests().length;
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(writesSince(emulator, mark)).toEqual(["policies.updateRuleMode 200"]); // the edited mode put back
+    // The edited mode, tag set and managed scan put back.
+    expect(writesSince(emulator, mark).sort()).toEqual(["policies.updateRuleMode 200", "projects.update 200", "projects.update 200"]);
     // The whole state, but the audit fields of the one rule set twice since the snapshot (its mode is compared).
     const after = snapshot(emulator);
     const rule = (state: EmulatorState) => state.policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === edited.path)!;
@@ -393,10 +413,27 @@ describe("adopting a migrated deployment (unified policies, irregular live state
     await workspace.run(["preview", "--expect-no-changes"]);
   });
 
+  it("6. a rule dropped from disabled and a policy made inactive: one write each", async () => {
+    const code = readFileSync(join(workspace.dir, "detection-policies/code.ts"), "utf8");
+    const lines = code.split("\n");
+    const disabledAt = lines.findIndex((line) => line.trim() === "disabled: [");
+    const dropped = lines[disabledAt + 1]!;
+    writeFileSync(join(workspace.dir, "detection-policies/code.ts"), lines.filter((_, i) => i !== disabledAt + 1).join("\n"));
+    const remediation = readFileSync(join(workspace.dir, "remediation-policies.ts"), "utf8");
+    expect(remediation).toContain("active: true,");
+    writeFileSync(join(workspace.dir, "remediation-policies.ts"), remediation.replace("active: true,", "active: false,"));
+    const mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(writesSince(emulator, mark).sort()).toEqual(["policiesV2.applyDetectionPolicy 200", "policiesV2.applyRemediationPolicies 200"]);
+    const rule = JSON.parse(dropped.trim().replace(/,$/, "")) as string;
+    expect(emulator.state().detectionPolicies.find((p) => p.product === "code")!.disabled).not.toContain(rule);
+  });
+
   it("7. destroy leaves the service exactly as the snapshot taken before adopt", async () => {
     const mark = emulator.requests().length;
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(writesSince(emulator, mark)).toEqual([]);
+    // What step 6 changed, put back: adopt found it as declared, the edit's up recorded it.
+    expect(writesSince(emulator, mark).sort()).toEqual(["policiesV2.applyDetectionPolicy 200", "policiesV2.applyRemediationPolicies 200"]);
     expectSameState(snapshot(emulator), before);
   });
 });
