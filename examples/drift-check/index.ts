@@ -1,6 +1,6 @@
-// A deployment's configuration as `npx pulumi-semgrep adopt` writes it: every value declared
-// exactly as it is live (against the bundled emulator's demo preset), so the first `pulumi up`
-// writes nothing. From then on the program is the reference: the scheduled workflow
+// A deployment's configuration as an adopted program declares it (`npx pulumi-semgrep adopt`
+// writes the same in data files, one per area): every value declared exactly as it is live
+// (against the bundled emulator's demo preset), so the first `pulumi up` writes nothing. From then on the program is the reference: the scheduled workflow
 // (.github/workflows/drift-check.yml) fails when someone changes one of these values elsewhere,
 // in the web UI or with a script, and names it.
 import { PolicyRuleModes, ProjectSettings } from "pulumi-semgrep";

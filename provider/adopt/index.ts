@@ -59,6 +59,9 @@ const PACKAGE = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "
   dependencies: Record<string, string>;
 };
 
+/** The version of this package, which a generated project depends on. */
+export const PACKAGE_VERSION = PACKAGE.version;
+
 /** The note of a project whose primary branch is its default branch (most projects), or that has none. */
 const AMBIGUOUS_BRANCH = /^primaryBranch left out: (.* is also the default branch|the service gives none)/;
 

@@ -11,16 +11,25 @@ export function resourceName(text: string): string {
 }
 
 /**
- * A name for each of `texts` (already in the order the program declares them): the first to
- * claim a name gets it, later ones `-2`, `-3`, … So the same deployment gives the same names.
+ * A name for each of `texts` (already in the order the program declares them). A text that is its
+ * name but for `/` (`acme/web-app` → `acme-web-app`) claims it first; the others sharing that name
+ * get `--2`, `--3`, … in order. A double dash never comes out of {@link resourceName}, so a
+ * disambiguated name cannot take another project's own (`acme/web-app-2`), and a project whose
+ * name maps exactly keeps its resource name when a look-alike appears later.
  */
 export function uniqueNames(texts: readonly string[]): string[] {
+  const bases = texts.map(resourceName);
+  const exact = texts.map((text, i) => text.replace(/\//g, "-") === bases[i]);
+  const names: string[] = new Array<string>(texts.length);
   const taken = new Set<string>();
-  return texts.map((text) => {
-    const base = resourceName(text);
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
-    taken.add(name);
-    return name;
-  });
+  for (const pass of [true, false]) {
+    texts.forEach((_, i) => {
+      if (exact[i] !== pass) return;
+      let name = bases[i]!;
+      for (let n = 2; taken.has(name); n++) name = `${bases[i]}--${n}`;
+      taken.add(name);
+      names[i] = name;
+    });
+  }
+  return names;
 }

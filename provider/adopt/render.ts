@@ -180,7 +180,7 @@ export function renderProject(plan: AdoptionPlan, context: RenderContext): Rende
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .replace(/\n*$/, "\n");
-  holds["index.ts"] = "the resources, reading the files above";
+  holds["index.ts"] = "the resources, reading the data files";
   Object.assign(files, projectFiles(plan, context));
   return { files: sortedKeys(files), holds };
 }
@@ -278,6 +278,7 @@ function projectFiles(plan: AdoptionPlan, context: RenderContext): Record<string
     "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,
     "tsconfig.json": `${JSON.stringify(tsconfig, null, 2)}\n`,
     "README.md": readme(plan, context),
+    ".gitignore": "node_modules/\nbin/\n",
   };
 }
 

@@ -6,7 +6,7 @@
  * always before anything is written; 1 for a failure while reading.
  */
 import { parseArgs } from "node:util";
-import { AdoptRequestError, adopt, AREAS, type AdoptResult, type Area, TargetNotEmptyError } from "../adopt";
+import { AdoptRequestError, PACKAGE_VERSION, adopt, AREAS, type AdoptResult, type Area, TargetNotEmptyError } from "../adopt";
 import {
   APIConnectionError,
   AuthenticationError,
@@ -30,7 +30,7 @@ live, so that its first \`pulumi up\` finds everything as declared and changes n
   --force            write into a non-empty DIR, replacing the files adopt writes there
   --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
                      https://semgrep.dev)
-  -h, --help         this text
+  -h, --help         this text (pulumi-semgrep --version prints the package's version)
 
 The token is read from SEMGREP_APP_TOKEN (then SEMGREP_API_TOKEN) and is never written. Progress
 goes to stderr, the summary to stdout.`;
@@ -144,6 +144,10 @@ const messageOf = (error: unknown): string =>
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "--version" || command === "-v") {
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
+    return 0;
+  }
   if (command === undefined || command === "-h" || command === "--help" || command === "help") {
     // Asked for, the usage is the output (stdout, status 0); without a command it is the error (stderr, status 2).
     (command === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);

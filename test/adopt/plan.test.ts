@@ -121,14 +121,14 @@ describe("planAdoption: projects", () => {
     expect(result.leftOut).toEqual([expect.stringMatching(/^project acme\/has space: .*projectName: must not contain white space/)]);
   });
 
-  it("names colliding projects -2, the same whatever order the service lists them in", () => {
+  it("names colliding projects --2 (the project whose name maps exactly keeps the plain name), the same whatever order the service lists them in", () => {
     const projects = [project("acme/web-app"), project("acme/Web_App"), project("acme/web-app-2"), project("acme/api")];
     const names = (list: typeof projects) => Object.fromEntries(plan({ projects: list }).projects.map((p) => [p.args.projectName, p.name]));
     const expected = {
       "acme/api": "acme-api",
-      "acme/Web_App": "acme-web-app",
-      "acme/web-app": "acme-web-app-2",
-      "acme/web-app-2": "acme-web-app-2-2",
+      "acme/Web_App": "acme-web-app--2",
+      "acme/web-app": "acme-web-app",
+      "acme/web-app-2": "acme-web-app-2",
     };
     expect(names(projects)).toEqual(expected);
     for (const order of permutations(projects)) expect(names(order)).toEqual(expected);
@@ -178,12 +178,12 @@ describe("planAdoption: v1 policies", () => {
     }
   });
 
-  it("orders policies by numeric id and names them by slug, -2 on a collision", () => {
+  it("orders policies by numeric id and names them by slug, --2 on a collision", () => {
     const policies = [policy("12", "sast", []), policy("9", "Sast", []), policy("10", "secrets", [])];
     const expected = [
-      ["9", "sast"],
+      ["9", "sast--2"],
       ["10", "secrets"],
-      ["12", "sast-2"],
+      ["12", "sast"],
     ];
     for (const order of permutations(policies))
       expect(plan({ policies: order }).ruleModes.map((p) => [p.policyId, p.name])).toEqual(expected);
@@ -285,7 +285,7 @@ describe("planAdoption: order of the service's answers", () => {
       expected.detectionPolicies.length,
       expected.remediationPolicies.length,
     ]).toEqual([4, 2, 1, 2]);
-    expect(expected.projects.map((p) => p.name)).toEqual(["acme-web-app", "acme-api", "acme-docs", "acme-web-app-2"]);
+    expect(expected.projects.map((p) => p.name)).toEqual(["acme-web-app--2", "acme-api", "acme-docs", "acme-web-app"]);
     // The shuffles do change the order.
     expect(
       new Set(
@@ -320,13 +320,21 @@ describe("names", () => {
     expect(resourceName("///")).toBe("unnamed");
   });
 
-  it("uniqueNames: the first to claim a name keeps it, later ones -2, -3", () => {
+  it("uniqueNames: the exact name keeps it, look-alikes --2, --3 in order, never another project's own name", () => {
     expect(uniqueNames(["acme/Web_App", "acme/web-app", "ACME/web app", "other"])).toEqual([
+      "acme-web-app--2",
       "acme-web-app",
-      "acme-web-app-2",
-      "acme-web-app-3",
+      "acme-web-app--3",
       "other",
     ]);
+    // The cold trial's set: a later look-alike no longer renames the project that maps exactly.
+    expect(uniqueNames(["ACME/Infra", "acme-infra", "acme/infra", "acme/infra-2"])).toEqual([
+      "acme-infra--3",
+      "acme-infra",
+      "acme-infra--2",
+      "acme-infra-2",
+    ]);
+    expect(uniqueNames(["acme/infra", "acme/infra-2"])).toEqual(["acme-infra", "acme-infra-2"]);
   });
 });
 

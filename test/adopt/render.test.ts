@@ -44,6 +44,7 @@ const render = (order?: "as-listed" | "reversed") => renderProject(planAdoption(
 describe("renderProject", () => {
   it("writes the project's files, and nothing outside them", () => {
     expect(Object.keys(render())).toEqual([
+      ".gitignore",
       "Pulumi.yaml",
       "README.md",
       "index.ts",

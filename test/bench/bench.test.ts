@@ -179,6 +179,7 @@ describe("npm run bench, small", () => {
     });
     expect(adopt.writes).toBe(0);
     expect(adopt.written.map((f) => f.path)).toEqual([
+      ".gitignore",
       "Pulumi.yaml",
       "README.md",
       "index.ts",
