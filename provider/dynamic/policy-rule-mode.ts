@@ -176,7 +176,13 @@ export const policyRuleMode: Handler<Kind> = {
       const rule = found.mode === declared.mode ? found : ruleOutputs(await writeRuleMode(declared, declared.mode));
       const self = ownerOf(KIND, declared as Props);
       if (taken && self) accept(modeClaim(declared as Props), self);
-      const outs = outputs({ ...declared, ...rule, originalMode: taken ? (taken.original as Inputs["mode"]) : olds.originalMode });
+      // The original stays; a mode create found as declared is recorded by the first update that changes it.
+      const first = found.mode !== declared.mode ? (found.mode as Inputs["mode"]) : undefined;
+      const outs = outputs({
+        ...declared,
+        ...rule,
+        originalMode: taken ? (taken.original as Inputs["mode"]) : (olds.originalMode ?? first),
+      });
       settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),

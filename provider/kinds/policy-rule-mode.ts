@@ -34,7 +34,7 @@ export const policyRuleModeKind = defineKind({
     category: output<string | null>(),
     /** The rule's page on semgrep.dev; `null` where the service gives none. */
     url: output<string | null>(),
-    /** The mode this resource found and changed, put back on delete; unset when it found the rule in the declared mode. */
+    /** The mode this resource found and changed (at create, or at the first update that changed a mode create found as declared), put back on delete; unset until it changes the rule. */
     originalMode: output<LiveMode | undefined>({ derivedFrom: "mode" }),
   },
   id: {

@@ -479,6 +479,19 @@ describe.each(rows)("$kind", (row) => {
     expect(live()).toEqual(row.restoresOnDelete ? row.liveBefore : row.liveCreated);
   });
 
+  // 8b. A value create found as declared records nothing (an adopted program's every value); the
+  // first update that changes it records the value it replaces, so delete puts that back.
+  it.runIf(update && row.restoresOnDelete)("delete after an update: puts back what create found as declared", async () => {
+    await created(); // the live value is now the declared one
+    newProcess();
+    const { id, outs } = await created(); // another stack's resource finds it as declared
+    const updated = await calls.update(id, outs, await checked(calls, changed));
+    expect(live()).toEqual(update!.live);
+    newProcess();
+    await calls.delete(id, updated.outs);
+    expect(live()).toEqual(row.liveCreated);
+  });
+
   it.runIf(row.restoresOnDelete)("delete with restoreOnDelete: false leaves the declared value", async () => {
     const inputs = await checked(calls, { ...declared, restoreOnDelete: false });
     const { id, outs } = await calls.create(inputs);
