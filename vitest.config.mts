@@ -18,7 +18,7 @@ export default defineConfig({
       {
         // The end-to-end and data-source tests once more, against an emulator that leaves out
         // every field at its default value (`--omit-empty`), as protobuf's JSON mapping does: the
-        // files whose subject is reading the service's answers (every kind's lifecycle, data
+        // files whose subject is reading the service's answers (every kind through the CLI, data
         // sources, unified policies, system tags, adopt, the policy pack's rule reads). The files
         // about the provider's own logic over answers already read (ownership and renames, secrets,
         // concurrency, interrupted runs, upgrades, migrations, notes, the examples) run once: a

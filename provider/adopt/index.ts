@@ -13,6 +13,9 @@ import { renderProject } from "./render";
 import { prepareDirectory, writeProject } from "./write";
 
 export { AREAS, type Area, AdoptRequestError, projectPattern } from "./read";
+
+/** The service failed while adopt read the deployment (after the token and the deployment answered): exit status 1. */
+export class AdoptReadError extends Error {}
 export { TargetNotEmptyError } from "./write";
 
 export interface AdoptOptions {
@@ -100,11 +103,12 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     const deployment = await findDeployment(client, options.deployment);
     const dir = options.out ?? `semgrep-${deployment.slug}`;
     prepareDirectory(dir, options.force ?? false);
-    const live = await readDeployment(
-      client,
-      { deployment, skip: options.skip ?? [], projects: options.projects ?? [], policies: options.policies ?? [] },
-      progress,
-    );
+    const request = { deployment, skip: options.skip ?? [], projects: options.projects ?? [], policies: options.policies ?? [] };
+    const live = await readDeployment(client, request, progress).catch((error: unknown) => {
+      // The request was right (the token and the deployment answered): what fails now is the reading.
+      if (error instanceof AdoptRequestError) throw error;
+      throw new AdoptReadError(`reading deployment ${deployment.slug}: ${(error as Error).message}`, { cause: error });
+    });
     const plan = planAdoption(live);
     const rendered = renderProject(plan, {
       version: PACKAGE.version,

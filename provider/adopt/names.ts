@@ -11,20 +11,21 @@ export function resourceName(text: string): string {
 }
 
 /**
- * A name for each of `texts` (already in the order the program declares them). A text that is its
- * name but for `/` (`acme/web-app` → `acme-web-app`) claims it first; the others sharing that name
- * get `--2`, `--3`, … in order. A double dash never comes out of {@link resourceName}, so a
- * disambiguated name cannot take another project's own (`acme/web-app-2`), and a project whose
- * name maps exactly keeps its resource name when a look-alike appears later.
+ * A name for each of `texts` (already in the order the program declares them). The texts that are
+ * their name but for `/` claim it first, `org/repo` forms before the rest (`acme/web-app` before
+ * `acme-web-app`: Semgrep names projects `org/repo`); the others sharing a name get `--2`, `--3`,
+ * … in order. A double dash never comes out of {@link resourceName}, so a disambiguated name cannot
+ * take another project's own (`acme/web-app-2`), and an `org/repo` project keeps its resource name
+ * when a look-alike appears later.
  */
 export function uniqueNames(texts: readonly string[]): string[] {
   const bases = texts.map(resourceName);
-  const exact = texts.map((text, i) => text.replace(/\//g, "-") === bases[i]);
+  const rank = texts.map((text, i) => (text.replace(/\//g, "-") !== bases[i] ? 2 : text.includes("/") ? 0 : 1));
   const names: string[] = new Array<string>(texts.length);
   const taken = new Set<string>();
-  for (const pass of [true, false]) {
+  for (const pass of [0, 1, 2]) {
     texts.forEach((_, i) => {
-      if (exact[i] !== pass) return;
+      if (rank[i] !== pass) return;
       let name = bases[i]!;
       for (let n = 2; taken.has(name); n++) name = `${bases[i]}--${n}`;
       taken.add(name);

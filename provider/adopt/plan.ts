@@ -55,7 +55,9 @@ export function planAdoption(live: LiveDeployment): AdoptionPlan {
     ...(live.policies === undefined && live.unified !== undefined ? ["v1 policies (the deployment uses unified policies)"] : []),
     ...(live.unified === undefined && live.policies !== undefined ? ["unified policies (the deployment still uses v1 policies)"] : []),
   ];
-  const leftOut: string[] = [];
+  const leftOut: string[] = (live.goneProjects ?? []).map(
+    (name) => `project ${name}: listed, then gone when adopt read it (deleted meanwhile)`,
+  );
   return {
     deployment,
     projects: live.projects ? planProjects(deployment.slug, live.projects, leftOut) : [],

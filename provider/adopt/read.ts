@@ -13,7 +13,7 @@ import {
   type RemediationPoliciesState,
   type Rule,
 } from "../client/schemas";
-import { DeploymentMigratedError, DeploymentNotMigratedError } from "../client/errors";
+import { DeploymentMigratedError, DeploymentNotMigratedError, NotFoundError } from "../client/errors";
 import type { SemgrepClient } from "../client";
 
 /** The areas `--skip` can leave out. */
@@ -30,6 +30,8 @@ export interface LivePolicy {
 export interface LiveDeployment {
   deployment: { id: string; slug: string; name?: string };
   projects?: Project[];
+  /** Projects listed but deleted before adopt read them. */
+  goneProjects?: string[];
   /** The v1 policies read (those `--policies` names, or all); undefined on a migrated deployment. */
   policies?: LivePolicy[];
   /** The unified policies (Policies V2); undefined on a deployment not migrated. */
@@ -83,12 +85,12 @@ export async function readDeployment(client: SemgrepClient, request: ReadRequest
     wants("projects") ? listProjects(client, deployment.slug, request.projects) : undefined,
     wants("policies") ? listPolicies(client, deployment, request.policies) : undefined,
   ]);
-  const [projects, policies, unified] = await Promise.all([
+  const [projectsRead, policies, unified] = await Promise.all([
     listedProjects && readProjects(client, deployment.slug, listedProjects, progress),
     listedPolicies && readPolicies(client, deployment.id, listedPolicies, progress),
     wants("unified-policies") ? readUnified(client, deployment.id, progress) : undefined,
   ]);
-  return { deployment, projects, policies, unified };
+  return { deployment, projects: projectsRead?.projects, goneProjects: projectsRead?.gone, policies, unified };
 }
 
 /** The projects `patterns` choose (all without one), from the listing (3,000 a page); an unmatched pattern is an error. */
@@ -115,17 +117,25 @@ async function listProjects(client: SemgrepClient, slug: string, patterns: reado
  * Each listed project on its own: the listing has no managed-scan configuration (the OpenAPI's
  * `ListProject`), which only the project's own read gives.
  */
-async function readProjects(client: SemgrepClient, slug: string, listed: readonly Project[], progress: Progress): Promise<Project[]> {
+async function readProjects(client: SemgrepClient, slug: string, listed: readonly Project[], progress: Progress) {
   let done = 0;
   progress("projects", 0, listed.length);
-  return Promise.all(
+  const read = await Promise.all(
     listed.map(async (project) => {
-      const full = await client.projects.get(slug, project.name);
+      // A project deleted between the listing and its own read is gone, not an error of the whole adoption.
+      const full = await client.projects.get(slug, project.name).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
       done++;
       if (done % 50 === 0 || done === listed.length) progress("projects", done, listed.length);
-      return full;
+      return full ?? project.name;
     }),
   );
+  return {
+    projects: read.filter((p): p is Project => typeof p !== "string"),
+    gone: read.filter((p): p is string => typeof p === "string"),
+  };
 }
 
 /**

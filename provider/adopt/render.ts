@@ -158,8 +158,8 @@ export function renderProject(plan: AdoptionPlan, context: RenderContext): Rende
   const uses = (name: string) => body.some((line) => line.includes(name));
   files["index.ts"] = [
     header(`Semgrep deployment ${literal(deployment.slug)} (id ${deployment.id}) as code.`).trimEnd(),
-    "// The first `pulumi up` finds every value as declared: it records the resources and changes nothing",
-    "// on Semgrep. From then on this program is the configuration: edit it, preview, review, up.",
+    "// The first `pulumi up` finds every value as declared: it records the resources and changes",
+    "// nothing on Semgrep. From then on this program is the configuration: edit, preview, review, up.",
     ...Object.entries(holds).map(([path, what]) => `//   ${path}: ${what}`),
     ...comments(
       plan.leftOut.map((line) => `Not declared: ${line}`),
@@ -302,8 +302,8 @@ Then change the configuration here, in a pull request: \`pulumi preview\` shows 
 changes, \`pulumi up\` applies it. A scheduled \`pulumi preview --refresh --expect-no-changes\`
 catches changes made in the web UI (see the package's \`examples/drift-check\`).
 
-\`pulumi destroy\` puts back what this program changed since it was adopted (each \`up\` that
-changes a value records the value it replaces) and leaves everything else as it is.
+\`pulumi destroy\` puts back what this program changed since it was adopted (the first \`up\`
+that changes a value records the value it replaces) and leaves everything else as it is.
 `;
 }
 

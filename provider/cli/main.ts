@@ -27,7 +27,9 @@ live, so that its first \`pulumi up\` finds everything as declared and changes n
                      ? one character); several times, or comma-separated
   --policies ID      declare only these v1 policies (id or slug); several times, or comma-separated
   --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
-  --force            write into a non-empty DIR, replacing the files adopt writes there
+  --force            write into a non-empty DIR: replaces the files adopt writes (package.json
+                     too) and removes the data files it no longer writes (any .ts file in
+                     policies/ and detection-policies/, projects.ts, remediation-policies.ts)
   --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
                      https://semgrep.dev)
   -h, --help         this text (pulumi-semgrep --version prints the package's version)
@@ -88,14 +90,16 @@ function parseAdopt(argv: string[]) {
   };
 }
 
+/** A word as a POSIX shell takes it back: bare when plain, in single quotes otherwise. */
+const shellQuoted = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+
 /** `--projects '*'` as the user typed it, for the generated files' header (never a token or an address). */
 function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): string {
-  const quote = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
   return [
     "pulumi-semgrep adopt",
-    `--deployment ${quote(request.deployment)}`,
-    ...request.projects.map((p) => `--projects ${quote(p)}`),
-    ...request.policies.map((p) => `--policies ${quote(p)}`),
+    `--deployment ${shellQuoted(request.deployment)}`,
+    ...request.projects.map((p) => `--projects ${shellQuoted(p)}`),
+    ...request.policies.map((p) => `--policies ${shellQuoted(p)}`),
     ...request.skip.map((s) => `--skip ${s}`),
   ].join(" ");
 }
@@ -112,11 +116,11 @@ function summary(result: AdoptResult): string {
       ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]
       : []),
     "Next:",
-    `  cd ${dir} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
+    `  cd ${shellQuoted(dir)} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
   ].join("\n");
 }
 
-/** Errors about the request itself (exit 2), as opposed to a failure of the service while reading (exit 1). */
+/** Errors about the request itself (exit 2), as opposed to a failure of the service while reading (AdoptReadError, exit 1). */
 const isRequestError = (error: unknown) =>
   [
     UsageError,

@@ -77,7 +77,7 @@ function liveOutputs(written: Versioned<DetectionPolicyBundle>, declared: Props)
 
 /**
  * Applies the declared fields to the bundle as it is when this write's turn comes, recording what
- * it found of a field managed for the first time and changed (see fields.ts planApply).
+ * it found of a field the first time a write changes it (see fields.ts planApply).
  */
 async function apply(declared: Inputs, before: { managed: DetectionField[]; originals: Partial<DetectionFields> }) {
   const fields = declaredFields(declared);

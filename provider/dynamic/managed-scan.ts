@@ -49,8 +49,8 @@ function claimOf(props: Props, toggle: Toggle): Claim {
 const recorded = (outputs: Props) => Object.fromEntries(managedTogglesOf(outputs).map((t) => [t, outputs[ORIGINAL_OUTPUT[t]] ?? null]));
 
 /**
- * Applies the declared toggles to a project whose last known values are `live`; a toggle managed
- * for the first time records what it had as its original when this write changes it.
+ * Applies the declared toggles to a project whose last known values are `live`; the first write
+ * that changes a toggle records what it had as its original (see fields.ts planApply).
  */
 async function apply(declared: Inputs, live: Props, before: { managed: Toggle[]; originals: Props }): Promise<Outputs<Kind>> {
   const toggles = declaredToggles(declared);

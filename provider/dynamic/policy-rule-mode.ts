@@ -181,7 +181,7 @@ export const policyRuleMode: Handler<Kind> = {
       const outs = outputs({
         ...declared,
         ...rule,
-        originalMode: taken ? (taken.original as Inputs["mode"]) : (olds.originalMode ?? first),
+        originalMode: ((taken ? taken.original : olds.originalMode) as Inputs["mode"] | undefined) ?? first,
       });
       settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };

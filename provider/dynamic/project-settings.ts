@@ -153,7 +153,8 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
     return {
       name: field,
       wanted: wanted[field],
-      have: have[field],
+      // A project this resource made follow its default branch: what a change replaces is "None", not the branch it shows.
+      have: followsDefault(live) ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : have[field],
       differs: !branchHolds(live, wanted[field]),
       recordable: !follows || have[field] !== live.defaultBranch,
     };

@@ -188,7 +188,7 @@ export const remediationPolicyKind = defineKind({
       "Puts back the policy it found (its `description` and `active` only when declared), or removes the one it created, in one `PUT` (unless `restoreOnDelete` is `false`).",
     read: "Reads the bundle (shared as on create); a policy removed elsewhere reads as gone, a changed one as drift.",
     adoption:
-      "A policy with the slug is adopted (recorded as `original`; one found already as declared records nothing until an update changes it, and delete leaves it as that update found it), otherwise created (`created`). System-managed policies reserve their slugs: " +
+      "A policy with the slug is adopted (recorded as `original`; one found already as declared records nothing until an update changes it, and delete then puts back the policy that update found), otherwise created (`created`). System-managed policies reserve their slugs: " +
       'using one fails with the service\'s `RESERVED_SLUG`. `RemediationPolicy.get(name, "<deploymentId>/<slug>")` reads one without managing it.',
   },
 });

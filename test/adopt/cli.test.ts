@@ -480,6 +480,27 @@ describe("pulumi-semgrep adopt: reads, progress and summary", () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("a project deleted between the listing and its own read is left out with a note, not a failure of the whole adoption", async () => {
+    fixture.emulator.setFaults({ latencyMs: 50 }); // time to delete it after the listing, before its read
+    const cwd = workDir();
+    const running = adoptCli(["adopt", "--deployment", "acme", "--skip", "policies"], { cwd });
+    const deadline = Date.now() + 20_000;
+    while (!fixture.requests().some((r) => r.operation === "projects.list" && r.status === 200) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    const projects = fixture.emulator.state().projects;
+    const gone = projects.splice(
+      projects.findIndex((p) => p.name === "acme/web-app"),
+      1,
+    )[0]!;
+    const run = await running;
+    fixture.emulator.setFaults({ latencyMs: 0 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(fixture.requests().filter((r) => r.operation === "projects.get" && r.status === 404)).toHaveLength(1);
+    const written = readFileSync(join(cwd, "semgrep-acme", "projects.ts"), "utf8");
+    expect(written).not.toContain(`projectName: "${gone.name}"`);
+    expect(run.stdout).toContain(`project ${gone.name}: listed, then gone when adopt read it (deleted meanwhile)`);
+  });
+
   it("reads at the minimum: only GETs, one listing each, one read per project, rules at 2,000 a page", async () => {
     // 4,100 rules in the SAST policy: 3 pages at 2,000 (9 at the emulator's default of 500).
     const sast = fixture.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;

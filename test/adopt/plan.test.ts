@@ -330,10 +330,13 @@ describe("names", () => {
     // The cold trial's set: a later look-alike no longer renames the project that maps exactly.
     expect(uniqueNames(["ACME/Infra", "acme-infra", "acme/infra", "acme/infra-2"])).toEqual([
       "acme-infra--3",
-      "acme-infra",
       "acme-infra--2",
+      "acme-infra",
       "acme-infra-2",
     ]);
+    // An org/repo project keeps its name when a project spelt with a dash appears later.
+    expect(uniqueNames(["a/b"])).toEqual(["a-b"]);
+    expect(uniqueNames(["a-b", "a/b"])).toEqual(["a-b--2", "a-b"]);
     expect(uniqueNames(["acme/infra", "acme/infra-2"])).toEqual(["acme-infra", "acme-infra-2"]);
   });
 });

@@ -105,6 +105,21 @@ describe("ProjectSettings", () => {
     expect(live("acme/mobile-app").tags).toEqual(["kept"]);
   });
 
+  it("a project it made follow its default branch, then pinned by an update, follows it again after delete", async () => {
+    // acme/web-app's primary branch is its default one (main): "None" has nothing to record at create.
+    const follow = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "None" });
+    const { id, outs } = await settings.create(follow);
+    expect(live("acme/web-app").primaryBranch).toBeNull();
+    const pin = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "release" });
+    const updated = await settings.update(id, outs, pin);
+    expect(live("acme/web-app").primaryBranch).toBe("refs/heads/release");
+    // What the update replaced is "follow the default branch", not the branch the service showed.
+    expect(updated.outs.originalPrimaryBranch).toBe("None");
+    forgetProcessMemory();
+    await settings.delete(id, updated.outs);
+    expect(live("acme/web-app").primaryBranch).toBeNull();
+  });
+
   it("follows the default branch with primaryBranch None, with no perpetual diff", async () => {
     live("acme/web-app").primaryBranch = "refs/heads/old";
     const inputs = await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "None" });
