@@ -65,16 +65,13 @@ const PACKAGE = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "
 /** The version of this package, which a generated project depends on. */
 export const PACKAGE_VERSION = PACKAGE.version;
 
-/** The note of a project whose primary branch is its default branch (most projects), or that has none. */
-const AMBIGUOUS_BRANCH = /^primaryBranch left out: (.* is also the default branch|the service gives none)/;
-
 /**
  * The primary branches left out because they are ambiguous, as one line of the summary rather
  * than one per project (most projects are on their default branch); a primary branch left out
  * for another reason (a bare branch name the resource would write in another form) keeps its own line.
  */
 function ambiguousBranches(projects: AdoptionPlan["projects"]): string[] {
-  const count = projects.filter((p) => p.notes.some((n) => AMBIGUOUS_BRANCH.test(n))).length;
+  const count = projects.filter((p) => p.commonNote !== undefined).length;
   if (!count) return [];
   return [
     `primaryBranch of ${count} project${count === 1 ? "" : "s"}: left out, being the default branch or none (the service does not ` +
@@ -131,7 +128,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
         ...plan.leftOut.map((line) => `not declared: ${line}`),
         ...ambiguousBranches(plan.projects),
         ...plan.projects.flatMap((p) =>
-          p.notes.filter((n) => !AMBIGUOUS_BRANCH.test(n)).map((n) => `project ${String(p.args.projectName)}: ${n}`),
+          p.notes.filter((n) => n !== p.commonNote).map((n) => `project ${String(p.args.projectName)}: ${n}`),
         ),
         ...plan.ruleModes.flatMap((p) => p.notes.map((n) => `policy ${p.policyName}: ${n}`)),
         ...[...plan.detectionPolicies, ...plan.remediationPolicies].flatMap((p) => p.notes.map((n) => `${p.name}: ${n}`)),

@@ -25,6 +25,11 @@ export interface Declared {
   args: Args;
   /** Why a live value is not declared (a comment beside the resource). */
   notes: string[];
+  /**
+   * The one of `notes` that most projects share (a primary branch left out for being the default
+   * branch, or none): the summary counts these in one line instead of listing each.
+   */
+  commonNote?: string;
 }
 
 /** A v1 policy's rule modes: one PolicyRuleModes, its `modes` in a data file of its own. */
@@ -46,8 +51,9 @@ export interface AdoptionPlan {
   leftOut: string[];
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const sorted = (values: readonly string[]) => [...values].sort(compare);
+/** Code-point order: the same on every machine and locale (localeCompare is not), so the output is. */
+export const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sorted = (values: readonly string[]) => [...values].sort(codePointOrder);
 
 export function planAdoption(live: LiveDeployment): AdoptionPlan {
   const { deployment } = live;
@@ -99,21 +105,20 @@ function issueMessage(parsed: ReturnType<ReturnType<typeof inputSchema>["safePar
 }
 
 function planProjects(deploymentSlug: string, projects: readonly Project[], leftOut: string[]): Declared[] {
-  const byName = [...projects].sort((a, b) => compare(a.name, b.name));
+  const byName = [...projects].sort((a, b) => codePointOrder(a.name, b.name));
   const names = uniqueNames(byName.map((p) => p.name));
   return byName.flatMap((project, index): Declared[] => {
-    const notes: string[] = [];
     const primary = project.primary_branch ?? undefined;
     const branch = primary !== undefined && primary !== project.default_branch ? { primaryBranch: primary } : {};
-    if (!("primaryBranch" in branch)) {
-      const shown = primary ?? project.default_branch;
-      notes.push(
-        shown
+    const shown = primary ?? project.default_branch;
+    const commonNote =
+      "primaryBranch" in branch
+        ? undefined
+        : shown
           ? `primaryBranch left out: ${shown} is also the default branch, and the service does not say whether the project ` +
-              `follows it ("None") or is pinned to it ("${shown}")`
-          : "primaryBranch left out: the service gives none",
-      );
-    }
+            `follows it ("None") or is pinned to it ("${shown}")`
+          : "primaryBranch left out: the service gives none";
+    const notes = commonNote ? [commonNote] : [];
     const wanted = { ...branch, tags: sorted(withoutSystemTags(project.tags)), managedScanConfig: liveManagedScans(project) };
     const args = declarable(
       "ProjectSettings",
@@ -123,7 +128,9 @@ function planProjects(deploymentSlug: string, projects: readonly Project[], left
       leftOut,
       `project ${project.name}`,
     );
-    return args ? [{ name: names[index]!, args: { projectName: project.name, ...args }, notes }] : [];
+    return args
+      ? [{ name: names[index]!, args: { projectName: project.name, ...args }, notes, ...(commonNote ? { commonNote } : {}) }]
+      : [];
   });
 }
 
@@ -162,7 +169,9 @@ function planDetection(deploymentId: string, summary: NonNullable<LiveDeployment
   return products.flatMap((product): Declared[] => {
     const { bundle } = summary[product]!;
     const notes: string[] = [];
-    const exceptions = exceptionsOf(bundle.exceptions).sort((a, b) => compare(keyString(exceptionKey(a)), keyString(exceptionKey(b))));
+    const exceptions = exceptionsOf(bundle.exceptions).sort((a, b) =>
+      codePointOrder(keyString(exceptionKey(a)), keyString(exceptionKey(b))),
+    );
     const wanted = {
       ...(product === "secrets" && !bundle.rulesets.length ? {} : { rulesets: sorted(bundle.rulesets) }),
       rules: sorted(bundle.rules),
@@ -179,7 +188,7 @@ function planRemediation(
   state: NonNullable<LiveDeployment["unified"]>["remediation"],
   leftOut: string[],
 ): Declared[] {
-  const policies = [...state.bundle.policies].sort((a, b) => compare(a.slug, b.slug));
+  const policies = [...state.bundle.policies].sort((a, b) => codePointOrder(a.slug, b.slug));
   const names = uniqueNames(policies.map((p) => p.slug));
   return policies.flatMap((policy, index): Declared[] => {
     const notes: string[] = [];

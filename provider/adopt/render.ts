@@ -4,7 +4,7 @@
  * so that a one-value change in a pull request is a one-line diff. Same plan, same bytes: nothing
  * here depends on the clock, the machine or the order of the service's answers.
  */
-import type { AdoptionPlan, Declared } from "./plan";
+import { type AdoptionPlan, codePointOrder, type Declared } from "./plan";
 
 /** The generated project, by path relative to its directory; and what each file holds, for the summary. */
 export interface RenderedProject {
@@ -308,5 +308,5 @@ that changes a value records the value it replaces) and leaves everything else a
 }
 
 function sortedKeys(files: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => codePointOrder(a, b)));
 }

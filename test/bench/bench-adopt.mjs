@@ -142,10 +142,7 @@ export async function runBenchAdopt({ installedDir, projects: projectCount, rule
       policyRules: policies,
       adopt: {
         wallSeconds: adoptSeconds,
-        requests: adoptLog.length,
-        writes: adoptLog.filter((r) => r.method !== "GET").length,
-        minimumRequests: sum(Object.values(minimum.adopt)),
-        operations: compare(adoptLog, minimum.adopt),
+        ...requestFigures(adoptLog, minimum.adopt),
         files: files.length,
         bytes: sum(files.map((f) => f.bytes)),
         written: files,
@@ -153,10 +150,7 @@ export async function runBenchAdopt({ installedDir, projects: projectCount, rule
       },
       firstUp: {
         wallSeconds: upSeconds,
-        requests: upLog.length,
-        writes: upLog.filter((r) => r.method !== "GET").length,
-        minimumRequests: sum(Object.values(minimum.firstUp)),
-        operations: compare(upLog, minimum.firstUp),
+        ...requestFigures(upLog, minimum.firstUp),
         resources,
         stateBytes: Buffer.byteLength(exported),
       },
@@ -165,6 +159,16 @@ export async function runBenchAdopt({ installedDir, projects: projectCount, rule
   } finally {
     await emulator.close();
   }
+}
+
+/** A step's requests (its request log) beside its minimum (by operation): totals, writes, and each operation. */
+function requestFigures(log, minimum) {
+  return {
+    requests: log.length,
+    writes: log.filter((r) => r.method !== "GET").length,
+    minimumRequests: sum(Object.values(minimum)),
+    operations: compare(log, minimum),
+  };
 }
 
 /** A short table of an adopt result: adopt's requests by operation, the files, then the first up's. */
