@@ -1,0 +1,41 @@
+/**
+ * The data-source functions the plugin serves through Invoke, by name: `semgrep:index:<name>`.
+ * The same functions a TypeScript program calls as `getX` (provider/functions); the plugin passes
+ * the credentials it was configured with as the call's options.
+ */
+import type { SemgrepInvokeOptions } from "../functions";
+import {
+  getDependencyRepositories,
+  getDetectionPolicies,
+  getDetectionPolicy,
+  getLockfiles,
+  getPolicies,
+  getPolicy,
+  getPolicyRules,
+  getPolicyVocabulary,
+  getProject,
+  getRemediationPolicies,
+  getScan,
+  getScans,
+} from "../functions";
+
+type Invokable = (args: never, opts?: SemgrepInvokeOptions) => Promise<unknown>;
+
+/** Every data-source function, under the name its token ends with. */
+export const FUNCTIONS = {
+  getPolicies,
+  getPolicy,
+  getPolicyRules,
+  getScans,
+  getScan,
+  getProject,
+  getDependencyRepositories,
+  getLockfiles,
+  getDetectionPolicy,
+  getDetectionPolicies,
+  getRemediationPolicies,
+  getPolicyVocabulary,
+} satisfies Record<string, Invokable>;
+
+export type FunctionName = keyof typeof FUNCTIONS;
+export const FUNCTION_NAMES = Object.keys(FUNCTIONS) as FunctionName[];
