@@ -12,7 +12,8 @@ const USAGE = `Usage: pulumi-semgrep-emulator [options]
 
   --port N           port to listen on (0 = any free port; default 0)
   --host HOST        address to listen on (default 127.0.0.1)
-  --token TOKEN      the accepted bearer token (default ${DEFAULT_TOKEN})
+  --token TOKEN      an accepted bearer token (default ${DEFAULT_TOKEN}); give it more than once
+                     to accept several, each valid for every request (to test a token rotation)
   --data FILE        state file: loaded at start if present, every change persisted there
   --preset NAME      sample data: ${PRESETS.join(" | ")} (default demo)
   --fault-rate R     share of requests answered with a transient fault (0 to 1; default 0)
@@ -68,7 +69,7 @@ function readFlags() {
       options: {
         port: { type: "string" },
         host: { type: "string" },
-        token: { type: "string" },
+        token: { type: "string", multiple: true },
         data: { type: "string" },
         preset: { type: "string" },
         "fault-rate": { type: "string" },
@@ -93,11 +94,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (values.token?.includes("")) fail("--token: a token cannot be empty");
   if (values.preset !== undefined && !PRESETS.includes(values.preset as PresetName)) fail(`--preset must be one of ${PRESETS.join(", ")}`);
   const emulator = await startEmulator({
     port: numberFlag("port", values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535),
     host: values.host,
-    token: values.token,
+    tokens: values.token,
     dataFile: values.data,
     preset: values.preset as PresetName | undefined,
     faultRate: numberFlag("fault-rate", values["fault-rate"], (n) => n >= 0 && n <= 1),

@@ -32,8 +32,13 @@ export interface EmulatorOptions {
   port?: number;
   /** Address to listen on; default 127.0.0.1. */
   host?: string;
-  /** The one bearer token accepted; default `emulator-token`. */
+  /** A bearer token accepted; default `emulator-token` (unless `tokens` names others). */
   token?: string;
+  /**
+   * More bearer tokens accepted beside `token`, each valid for every request and the same
+   * deployments (as when a token is rotated: the old and the new one both work).
+   */
+  tokens?: string[];
   /** State file: loaded at start when it exists, and every change is written there atomically. */
   dataFile?: string;
   /** Sample data to start from (when there is no data file yet); default `demo`. */
@@ -97,7 +102,10 @@ export interface RunningEmulator {
   /** `http://HOST:PORT` */
   readonly url: string;
   readonly port: number;
+  /** The first accepted token (`token`, else the first of `tokens`). */
   readonly token: string;
+  /** Every accepted token, `token` first. */
+  readonly tokens: readonly string[];
   /** The request log, oldest first. */
   requests(): RequestLogEntry[];
   /** The current state (a live object: read it, do not change it). */
@@ -106,6 +114,16 @@ export interface RunningEmulator {
   reset(preset?: PresetName): void;
   setFaults(settings: Partial<FaultSettings>): FaultSettings;
   close(): Promise<void>;
+}
+
+/**
+ * The tokens accepted: `token` then `tokens`, without repeats; `emulator-token` when neither names
+ * one. An empty token would accept `Bearer ` and is refused.
+ */
+function acceptedTokens(options: EmulatorOptions): string[] {
+  const named = [...(options.token === undefined ? [] : [options.token]), ...(options.tokens ?? [])];
+  if (named.some((t) => t === "")) throw new Error("an accepted token cannot be empty");
+  return named.length > 0 ? [...new Set(named)] : [DEFAULT_TOKEN];
 }
 
 /**
@@ -122,7 +140,8 @@ export interface RunningEmulator {
  * ```
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const token = options.token ?? DEFAULT_TOKEN;
+  const tokens = acceptedTokens(options);
+  const accepted = new Set(tokens.map((t) => `Bearer ${t}`));
   let preset: PresetName = options.preset ?? "demo";
   if (!PRESETS.includes(preset)) throw new Error(`unknown preset ${preset}: use one of ${PRESETS.join(", ")}`);
   const faults: FaultSettings = {
@@ -201,7 +220,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
 
-    if (req.headers.authorization !== `Bearer ${token}`) {
+    if (req.headers.authorization === undefined || !accepted.has(req.headers.authorization)) {
       return finish(401, { error: "Unauthorized: a valid API token is required (Authorization: Bearer <token>)" });
     }
 
@@ -295,7 +314,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const emulator: RunningEmulator = {
     url: baseUrl,
     port: address.port,
-    token,
+    token: tokens[0]!,
+    tokens,
     requests: () => log,
     state: () => state,
     reset(next = preset) {

@@ -104,6 +104,18 @@ describe("pulumi-semgrep-emulator", () => {
     );
   });
 
+  it("--token given twice accepts both tokens for every request, and still refuses an unknown one with 401", async () => {
+    const url = await start(["--token", "old-token", "--token", "new-token"]);
+    const as = (token: string) => fetch(`${url}/api/v1/deployments/1/policies`, { headers: { authorization: `Bearer ${token}` } });
+    const old = await as("old-token");
+    const rotated = await as("new-token");
+    expect([old.status, rotated.status]).toEqual([200, 200]);
+    expect(await rotated.json()).toEqual(await old.json()); // the same deployments and policies
+    for (const token of ["emulator-token", "other", "old-token new-token"]) expect((await as(token)).status).toBe(401);
+    const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
+    expect(help.stdout.replace(/\s+/g, " ")).toMatch(/--token TOKEN an accepted bearer token .* give it more than once to accept several/);
+  });
+
   it("stops cleanly on SIGINT", async () => {
     await start(["--port", "0", "--preset", "large"]);
     const exit = exited();
@@ -131,8 +143,10 @@ describe("pulumi-semgrep-emulator", () => {
       ["--preset", "huge"],
       ["--port", "http"],
       ["--detection-products", "code,sca"],
+      ["--token", "a", "--token", ""],
     ]) {
-      const result = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+      // A flag taken by mistake starts the emulator: the timeout ends it and the test fails.
+      const result = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", timeout: 20_000 });
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(/Usage: pulumi-semgrep-emulator/);
     }
