@@ -13,6 +13,12 @@ export interface ProgramResource {
   type: string;
   inputs?: Inputs;
   unknown?: boolean;
+  /**
+   * The URNs it was known by (its aliases, as the engine resolves them): a resource moved from
+   * the dynamic type to the native plugin's (`aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:X" }]`)
+   * is the same resource as the state's under its old URN, not a removed one.
+   */
+  aliases?: string[];
 }
 
 const seen = new Map<string, ProgramResource>();
@@ -21,11 +27,12 @@ const seen = new Map<string, ProgramResource>();
  * Records `props` (the proxy `@pulumi/policy` gives, which throws on a value unknown at preview)
  * as the inputs of `urn`; a value unknown at preview marks the resource `unknown`.
  */
-export function recordInputs(urn: string, type: string, props: unknown): void {
+export function recordInputs(urn: string, type: string, props: unknown, aliases: readonly string[] = []): void {
+  const known = aliases.length ? { aliases: [...aliases] } : {};
   try {
-    seen.set(urn, { urn, type, inputs: JSON.parse(JSON.stringify(props)) as Inputs });
+    seen.set(urn, { urn, type, inputs: JSON.parse(JSON.stringify(props)) as Inputs, ...known });
   } catch {
-    seen.set(urn, { urn, type, unknown: true });
+    seen.set(urn, { urn, type, unknown: true, ...known });
   }
 }
 

@@ -66,7 +66,7 @@ function fate(kind: ResourceKind, old: Inputs, now: ProgramResource | undefined)
  * PolicyRuleMode and PolicyRuleModes of the state, against the new program's resources.
  */
 export function ruleModePutBacks(state: readonly StateResource[], program: readonly ProgramResource[]) {
-  const byUrn = new Map(program.map((resource) => [resource.urn, resource]));
+  const byUrn = new Map(program.flatMap((resource) => [resource.urn, ...(resource.aliases ?? [])].map((urn) => [urn, resource] as const)));
   const putBacks: PutBack[] = [];
   const secret: SecretOriginals[] = [];
   for (const resource of state) {
@@ -80,7 +80,7 @@ export function ruleModePutBacks(state: readonly StateResource[], program: reado
     // false; an update unless the program now says it (it leaves the rules it drops as they are).
     if ((how === "released" ? now?.inputs : old)?.restoreOnDelete === false) continue;
     const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
-    const urn = now ? resource.urn : undefined;
+    const urn = now?.urn; // the program's URN (an aliased resource's new one)
     const originals = recordedOriginals(kind, resource);
     if (originals === "secret") {
       secret.push({ resource: name, urn, how });

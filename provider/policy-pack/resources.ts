@@ -3,15 +3,22 @@
  * resource's name and inputs are. The pack sees the inputs a program declares (the engine's
  * view before the provider runs), so a field left out is `undefined`.
  */
-import type { ResourceKind } from "../kinds";
+import { RESOURCE_KINDS, type ResourceKind } from "../kinds";
 
-/** `pulumi-nodejs:dynamic/semgrep:<Kind>`, the type token of every resource of this package. */
+/** `pulumi-nodejs:dynamic/semgrep:<Kind>`, the type token of the dynamic resources (the TypeScript classes). */
 export const typeToken = (kind: ResourceKind) => `pulumi-nodejs:dynamic/semgrep:${kind}`;
 
-/** The kind of a resource of this package, from its type token; undefined for any other resource. */
+/** `semgrep:index:<Kind>`, the type token of the native plugin's resources (YAML and the generated SDKs). */
+export const nativeTypeToken = (kind: ResourceKind) => `semgrep:index:${kind}`;
+
+/** The prefixes of the two front ends' type tokens: one kind is the same resource in both. */
+const TYPE_PREFIXES = ["pulumi-nodejs:dynamic/semgrep:", "semgrep:index:"];
+
+/** The kind of a resource of this package, from its type token (either front end's); undefined for any other resource. */
 export function kindOf(type: string): ResourceKind | undefined {
-  const prefix = "pulumi-nodejs:dynamic/semgrep:";
-  return type.startsWith(prefix) ? (type.slice(prefix.length) as ResourceKind) : undefined;
+  const prefix = TYPE_PREFIXES.find((p) => type.startsWith(p));
+  const kind = prefix && type.slice(prefix.length);
+  return kind && (RESOURCE_KINDS as string[]).includes(kind) ? (kind as ResourceKind) : undefined;
 }
 
 /** `PolicyRuleMode "block-eval"`: how a violation names the resource. */
@@ -21,7 +28,8 @@ export const describe = (type: string, name: string) => `${kindOf(type) ?? type}
 export type Inputs = Record<string, unknown>;
 
 /**
- * The inputs the program gave as secrets: every resource class of the package passes their names
- * (`secretInputs`), and violations print `[secret]` in place of their values.
+ * The inputs the program gave as secrets, and violations print `[secret]` in place of their
+ * values: every dynamic resource class passes their names (`secretInputs`); for the native
+ * plugin's resources the pack adds the same list from the engine's secret marks (secret-marks.ts).
  */
 export const secretInputsOf = (inputs: Inputs): string[] => (Array.isArray(inputs.secretInputs) ? (inputs.secretInputs as string[]) : []);

@@ -10,6 +10,7 @@
  */
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
+import { markingSecrets } from "./secret-marks";
 
 /** A resource of the checkpoint, as `pulumi stack export` prints it (secret values stay ciphertext). */
 export interface StateResource {
@@ -94,6 +95,7 @@ type Handler = (call: ConfigureCall, callback: (...args: unknown[]) => void) => 
 /**
  * Listens to the engine's ConfigureStack call on the gRPC server `@pulumi/policy` is about to start
  * (call before `new PolicyPack`): reads the named stack's state, then lets `@pulumi/policy` answer.
+ * On the same server, the analyze calls first note which inputs the engine marks secret.
  * `cwd` is where `pulumi stack export` runs (the program's directory, as the engine started the pack).
  */
 export function listenForStack(cwd: string): void {
@@ -102,7 +104,8 @@ export function listenForStack(cwd: string): void {
     Server: { prototype: { addService(service: unknown, impl: Record<string, Handler>): void } };
   };
   const addService = grpc.Server.prototype.addService;
-  grpc.Server.prototype.addService = function (service, impl) {
+  grpc.Server.prototype.addService = function (service, given) {
+    let impl = markingSecrets(given); // the engine's secret marks, which @pulumi/policy drops (secret-marks.ts)
     const configure = impl.configureStack;
     if (configure) {
       impl = {

@@ -5,7 +5,7 @@
  * values; mode `none`, `critical` not among them).
  */
 import type { ReportViolation, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
-import { typeToken } from "../resources";
+import { kindOf } from "../resources";
 
 export const NAME = "critical-findings-block";
 
@@ -28,7 +28,7 @@ function blocksCritical(props: Record<string, unknown>): boolean {
 }
 
 function validate(args: StackValidationArgs, report: ReportViolation): void {
-  const policies = args.resources.filter((r) => r.type === typeToken("RemediationPolicy"));
+  const policies = args.resources.filter((r) => kindOf(r.type) === "RemediationPolicy");
   if (!policies.length || policies.some((r) => blocksCritical(r.props))) return;
   report(
     `The stack declares ${policies.length} RemediationPolicy resource${policies.length === 1 ? "" : "s"} ` +

@@ -145,7 +145,7 @@ async function rulesOf(credentials: Credentials, claim: { deploymentId: string; 
 async function validate(args: ResourceValidationArgs, report: ReportViolation): Promise<void> {
   const claimsOf = RULE_MODE_CLAIMS[kindOf(args.type) as ResourceKind];
   if (!claimsOf) return;
-  recordInputs(args.urn, args.type, args.props); // for validateStack: what the program now declares
+  recordInputs(args.urn, args.type, args.props, args.opts?.aliases); // for validateStack: what the program now declares
   const config = configOf(() => args.getConfig<object>(), report);
   const weak = claimsOf(args.props as Inputs).filter((claim) => config.weakModes.includes(claim.mode));
   if (!weak.length) return;

@@ -130,7 +130,8 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
     );
     return;
   }
-  const remaining = new Set(args.resources.map((r) => r.urn));
+  // A resource the program keeps under a new URN (an alias: moved to the native plugin's type) is not removed.
+  const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
   for (const resource of state.resources) {
     if (kindOf(resource.type) !== "DetectionPolicy" || remaining.has(resource.urn)) continue;
     const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
