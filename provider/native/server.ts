@@ -26,6 +26,7 @@ import { addressAmong, useEngineAddress } from "../dynamic/engine-watch";
 import { run } from "../dynamic/runtime";
 import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
+import { importedInputs } from "./import";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
 
@@ -203,7 +204,8 @@ class ResourceProvider {
   async read(request: proto.ReadRequest): Promise<proto.ReadResponse> {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
-    // `pulumi import` sends neither properties nor inputs: the id alone says what to read.
+    // `pulumi import` sends neither properties nor inputs: the id alone says what to read, and
+    // the answer's inputs must declare what the object holds (import.ts).
     const state = received(request.getProperties(), urn, request.getInputs());
     const oldInputs = unwrapSecrets(plain(request.getInputs())).plain;
     const result = (await run(kind, "read", [request.getId(), withContext(state.props, state.context)])) as {
@@ -213,7 +215,9 @@ class ResourceProvider {
     };
     const response = new proto.ReadResponse().setId(result.id ?? "");
     if (!result.id) return response; // gone from the service
-    const inputs = withoutContext(result.inputs ?? oldInputs);
+    const byIdAlone = !Object.keys(state.props).length && !Object.keys(oldInputs).length;
+    const read = withoutContext(result.inputs ?? oldInputs);
+    const inputs = byIdAlone ? await importedInputs(kind, withoutContext(result.props ?? {}), read) : read;
     response.setProperties(answered(kind, result.props ?? {}, state.context, inputs));
     return response.setInputs(toStruct(withSecrets(inputs, state.context.secretInputs)));
   }
