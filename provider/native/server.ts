@@ -23,6 +23,7 @@ import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../kinds";
 import { resolveCredentials } from "../client/config";
 import { configureCredentials, configuredCredentials } from "../dynamic/credentials";
 import { addressAmong, useEngineAddress } from "../dynamic/engine-watch";
+import { aboutResource } from "../dynamic/notices";
 import { run } from "../dynamic/runtime";
 import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
@@ -310,7 +311,8 @@ function service(provider: ResourceProvider): grpc.UntypedServiceImplementation 
   for (const method of methods) {
     const fn = (provider[method] as (request: unknown) => Promise<unknown>).bind(provider);
     implementation[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      fn(call.request).then(
+      const urn = (call.request as { getUrn?: () => string }).getUrn?.() ?? "";
+      aboutResource(urn, () => fn(call.request)).then(
         (response) => callback(null, response),
         (error: unknown) => callback(grpcError(error)),
       );
