@@ -178,7 +178,8 @@ class ResourceProvider {
     response.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
     // Field by field against the inputs of the last update (a refresh rewrote them to what it found live).
     const before = request.getOldInputs() ? unwrapSecrets(plain(request.getOldInputs())).plain : olds.props;
-    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? []);
+    const secret = [...new Set([...olds.context.secretInputs, ...news.context.secretInputs])];
+    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret);
     response.setDiffsList([...new Set(fields.map((f) => f.path.split(/[.[]/)[0]!))]);
     if (!fields.length) return response; // a change of the context only (an input became secret): the engine's own diff
     const kinds = proto.PropertyDiff.Kind;
