@@ -79,7 +79,14 @@ export function planAdoption(live: LiveDeployment): AdoptionPlan {
  * The arguments as `check` takes them, or, field by field, without those it refuses (each named
  * in a note). Undefined when a field the resource cannot go without is refused.
  */
-function declarable(kind: ResourceKind, identity: Args, wanted: Args, notes: string[], leftOut: string[], what: string): Args | undefined {
+export function declarable(
+  kind: ResourceKind,
+  identity: Args,
+  wanted: Args,
+  notes: string[],
+  leftOut: string[],
+  what: string,
+): Args | undefined {
   const args = { ...wanted };
   for (;;) {
     const parsed = inputSchema(kind).safeParse({ ...identity, ...args });

@@ -13,7 +13,17 @@ let configured: { token?: string; url?: string } = {};
 
 /** Called by the dynamic-provider host with the stack's configuration. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
-  configured = { token: req.config.get("semgrep:token") || undefined, url: req.config.get("semgrep:url") || undefined };
+  configureCredentials({ token: req.config.get("semgrep:token"), url: req.config.get("semgrep:url") });
+}
+
+/** The provider's `semgrep:token` and `semgrep:url`, as either front end received them (empty counts as unset). */
+export function configureCredentials(config: { token?: string; url?: string }): void {
+  configured = { token: config.token || undefined, url: config.url || undefined };
+}
+
+/** The configured credentials, for what the provider calls on the program's behalf (the native plugin's Invoke). */
+export function configuredCredentials(): { token?: string; url?: string } {
+  return { ...configured };
 }
 
 /** The client for the current credentials. */

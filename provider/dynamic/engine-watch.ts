@@ -15,23 +15,37 @@ const PROBE_MS = 250;
 /** How long an orphaned provider process lingers once the engine is gone. */
 const EXIT_AFTER_MS = 2_000;
 
+/** The engine's address as the native front end was told it (useEngineAddress). */
+let given: string | undefined;
+
 /**
- * The engine's address, when this process is the dynamic-provider host the engine started: its
- * one argument that is an address (the engine may pass flags such as `--logflow` before it).
+ * The engine's address, when this process is a provider the engine started: the address given to
+ * {@link useEngineAddress}, else, in the dynamic-provider host, its one argument that is an
+ * address (the engine may pass flags such as `--logflow` before it).
  */
 export function engineAddress(): string | undefined {
+  if (given !== undefined) return given;
   const [, script, ...args] = process.argv;
   if (!script || !/dynamic-provider[\\/]index\.js$/.test(script)) return undefined;
-  return args.find((arg) => /^[\w.[\]:-]+:\d+$/.test(arg));
+  return addressAmong(args);
 }
 
-const engine = /^\[?(.*?)\]?:(\d+)$/.exec(engineAddress() ?? "");
+/** The one argument that is an address, among a plugin's arguments (flags such as `--logflow` may come first). */
+export const addressAmong = (args: readonly string[]) => args.find((arg) => /^[\w.[\]:-]+:\d+$/.test(arg));
+
+/** Sets the engine's address, for a process the engine started as a plugin (the native front end). */
+export function useEngineAddress(address: string | undefined): void {
+  given = address;
+}
+
+let engine: RegExpExecArray | null | undefined;
 
 let gone = false;
 let probing: NodeJS.Timeout | undefined;
 
 /** True once the engine's address refuses connections; the first call starts probing it. */
 export function engineGone(): boolean {
+  engine ??= /^\[?(.*?)\]?:(\d+)$/.exec(engineAddress() ?? "");
   if (engine && !probing && !gone) {
     probing = setInterval(probe, PROBE_MS);
     probing.unref(); // never what keeps the process alive

@@ -5,6 +5,7 @@
  * address as its argument; messages go to the engine's log there, which prints them with the
  * run's diagnostics (warnings counted as such). Anywhere else they go to stderr.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import { engineAddress } from "./engine-watch";
 import { onForget } from "./process-memory";
@@ -42,6 +43,14 @@ export function notifyOnce(key: string, severity: Severity, message: string): Pr
 /** The keys of the messages {@link notifyOnce} has sent. */
 const given = new Set<string>();
 onForget(() => given.clear());
+
+/** The URN of the resource a call is for, where the front end knows it: the engine prints its messages with that resource. */
+const resourceUrn = new AsyncLocalStorage<string>();
+
+/** Runs `work` with its messages attached to the resource `urn` (the native front end). */
+export function aboutResource<T>(urn: string, work: () => T): T {
+  return resourceUrn.run(urn, work);
+}
 
 /** Replaces where messages go (tests collect them); `undefined` restores the default. */
 export function setNoticeSink(next: NoticeSink | undefined): void {
@@ -83,7 +92,8 @@ function engineLog(address: string | undefined): NoticeSink | undefined {
       const request = new protocol.LogRequest();
       request.setSeverity(severity === "warning" ? protocol.LogSeverity.WARNING : protocol.LogSeverity.INFO);
       request.setMessage(message);
-      request.setUrn(""); // the host does not tell a provider which resource it serves
+      // The dynamic host does not tell a provider which resource it serves; the native front end does.
+      request.setUrn(resourceUrn.getStore() ?? "");
       client.log(request, (error) => (error ? stderrSink(severity, message).then(resolve) : resolve()));
     });
 }
