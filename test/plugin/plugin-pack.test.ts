@@ -1,7 +1,8 @@
 /**
  * `npm run plugin:pack`: the release tarballs of `pulumi-resource-semgrep` have the names and
  * files the Pulumi CLI expects, the launcher of one extracted far from any node_modules starts
- * the plugin (its first line is the port it serves on) or says why it cannot, `pulumi plugin
+ * the plugin (its first line is the port it serves on, where it answers GetPluginInfo and
+ * GetSchema) or says why it cannot, `pulumi plugin
  * install --file` takes a tarball, and the npm package's bin starts the same plugin. Runs against
  * dist/ (`npm run build` first); packs once for the file.
  */
@@ -9,6 +10,11 @@ import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join } from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { GetSchemaRequest, GetSchemaResponse } from "@pulumi/pulumi/proto/provider_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { installPlugin, packedPlugin, packedTarballs, PLUGIN_VERSION } from "../support/native-plugin";
 import { pulumiWorkspace } from "../support/pulumi";
@@ -34,26 +40,46 @@ function isolatedDir(prefix: string): string {
   return dir;
 }
 
-/**
- * Starts `command`; resolves with its first line of stdout (then stops it) or, when it exits
- * first, with its exit status and stderr.
- */
-function firstLine(command: string, env: NodeJS.ProcessEnv): Promise<{ line?: string; status?: number | null; stderr: string }> {
+interface Started {
+  /** The first line of stdout, when the process printed one before exiting. */
+  line?: string;
+  /** The exit status, when it exited before printing a line. */
+  status?: number | null;
+  stderr: () => string;
+  stop: () => void;
+}
+
+/** Starts `command`; resolves at its first line of stdout (it keeps running) or at its exit. */
+function start(command: string, env: NodeJS.ProcessEnv): Promise<Started> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, [], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
+    const common = { stderr: () => stderr, stop: () => child.kill() };
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
-      if (stdout.includes("\n")) {
-        child.kill();
-        resolve({ line: stdout.split("\n")[0], stderr });
-      }
+      if (stdout.includes("\n")) resolve({ line: stdout.split("\n")[0], ...common });
     });
     child.once("error", reject);
-    child.once("exit", (status) => resolve({ status, stderr }));
+    child.once("exit", (status) => resolve({ status, ...common }));
   });
+}
+
+/** The plugin's answer to GetPluginInfo (its version) and GetSchema, on the port it printed. */
+async function askPlugin(port: string): Promise<{ version: string; schema?: string }> {
+  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const call = <T>(method: (done: (error: grpc.ServiceError | null, value: T) => void) => void) =>
+    new Promise<T>((resolve, reject) => method((error, value) => (error ? reject(error) : resolve(value))));
+  try {
+    const info = await call<PluginInfo>((done) => client.getPluginInfo(new Empty(), done));
+    const schema = WITH_SCHEMA
+      ? (await call<GetSchemaResponse>((done) => client.getSchema(new GetSchemaRequest(), done))).getSchema()
+      : undefined;
+    return { version: info.getVersion(), schema };
+  } finally {
+    client.close();
+  }
 }
 
 /** Node 24 (the one running the tests) first on the PATH, as a user's `node` is. */
@@ -77,7 +103,7 @@ describe("npm run plugin:pack", () => {
       const launcher = windows ? "pulumi-resource-semgrep.cmd" : "pulumi-resource-semgrep";
       const listed = entries(tarball);
       expect(Object.keys(listed).sort(), basename(tarball)).toEqual(
-        [launcher, "start.js", "pulumi-resource-semgrep.js", "LICENSE", ...(WITH_SCHEMA ? ["schema.json"] : [])].sort(),
+        [launcher, "start.js", "pulumi-resource-semgrep.js", "package.json", "LICENSE", ...(WITH_SCHEMA ? ["schema.json"] : [])].sort(),
       );
       expect(listed[launcher], `${basename(tarball)}: ${launcher} is executable`).toMatch(/^-rwxr-xr-x/);
     }
@@ -91,17 +117,24 @@ describe("npm run plugin:pack", () => {
       launcher = join(dir, "pulumi-resource-semgrep");
     });
 
-    it("starts the plugin, which prints the port it serves on as its first line", async () => {
-      const started = await firstLine(launcher, withNode());
-      expect(started.stderr).toBe("");
-      expect(started.line).toMatch(/^\d+$/);
+    it("starts the plugin, which prints the port it serves on as its first line and answers there", async () => {
+      const started = await start(launcher, withNode());
+      try {
+        expect(started.line).toMatch(/^\d+$/);
+        const answers = await askPlugin(started.line!);
+        expect(answers.version).toBe(PLUGIN_VERSION);
+        if (WITH_SCHEMA) expect(JSON.parse(answers.schema!)).toMatchObject({ name: "semgrep" });
+        expect(started.stderr()).toBe("");
+      } finally {
+        started.stop();
+      }
     });
 
     it("says that Node.js 22 is needed when no node is on the PATH", async () => {
-      const started = await firstLine(launcher, { ...process.env, PATH: isolatedDir("pulumi-semgrep-empty-path-") });
+      const started = await start(launcher, { ...process.env, PATH: isolatedDir("pulumi-semgrep-empty-path-") });
       expect(started.line).toBeUndefined();
       expect(started.status).toBe(1);
-      expect(started.stderr).toBe(
+      expect(started.stderr()).toBe(
         "pulumi-resource-semgrep: needs Node.js 22 or newer on PATH, and no node was found (https://nodejs.org)\n",
       );
     });
@@ -116,10 +149,10 @@ describe("npm run plugin:pack", () => {
       );
       writeFileSync(join(fake, "node"), `#!/bin/sh\nexec "${process.execPath}" --require "${join(fake, "old-version.cjs")}" "$@"\n`);
       chmodSync(join(fake, "node"), 0o755);
-      const started = await firstLine(launcher, { ...process.env, PATH: [fake, process.env.PATH ?? ""].join(delimiter) });
+      const started = await start(launcher, { ...process.env, PATH: [fake, process.env.PATH ?? ""].join(delimiter) });
       expect(started.line).toBeUndefined();
       expect(started.status).toBe(1);
-      expect(started.stderr).toBe(
+      expect(started.stderr()).toBe(
         `pulumi-resource-semgrep: needs Node.js 22 or newer on PATH; ${process.execPath} is v20.11.0 (https://nodejs.org)\n`,
       );
     });
@@ -148,8 +181,13 @@ describe.runIf(posix)("the npm package's bin pulumi-resource-semgrep", () => {
   it("is an executable that starts the plugin, as `npm install pulumi-semgrep` puts it", async () => {
     const bin = join(inject("installedPackageDir"), "node_modules", ".bin", "pulumi-resource-semgrep");
     expect(statSync(bin).mode & 0o111).not.toBe(0);
-    const started = await firstLine(bin, withNode());
-    expect(started.stderr).toBe("");
-    expect(started.line).toMatch(/^\d+$/);
+    const started = await start(bin, withNode());
+    try {
+      expect(started.line).toMatch(/^\d+$/);
+      expect((await askPlugin(started.line!)).version).toBe(PLUGIN_VERSION);
+      expect(started.stderr()).toBe("");
+    } finally {
+      started.stop();
+    }
   });
 });

@@ -2,12 +2,13 @@
 // `npm run plugin:pack`: the release tarballs of the native provider plugin,
 // `pulumi-resource-semgrep-v<version>-<os>-<arch>.tar.gz` for linux, darwin and windows on amd64
 // and arm64, written into dist/plugins/ (or `--out DIR`). Each holds one self-contained bundle of
-// dist/native/main.js (run `npm run build` first; the npm script does), `schema.json`, LICENSE and
-// a launcher named as the Pulumi CLI looks for a plugin executable: `pulumi-resource-semgrep` (a
-// POSIX shell script) on linux and darwin, `pulumi-resource-semgrep.cmd` on windows (the CLI tries
-// `.exe`, then `.cmd`; sdk/go/common/workspace/plugins.go getCandidateExtensions). Node.js >= 22
-// on the user's PATH is the one requirement; the launcher says so when it is missing or older.
-// The bundle is the same for every target (pure JavaScript): the tarballs differ in the launcher.
+// dist/native/main.js (run `npm run build` first; the npm script does), `schema.json`, a
+// package.json (the plugin reads its version there), LICENSE and a launcher named as the Pulumi
+// CLI looks for a plugin executable: `pulumi-resource-semgrep` (a POSIX shell script) on linux and
+// darwin, `pulumi-resource-semgrep.cmd` on windows (the CLI tries `.exe`, then `.cmd`:
+// getCandidateExtensions in pulumi's sdk/go/common/workspace/plugins.go). Node.js >= 22 on the
+// user's PATH is the one requirement; the launcher says so when it is missing or older. The
+// bundle is the same for every target (pure JavaScript): the tarballs differ in the launcher.
 // Prints the tarballs' paths, one a line; sizes go to stderr.
 import * as esbuild from "esbuild";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -111,8 +112,7 @@ const pulumiInBundle = {
 };
 
 /** One bundle of the plugin's entry, with everything it loads but Node's own modules. */
-export async function bundle(outfile) {
-  const entry = join(REPO, "dist/native/main.js");
+export async function bundle(outfile, entry = join(REPO, "dist/native/main.js")) {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first (\`npm run plugin:pack\` does)`);
   const shim = join(dirname(outfile), ".resolve-shim.js");
   mkdirSync(dirname(outfile), { recursive: true });
@@ -178,6 +178,12 @@ const CMD_LAUNCHER = [
 /** A file of a tarball. */
 const file = (name, data, mode = 0o644) => ({ name, data: typeof data === "string" ? Buffer.from(data) : data, mode });
 
+/** The package.json beside the bundle: the plugin reports its version from it (GetPluginInfo). */
+function pluginPackageJson() {
+  const { name, version, description, license, homepage, repository } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8"));
+  return `${JSON.stringify({ name, version, description, license, homepage, repository, private: true }, null, 2)}\n`;
+}
+
 /** The files of one target's tarball. */
 export function tarballFiles(os, bundleData, schema) {
   const launcher = os === "windows" ? file(`${PLUGIN}.cmd`, CMD_LAUNCHER, 0o755) : file(PLUGIN, SH_LAUNCHER, 0o755);
@@ -185,6 +191,7 @@ export function tarballFiles(os, bundleData, schema) {
     launcher,
     file("start.js", START_JS),
     file(BUNDLE, bundleData),
+    file("package.json", pluginPackageJson()),
     ...(schema ? [file("schema.json", schema)] : []),
     file("LICENSE", readFileSync(join(REPO, "LICENSE"))),
   ];
