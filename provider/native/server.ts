@@ -1,14 +1,341 @@
-/** The plugin's gRPC server (work in progress by the lead). */
-import { createRequire } from "node:module";
+/**
+ * The plugin's gRPC server: Pulumi's ResourceProvider protocol, over the protocol stubs
+ * `@pulumi/pulumi` ships, served by the same handlers as the dynamic provider (the dynamic
+ * runtime's `run`). What this front end adds is what the dynamic host cannot do: the provider's
+ * config (Configure, CheckConfig, DiffConfig), a read without properties (`pulumi import`), a
+ * detailed diff, native secrets, functions through Invoke, and the schema.
+ *
+ * `@pulumi/pulumi/provider`'s own server is not used: it drops the provider's config, crashes on
+ * the property-less Read that import sends, and passes no detailed diff (see
+ * ../shared/notes/native-plugin-facts.md).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import * as rpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
+import { resolveCredentials } from "../client/config";
+import { configureCredentials, configuredCredentials } from "../core/runtime/credentials";
+import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
+import { aboutResource } from "../core/runtime/notices";
+import { run } from "../core/runtime/dispatch";
+import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
+import { detailedDiff } from "./detailed-diff";
+import { importedInputs } from "./import";
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
+import { unwrapSecrets, withSecrets } from "./secrets";
 
-export const PLUGIN_NAME = "semgrep";
+type Props = Record<string, unknown>;
 
-export async function startPlugin(_args: string[]): Promise<void> {
-  const fromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-  const grpc = fromPulumi("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
-  const server = new grpc.Server();
+/** The package name: type tokens are `semgrep:index:<Kind>`, functions `semgrep:index:<getX>`. */
+export const PACKAGE_NAME = "semgrep";
+const TOKEN_PREFIX = `${PACKAGE_NAME}:index:`;
+
+/** This package's package.json: beside the bundle in a release tarball, two levels up in the npm package. */
+const PACKAGE_ROOTS = [__dirname, join(__dirname, "../..")];
+
+function packageFile(name: string): string {
+  for (const root of PACKAGE_ROOTS) {
+    try {
+      return readFileSync(join(root, name), "utf8");
+    } catch {
+      // the next candidate
+    }
+  }
+  throw new Error(`pulumi-resource-semgrep: ${name} is missing beside the plugin (looked in ${PACKAGE_ROOTS.join(", ")})`);
+}
+
+export const PLUGIN_VERSION = (JSON.parse(packageFile("package.json")) as { version: string }).version;
+
+/** The resource kind a request is for, from its type token (or its URN's type, from engines that send no type). */
+function kindOf(type: string | undefined, urn: string): ResourceKind {
+  const token = type || urn.split("::")[2]?.split("$").at(-1) || "";
+  const kind = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : "";
+  if (!(RESOURCE_KINDS as string[]).includes(kind))
+    throw new Error(
+      `pulumi-resource-semgrep: unknown resource type ${token}; the kinds are ${RESOURCE_KINDS.map((k) => TOKEN_PREFIX + k).join(", ")}`,
+    );
+  return kind as ResourceKind;
+}
+
+const plain = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
+
+/** A protobuf Struct, which has no `undefined`: an absent value is left out. */
+function toStruct(value: Props): Struct {
+  return Struct.fromJavaScript(JSON.parse(JSON.stringify(value)) as Record<string, never>);
+}
+
+/** The properties of a request, plain, and the context of the call (secrets from `secretsFrom`, else from the properties). */
+function received(struct: Struct | undefined, urn: string, secretsFrom?: Struct) {
+  const { plain: props, secret } = unwrapSecrets(plain(struct));
+  const inputSecrets = secretsFrom ? unwrapSecrets(plain(secretsFrom)).secret : secret;
+  return { props, context: contextOf(urn, inputSecrets) };
+}
+
+/** The outputs a handler returned, as the engine stores them: no context, secrets wrapped. */
+function answered(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Struct {
+  const outs = withoutContext(outputs);
+  return toStruct(withSecrets(outs, secretOutputs(kind, outs, context, declared)));
+}
+
+/** What a handler's `check` returns. */
+interface CheckResult {
+  inputs?: Props;
+  failures?: Array<{ property: string; reason: string }>;
+}
+
+const declaredInputs = (kind: ResourceKind) => Object.keys(KINDS[kind].inputs);
+
+class ResourceProvider {
+  async getPluginInfo(): Promise<PluginInfo> {
+    return new PluginInfo().setVersion(PLUGIN_VERSION);
+  }
+
+  async getSchema(request: proto.GetSchemaRequest): Promise<proto.GetSchemaResponse> {
+    if (request.getVersion() > 0 && request.getSubpackageName?.()) throw new Error("pulumi-resource-semgrep has no subpackages");
+    return new proto.GetSchemaResponse().setSchema(packageFile("schema.json"));
+  }
+
+  async checkConfig(request: proto.CheckRequest): Promise<proto.CheckResponse> {
+    const { plain: news, secret } = unwrapSecrets(plain(request.getNews()));
+    const response = new proto.CheckResponse().setInputs(toStruct(withSecrets(news, new Set([...secret, "token"]))));
+    try {
+      resolveCredentials([
+        { token: stringOr(news.token), tokenSource: "semgrep:token", url: stringOr(news.url), urlSource: "semgrep:url" },
+      ]);
+    } catch (error) {
+      // A missing token is no mistake here: the environment may give it when the provider runs.
+      const message = error instanceof Error ? error.message : String(error);
+      if (/url/i.test(message) && news.url !== undefined)
+        response.setFailuresList([new proto.CheckFailure().setProperty("url").setReason(message)]);
+    }
+    return response;
+  }
+
+  async diffConfig(request: proto.DiffRequest): Promise<proto.DiffResponse> {
+    const olds = unwrapSecrets(plain(request.getOldInputs() ?? request.getOlds())).plain;
+    const news = unwrapSecrets(plain(request.getNews())).plain;
+    const changed = ["token", "url"].filter((key) => (olds[key] ?? "") !== (news[key] ?? ""));
+    // A new token or address changes how the provider reaches the service, never a resource: no replacement.
+    const response = new proto.DiffResponse()
+      .setChanges(changed.length ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
+      .setDiffsList(changed)
+      .setHasdetaileddiff(true);
+    for (const key of changed) response.getDetaileddiffMap().set(key, new proto.PropertyDiff().setKind(proto.PropertyDiff.Kind.UPDATE));
+    return response;
+  }
+
+  async configure(request: proto.ConfigureRequest): Promise<proto.ConfigureResponse> {
+    const args = request.getArgs() ? unwrapSecrets(plain(request.getArgs())).plain : undefined;
+    const variables = request.getVariablesMap();
+    const variable = (key: string) => variables.get(`${PACKAGE_NAME}:config:${key}`) ?? variables.get(`${PACKAGE_NAME}:${key}`);
+    configureCredentials({
+      token: stringOr(args?.token) ?? variable("token"),
+      url: stringOr(args?.url) ?? variable("url"),
+    });
+    return new proto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false);
+  }
+
+  async check(request: proto.CheckRequest): Promise<proto.CheckResponse> {
+    const urn = request.getUrn();
+    const kind = kindOf(request.getType(), urn);
+    const olds = received(request.getOlds(), urn);
+    const news = received(request.getNews(), urn);
+    const oldArg = Object.keys(olds.props).length ? withContext(olds.props, olds.context) : {};
+    const result = (await run(kind, "check", [oldArg, withContext(news.props, news.context)])) as CheckResult;
+    const inputs = withoutContext(result.inputs ?? news.props);
+    const response = new proto.CheckResponse().setInputs(toStruct(withSecrets(inputs, news.context.secretInputs)));
+    response.setFailuresList((result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)));
+    return response;
+  }
+
+  async diff(request: proto.DiffRequest): Promise<proto.DiffResponse> {
+    const urn = request.getUrn();
+    const kind = kindOf(request.getType(), urn);
+    const olds = received(request.getOlds(), urn, request.getOldInputs());
+    const news = received(request.getNews(), urn);
+    const result = (await run(kind, "diff", [
+      request.getId(),
+      withContext(olds.props, olds.context),
+      withContext(news.props, news.context),
+    ])) as {
+      changes?: boolean;
+      replaces?: string[];
+      stables?: string[];
+      deleteBeforeReplace?: boolean;
+    };
+    const response = new proto.DiffResponse()
+      .setReplacesList(result.replaces ?? [])
+      .setStablesList(result.stables ?? [])
+      .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+    if (!result.changes) return response.setChanges(proto.DiffResponse.DiffChanges.DIFF_NONE);
+    response.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
+    // Field by field against the inputs of the last update (a refresh rewrote them to what it found live).
+    const before = request.getOldInputs() ? unwrapSecrets(plain(request.getOldInputs())).plain : olds.props;
+    const secret = [...new Set([...olds.context.secretInputs, ...news.context.secretInputs])];
+    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret);
+    response.setDiffsList([...new Set(fields.map((f) => f.path.split(/[.[]/)[0]!))]);
+    if (!fields.length) return response; // a change of the context only (an input became secret): the engine's own diff
+    const kinds = proto.PropertyDiff.Kind;
+    const kindFor = {
+      add: [kinds.ADD, kinds.ADD_REPLACE],
+      delete: [kinds.DELETE, kinds.DELETE_REPLACE],
+      update: [kinds.UPDATE, kinds.UPDATE_REPLACE],
+    };
+    for (const field of fields)
+      response
+        .getDetaileddiffMap()
+        .set(field.path, new proto.PropertyDiff().setKind(kindFor[field.kind][field.replaces ? 1 : 0]!).setInputdiff(true));
+    return response.setHasdetaileddiff(true);
+  }
+
+  async create(request: proto.CreateRequest): Promise<proto.CreateResponse> {
+    const urn = request.getUrn();
+    const kind = kindOf(request.getType(), urn);
+    const news = received(request.getProperties(), urn);
+    const result = (await run(kind, "create", [withContext(news.props, news.context)])) as { id: string; outs?: Props };
+    return new proto.CreateResponse().setId(result.id).setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
+  }
+
+  async read(request: proto.ReadRequest): Promise<proto.ReadResponse> {
+    const urn = request.getUrn();
+    const kind = kindOf(request.getType(), urn);
+    // `pulumi import` sends neither properties nor inputs: the id alone says what to read, and
+    // the answer's inputs must declare what the object holds (import.ts).
+    const state = received(request.getProperties(), urn, request.getInputs());
+    const oldInputs = unwrapSecrets(plain(request.getInputs())).plain;
+    const result = (await run(kind, "read", [request.getId(), withContext(state.props, state.context)])) as {
+      id?: string;
+      props?: Props;
+      inputs?: Props;
+    };
+    const response = new proto.ReadResponse().setId(result.id ?? "");
+    if (!result.id) return response; // gone from the service
+    const byIdAlone = !Object.keys(state.props).length && !Object.keys(oldInputs).length;
+    const read = withoutContext(result.inputs ?? oldInputs);
+    const inputs = byIdAlone ? await importedInputs(kind, withoutContext(result.props ?? {}), read) : read;
+    response.setProperties(answered(kind, result.props ?? {}, state.context, inputs));
+    return response.setInputs(toStruct(withSecrets(inputs, state.context.secretInputs)));
+  }
+
+  async update(request: proto.UpdateRequest): Promise<proto.UpdateResponse> {
+    const urn = request.getUrn();
+    const kind = kindOf(request.getType(), urn);
+    const olds = received(request.getOlds(), urn, request.getOldInputs());
+    const news = received(request.getNews(), urn);
+    const result = (await run(kind, "update", [
+      request.getId(),
+      withContext(olds.props, olds.context),
+      withContext(news.props, news.context),
+    ])) as {
+      outs?: Props;
+    };
+    return new proto.UpdateResponse().setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
+  }
+
+  async delete(request: proto.DeleteRequest): Promise<Empty> {
+    const urn = request.getUrn();
+    const kind = kindOf(request.getType(), urn);
+    const state = received(request.getProperties(), urn, request.getOldInputs());
+    await run(kind, "delete", [request.getId(), withContext(state.props, state.context)]);
+    return new Empty();
+  }
+
+  async invoke(request: proto.InvokeRequest): Promise<proto.InvokeResponse> {
+    const token = request.getTok();
+    const name = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : "";
+    if (!(FUNCTION_NAMES as string[]).includes(name))
+      throw new Error(
+        `pulumi-resource-semgrep: unknown function ${token}; the functions are ${FUNCTION_NAMES.map((f) => TOKEN_PREFIX + f).join(", ")}`,
+      );
+    const args = unwrapSecrets(plain(request.getArgs())).plain;
+    // The functions check their arguments themselves, naming the field (provider/functions/args.ts).
+    const fn = FUNCTIONS[name as FunctionName] as unknown as (args: Props, opts: { token?: string; url?: string }) => Promise<unknown>;
+    const result = await fn(args, configuredCredentials());
+    return new proto.InvokeResponse().setReturn(toStruct(result as Props));
+  }
+
+  async cancel(): Promise<Empty> {
+    return new Empty();
+  }
+}
+
+const stringOr = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
+/**
+ * An error as the engine reads it: the message, and for a create or update whose writes partly
+ * landed (the runtime's partial-state error carries `id` and `properties`), the resource's state
+ * as far as they go, so that the engine records it (`ErrorResourceInitFailed`).
+ */
+function grpcError(error: unknown): Partial<grpc.StatusObject> {
+  const message = error instanceof Error ? error.message : String(error);
+  const metadata = new grpc.Metadata();
+  const partial = error as { id?: string; properties?: Props; reasons?: string[] };
+  if (error instanceof Error && typeof partial.id === "string" && partial.id) {
+    const detail = new proto.ErrorResourceInitFailed()
+      .setId(partial.id)
+      .setProperties(toStruct(withoutContext(partial.properties ?? {})))
+      .setReasonsList(partial.reasons ?? [message]);
+    const any = new Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new Status().setCode(grpc.status.UNKNOWN).setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+/** The protocol's methods, each answering through the handlers above; the rest answer UNIMPLEMENTED. */
+function service(provider: ResourceProvider): grpc.UntypedServiceImplementation {
+  const methods = [
+    "getPluginInfo",
+    "getSchema",
+    "checkConfig",
+    "diffConfig",
+    "configure",
+    "check",
+    "diff",
+    "create",
+    "read",
+    "update",
+    "delete",
+    "invoke",
+    "cancel",
+  ] as const;
+  const implementation: grpc.UntypedServiceImplementation = {};
+  for (const method of methods) {
+    const fn = (provider[method] as (request: unknown) => Promise<unknown>).bind(provider);
+    implementation[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const urn = (call.request as { getUrn?: () => string }).getUrn?.() ?? "";
+      aboutResource(urn, () => fn(call.request)).then(
+        (response) => callback(null, response),
+        (error: unknown) => callback(grpcError(error)),
+      );
+    };
+  }
+  return implementation;
+}
+
+/** Large states (a policy of thousands of rules) exceed gRPC's default 4 MB message limit. */
+const MESSAGE_LIMIT = 400 * 1024 * 1024;
+
+/**
+ * Starts the server on a loopback port and prints the port as the first line of stdout, as the
+ * engine expects of a plugin; `args` are the plugin's arguments, the engine's address among them.
+ */
+export async function startPlugin(args: string[]): Promise<grpc.Server> {
+  useEngineAddress(addressAmong(args));
+  const server = new grpc.Server({ "grpc.max_receive_message_length": MESSAGE_LIMIT, "grpc.max_send_message_length": MESSAGE_LIMIT });
+  server.addService(rpc.ResourceProviderService, service(new ResourceProvider()));
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   process.stdout.write(`${port}\n`);
+  return server;
 }

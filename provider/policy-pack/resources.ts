@@ -3,7 +3,7 @@
  * resource's name and inputs are. The pack sees the inputs a program declares (the engine's
  * view before the provider runs), so a field left out is `undefined`.
  */
-import { RESOURCE_KINDS, type ResourceKind } from "../kinds";
+import { RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
 
 /** `pulumi-nodejs:dynamic/semgrep:<Kind>`, the type token of the dynamic resources (the TypeScript classes). */
 export const typeToken = (kind: ResourceKind) => `pulumi-nodejs:dynamic/semgrep:${kind}`;

@@ -8,7 +8,7 @@
 import { createRequire } from "node:module";
 import type { PolicyResource, ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ResourceKind } from "../../provider/kinds";
+import type { ResourceKind } from "../../provider/core/kinds";
 import { POLICIES } from "../../provider/policy-pack/pack";
 import { criticalFindingsBlock } from "../../provider/policy-pack/policies/critical-findings-block";
 import { criticalRulesNotWeakened } from "../../provider/policy-pack/policies/critical-rules-not-weakened";
