@@ -10,7 +10,8 @@ import { resolveCredentials } from "../client/config";
 import { type AdoptionPlan, planAdoption } from "./plan";
 import { AdoptRequestError, type Area, findDeployment, type Progress, readDeployment } from "./read";
 import { renderProject } from "./render";
-import { prepareDirectory, writeProject } from "./write";
+import { renderYamlProject } from "./render-yaml";
+import { prepareDirectory, typescriptLeftovers, writeProject } from "./write";
 
 export { AREAS, type Area, AdoptRequestError, projectPattern } from "./read";
 
@@ -31,6 +32,11 @@ export interface AdoptOptions {
   skip?: readonly Area[];
   /** Write into a non-empty directory (replacing the files adopt writes). */
   force?: boolean;
+  /**
+   * The program's language: `typescript` (the default: the classes of this package) or `yaml`
+   * (a Pulumi YAML program of the native plugin's resources, `semgrep:index:<Kind>`).
+   */
+  language?: Language;
   /** The service's address; else `SEMGREP_APP_URL`, `SEMGREP_URL`, https://semgrep.dev. */
   url?: string;
   /** Where `url` came from, named in errors about it. Default `--url`. */
@@ -43,8 +49,15 @@ export interface AdoptOptions {
   command?: string;
 }
 
+/** The languages adopt writes a program in. */
+export const LANGUAGES = ["typescript", "yaml"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
 export interface AdoptResult {
   dir: string;
+  language: Language;
+  /** Files of a TypeScript project a YAML run found in the directory and left as they are (with --force). */
+  leftOver: string[];
   deployment: { id: string; slug: string };
   /** Resources declared, by kind. */
   resources: Record<string, number>;
@@ -70,12 +83,12 @@ export const PACKAGE_VERSION = PACKAGE.version;
  * than one per project (most projects are on their default branch); a primary branch left out
  * for another reason (a bare branch name the resource would write in another form) keeps its own line.
  */
-function ambiguousBranches(projects: AdoptionPlan["projects"]): string[] {
+function ambiguousBranches(projects: AdoptionPlan["projects"], file: string): string[] {
   const count = projects.filter((p) => p.commonNote !== undefined).length;
   if (!count) return [];
   return [
     `primaryBranch of ${count} project${count === 1 ? "" : "s"}: left out, being the default branch or none (the service does not ` +
-      'say whether a project follows its default branch or is pinned to it: declare "None" or the branch yourself; see projects.ts)',
+      `say whether a project follows its default branch or is pinned to it: declare "None" or the branch yourself; see ${file})`,
   ];
 }
 
@@ -107,14 +120,18 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       throw new AdoptReadError(`reading deployment ${deployment.slug}: ${(error as Error).message}`, { cause: error });
     });
     const plan = planAdoption(live);
-    const rendered = renderProject(plan, {
+    const language = options.language ?? "typescript";
+    const render = language === "yaml" ? renderYamlProject : renderProject;
+    const rendered = render(plan, {
       version: PACKAGE.version,
       pulumiRange: PACKAGE.dependencies["@pulumi/pulumi"] ?? "^3.0.0",
-      command: options.command ?? `pulumi-semgrep adopt --deployment ${deployment.slug}`,
+      command: options.command ?? `pulumi-semgrep adopt --deployment ${deployment.slug}${language === "yaml" ? " --language yaml" : ""}`,
     });
     const written = writeProject(dir, rendered.files, options.force ?? false);
     return {
       dir,
+      language,
+      leftOver: language === "yaml" ? typescriptLeftovers(dir, rendered.files) : [],
       deployment,
       resources: {
         ProjectSettings: plan.projects.length,
@@ -126,7 +143,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       files: written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
       notes: [
         ...plan.leftOut.map((line) => `not declared: ${line}`),
-        ...ambiguousBranches(plan.projects),
+        ...ambiguousBranches(plan.projects, language === "yaml" ? "Main.yaml" : "projects.ts"),
         ...plan.projects.flatMap((p) =>
           p.notes.filter((n) => n !== p.commonNote).map((n) => `project ${String(p.args.projectName)}: ${n}`),
         ),

@@ -72,7 +72,7 @@ const comments = (notes: readonly string[], indent: string) =>
  * A quoted value (`" padded"`, a tag with a leading space) is one word: broken at its space, the
  * comment would lose the very white space the note is about.
  */
-function wrap(text: string, width: number): string[] {
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.match(/(?:"(?:[^"\\]|\\.)*"|[^\s"]|")+/g) ?? []) {
@@ -85,7 +85,7 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** The lists of a detection policy that hold rule paths: one per line. */
-const RULE_LISTS = new Set(["rulesets", "rules", "disabled", "exceptions"]);
+export const RULE_LISTS = new Set(["rulesets", "rules", "disabled", "exceptions"]);
 
 export function renderProject(plan: AdoptionPlan, context: RenderContext): RenderedProject {
   const { deployment } = plan;

@@ -13,7 +13,13 @@ const GENERATED_DIRS = ["policies", "detection-policies"];
  * (that area skipped, or gone from the deployment) is removed, so no file is left that looks
  * managed while index.ts no longer reads it.
  */
-const GENERATED_FILES = ["projects.ts", "remediation-policies.ts"];
+const GENERATED_FILES = ["projects.ts", "remediation-policies.ts", "index.ts", "Main.yaml"];
+
+/**
+ * Files of a TypeScript project that a YAML program has no use for, which `--force` leaves as they
+ * are (they may hold what the user installed or configured) and the summary names.
+ */
+const TYPESCRIPT_LEFTOVERS = ["package.json", "package-lock.json", "tsconfig.json", "node_modules"];
 
 /** Checks, before anything is read at length, that `dir` may be written: absent, empty, or `force`. */
 export function prepareDirectory(dir: string, force: boolean): void {
@@ -28,7 +34,12 @@ export function prepareDirectory(dir: string, force: boolean): void {
   }
 }
 
-/** Writes `files` under `dir`; returns each path and its size in bytes. */
+/**
+ * Writes `files` under `dir`; returns each path and its size in bytes. With `force`, the program
+ * files adopt no longer writes are removed first, those of the other language included (a
+ * TypeScript run removes a Main.yaml, a YAML run index.ts and the data files), so that one program
+ * is left; a directory of data files left empty goes too.
+ */
 export function writeProject(dir: string, files: Record<string, string>, force: boolean): { path: string; bytes: number }[] {
   prepareDirectory(dir, force);
   if (force) {
@@ -36,6 +47,7 @@ export function writeProject(dir: string, files: Record<string, string>, force: 
       const at = join(dir, sub);
       if (!existsSync(at)) continue;
       for (const name of readdirSync(at)) if (name.endsWith(".ts") && !(`${sub}/${name}` in files)) rmSync(join(at, name));
+      if (!readdirSync(at).length) rmSync(at, { recursive: true });
     }
     for (const name of GENERATED_FILES) if (!(name in files)) rmSync(join(dir, name), { force: true });
   }
@@ -46,3 +58,9 @@ export function writeProject(dir: string, files: Record<string, string>, force: 
     return { path, bytes: Buffer.byteLength(text) };
   });
 }
+
+/** The files of a TypeScript project in `dir` that a YAML program leaves as they are (after {@link writeProject} with `force`). */
+export const typescriptLeftovers = (dir: string, files: Record<string, string>): string[] =>
+  TYPESCRIPT_LEFTOVERS.filter((name) => !(name in files) && existsSync(join(dir, name))).map((name) =>
+    statSync(join(dir, name)).isDirectory() ? `${name}/` : name,
+  );

@@ -6,7 +6,17 @@
  * always before anything is written; 1 for a failure while reading.
  */
 import { parseArgs } from "node:util";
-import { AdoptRequestError, PACKAGE_VERSION, adopt, AREAS, type AdoptResult, type Area, TargetNotEmptyError } from "../adopt";
+import {
+  AdoptRequestError,
+  PACKAGE_VERSION,
+  adopt,
+  AREAS,
+  type AdoptResult,
+  type Area,
+  type Language,
+  LANGUAGES,
+  TargetNotEmptyError,
+} from "../adopt";
 import {
   APIConnectionError,
   AuthenticationError,
@@ -18,8 +28,8 @@ import {
 
 const USAGE = `Usage: pulumi-semgrep adopt --deployment <slug or id> [options]
 
-Writes a TypeScript Pulumi project declaring the deployment's configuration exactly as it is
-live, so that its first \`pulumi up\` finds everything as declared and changes nothing.
+Writes a Pulumi project declaring the deployment's configuration exactly as it is live, so that
+its first \`pulumi up\` finds everything as declared and changes nothing.
 
   --deployment D     the deployment, by slug (e.g. acme) or numeric id (required)
   --out DIR          where to write the project (default ./semgrep-<slug>); must be absent or empty
@@ -27,9 +37,14 @@ live, so that its first \`pulumi up\` finds everything as declared and changes n
                      ? one character); several times, or comma-separated
   --policies ID      declare only these v1 policies (id or slug); several times, or comma-separated
   --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
+  --language L       typescript (default): index.ts and data files using this package's
+                     classes; yaml: a Pulumi YAML program (Pulumi.yaml, Main.yaml) of the native
+                     plugin's resources (semgrep:index:<Kind>), no package.json
   --force            write into a non-empty DIR: replaces the files adopt writes (package.json
-                     too) and removes the data files it no longer writes (any .ts file in
-                     policies/ and detection-policies/, projects.ts, remediation-policies.ts)
+                     too) and removes the program files it no longer writes, the other
+                     language's included (any .ts file in policies/ and detection-policies/,
+                     projects.ts, remediation-policies.ts, index.ts, Main.yaml); a yaml run
+                     leaves package.json, tsconfig.json and node_modules/ and names them
   --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
                      https://semgrep.dev)
   -h, --help         this text (pulumi-semgrep --version prints the package's version)
@@ -60,6 +75,7 @@ function parseAdopt(argv: string[]) {
         policies: { type: "string", multiple: true },
         skip: { type: "string", multiple: true },
         force: { type: "boolean" },
+        language: { type: "string" },
         url: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -74,6 +90,9 @@ function parseAdopt(argv: string[]) {
   const unknown = skip.filter((area) => !(AREAS as readonly string[]).includes(area));
   if (unknown.length) throw new UsageError(`--skip ${unknown.join(",")}: not an area; give ${AREAS.join(", ")}`);
   if (values.out !== undefined && !values.out.trim()) throw new UsageError("--out must name a directory");
+  const language = values.language ?? "typescript";
+  if (!(LANGUAGES as readonly string[]).includes(language))
+    throw new UsageError(`--language ${language}: not a language adopt writes; give ${LANGUAGES.join(" or ")}`);
   // An area both chosen from and skipped: which one was meant cannot be told, so neither is guessed.
   const projects = listFlag(values.projects);
   const policies = listFlag(values.policies);
@@ -86,6 +105,7 @@ function parseAdopt(argv: string[]) {
     policies,
     skip: skip as Area[],
     force: values.force ?? false,
+    language: language as Language,
     url: values.url,
   };
 }
@@ -101,6 +121,7 @@ function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): strin
     ...request.projects.map((p) => `--projects ${shellQuoted(p)}`),
     ...request.policies.map((p) => `--policies ${shellQuoted(p)}`),
     ...request.skip.map((s) => `--skip ${s}`),
+    ...(request.language === "yaml" ? ["--language yaml"] : []),
   ].join(" ");
 }
 
@@ -115,8 +136,15 @@ function summary(result: AdoptResult): string {
     ...(result.notes.length
       ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]
       : []),
+    ...(result.leftOver.length
+      ? [
+          `Left as they were: ${result.leftOver.join(", ")} (a TypeScript project's; Pulumi.yaml now runs Main.yaml, runtime yaml): remove them if nothing else uses them`,
+        ]
+      : []),
     "Next:",
-    `  cd ${shellQuoted(dir)} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
+    result.language === "yaml"
+      ? `  install the plugin pulumi-resource-semgrep (README.md), then: cd ${shellQuoted(dir)} && pulumi stack init ${result.deployment.slug} && pulumi config set --secret semgrep:token && pulumi up   # writes nothing to Semgrep`
+      : `  cd ${shellQuoted(dir)} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
   ].join("\n");
 }
 

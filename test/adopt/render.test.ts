@@ -3,10 +3,13 @@
  * the policies' data files (a one-rule change is a one-line diff), notes as wrapped comments,
  * and the same bytes for the same plan.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planAdoption } from "../../provider/adopt/plan";
+import { parse } from "yaml";
+import { type AdoptionPlan, planAdoption } from "../../provider/adopt/plan";
 import type { LiveDeployment } from "../../provider/adopt/read";
 import { type RenderContext, renderProject } from "../../provider/adopt/render";
+import { renderYamlProject, yamlEntries } from "../../provider/adopt/render-yaml";
 import { policy, project, rule } from "../../provider/client/schemas";
 
 const CONTEXT: RenderContext = { version: "1.2.3", pulumiRange: "^3.200.0", command: "pulumi-semgrep adopt --deployment acme" };
@@ -111,5 +114,198 @@ describe("renderProject", () => {
     expect(render()).toEqual(first);
     expect(render("reversed")).toEqual(first);
     expect(Object.values(first).join("")).not.toMatch(/undefined|NaN|\[object Object\]/);
+  });
+});
+
+// ---- --language yaml: the same plan as a Pulumi YAML program. ----
+
+/** Pulumi YAML reads `$$` as `$` (and `${…}` as an interpolation): the program's strings as Pulumi YAML reads them. */
+function asPulumiReads(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(/\$\$/g, "$");
+  if (Array.isArray(value)) return value.map(asPulumiReads);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [asPulumiReads(k) as string, asPulumiReads(v)]));
+  return value;
+}
+
+type YamlResource = { type: string; properties: Record<string, unknown> };
+const mainOf = (files: Record<string, string>) => parse(files["Main.yaml"]!) as { resources: Record<string, YamlResource> };
+const renderYaml = (plan: AdoptionPlan) => renderYamlProject(plan, { ...CONTEXT, command: `${CONTEXT.command} --language yaml` }).files;
+
+/** Texts a hand-written emitter gets wrong: spaces, unicode, quotes, backslashes, colons, `#`, leading dashes, YAML words, `$`. */
+const AWKWARD = [
+  " padded ",
+  "ünïcødé ✓ 🚀",
+  'say "hi"',
+  "back\\slash",
+  "key: value",
+  "a # not a comment",
+  "- leading dash",
+  "? question",
+  "true",
+  "null",
+  "123",
+  "${resource.output} and $$ and $",
+  "tab\there\nnew line",
+  "\u0085\u2028\u007f\ufeff",
+  "@at `tick` | pipe > gt % pct & amp * star ! bang",
+  "",
+];
+
+/** A plan with every kind, its strings the awkward ones. */
+function awkwardPlan(): AdoptionPlan {
+  return {
+    deployment: { id: "1", slug: "acme" },
+    projects: [
+      {
+        name: "acme-web-app",
+        args: { projectName: "acme/web app: #1", tags: AWKWARD.filter(Boolean), managedScanConfig: { diffScan: { enabled: true } } },
+        notes: ['primaryBranch left out: "main" # and a\nline break'],
+      },
+      { name: "true", args: { projectName: "- dash/project", primaryBranch: "refs/heads/ü" }, notes: [] },
+    ],
+    ruleModes: [
+      {
+        name: "default-sast-policy",
+        policyId: "10",
+        policyName: 'Default "SAST": #1',
+        args: { policyId: "10" },
+        modes: { "a.b-c": "MODE_BLOCK", "python.x_y.z": "MODE_MONITOR" },
+        notes: ['rule "bad path" left out: not a rule path PolicyRuleModes takes'],
+      },
+    ],
+    detectionPolicies: [
+      {
+        name: "detection-code",
+        args: {
+          product: "code",
+          rulesets: ["p/default", "p/owasp-top-ten"],
+          rules: [],
+          disabled: ["a.b"],
+          exceptions: [{ exceptionType: "exclude", projectName: "acme/web app: #1", rule: "a.b", ruleType: "rule" }],
+        },
+        notes: [],
+      },
+    ],
+    remediationPolicies: AWKWARD.map((text, i) => ({
+      name: `policy-${i}`,
+      args: {
+        slug: `policy-${i}`,
+        policyName: text,
+        description: text,
+        active: i % 2 === 0,
+        filters: { mode: "all", conditions: [] },
+        actions: [{ type: "block" }],
+      },
+      notes: [],
+    })),
+    absent: [],
+    leftOut: ["project acme/gone: listed, then gone when adopt read it (deleted meanwhile)"],
+  };
+}
+
+describe("renderYamlProject (adopt --language yaml)", () => {
+  it("writes Pulumi.yaml, Main.yaml, README.md and .gitignore: no package.json, tsconfig.json or .ts file", () => {
+    const files = renderYaml(planAdoption(live()));
+    expect(Object.keys(files)).toEqual([".gitignore", "Main.yaml", "Pulumi.yaml", "README.md"]);
+    expect(parse(files["Pulumi.yaml"]!)).toEqual({
+      name: "semgrep-acme",
+      runtime: "yaml",
+      description: "Semgrep deployment acme, adopted by pulumi-semgrep adopt",
+    });
+    expect(files["README.md"]).toContain(
+      "pulumi plugin install resource semgrep 1.2.3 --file pulumi-resource-semgrep-v1.2.3-<os>-<arch>.tar.gz",
+    );
+    expect(files["README.md"]).toContain("pulumi config set --secret semgrep:token");
+    expect(files["README.md"]).toMatch(/pulumi up +# records the resources: it finds everything as declared and writes nothing/);
+  });
+
+  it("declares the TypeScript program's resources, by the same names, as semgrep:index:<Kind> with the plan's values", () => {
+    const plan = planAdoption(live());
+    const { resources } = mainOf(renderYaml(plan));
+    expect(resources).toEqual({
+      "acme-legacy": {
+        type: "semgrep:index:ProjectSettings",
+        properties: { deploymentSlug: "acme", ...plan.projects[0]!.args },
+      },
+      "acme-web-app": {
+        type: "semgrep:index:ProjectSettings",
+        properties: { deploymentSlug: "acme", ...plan.projects[1]!.args },
+      },
+      "default-sast-policy": {
+        type: "semgrep:index:PolicyRuleModes",
+        properties: { deploymentId: "1", policyId: "10", modes: plan.ruleModes[0]!.modes },
+      },
+    });
+    // The TypeScript program's names for the same plan.
+    const ts = render();
+    for (const name of ["acme-legacy", "acme-web-app"]) expect(ts["projects.ts"]).toContain(`  "${name}": {`);
+    expect(ts["index.ts"]).toContain('new PolicyRuleModes("default-sast-policy"');
+  });
+
+  it("one rule per line in modes, sorted; the notes are # comments where the TypeScript program has them", () => {
+    const text = renderYaml(planAdoption(live()))["Main.yaml"]!;
+    const lines = text.split("\n");
+    const at = lines.indexOf("      modes:");
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '        "go.lang.security.audit.net.use-tls.use-tls": "MODE_MONITOR"',
+      '        "javascript.browser.security.insecure-document-method.insecure-document-method": "MODE_COMMENT"',
+      '        "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK"',
+    ]);
+    expect(text).toContain('  # rule "not-a-rule-path" left out: not a rule path PolicyRuleModes takes\n');
+    expect(text).toContain(
+      '\n      # tags left out: the live value [" padded"] cannot be declared (a tag must not start or end\n      # with white space)\n',
+    );
+    // The notes' comments are wrapped at 100 columns (the header names the command as given).
+    expect(lines.filter((line) => /^ +#/.test(line) && line.length > 100)).toEqual([]);
+  });
+
+  it("the same bytes for the same plan, whatever order the service listed things in", () => {
+    expect(renderYaml(planAdoption(live("reversed")))).toEqual(renderYaml(planAdoption(live())));
+    expect(renderYaml(planAdoption(live()))).toEqual(renderYaml(planAdoption(live())));
+  });
+
+  it("awkward strings in keys and values parse back to exactly the plan's values, `$` as Pulumi YAML reads it", () => {
+    const plan = awkwardPlan();
+    const files = renderYaml(plan);
+    const parsed = mainOf(files);
+    const { resources } = asPulumiReads(parsed) as { resources: Record<string, YamlResource> };
+    expect(Object.keys(resources)).toEqual([
+      "acme-web-app",
+      "true",
+      "default-sast-policy",
+      "detection-code",
+      ...AWKWARD.map((_, i) => `policy-${i}`),
+    ]);
+    expect(resources["acme-web-app"]!.properties).toEqual({ deploymentSlug: "acme", ...plan.projects[0]!.args });
+    expect(resources["true"]!.properties).toEqual({ deploymentSlug: "acme", ...plan.projects[1]!.args });
+    expect(resources["detection-code"]!.properties).toEqual({ deploymentId: "1", ...plan.detectionPolicies[0]!.args });
+    plan.remediationPolicies.forEach((policy) =>
+      expect(resources[policy.name]).toEqual({
+        type: "semgrep:index:RemediationPolicy",
+        properties: { deploymentId: "1", ...policy.args },
+      }),
+    );
+    // Each `$` doubled in the file: no string becomes an interpolation.
+    expect(files["Main.yaml"]).toContain('"$${resource.output} and $$$$ and $$"');
+    // The notes' line breaks never end a comment early (the file parsed), and they are in it.
+    expect(files["Main.yaml"]).toContain('# primaryBranch left out: "main" # and a\\u000aline break');
+    // The exceptions, one per line like the rule lists.
+    expect(files["Main.yaml"]).toContain(
+      '      exceptions:\n        - { exceptionType: "exclude", projectName: "acme/web app: #1", rule: "a.b", ruleType: "rule" }\n',
+    );
+  });
+
+  it("any JSON value and key round-trips through the emitter (generated)", () => {
+    const key = fc.string({ unit: "binary", maxLength: 12 });
+    const value = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 6 }), fc.integer({ min: 20, max: 120 }), (object, width) => {
+        const text = `${yamlEntries(object, "", new Set(), width).join("\n")}\n`;
+        const back = Object.keys(object).length ? asPulumiReads(parse(text)) : {};
+        expect(back).toEqual(object);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
