@@ -17,7 +17,7 @@ import { REPO } from "../tools/docs.mjs";
 
 type Declaration = { inputs: Record<string, { replaces?: boolean }>; outputs: Record<string, unknown> };
 const built = (path: string) => createRequire(join(REPO, "package.json"))(join(REPO, "dist", path)) as Record<string, unknown>;
-const KINDS = built("kinds/index.js").KINDS as Record<string, Declaration>;
+const KINDS = built("core/kinds/index.js").KINDS as Record<string, Declaration>;
 const FUNCTION_NAMES = built("native/functions.js").FUNCTION_NAMES as string[];
 
 interface Property {
@@ -205,7 +205,7 @@ describe("package schema (schema.json)", () => {
   );
 
   it("goes stale when a doc comment changes: the check names the entries (a resource, a function), and writing fixes them", () => {
-    const kind = "provider/kinds/project-tags.ts";
+    const kind = "provider/core/kinds/project-tags.ts";
     const fn = "provider/functions/projects.ts";
     const regenerated = generateSchema({
       sources: {

@@ -1,7 +1,7 @@
 // The Pulumi package schema, schema.json at the repository root: what the native plugin
 // (pulumi-resource-semgrep) serves through GetSchema, what `pulumi package get-schema semgrep`
 // prints, and what the SDKs of other languages are generated from. Generated, never written by
-// hand: from the kinds' declarations (provider/kinds) and the data-source functions' argument and
+// hand: from the kinds' declarations (provider/core/kinds) and the data-source functions' argument and
 // result types (the ones the plugin serves, provider/native/functions.ts FUNCTIONS), read as
 // test/tools/docs.mjs reads them (types and doc comments from the TypeScript compiler, what exists
 // only at run time from the built declarations in dist/).
@@ -46,7 +46,7 @@ export class SchemaError extends DocsError {}
  */
 export function generateSchema({ root = REPO, sources = {} } = {}) {
   const api = compile(root, sources);
-  const { KINDS } = loadBuilt(root, "kinds/index.js");
+  const { KINDS } = loadBuilt(root, "core/kinds/index.js");
   const { FUNCTION_NAMES } = loadBuilt(root, "native/functions.js");
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const context = { api, kinds: new Set(Object.keys(KINDS)), types: new Map(), problems: [] };
