@@ -427,7 +427,8 @@ function declaredName(properties) {
 /** `interface X`, `type X = {…}`, `const x = z.object({…})`, or `X`'s property `p: {…}` (`XP`). */
 function containerName(node) {
   if (!node) return undefined;
-  if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isClassDeclaration(node)) && node.name) return node.name.text;
+  if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isClassDeclaration(node)) && node.name)
+    return node.name.text;
   if (ts.isTypeLiteralNode(node)) {
     let up = node.parent;
     while (up && (ts.isArrayTypeNode(up) || ts.isUnionTypeNode(up) || ts.isParenthesizedTypeNode(up))) up = up.parent;
