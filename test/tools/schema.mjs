@@ -43,6 +43,7 @@ export class SchemaError extends DocsError {}
  *
  * @param {{ root?: string, sources?: Record<string, string> }} [options] `sources`: file contents
  *   to compile in place of those on disk, by path relative to `root` (what a test changes).
+ * @returns {Record<string, any>}
  */
 export function generateSchema({ root = REPO, sources = {} } = {}) {
   const api = compile(root, sources);
@@ -338,7 +339,6 @@ function typeSpec(context, type, { where, input = false, hint }) {
     .map(plain)
     .flatMap(membersOf)
     .filter((m) => !isNullish(m));
-  const has = (flag) => members.some((m) => m.flags & flag);
   const stringy = (m) => m.flags & ts.TypeFlags.StringLike || (m.isIntersection() && m.types.some((t) => t.flags & ts.TypeFlags.String));
   if (!members.length) return { $ref: "pulumi.json#/Any" };
   if (members.every((m) => m.flags & ts.TypeFlags.BooleanLike)) return { type: "boolean" };
