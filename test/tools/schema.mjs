@@ -235,13 +235,15 @@ const alwaysSecret = (declaration, name) => Boolean(declaration.outputs[name]?.s
  */
 function resourceDescription({ api, problems }, declaration, classSymbol) {
   const { kind, id, service } = declaration;
+  // `<a>/<b> (a note)`: the format, then what the note says of it.
+  const [format, note] = id.format.split(/ (?=\()/);
   const summary = docOf(api, classSymbol);
   if (!summary) problems.push(`${kind}: the class has no doc comment (${declarationFile(api, classSymbol)})`);
   return [
     summary,
     "## Id",
-    `\`${id.format}\`: reading (refresh, import, a resource read by its id) works from the id alone.`,
-    `Import an existing object with \`pulumi import ${token(kind)} <name> ${id.format}\`; an imported resource records no ` +
+    `\`${format}\`${note ? ` ${note}` : ""}: reading (refresh, import, a resource read by its id) works from the id alone.`,
+    `Import an existing object with \`pulumi import ${token(kind)} <name> ${format}\`; an imported resource records no ` +
       "original (it found the value as declared), so `destroy` leaves the object as it is.",
     "## What it does on the service",
     [
@@ -252,6 +254,10 @@ function resourceDescription({ api, problems }, declaration, classSymbol) {
     ].join("\n"),
     "## Adoption",
     service.adoption,
+    // Rules across inputs (checked at preview, the error naming the input): the schema types each input alone.
+    ...(declaration.rules?.length
+      ? ["## Rules across inputs", declaration.rules.map((rule) => `- \`${rule.path}\`: ${rule.message}.`).join("\n")]
+      : []),
   ].join("\n\n");
 }
 
@@ -315,7 +321,8 @@ function propertySpec(context, property, type, { where, input, hint }) {
   return {
     ...spec,
     description: [description, listed].filter(Boolean).join(" "),
-    ...(deprecated ? { deprecationMessage: deprecated } : {}),
+    // One line: the SDKs print it as a warning.
+    ...(deprecated ? { deprecationMessage: deprecated.replace(/\s*\n\s*/g, " ") } : {}),
   };
 }
 
