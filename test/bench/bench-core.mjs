@@ -247,7 +247,7 @@ function stackColumn(ws, emulator, projects, rules, log) {
     /** @type {Record<string, any>} */
     phases: {},
     stateBytes: 0,
-    /** @type {Record<string, { count: number, bytes: number }>} */
+    /** @type {ReturnType<typeof stateBytesByKind>} */
     stateByKind: {},
     afterUp: "",
     /** @param {string} phase */
@@ -278,7 +278,7 @@ function stackColumn(ws, emulator, projects, rules, log) {
 /**
  * Where the native column's requests differ from the dynamic column's, phase by phase and
  * operation by operation (none: the plugin calls the same handlers).
- * @returns {string[]} e.g. `up policies.setRuleMode: dynamic 9, native 8`
+ * @returns {string[]} e.g. `up policies.updateRuleMode: dynamic 9, native 8`
  */
 function requestDifferences(dynamicPhases, nativePhases) {
   return PHASES.flatMap((phase) => {
