@@ -314,7 +314,7 @@ async function nativeWorkspace(installedDir, files, credentials) {
   if (!findExecutable("pulumi-language-yaml", path))
     throw new Error(
       `no YAML language host (pulumi-language-yaml) beside pulumi in ${pulumiCliDir()} or on the PATH: build it ` +
-        "(go build github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml) and put it there, or run with --native false",
+        "(npm run pulumi:cli builds it beside pulumi), or run with --native false",
     );
   return pulumiWorkspace(files, { ...credentials, PATH: path.join(delimiter) }, join(installedDir, "node_modules"));
 }
