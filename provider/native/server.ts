@@ -27,7 +27,7 @@ import { aboutResource } from "../dynamic/notices";
 import { run } from "../dynamic/runtime";
 import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
-import { importedInputs } from "./import";
+import { importedInputs, importedState } from "./import";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
 
@@ -276,10 +276,11 @@ class ResourceProvider {
  * declares, from a second read with those inputs as its state. The read by id alone answers as a
  * resource that manages nothing (a ProjectTags with no declared tags, a PolicyRuleModes with no
  * modes), and the next diff compares the program's inputs with these outputs: the generated code
- * would then preview an update of values that are live as declared.
+ * would then preview an update of values that are live as declared. The state also records that
+ * the resource found the object (import.ts), so that destroy leaves it.
  */
 async function importedOutputs(kind: ResourceKind, id: string, inputs: Props, context: CallContext): Promise<Props | undefined> {
-  const again = (await run(kind, "read", [id, withContext(inputs, context)])) as { id?: string; props?: Props };
+  const again = (await run(kind, "read", [id, withContext(importedState(kind, inputs), context)])) as { id?: string; props?: Props };
   return again.id ? (again.props ?? {}) : undefined;
 }
 
