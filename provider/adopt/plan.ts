@@ -10,10 +10,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { POLICY_MODES, type PolicyMode, type Project, rulePath, withoutSystemTags } from "../client/schemas";
-import { liveManagedScans } from "../dynamic/projects";
-import { exceptionsOf, exceptionKey, keyString } from "../kinds/detection-exceptions";
-import { inputSchema, type ResourceKind } from "../kinds";
-import { remediationPolicyState } from "../kinds/remediation-policy";
+import { liveManagedScans } from "../core/handlers/projects";
+import { exceptionsOf, exceptionKey, keyString } from "../core/kinds/detection-exceptions";
+import { inputSchema, type ResourceKind } from "../core/kinds";
+import { remediationPolicyState } from "../core/kinds/remediation-policy";
 import type { LiveDeployment } from "./read";
 import { uniqueNames } from "./names";
 

@@ -7,10 +7,10 @@
  * as declared, so `destroy` leaves the object as it is.
  */
 import { declarable } from "../adopt/plan";
-import { KINDS, type ResourceKind } from "../kinds";
-import { managedTags } from "../kinds/project-settings";
-import { notify } from "../dynamic/notices";
-import { policyRules } from "../dynamic/rule-index";
+import { KINDS, type ResourceKind } from "../core/kinds";
+import { managedTags } from "../core/kinds/project-settings";
+import { notify } from "../core/runtime/notices";
+import { policyRules } from "../core/handlers/rule-index";
 
 type Props = Record<string, unknown>;
 

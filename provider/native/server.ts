@@ -19,12 +19,12 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../kinds";
+import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
 import { resolveCredentials } from "../client/config";
-import { configureCredentials, configuredCredentials } from "../dynamic/credentials";
-import { addressAmong, useEngineAddress } from "../dynamic/engine-watch";
-import { aboutResource } from "../dynamic/notices";
-import { run } from "../dynamic/runtime";
+import { configureCredentials, configuredCredentials } from "../core/runtime/credentials";
+import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
+import { aboutResource } from "../core/runtime/notices";
+import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
 import { importedInputs, importedState } from "./import";
@@ -178,7 +178,8 @@ class ResourceProvider {
     response.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
     // Field by field against the inputs of the last update (a refresh rewrote them to what it found live).
     const before = request.getOldInputs() ? unwrapSecrets(plain(request.getOldInputs())).plain : olds.props;
-    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? []);
+    const secret = [...new Set([...olds.context.secretInputs, ...news.context.secretInputs])];
+    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret);
     response.setDiffsList([...new Set(fields.map((f) => f.path.split(/[.[]/)[0]!))]);
     if (!fields.length) return response; // a change of the context only (an input became secret): the engine's own diff
     const kinds = proto.PropertyDiff.Kind;
