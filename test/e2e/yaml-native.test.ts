@@ -8,6 +8,9 @@
  * kind at most, and one stack then covers both ways of configuring the plugin in one set of runs.
  * The steps share the emulators and the stack, in order.
  */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
 import { remediationPolicyInput } from "../../provider/client/schemas/policies-v2";
@@ -15,6 +18,8 @@ import { type EmulatorState, type RunningEmulator, SAST_POLICY_ID, SECRETS_POLIC
 import { printedWithoutPathWarnings, type YamlWorkspace, yamlWorkspace } from "../support/yaml-program";
 
 const V1_TOKEN = "yaml-e2e-v1-token-51c7e2";
+/** The v1 deployment's token after rotation (step 6). */
+const ROTATED_TOKEN = "yaml-e2e-v1-rotated-0f62d9";
 const V2_TOKEN = "yaml-e2e-v2-token-8d04aa";
 /** A tag given as a secret config value: its text must appear in no output, state or message. */
 const SECRET_TAG = "owner:yaml-secret-3e9b71";
@@ -146,6 +151,7 @@ describe("a YAML program with the nine kinds, through the native plugin", { time
   let client2: SemgrepClient;
   const before: Record<"v1" | "v2", EmulatorState> = {} as never;
   let workspace: YamlWorkspace;
+  let dataFile: string;
   const marks = () => ({ v1: v1.requests().length, v2: v2.requests().length });
   const writes = (mark: { v1: number; v2: number }) => ({ v1: writesSince(v1, mark.v1), v2: writesSince(v2, mark.v2) });
   const rule = (policyId: string, path: string) =>
@@ -157,7 +163,9 @@ describe("a YAML program with the nine kinds, through the native plugin", { time
   const remediation = (slug: string) => v2.state().remediationPolicies.find((p) => p.slug === slug);
 
   beforeAll(async () => {
-    v1 = await startEmulator({ preset: "demo", token: V1_TOKEN, retryAfterSeconds: 0 });
+    // Its state in a file, so that step 6 can restart it on the same address with the old token revoked.
+    dataFile = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-yaml-")), "v1.json");
+    v1 = await startEmulator({ preset: "demo", token: V1_TOKEN, retryAfterSeconds: 0, dataFile });
     v2 = await startEmulator({ preset: "demo", policiesV2: true, token: V2_TOKEN, retryAfterSeconds: 0 });
     client1 = new SemgrepClient({ baseUrl: v1.url, token: V1_TOKEN, env: {} });
     client2 = new SemgrepClient({ baseUrl: v2.url, token: V2_TOKEN, env: {} });
@@ -298,7 +306,29 @@ describe("a YAML program with the nine kinds, through the native plugin", { time
     expect(JSON.stringify(v1.requests())).not.toContain(SECRET_TAG.split(":")[1]);
   });
 
-  it("6. destroy leaves both deployments exactly as they were before the stack (an SBOM export job cannot be deleted)", async () => {
+  it("6. token rotation: a new semgrep:token replaces nothing and writes nothing; refresh and destroy then use it", async () => {
+    await workspace.run(["config", "set", "--secret", "semgrep:token", ROTATED_TOKEN]);
+    // The old token is revoked: the deployment, restarted from its state on the same address, takes only the new one.
+    const { port } = v1;
+    await v1.close();
+    v1 = await startEmulator({ port, token: ROTATED_TOKEN, retryAfterSeconds: 0, dataFile });
+    const preview = printedWithoutPathWarnings(await workspace.run(["preview", "--expect-no-changes", "--diff"]));
+    expect(preview).not.toMatch(/replace|\+-|-\+/);
+    await workspace.run(["up", "--yes"]);
+    expect(writes({ v1: 0, v2: v2.requests().length })).toEqual({ v1: [], v2: [] });
+    // The engine keeps the default provider's config in the state: refresh and destroy configure it from there.
+    const decrypted = JSON.parse((await workspace.run(["stack", "export", "--show-secrets"])).stdout) as {
+      deployment: { resources: Array<{ urn: string; inputs: Record<string, unknown> }> };
+    };
+    const provider = decrypted.deployment.resources.find((r) => r.urn.endsWith("pulumi:providers:semgrep::default"))!;
+    expect(provider.inputs.token).toEqual(expect.objectContaining({ plaintext: JSON.stringify(ROTATED_TOKEN) }));
+    const mark = marks();
+    await workspace.run(["refresh", "--yes", "--expect-no-changes"]);
+    expect(writes(mark)).toEqual({ v1: [], v2: [] });
+    expect(v1.requests().filter((r) => r.status === 401)).toEqual([]);
+  });
+
+  it("7. destroy leaves both deployments exactly as they were before the stack (an SBOM export job cannot be deleted)", async () => {
     const mark = marks();
     await workspace.run(["destroy", "--yes"]);
     expect(writes(mark).v1.sort()).toEqual([
