@@ -8,8 +8,8 @@
  * bin as installed by npm, at no cost beyond the global setup's one install (the release tarballs
  * of `npm run plugin:pack`, installed with `pulumi plugin install`, have tests of their own). The
  * CLI then prints "warning: using pulumi-resource-semgrep from $PATH at …" on every run (a few
- * times, with blank lines, under the stack's diagnostics): tests tolerate it, and `printedWithout
- * PathWarnings` leaves it out where a test reads what a run printed.
+ * times, with blank lines, under the stack's diagnostics): tests tolerate it, and
+ * `printedWithoutPathWarnings` leaves it out where a test reads what a run printed.
  */
 import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
