@@ -27,7 +27,7 @@ import { aboutResource } from "../core/runtime/notices";
 import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
-import { importedInputs } from "./import";
+import { importedInputs, importedState } from "./import";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
 
@@ -219,8 +219,14 @@ class ResourceProvider {
     if (!result.id) return response; // gone from the service
     const byIdAlone = !Object.keys(state.props).length && !Object.keys(oldInputs).length;
     const read = withoutContext(result.inputs ?? oldInputs);
-    const inputs = byIdAlone ? await importedInputs(kind, withoutContext(result.props ?? {}), read) : read;
-    response.setProperties(answered(kind, result.props ?? {}, state.context, inputs));
+    if (!byIdAlone) {
+      response.setProperties(answered(kind, result.props ?? {}, state.context, read));
+      return response.setInputs(toStruct(withSecrets(read, state.context.secretInputs)));
+    }
+    const inputs = await importedInputs(kind, withoutContext(result.props ?? {}), read);
+    const outputs = await importedOutputs(kind, result.id, inputs, state.context);
+    if (!outputs) return response.setId(""); // gone between the two reads
+    response.setProperties(answered(kind, outputs, state.context, inputs));
     return response.setInputs(toStruct(withSecrets(inputs, state.context.secretInputs)));
   }
 
@@ -264,6 +270,19 @@ class ResourceProvider {
   async cancel(): Promise<Empty> {
     return new Empty();
   }
+}
+
+/**
+ * The outputs of an imported resource: those of a resource that declares what the import
+ * declares, from a second read with those inputs as its state. The read by id alone answers as a
+ * resource that manages nothing (a ProjectTags with no declared tags, a PolicyRuleModes with no
+ * modes), and the next diff compares the program's inputs with these outputs: the generated code
+ * would then preview an update of values that are live as declared. The state also records that
+ * the resource found the object (import.ts), so that destroy leaves it.
+ */
+async function importedOutputs(kind: ResourceKind, id: string, inputs: Props, context: CallContext): Promise<Props | undefined> {
+  const again = (await run(kind, "read", [id, withContext(importedState(kind, inputs), context)])) as { id?: string; props?: Props };
+  return again.id ? (again.props ?? {}) : undefined;
 }
 
 const stringOr = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
