@@ -20,9 +20,10 @@ import * as rpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../kinds";
-import { resolveCredentials } from "../client/config";
+import { parseBaseUrl } from "../client/config";
 import { configureCredentials, configuredCredentials } from "../dynamic/credentials";
 import { addressAmong, useEngineAddress } from "../dynamic/engine-watch";
+import { containsUnknown } from "../dynamic/check";
 import { run } from "../dynamic/runtime";
 import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
@@ -103,15 +104,16 @@ class ResourceProvider {
   async checkConfig(request: proto.CheckRequest): Promise<proto.CheckResponse> {
     const { plain: news, secret } = unwrapSecrets(plain(request.getNews()));
     const response = new proto.CheckResponse().setInputs(toStruct(withSecrets(news, new Set([...secret, "token"]))));
-    try {
-      resolveCredentials([
-        { token: stringOr(news.token), tokenSource: "semgrep:token", url: stringOr(news.url), urlSource: "semgrep:url" },
-      ]);
-    } catch (error) {
-      // A missing token is no mistake here: the environment may give it when the provider runs.
-      const message = error instanceof Error ? error.message : String(error);
-      if (/url/i.test(message) && news.url !== undefined)
+    // A missing token is no mistake here: the environment may give it when the provider runs. A
+    // url that is no address is, and says so at preview rather than at the first request.
+    const url = stringOr(news.url);
+    if (url !== undefined && !containsUnknown(url)) {
+      try {
+        parseBaseUrl(url, "semgrep:url");
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
         response.setFailuresList([new proto.CheckFailure().setProperty("url").setReason(message)]);
+      }
     }
     return response;
   }
