@@ -78,9 +78,23 @@ function received(struct: Struct | undefined, urn: string, secretsFrom?: Struct)
 }
 
 /** The outputs a handler returned, as the engine stores them: no context, secrets wrapped. */
-function answered(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Struct {
+function stored(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Props {
   const outs = withoutContext(outputs);
-  return toStruct(withSecrets(outs, secretOutputs(kind, outs, context, declared)));
+  return withSecrets(outs, secretOutputs(kind, outs, context, declared));
+}
+
+const answered = (kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Struct =>
+  toStruct(stored(kind, outputs, context, declared));
+
+/**
+ * A create or update that failed after some writes landed carries the outputs so far, which the
+ * engine stores as the resource's state ({@link grpcError}): as stored as any other outputs, those
+ * derived from a secret input wrapped, or they would reach the state in plain text.
+ */
+function withStoredPartialState(kind: ResourceKind, error: unknown, context: CallContext, declared: Props): unknown {
+  const partial = error as { properties?: Props };
+  if (error instanceof Error && partial.properties) partial.properties = stored(kind, partial.properties, context, declared);
+  return error;
 }
 
 /** What a handler's `check` returns. */
@@ -198,7 +212,9 @@ class ResourceProvider {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
     const news = received(request.getProperties(), urn);
-    const result = (await run(kind, "create", [withContext(news.props, news.context)])) as { id: string; outs?: Props };
+    const result = (await run(kind, "create", [withContext(news.props, news.context)]).catch((error: unknown) => {
+      throw withStoredPartialState(kind, error, news.context, news.props);
+    })) as { id: string; outs?: Props };
     return new proto.CreateResponse().setId(result.id).setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
   }
 
@@ -229,7 +245,9 @@ class ResourceProvider {
       request.getId(),
       withContext(olds.props, olds.context),
       withContext(news.props, news.context),
-    ])) as {
+    ]).catch((error: unknown) => {
+      throw withStoredPartialState(kind, error, news.context, news.props);
+    })) as {
       outs?: Props;
     };
     return new proto.UpdateResponse().setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
