@@ -25,7 +25,7 @@ import { configureCredentials, configuredCredentials } from "../dynamic/credenti
 import { addressAmong, useEngineAddress } from "../dynamic/engine-watch";
 import { containsUnknown } from "../dynamic/check";
 import { run } from "../dynamic/runtime";
-import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
+import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
@@ -163,7 +163,7 @@ class ResourceProvider {
     const news = received(request.getNews(), urn);
     const oldArg = Object.keys(olds.props).length ? withContext(olds.props, olds.context) : {};
     const result = (await run(kind, "check", [oldArg, withContext(news.props, news.context)])) as CheckResult;
-    const inputs = withoutContext(result.inputs ?? news.props);
+    const inputs = inputsWithoutContext(kind, result.inputs ?? news.props);
     const response = new proto.CheckResponse().setInputs(toStruct(withSecrets(inputs, news.context.secretInputs)));
     response.setFailuresList((result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)));
     return response;
@@ -231,7 +231,7 @@ class ResourceProvider {
     };
     const response = new proto.ReadResponse().setId(result.id ?? "");
     if (!result.id) return response; // gone from the service
-    const inputs = withoutContext(result.inputs ?? oldInputs);
+    const inputs = inputsWithoutContext(kind, result.inputs ?? oldInputs);
     response.setProperties(answered(kind, result.props ?? {}, state.context, inputs));
     return response.setInputs(toStruct(withSecrets(inputs, state.context.secretInputs)));
   }
