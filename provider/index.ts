@@ -6,6 +6,6 @@
  * The typed API client is also reachable as `pulumi-semgrep/client`, and the local API emulator
  * as `pulumi-semgrep/emulator`.
  */
-export * from "./resources";
+export * from "./dynamic/resources";
 export * from "./functions";
 export * from "./client";

@@ -10,10 +10,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { POLICY_MODES, type PolicyMode, type Project, rulePath, withoutSystemTags } from "../client/schemas";
-import { liveManagedScans } from "../dynamic/projects";
-import { exceptionsOf, exceptionKey, keyString } from "../kinds/detection-exceptions";
-import { inputSchema, type ResourceKind } from "../kinds";
-import { remediationPolicyState } from "../kinds/remediation-policy";
+import { liveManagedScans } from "../core/handlers/projects";
+import { exceptionsOf, exceptionKey, keyString } from "../core/kinds/detection-exceptions";
+import { inputSchema, type ResourceKind } from "../core/kinds";
+import { remediationPolicyState } from "../core/kinds/remediation-policy";
 import type { LiveDeployment } from "./read";
 import { uniqueNames } from "./names";
 
@@ -79,7 +79,14 @@ export function planAdoption(live: LiveDeployment): AdoptionPlan {
  * The arguments as `check` takes them, or, field by field, without those it refuses (each named
  * in a note). Undefined when a field the resource cannot go without is refused.
  */
-function declarable(kind: ResourceKind, identity: Args, wanted: Args, notes: string[], leftOut: string[], what: string): Args | undefined {
+export function declarable(
+  kind: ResourceKind,
+  identity: Args,
+  wanted: Args,
+  notes: string[],
+  leftOut: string[],
+  what: string,
+): Args | undefined {
   const args = { ...wanted };
   for (;;) {
     const parsed = inputSchema(kind).safeParse({ ...identity, ...args });

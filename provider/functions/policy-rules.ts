@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { id, POLICY_MODES } from "../client/schemas";
-import { criteriaSchemas, meetsCriteria } from "../kinds/rule-criteria";
+import { criteriaSchemas, meetsCriteria } from "../core/kinds/rule-criteria";
 import type { SemgrepClient } from "../client";
 import { oneOf, parseArgs } from "./args";
 import { clientFor, type SemgrepInvokeOptions, type SemgrepInvokeOutputOptions } from "./client";

@@ -11,8 +11,8 @@ import type {
   ScanSummary,
   Vocabulary,
 } from "../client";
-import { type DetectionExceptionArgs, exceptionsOf } from "../kinds/detection-exceptions";
-import { type RemediationActionArgs, type RemediationFiltersArgs, remediationPolicyState } from "../kinds/remediation-policy";
+import { type DetectionExceptionArgs, exceptionsOf } from "../core/kinds/detection-exceptions";
+import { type RemediationActionArgs, type RemediationFiltersArgs, remediationPolicyState } from "../core/kinds/remediation-policy";
 
 /** A policy: the rule modes of one product, applied to the repositories it covers. */
 export interface PolicyInfo {

@@ -3,12 +3,12 @@
  * request: its name (the URN's last part), its parent (the URN's type chain, when the resource has
  * a parent other than the stack) and which inputs are secrets (the wrappers the engine sent).
  * The dynamic front end learns the same from the meta inputs its resource classes pass
- * (provider/dynamic/resource-meta.ts); the handlers read it from the properties under those
+ * (provider/core/runtime/resource-meta.ts); the handlers read it from the properties under those
  * names, so this front end puts it there for the call and takes it off the answer: nothing of it
  * is stored in the state.
  */
-import { DERIVED_OUTPUTS, type ResourceKind, SHARED_SET_OUTPUTS } from "../kinds";
-import { withoutMeta } from "../dynamic/resource-meta";
+import { DERIVED_OUTPUTS, type ResourceKind, SHARED_SET_OUTPUTS } from "../core/kinds";
+import { withoutMeta } from "../core/runtime/resource-meta";
 
 type Props = Record<string, unknown>;
 

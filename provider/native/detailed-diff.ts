@@ -45,10 +45,22 @@ function diffValues(path: string, before: unknown, after: unknown, out: Omit<Fie
 /**
  * Where `news` differs from `before` among `inputs` (the kind's declared inputs; an input the
  * program no longer declares is not managed any more and shows as dropped from the inputs only).
+ * A secret input is one entry as a whole: the keys inside it (a secret map's rule paths) are its
+ * text too, and the preview prints paths.
  */
-export function detailedDiff(before: Props, news: Props, inputs: readonly string[], replaces: readonly string[]): FieldDiff[] {
+export function detailedDiff(
+  before: Props,
+  news: Props,
+  inputs: readonly string[],
+  replaces: readonly string[],
+  secret: readonly string[] = [],
+): FieldDiff[] {
   const found: Omit<FieldDiff, "replaces">[] = [];
-  for (const input of inputs) diffValues(pathOf("", input), before[input], news[input], found);
+  for (const input of inputs) {
+    if (!secret.includes(input)) diffValues(pathOf("", input), before[input], news[input], found);
+    else if (JSON.stringify(before[input]) !== JSON.stringify(news[input]))
+      found.push({ path: input, kind: before[input] === undefined ? "add" : news[input] === undefined ? "delete" : "update" });
+  }
   return found.map((entry) => ({
     ...entry,
     replaces: replaces.some((r) => entry.path === r || entry.path.startsWith(`${r}.`) || entry.path.startsWith(`${r}[`)),

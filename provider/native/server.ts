@@ -19,14 +19,16 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../kinds";
+import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
 import { parseBaseUrl } from "../client/config";
-import { configureCredentials, configuredCredentials } from "../dynamic/credentials";
-import { addressAmong, useEngineAddress } from "../dynamic/engine-watch";
-import { containsUnknown } from "../dynamic/check";
-import { run } from "../dynamic/runtime";
+import { configureCredentials, configuredCredentials } from "../core/runtime/credentials";
+import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
+import { aboutResource } from "../core/runtime/notices";
+import { containsUnknown } from "../core/runtime/check";
+import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
+import { importedInputs } from "./import";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
 
@@ -192,7 +194,8 @@ class ResourceProvider {
     response.setChanges(proto.DiffResponse.DiffChanges.DIFF_SOME);
     // Field by field against the inputs of the last update (a refresh rewrote them to what it found live).
     const before = request.getOldInputs() ? unwrapSecrets(plain(request.getOldInputs())).plain : olds.props;
-    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? []);
+    const secret = [...new Set([...olds.context.secretInputs, ...news.context.secretInputs])];
+    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret);
     response.setDiffsList([...new Set(fields.map((f) => f.path.split(/[.[]/)[0]!))]);
     if (!fields.length) return response; // a change of the context only (an input became secret): the engine's own diff
     const kinds = proto.PropertyDiff.Kind;
@@ -221,7 +224,8 @@ class ResourceProvider {
   async read(request: proto.ReadRequest): Promise<proto.ReadResponse> {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
-    // `pulumi import` sends neither properties nor inputs: the id alone says what to read.
+    // `pulumi import` sends neither properties nor inputs: the id alone says what to read, and
+    // the answer's inputs must declare what the object holds (import.ts).
     const state = received(request.getProperties(), urn, request.getInputs());
     const oldInputs = unwrapSecrets(plain(request.getInputs())).plain;
     const result = (await run(kind, "read", [request.getId(), withContext(state.props, state.context)])) as {
@@ -231,7 +235,9 @@ class ResourceProvider {
     };
     const response = new proto.ReadResponse().setId(result.id ?? "");
     if (!result.id) return response; // gone from the service
-    const inputs = inputsWithoutContext(kind, result.inputs ?? oldInputs);
+    const byIdAlone = !Object.keys(state.props).length && !Object.keys(oldInputs).length;
+    const read = inputsWithoutContext(kind, result.inputs ?? oldInputs);
+    const inputs = byIdAlone ? await importedInputs(kind, withoutContext(result.props ?? {}), read) : read;
     response.setProperties(answered(kind, result.props ?? {}, state.context, inputs));
     return response.setInputs(toStruct(withSecrets(inputs, state.context.secretInputs)));
   }
@@ -326,7 +332,8 @@ function service(provider: ResourceProvider): grpc.UntypedServiceImplementation 
   for (const method of methods) {
     const fn = (provider[method] as (request: unknown) => Promise<unknown>).bind(provider);
     implementation[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      fn(call.request).then(
+      const urn = (call.request as { getUrn?: () => string }).getUrn?.() ?? "";
+      aboutResource(urn, () => fn(call.request)).then(
         (response) => callback(null, response),
         (error: unknown) => callback(grpcError(error)),
       );

@@ -7,7 +7,7 @@
  * a rule (then nothing is put back: the provider hands it over) needs the rules, so the policy
  * decides that; here are the candidates.
  */
-import type { ResourceKind } from "../kinds";
+import type { ResourceKind } from "../core/kinds";
 import type { ProgramResource } from "./program";
 import { describe, type Inputs, kindOf } from "./resources";
 import { isSecretValue, type StateResource } from "./stack-state";

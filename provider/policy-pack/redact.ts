@@ -4,9 +4,9 @@
  * every message a policy reports, whatever the policy's own code forgot to hide.
  */
 import type { ReportViolation } from "@pulumi/policy";
-import type { ResourceKind } from "../kinds";
-import { type Redact, redactorOf, secretTexts } from "../dynamic/redact";
-import type { Props } from "../dynamic/check";
+import type { ResourceKind } from "../core/kinds";
+import { type Redact, redactorOf, secretTexts } from "../core/runtime/redact";
+import type { Props } from "../core/runtime/check";
 import { programResources } from "./program";
 import { type Inputs, kindOf } from "./resources";
 

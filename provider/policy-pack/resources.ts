@@ -3,7 +3,7 @@
  * resource's name and inputs are. The pack sees the inputs a program declares (the engine's
  * view before the provider runs), so a field left out is `undefined`.
  */
-import type { ResourceKind } from "../kinds";
+import type { ResourceKind } from "../core/kinds";
 
 /** `pulumi-nodejs:dynamic/semgrep:<Kind>`, the type token of every resource of this package. */
 export const typeToken = (kind: ResourceKind) => `pulumi-nodejs:dynamic/semgrep:${kind}`;

@@ -6,7 +6,7 @@
  */
 import { SemgrepClient } from "../client";
 import { resolveCredentials } from "../client/config";
-import type { RuleFacts } from "../kinds/rule-criteria";
+import type { RuleFacts } from "../core/kinds/rule-criteria";
 
 /** Where the pack's requests go: the policy's config first, then the environment of the Pulumi run. */
 export interface Credentials {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
 import { program, programWorkspace } from "../support/program";
-import { pulumiCliDir } from "../support/pulumi";
+import { pulumiCliDir, pulumiWorkspace } from "../support/pulumi";
 
 const PROGRAM = program(`
 const tagged = new semgrep.ProjectTags("tagged", { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["managed-by:pulumi"] });
@@ -19,6 +19,13 @@ describe("the Pulumi CLI toolchain", () => {
   it("prints its version", () => {
     const version = execFileSync(join(pulumiCliDir(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
     expect(version).toMatch(/^v3\.\d+\.\d+/);
+  });
+
+  it("runs a YAML program through the YAML language host beside it, with no warning", async () => {
+    const workspace = await pulumiWorkspace({ "Pulumi.yaml": "name: yaml\nruntime: yaml\noutputs:\n  greeting: hello\n" });
+    const up = await workspace.run(["up", "--yes", "--skip-preview"]);
+    expect(up.stdout + up.stderr).not.toMatch(/warning/i);
+    expect(JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout)).toEqual({ greeting: "hello" });
   });
 
   it("previews, applies and destroys a one-resource program of the installed package", async () => {

@@ -36,10 +36,10 @@ function installNewerBuild(modules: string, marker: string): void {
   const pkg = join(modules, "pulumi-semgrep");
   const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ ...manifest, version: "0.2.0" }));
-  const runtime = join(pkg, "dist/dynamic/runtime.js");
+  const runtime = join(pkg, "dist/core/runtime/dispatch.js");
   const code = readFileSync(runtime, "utf8");
   const hook = `async function run(kind, method, args) {\n    require("node:fs").appendFileSync(${JSON.stringify(marker)}, "0.2.0 " + kind + " " + method + "\\n");`;
-  if (!code.includes("async function run(kind, method, args) {")) throw new Error("runtime.js has changed shape; update this test");
+  if (!code.includes("async function run(kind, method, args) {")) throw new Error("dispatch.js has changed shape; update this test");
   writeFileSync(runtime, code.replace("async function run(kind, method, args) {", hook));
 }
 

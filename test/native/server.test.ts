@@ -10,10 +10,10 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import packageJson from "../../package.json";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
-import { policyRules } from "../../provider/dynamic/rule-index";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+import { policyRules } from "../../provider/core/handlers/rule-index";
 import { SAST_POLICY_ID } from "../../provider/emulator";
-import type { ResourceKind } from "../../provider/kinds";
+import type { ResourceKind } from "../../provider/core/kinds";
 import { FUNCTION_NAMES } from "../../provider/native/functions";
 import { useEmulator } from "../support/emulator";
 import {
@@ -250,11 +250,11 @@ describe("Create, Read, Update, Delete", () => {
 });
 
 /**
- * One declaration per kind whose id names the object (a PolicyRuleModes' id names the resource, not
- * its rules), the outputs that identify it, and the inputs import must return for the program it
- * generates to manage what is there. `importsValues: false` marks the kinds whose read from the id
- * alone does not return their managed values yet (an open defect: import then generates a program
- * that declares only the object's identity, or for SbomExport nothing).
+ * One declaration per kind whose id names the object (a PolicyRuleModes' names the policy and the
+ * resource: import declares every rule of the policy), the outputs that identify it, and the inputs
+ * import must return for the program it generates to manage what is there. `importsValues: false`
+ * marks a kind whose read from the id alone cannot return them (an export's status does not say
+ * which repository, ref and format it was made for).
  */
 const importable: Array<{ kind: ResourceKind; declared: Props; identity: Props; inputs: Props; importsValues: boolean }> = [
   {
@@ -262,27 +262,34 @@ const importable: Array<{ kind: ResourceKind; declared: Props; identity: Props; 
     declared: { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop" },
     identity: { deploymentSlug: "acme", projectName: "acme/web-app" },
     inputs: { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "refs/heads/develop" },
-    importsValues: false,
+    importsValues: true,
   },
   {
     kind: "ProjectTags",
     declared: { deploymentSlug: "acme", projectName: "acme/web-app", tags: ["pci"] },
     identity: { deploymentSlug: "acme", projectName: "acme/web-app" },
     inputs: { deploymentSlug: "acme", projectName: "acme/web-app", tags: expect.arrayContaining(["pci"]) },
-    importsValues: false,
+    importsValues: true,
   },
   {
     kind: "ManagedScan",
     declared: { deploymentSlug: "acme", projectName: "acme/mobile-app", diffScan: { enabled: true } },
     identity: { deploymentSlug: "acme", projectName: "acme/mobile-app" },
     inputs: { deploymentSlug: "acme", projectName: "acme/mobile-app", diffScan: { enabled: true } },
-    importsValues: false,
+    importsValues: true,
   },
   {
     kind: "PolicyRuleMode",
     declared: { ...evalRule, mode: "MODE_BLOCK" },
     identity: evalRule,
     inputs: { ...evalRule, mode: "MODE_BLOCK" },
+    importsValues: true,
+  },
+  {
+    kind: "PolicyRuleModes",
+    declared: { deploymentId: "1", policyId: SAST_POLICY_ID, modes: { [EVAL]: "MODE_BLOCK" } },
+    identity: { deploymentId: "1", policyId: SAST_POLICY_ID },
+    inputs: { deploymentId: "1", policyId: SAST_POLICY_ID, modes: expect.objectContaining({ [EVAL]: "MODE_BLOCK" }) },
     importsValues: true,
   },
   {
@@ -297,7 +304,7 @@ const importable: Array<{ kind: ResourceKind; declared: Props; identity: Props; 
     declared: { deploymentId: "1", product: "code", disabled: [EVAL] },
     identity: { deploymentId: "1", product: "code" },
     inputs: { deploymentId: "1", product: "code", disabled: [EVAL] },
-    importsValues: false,
+    importsValues: true,
   },
   {
     kind: "DetectionPolicyException",

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll } from "vitest";
-import type { ResourceKind } from "../../provider/kinds";
+import type { ResourceKind } from "../../provider/core/kinds";
 import { typeToken } from "../../provider/policy-pack/resources";
 import type { StateResource } from "../../provider/policy-pack/stack-state";
 import { type EmulatorFixture, useEmulator } from "../support/emulator";

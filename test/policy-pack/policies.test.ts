@@ -10,7 +10,7 @@ import { criticalRulesNotWeakened } from "../../provider/policy-pack/policies/cr
 import { diffScansEnabled } from "../../provider/policy-pack/policies/diff-scans-enabled";
 import { protectedRulesNotDisabled } from "../../provider/policy-pack/policies/protected-rules-not-disabled";
 import { restoreOnDelete } from "../../provider/policy-pack/policies/restore-on-delete";
-import type { ResourceKind } from "../../provider/kinds";
+import type { ResourceKind } from "../../provider/core/kinds";
 import { useEmulator } from "../support/emulator";
 
 const env = useEmulator({ preset: "demo" });

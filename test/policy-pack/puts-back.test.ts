@@ -11,7 +11,7 @@ import { forgetProgram } from "../../provider/policy-pack/program";
 import { typeToken } from "../../provider/policy-pack/resources";
 import { credentialsFrom } from "../../provider/policy-pack/severities";
 import { exportState, setStackState, type StackState } from "../../provider/policy-pack/stack-state";
-import type { ResourceKind } from "../../provider/kinds";
+import type { ResourceKind } from "../../provider/core/kinds";
 import { useEmulator } from "../support/emulator";
 
 const env = useEmulator({ preset: "demo" });

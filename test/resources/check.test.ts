@@ -1,7 +1,7 @@
 /** `check` leaves preview unknowns alone and sends nothing to the API; `configure` takes the stack config. (Bad input: bad-input.test.ts.) */
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../provider/dynamic/check";
-import { configure } from "../../provider/dynamic/credentials";
+import { UNKNOWN } from "../../provider/core/runtime/check";
+import { configure } from "../../provider/core/runtime/credentials";
 import { useEmulator } from "../support/emulator";
 import { provider, useProviderAgainst } from "../support/provider";
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { APIError, type ErrorDetails } from "../../provider/client";
-import { dryRunVerdict, failuresOf } from "../../provider/dynamic/dry-run";
+import { dryRunVerdict, failuresOf } from "../../provider/core/handlers/dry-run";
 
 const info = {
   operation: "policiesV2.dryRunDetectionPolicy",

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { expect, expectTypeOf, it } from "vitest";
-import type { ManagedScanArgs, PolicyRuleModeArgs, RemediationPolicyArgs } from "../../provider/resources";
+import type { ManagedScanArgs, PolicyRuleModeArgs, RemediationPolicyArgs } from "../../provider/dynamic/resources";
 
 it("boolean inputs take an Output<boolean>, such as pulumi.secret(false)", () => {
   expectTypeOf<pulumi.Output<boolean>>().toExtend<NonNullable<RemediationPolicyArgs["active"]>>();

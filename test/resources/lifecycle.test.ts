@@ -11,14 +11,14 @@
  * every change replaces it, drift of an export job) is reported as skipped, never passed.
  */
 import { describe, expect, it } from "vitest";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
-import type { ResourceKind } from "../../provider/kinds";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+import type { ResourceKind } from "../../provider/core/kinds";
 import { type EmulatorState, SAST_POLICY_ID } from "../../provider/emulator";
 import { type DetectionPolicyBundle, detectionBundleInput, remediationPolicyInput, type SemgrepClient } from "../../provider/client";
 import { useEmulator } from "../support/emulator";
 import { checked, FRONT_ENDS, provider, useProviderAgainst } from "../support/provider";
-import { handlers } from "../../provider/dynamic/runtime";
-import { LIVE_PROJECT_OUTPUTS } from "../../provider/dynamic/projects";
+import { handlers } from "../../provider/core/runtime/dispatch";
+import { LIVE_PROJECT_OUTPUTS } from "../../provider/core/handlers/projects";
 
 // Every kind, v1 and Policies V2, against one deployment: both policy APIs answer.
 const env = useEmulator({ preset: "demo", policiesV2: "both" });

@@ -10,8 +10,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
-import { ProjectTags } from "../../provider/resources";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+import { ProjectTags } from "../../provider/dynamic/resources";
 import { checked, FRONT_END_TRAITS, FRONT_ENDS, inStackWithHistory, notices, provider, useProviderAgainst } from "../support/provider";
 
 const env = useEmulator({ preset: "demo" });

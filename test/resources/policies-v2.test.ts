@@ -1,6 +1,6 @@
 /** DetectionPolicy, DetectionPolicyException and RemediationPolicy provider methods against the emulator (Policies V2). */
 import { describe, expect, it } from "vitest";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { checked, inStackWithHistory, notices, provider, useProviderAgainst } from "../support/provider";

@@ -1,6 +1,6 @@
 /** PolicyRuleMode and SbomExport provider methods against the emulator. */
 import { describe, expect, it } from "vitest";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { checked, notices, provider, useProviderAgainst } from "../support/provider";

@@ -1,7 +1,7 @@
 /** PolicyRuleModes provider methods against the emulator: selectors, explicit modes, drift, conflicts, request counts. */
 import { describe, expect, it } from "vitest";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
-import { policyRules } from "../../provider/dynamic/rule-index";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+import { policyRules } from "../../provider/core/handlers/rule-index";
 import { SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { checked, inStackWithHistory, notices, provider, useProviderAgainst } from "../support/provider";

@@ -1,7 +1,7 @@
 /** ProjectSettings, ProjectTags and ManagedScan provider methods against the emulator. */
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { checked, notices, provider, useProviderAgainst } from "../support/provider";
 import { startRecordingProxy } from "../support/recording-proxy";
 

@@ -1,6 +1,6 @@
-/** The runtime's safeguard (provider/dynamic/redact.ts): the texts of secret inputs never leave in a message. */
+/** The runtime's safeguard (provider/core/runtime/redact.ts): the texts of secret inputs never leave in a message. */
 import { describe, expect, it } from "vitest";
-import { redactorFor, secretTexts } from "../../provider/dynamic/redact";
+import { redactorFor, secretTexts } from "../../provider/core/runtime/redact";
 
 describe("redaction of secret inputs", () => {
   const jira = {

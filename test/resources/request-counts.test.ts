@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { SAST_POLICY_ID } from "../../provider/emulator";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, provider, useProviderAgainst } from "../support/provider";
 

@@ -25,7 +25,7 @@ import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { DERIVED_OUTPUTS, type ResourceKind } from "../../provider/kinds";
+import { DERIVED_OUTPUTS, type ResourceKind } from "../../provider/core/kinds";
 import { startPlugin } from "../../provider/native/server";
 import type { ProviderCalls } from "./provider";
 

@@ -4,9 +4,9 @@
  * default, leaving out fields at their default value. The end-to-end and data-source tests run
  * once more this way, so that nothing depends on a field the live service may leave out.
  */
-import { type EmulatorOptions, type RunningEmulator, startEmulator as startFullEmulator } from "../../provider/emulator/index";
+import { type EmulatorOptions, type RunningEmulator, startEmulator as startFullEmulator } from "../../provider/emulator";
 
-export * from "../../provider/emulator/index";
+export * from "../../provider/emulator";
 
 export function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startFullEmulator({ omitEmpty: true, ...options });

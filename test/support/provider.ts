@@ -4,11 +4,11 @@
  * test/support/native.ts), against the emulator of a `useEmulator` fixture.
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { run } from "../../provider/dynamic/runtime";
-import { setNoticeSink, type Severity } from "../../provider/dynamic/notices";
-import { forgetProcessMemory } from "../../provider/dynamic/process-memory";
-import { noteCall } from "../../provider/dynamic/owned";
-import type { ResourceKind } from "../../provider/shims/shim";
+import { run } from "../../provider/core/runtime/dispatch";
+import { setNoticeSink, type Severity } from "../../provider/core/runtime/notices";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+import { noteCall } from "../../provider/core/runtime/owned";
+import type { ResourceKind } from "../../provider/dynamic/shims/shim";
 import type { EmulatorFixture } from "./emulator";
 import { closeNativeServer, nativeProvider } from "./native";
 

@@ -1,9 +1,9 @@
 // The reference pages in docs/: one per resource kind and one per data-source function, generated
-// from the kinds' declarations (provider/kinds) and the package's doc comments, never written by
+// from the kinds' declarations (provider/core/kinds) and the package's doc comments, never written by
 // hand. Types and doc comments come from the TypeScript compiler (what users' editors show, read
 // from provider/index.ts's exports); what only exists at run time (which inputs replace, the id
 // format, what each kind does on the service, which outputs are secrets) comes from the built
-// declarations in dist/kinds.
+// declarations in dist/core/kinds.
 //
 //   node test/tools/docs.mjs          write docs/ (npm run docs)
 //   node test/tools/docs.mjs --check  exit 1 naming each stale, missing or extra page (npm run docs:check)
@@ -153,8 +153,8 @@ function loadRuntime(root) {
     if (!existsSync(file)) throw new DocsError(`${GENERATOR}: ${relative(root, file)} is missing: build first (npm run build)`);
     return require(file);
   };
-  const { KINDS } = dist("kinds/index.js");
-  const { resourceOptions } = dist("resources/meta.js");
+  const { KINDS } = dist("core/kinds/index.js");
+  const { resourceOptions } = dist("dynamic/resources/meta.js");
   return { KINDS, resourceOptions };
 }
 
@@ -399,7 +399,7 @@ function resourcePage(api, runtime, kind, problems) {
   const declaredInputs = Object.keys(declaration.inputs);
   const declaredOutputs = Object.keys(declaration.outputs);
   const topInputs = inputRows.filter((r) => r.depth === 0);
-  const kindsFile = topInputs[0]?.symbol.declarations?.[0] ? sourceOf(api, topInputs[0].symbol.declarations[0]) : `provider/kinds`;
+  const kindsFile = topInputs[0]?.symbol.declarations?.[0] ? sourceOf(api, topInputs[0].symbol.declarations[0]) : `provider/core/kinds`;
   const sameNames = (a, b) => a.length === b.length && a.every((n) => b.includes(n));
   if (
     !sameNames(
@@ -408,7 +408,7 @@ function resourcePage(api, runtime, kind, problems) {
     )
   ) {
     problems.push(
-      `${kind}: ${kind}Args has ${topInputs.map((r) => r.name).join(", ")} but dist/kinds declares ${declaredInputs.join(", ")}: rebuild`,
+      `${kind}: ${kind}Args has ${topInputs.map((r) => r.name).join(", ")} but dist/core/kinds declares ${declaredInputs.join(", ")}: rebuild`,
     );
   }
   const allOutputs = [...new Set([...declaredInputs, ...declaredOutputs])];
@@ -419,7 +419,7 @@ function resourcePage(api, runtime, kind, problems) {
     )
   ) {
     problems.push(
-      `${kind}: class ${kind} has ${outputProperties.map((p) => p.name).join(", ")} but dist/kinds declares ${allOutputs.join(", ")}: rebuild`,
+      `${kind}: class ${kind} has ${outputProperties.map((p) => p.name).join(", ")} but dist/core/kinds declares ${allOutputs.join(", ")}: rebuild`,
     );
   }
   for (const row of inputRows) if (!row.doc) problems.push(`${kind}: input \`${row.name}\` has no doc comment (${kindsFile})`);
@@ -463,7 +463,7 @@ function resourcePage(api, runtime, kind, problems) {
   } catch (error) {
     importMessage = error.message;
   }
-  if (!importMessage) problems.push(`${kind}: opts.import is not refused (provider/resources/meta.ts)`);
+  if (!importMessage) problems.push(`${kind}: opts.import is not refused (provider/dynamic/resources/meta.ts)`);
 
   const service = declaration.service;
   const lines = [

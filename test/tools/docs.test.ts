@@ -11,7 +11,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compareDocs, describeDifferences, DocsError, generateDocs, REPO, writeDocs } from "./docs.mjs";
 
 type Declaration = { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
-const { KINDS } = createRequire(join(REPO, "package.json"))(join(REPO, "dist/kinds/index.js")) as { KINDS: Record<string, Declaration> };
+const { KINDS } = createRequire(join(REPO, "package.json"))(join(REPO, "dist/core/kinds/index.js")) as {
+  KINDS: Record<string, Declaration>;
+};
 
 /** The cells of each row of the table under `## heading` of a page (an escaped `\|` stays inside its cell). */
 function tableRows(page: string, heading: string): string[][] {
@@ -98,7 +100,7 @@ describe("reference pages (docs/)", () => {
   });
 
   it("goes stale when a declaration's doc comment changes, and only that page", () => {
-    const path = "provider/kinds/project-tags.ts";
+    const path = "provider/core/kinds/project-tags.ts";
     const changed = replaced(
       source(path),
       "/** Every tag of the project at the last read or write, system tags (`managed-scan`) included. */",
@@ -112,7 +114,7 @@ describe("reference pages (docs/)", () => {
   });
 
   it("follows a class's example and a function's doc comment", () => {
-    const resource = "provider/resources/managed-scan.ts";
+    const resource = "provider/dynamic/resources/managed-scan.ts";
     const fn = "provider/functions/projects.ts";
     const regenerated = generateDocs({
       sources: {
@@ -128,7 +130,7 @@ describe("reference pages (docs/)", () => {
   });
 
   it("refuses an input or output without a doc comment, naming it", () => {
-    const path = "provider/kinds/project-tags.ts";
+    const path = "provider/core/kinds/project-tags.ts";
     const tagsDoc = /\n {4}\/\*\*\n {5}\* Tags to add[\s\S]*? \*\/\n(?= {4}tags:)/.exec(source(path))![0];
     let changed = replaced(source(path), tagsDoc, "\n");
     changed = replaced(changed, "    /** The project's numeric id. */\n", "");
@@ -140,7 +142,7 @@ describe("reference pages (docs/)", () => {
     }
     expect(error).toBeInstanceOf(DocsError);
     expect((error as Error).message).toMatch(
-      /ProjectTags: input `tags` has no doc comment \(provider\/kinds\/project-tags\.ts\)[\s\S]*ProjectTags: output `projectId` has no doc comment/,
+      /ProjectTags: input `tags` has no doc comment \(provider\/core\/kinds\/project-tags\.ts\)[\s\S]*ProjectTags: output `projectId` has no doc comment/,
     );
   });
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Prints, as its last line, the absolute directory holding `pulumi`, `pulumi-language-nodejs` and
-// `pulumi-resource-pulumi-nodejs`: the installed CLI when `pulumi` is on PATH, else a build from
-// the Go module proxy, cached outside the repo and keyed by version. Progress goes to stderr.
+// Prints, as its last line, the absolute directory holding `pulumi`, `pulumi-language-nodejs`,
+// `pulumi-resource-pulumi-nodejs` and `pulumi-language-yaml`: the installed CLI when `pulumi` is on
+// PATH, else a build from the Go module proxy, cached outside the repo and keyed by version. A
+// cached directory that lacks only the YAML host (made before it was added) gets just that built.
+// Progress goes to stderr.
 //
 // Why a build: the CLI cannot be downloaded from Pulumi's site here, but it is a Go module. Its
 // modules carry `replace` directives, so `go install pkg@version` refuses them; a throw-away
@@ -12,7 +14,8 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 
-const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"];
+const YAML_HOST = "pulumi-language-yaml";
+const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", YAML_HOST];
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 // The Node.js language host has lived in its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3)
@@ -20,6 +23,10 @@ const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 // the newest release whose host is a package of sdk/v3; its gRPC protocol is the one today's CLI
 // still speaks (it runs `@pulumi/pulumi/cmd/run` from the program's own node_modules).
 const LANGUAGE_HOST_SDK_VERSION = "v3.68.0";
+// The YAML language host (YAML programs run through the native plugin `pulumi-resource-semgrep`):
+// its own module on the proxy, no `replace` lines; its version is set at link time like the CLI's.
+const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
+const YAML_VERSION = "v1.25.0";
 // How far below the wanted release to look for one the proxy has.
 const MAX_STEPS_DOWN = 40;
 
@@ -83,7 +90,7 @@ function remoteReplaces(goModPath) {
 }
 
 /** Builds one main package from a throw-away wrapper module. */
-function buildTool({ workDir, module, version, pkg, output, ldVersion }) {
+function buildTool({ workDir, module, version, pkg, output, ldVersion, versionVar = `${SDK_MODULE}/go/common/version.Version` }) {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   const info = download(module, version);
@@ -92,13 +99,46 @@ function buildTool({ workDir, module, version, pkg, output, ldVersion }) {
   const env = { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
   const steps = [
     ["get", `${pkg}@${version}`],
-    ["build", "-trimpath", "-o", output, "-ldflags", `-s -w -X ${SDK_MODULE}/go/common/version.Version=${ldVersion}`, pkg],
+    ["build", "-trimpath", "-o", output, "-ldflags", `-s -w -X ${versionVar}=${ldVersion}`, pkg],
   ];
   for (const args of steps) {
     log(`go ${args.slice(0, 2).join(" ")} … (in ${workDir})`);
     const result = go(args, { cwd: workDir, env, stdio: ["ignore", "inherit", "pipe"] });
     if (result.status !== 0) throw new Error(`go ${args.join(" ")} failed:\n${result.stderr}`);
   }
+}
+
+/** The YAML language host from its module on the proxy (cold: about 100 s on 2 cores). */
+function buildYamlHost(workDir, output) {
+  log(`building the YAML language host (${YAML_MODULE}@${YAML_VERSION})`);
+  buildTool({
+    workDir,
+    module: YAML_MODULE,
+    version: YAML_VERSION,
+    pkg: `${YAML_MODULE}/cmd/${YAML_HOST}`,
+    output,
+    ldVersion: YAML_VERSION,
+    versionVar: `${YAML_MODULE}/pkg/version.Version`,
+  });
+}
+
+/**
+ * Adds the YAML host to a cached directory built before it was part of the set. The work
+ * directory and the file are this process's own, and the final rename is atomic, so test workers
+ * that race here waste a build but never see a half-written binary.
+ */
+function addYamlHost(binDir) {
+  const started = Date.now();
+  const work = `${binDir}.work-yaml-${process.pid}`;
+  const partial = join(binDir, `.${YAML_HOST}.${process.pid}`);
+  try {
+    buildYamlHost(work, partial);
+    renameSync(partial, join(binDir, YAML_HOST));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(partial, { force: true });
+  }
+  log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 function build(version, binDir) {
@@ -125,6 +165,7 @@ function build(version, binDir) {
     output: join(staging, "pulumi-language-nodejs"),
     ldVersion: LANGUAGE_HOST_SDK_VERSION,
   });
+  buildYamlHost(join(work, "yaml-host"), join(staging, YAML_HOST));
   // The dynamic-provider launcher is a shell script shipped in the SDK module of the same release.
   const sdk = download(SDK_MODULE, `v${version}`);
   if (!sdk) throw new Error(`the module proxy does not serve ${SDK_MODULE}@v${version}`);
@@ -154,8 +195,13 @@ function main() {
   const version = resolveCliVersion(wanted, cacheRoot);
   if (version !== wanted) log(`@pulumi/pulumi is ${wanted}; the nearest CLI release on the module proxy is ${version}`);
   const binDir = join(cacheRoot, `v${version}`, "bin");
-  if (BINARIES.every((b) => existsSync(join(binDir, b)))) {
+  const missing = BINARIES.filter((b) => !existsSync(join(binDir, b)));
+  if (missing.length === 0) {
     log(`using the cached build in ${binDir}`);
+    return binDir;
+  }
+  if (missing.length === 1 && missing[0] === YAML_HOST) {
+    addYamlHost(binDir);
     return binDir;
   }
   mkdirSync(dirname(binDir), { recursive: true });

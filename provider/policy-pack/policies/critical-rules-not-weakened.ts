@@ -8,8 +8,8 @@
  */
 import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { POLICY_MODES, SEVERITIES } from "../../client";
-import type { ResourceKind } from "../../kinds";
-import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../../kinds/rule-criteria";
+import type { ResourceKind } from "../../core/kinds";
+import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../../core/kinds/rule-criteria";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { programResources, recordInputs } from "../program";

@@ -4,7 +4,7 @@
  */
 import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { oneLine } from "../one-line";
-import type { ResourceKind } from "../../kinds";
+import type { ResourceKind } from "../../core/kinds";
 import { describe, type Inputs, kindOf } from "../resources";
 
 export const NAME = "diff-scans-enabled";

@@ -1,0 +1,188 @@
+/**
+ * DetectionPolicyException in the provider process: one exception of a product's detection policy,
+ * beside any others (additive, like ProjectTags). It adds the exception or sets its type; delete
+ * removes what it added or puts back the type it changed.
+ */
+import { type DetectionPolicyBundle, detectionBundleInput } from "../../client";
+import { type detectionPolicyExceptionKind, fieldRules } from "../kinds";
+import { exceptionKey, keyString, keyText } from "../kinds/detection-exceptions";
+import { exceptionResourceId } from "../kinds/detection-policy-exception";
+import { editBundle, readBundle, type Versioned } from "./bundles";
+import type { Props } from "../runtime/check";
+import { detectionEndpoint, detectionObject, fieldsOf, withFields } from "./detection-bundles";
+import { apiClient } from "../runtime/credentials";
+import { diffDeclared } from "../runtime/diff";
+import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
+import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
+import { planUndo } from "../runtime/fields";
+import { about, unlessGone } from "../runtime/lookup";
+import { diffOwned, known, noteFoundAsDeclared, settleOwner } from "../runtime/owned";
+import type { Claim } from "../runtime/ownership";
+import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+
+const KIND = "DetectionPolicyException";
+type Kind = typeof detectionPolicyExceptionKind;
+type Inputs = Checked<Kind>;
+type ExceptionType = Inputs["exceptionType"];
+const outputs = declaredOutputs<Kind>();
+
+const endpointOf = (props: Props) => detectionEndpoint(String(props.deploymentId), props.product as Inputs["product"]);
+const keyOf = (props: Props) => exceptionKey(props as Inputs);
+const subject = (props: Props) =>
+  `DetectionPolicyException ${keyText(keyOf(props))} in ${detectionObject(props.deploymentId, props.product)}`;
+
+/** A share of the product's exceptions (in conflict with a DetectionPolicy that declares them all), and this exception's type. */
+function claimsOf(declared: Props): Claim[] {
+  if (!known(declared.deploymentId, declared.product, declared.projectName ?? declared.projectTagName, declared.rule, declared.ruleType))
+    return [];
+  const object = detectionObject(declared.deploymentId, declared.product);
+  return [
+    { object, field: "exceptions", shared: true },
+    {
+      object,
+      field: `exception ${keyText(keyOf(declared))}`,
+      property: "exceptionType",
+      value: declared.exceptionType,
+      secret: secretInputsOf(declared).includes("exceptionType"),
+    },
+  ];
+}
+
+/** The type of this resource's exception in the bundle, or undefined when the bundle does not hold it. */
+function typeIn(bundle: DetectionPolicyBundle, props: Props): ExceptionType | undefined {
+  const key = keyString(keyOf(props));
+  return fieldsOf(bundle).exceptions.find((e) => keyString(exceptionKey(e)) === key)?.exceptionType;
+}
+
+/** The bundle with this exception of type `type`, or without it (`undefined`). */
+function withException(bundle: DetectionPolicyBundle, props: Props, type: ExceptionType | undefined): DetectionPolicyBundle {
+  const key = keyString(keyOf(props));
+  const others = fieldsOf(bundle).exceptions.filter((e) => keyString(exceptionKey(e)) !== key);
+  const mine =
+    type === undefined
+      ? []
+      : [
+          {
+            ...(props.projectName !== undefined
+              ? { projectName: String(props.projectName) }
+              : { projectTagName: String(props.projectTagName) }),
+            exceptionType: type,
+            rule: String(props.rule),
+            ruleType: props.ruleType as Inputs["ruleType"],
+          },
+        ];
+  return withFields(bundle, { exceptions: [...others, ...mine] });
+}
+
+/** What a DetectionPolicyException records of an exception it added: the bundle did not hold it. */
+const ABSENT = "absent";
+const recorded = (props: Props) => ({
+  [`exception ${keyText(keyOf(props))}`]: props.added === true ? ABSENT : (props.originalExceptionType ?? null),
+});
+
+const liveOutputs = (live: Versioned<DetectionPolicyBundle>) => ({
+  deploymentSlug: live.bundle.deployment_slug,
+  stateVersion: live.stateVersion,
+});
+
+/** Sets the exception to the declared type; what it found decides what it records (unless it already manages it). */
+async function apply(declared: Inputs, before?: { added: boolean; original: ExceptionType | undefined }) {
+  let found: ExceptionType | undefined;
+  let attempted = false;
+  const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
+    const live = typeIn(bundle, declared);
+    // What it records comes from the bundle before its own write, which a lost answer may hide.
+    if (!ownWriteMayHaveLanded || !attempted) found = live;
+    attempted = true;
+    return live === declared.exceptionType ? undefined : withException(bundle, declared, declared.exceptionType);
+  });
+  if (before) return outputs({ ...declared, ...liveOutputs(written), added: before.added, originalExceptionType: before.original });
+  if (found === declared.exceptionType) {
+    await noteFoundAsDeclared(KIND, declared, {
+      what: `the exception ${keyText(keyOf(declared))} of ${detectionObject(declared.deploymentId, declared.product)}`,
+      plural: false,
+      unset: "added is false",
+    });
+  }
+  return outputs({
+    ...declared,
+    ...liveOutputs(written),
+    added: found === undefined,
+    originalExceptionType: found === declared.exceptionType ? undefined : found,
+  });
+}
+
+export const detectionPolicyException: Handler<Kind> = {
+  // The service's verdict on the bundle with this exception (dry-run.ts).
+  check: (_olds, news) =>
+    checkWithDryRun(KIND, news, claimsOf, async (declared) => {
+      const live = await readBundle(endpointOf(declared));
+      const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
+      const { errors } = await dryRunVerdict(() =>
+        apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
+      );
+      // withException puts this exception last: errors at that index name this resource's own field
+      const index = (candidate.exceptions?.length ?? 0) - 1;
+      return failuresOf(KIND, declared, errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
+    }),
+
+  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
+
+  create: (declared) =>
+    about(subject(declared), async () => {
+      const outs = await apply(declared);
+      settleOwner(KIND, declared, "created", recorded(outs));
+      return { id: exceptionResourceId(declared), outs };
+    }),
+
+  read: (id, props) =>
+    about(subject(props), async () => {
+      const live = await unlessGone(() => readBundle(endpointOf(props)));
+      const type = live && typeIn(live.bundle, props);
+      if (!live || type === undefined) return { id: "" };
+      const inputs = {
+        ...Object.fromEntries(
+          ["deploymentId", "product", "projectName", "projectTagName", "rule", "ruleType", "restoreOnDelete"].map((k) => [k, props[k]]),
+        ),
+        exceptionType: type,
+        ...refreshedMetaInputs(KIND, props),
+      };
+      return { id, props: { ...props, exceptionType: type, ...liveOutputs(live) }, inputs };
+    }),
+
+  update: (_id, olds, declared) =>
+    about(subject(declared), async () => {
+      // The first change of a type it found records that type (unless it added the exception itself).
+      const original =
+        olds.added === true
+          ? undefined
+          : (olds.originalExceptionType ?? (olds.exceptionType !== declared.exceptionType ? olds.exceptionType : undefined));
+      const outs = await apply(declared, { added: olds.added === true, original });
+      settleOwner(KIND, declared, "updated", recorded(outs));
+      return { outs };
+    }),
+
+  delete: (_id, props) =>
+    about(subject(props), async () => {
+      if (props.restoreOnDelete === false) return;
+      // What it found: absent (it added the exception), another type, or nothing recorded (found as declared).
+      const original = props.added === true ? ABSENT : props.originalExceptionType;
+      const claim = claimsOf(props)[1]!;
+      const field = {
+        name: "exception",
+        claim,
+        original,
+        last: props.exceptionType,
+        same: Object.is,
+        show: String,
+        secret: claim.secret === true,
+      };
+      // Left to another resource of the run that holds it now (a rename without an alias, say), with a warning.
+      const { exception } = await planUndo(KIND, props, [field]);
+      if (exception === undefined) return;
+      const back = exception === ABSENT ? undefined : (exception as ExceptionType);
+      await unlessGone(() =>
+        editBundle(endpointOf(props), (bundle) => (typeIn(bundle, props) === back ? undefined : withException(bundle, props, back))),
+      );
+    }),
+};

@@ -1,0 +1,194 @@
+/**
+ * DetectionPolicy in the provider process: the rulesets, rules, disabled rules and exceptions of
+ * one product's detection policy (Policies V2), each managed when declared. Writes go through
+ * bundles.ts (read-modify-write with If-Match, serialized, retried on conflict).
+ */
+import { type DetectionPolicyBundle, detectionBundleInput } from "../../client";
+import { fieldRules, type detectionPolicyKind } from "../kinds";
+import { sameExceptions } from "../kinds/detection-exceptions";
+import { editBundle, readBundle, type Versioned } from "./bundles";
+import type { Props } from "../runtime/check";
+import { sameSet } from "../runtime/diff";
+import {
+  DETECTION_FIELDS,
+  type DetectionField,
+  type DetectionFields,
+  detectionEndpoint,
+  detectionObject,
+  fieldsOf,
+  withFields,
+} from "./detection-bundles";
+import { noteDryRunDeletes, noteListChanges } from "./detection-notes";
+import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
+import { apiClient } from "../runtime/credentials";
+import { type FieldToUndo, planApply, planUndo } from "../runtime/fields";
+import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
+import { about, unlessGone } from "../runtime/lookup";
+import { diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
+import type { Claim } from "../runtime/ownership";
+import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import { diffDeclared } from "../runtime/diff";
+
+const KIND = "DetectionPolicy";
+type Kind = typeof detectionPolicyKind;
+type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
+
+const same = (field: DetectionField, a: unknown, b: unknown) => (field === "exceptions" ? sameExceptions(a, b) : sameSet(a, b));
+const declaredFields = (props: Props): DetectionField[] => DETECTION_FIELDS.filter((field) => props[field] !== undefined);
+const subject = (props: Props) => `DetectionPolicy ${String(props.product)} of deployment ${String(props.deploymentId)}`;
+const endpointOf = (props: Props) => detectionEndpoint(String(props.deploymentId), props.product as Inputs["product"]);
+
+/** The fields the resource managed: its `managedFields` (every state has it). */
+const managedFieldsOf = (props: Props): DetectionField[] =>
+  DETECTION_FIELDS.filter((field) => Array.isArray(props.managedFields) && props.managedFields.includes(field));
+
+function claimOf(props: Props, field: DetectionField): Claim {
+  return {
+    object: detectionObject(props.deploymentId, props.product),
+    field,
+    value: props[field],
+    secret: secretInputsOf(props).includes(field),
+  };
+}
+
+/** What a DetectionPolicy in this state recorded as each field's original (`null` for none). */
+function recorded(props: Props): Record<string, unknown> {
+  const originals = (props.originals ?? {}) as Partial<DetectionFields>;
+  return Object.fromEntries(managedFieldsOf(props).map((field) => [field, originals[field] ?? null]));
+}
+
+/** A live list in the declared order when it holds the same items: reviewers compare it with the program. */
+function inDeclaredOrder<T>(field: DetectionField, live: T[], declared: unknown): T[] {
+  return Array.isArray(declared) && same(field, live, declared) ? (declared as T[]) : live;
+}
+
+function liveOutputs(written: Versioned<DetectionPolicyBundle>, declared: Props) {
+  const live = fieldsOf(written.bundle);
+  return {
+    rulesets: inDeclaredOrder("rulesets", live.rulesets, declared.rulesets),
+    rules: inDeclaredOrder("rules", live.rules, declared.rules),
+    disabled: inDeclaredOrder("disabled", live.disabled, declared.disabled),
+    exceptions: inDeclaredOrder("exceptions", live.exceptions, declared.exceptions),
+    deploymentSlug: written.bundle.deployment_slug,
+    stateVersion: written.stateVersion,
+  };
+}
+
+/**
+ * Applies the declared fields to the bundle as it is when this write's turn comes, recording what
+ * it found of a field the first time a write changes it (see fields.ts planApply).
+ */
+async function apply(declared: Inputs, before: { managed: DetectionField[]; originals: Partial<DetectionFields> }) {
+  const fields = declaredFields(declared);
+  let plan: ReturnType<typeof planApply> | undefined;
+  // What it records comes from the bundle before its own write, which a lost answer may hide.
+  let recordedPlan: ReturnType<typeof planApply> | undefined;
+  const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
+    const live = fieldsOf(bundle);
+    plan = planApply(
+      fields.map((field) => ({
+        name: field,
+        wanted: declared[field],
+        have: live[field],
+        differs: !same(field, live[field], declared[field]),
+      })),
+      before,
+    );
+    if (!ownWriteMayHaveLanded || !recordedPlan) recordedPlan = plan;
+    return Object.keys(plan.changes).length ? withFields(bundle, plan.changes as Partial<DetectionFields>) : undefined;
+  });
+  const done = recordedPlan!;
+  await noteFieldsFoundAsDeclared(
+    KIND,
+    declared,
+    detectionObject(declared.deploymentId, declared.product),
+    done.foundAsDeclared,
+    (f) => `originals.${f}`,
+  );
+  const originals = Object.fromEntries(Object.entries(done.originals).filter(([, v]) => v !== undefined));
+  return outputs({ ...declared, ...liveOutputs(written, declared), originals, managedFields: fields });
+}
+
+/** The service's verdict on the bundle with the declared fields (dry-run.ts). */
+async function dryRunFailures(declared: Inputs) {
+  const live = await readBundle(endpointOf(declared));
+  const fields = Object.fromEntries(declaredFields(declared).map((field) => [field, declared[field]])) as Partial<DetectionFields>;
+  const candidate = detectionBundleInput(withFields(live.bundle, fields));
+  const { answer, errors } = await dryRunVerdict(() =>
+    apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
+  );
+  if (answer) await noteDryRunDeletes(declared, answer);
+  return failuresOf(KIND, declared, errors);
+}
+
+export const detectionPolicy: Handler<Kind> = {
+  check: (_olds, news) =>
+    checkWithDryRun(
+      KIND,
+      news,
+      (declared) =>
+        known(declared.deploymentId, declared.product) ? declaredFields(declared).map((field) => claimOf(declared, field)) : [],
+      dryRunFailures,
+    ),
+
+  diff: async (_id, olds, news) => {
+    await noteListChanges(olds, news);
+    // A field the program no longer declares is no longer managed: its original leaves the state.
+    const dropped = managedFieldsOf(olds).filter((field) => news[field] === undefined);
+    const originals = (olds.originals ?? {}) as Partial<DetectionFields>;
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+      object: detectionObject(news.deploymentId, news.product),
+      fields: dropped.map((field) => ({ name: field, original: originals[field], last: olds[field] })),
+    });
+  },
+
+  create: (declared) =>
+    about(subject(declared), async () => {
+      const outs = await apply(declared, { managed: [], originals: {} });
+      settleOwner(KIND, declared, "created", recorded(outs));
+      return { id: `${declared.deploymentId}/${declared.product}`, outs };
+    }),
+
+  read: (id, props) =>
+    about(subject(props), async () => {
+      const live = await unlessGone(() => readBundle(endpointOf(props)));
+      if (!live) return { id: "" };
+      const values = liveOutputs(live, props);
+      const inputs: Props = {
+        deploymentId: props.deploymentId,
+        product: props.product,
+        restoreOnDelete: props.restoreOnDelete,
+        ...refreshedMetaInputs(KIND, props),
+      };
+      for (const field of managedFieldsOf(props)) inputs[field] = values[field];
+      return { id, props: { ...props, ...values }, inputs };
+    }),
+
+  update: (_id, olds, declared) =>
+    about(subject(declared), async () => {
+      const outs = await apply(declared, { managed: managedFieldsOf(olds), originals: (olds.originals ?? {}) as Partial<DetectionFields> });
+      settleOwner(KIND, declared, "updated", recorded(outs));
+      return { outs };
+    }),
+
+  delete: (_id, props: State<Kind>) =>
+    about(subject(props), async () => {
+      if (props.restoreOnDelete === false) return;
+      const originals = (props.originals ?? {}) as Partial<DetectionFields>;
+      const fields: FieldToUndo[] = managedFieldsOf(props).map((field) => {
+        const claim = claimOf(props, field);
+        return {
+          name: field,
+          claim,
+          original: originals[field],
+          last: props[field],
+          same: (a, b) => same(field, a, b),
+          show: (v) => JSON.stringify(v),
+          secret: claim.secret === true,
+        };
+      });
+      const back = (await planUndo(KIND, props, fields)) as Partial<DetectionFields>;
+      if (Object.keys(back).length) await unlessGone(() => editBundle(endpointOf(props), (bundle) => withFields(bundle, back)));
+    }),
+};

@@ -1,0 +1,228 @@
+/** PolicyRuleMode in the provider process: the mode of one rule (by path) in one policy. */
+import { causeChain, DeploymentMigratedError, NotFoundError, type Rule } from "../../client";
+import { fieldRules, type policyRuleModeKind } from "../kinds";
+import type { Props } from "../runtime/check";
+import { diffDeclared } from "../runtime/diff";
+import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
+import { about, unlessGone } from "../runtime/lookup";
+import { planUndo } from "../runtime/fields";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver, settleOwner } from "../runtime/owned";
+import { accept, type Claim, type Offer, offered, ownerName } from "../runtime/ownership";
+import { notify } from "../runtime/notices";
+import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import { findRule, ruleCount, writeRuleMode } from "./rule-index";
+import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
+import { ownerOf } from "../runtime/resource-meta";
+
+const KIND = "PolicyRuleMode";
+type Kind = typeof policyRuleModeKind;
+type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
+
+/** `rule python.lang…eval-detected in policy 10 (deployment 1)`: the object of a rule-mode claim (PolicyRuleModes makes the same). */
+export const ruleObject = (props: Props) =>
+  `rule ${String(props.rulePath)} in policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
+
+/** The one field a PolicyRuleMode declares: its rule's mode. */
+function modeClaim(props: Props): Claim {
+  return { object: ruleObject(props), field: "mode", value: props.mode, secret: secretInputsOf(props).includes("mode") };
+}
+
+/** What a PolicyRuleMode in this state recorded as the mode's original (`null` for none). */
+const recorded = (outputs: Props) => ({ mode: outputs.originalMode ?? null });
+
+const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
+
+type RuleOutputs = Pick<Outputs<Kind>, "mode" | "ruleId" | "severity" | "confidence" | "category" | "url">;
+
+/** The rule's descriptive outputs, beside its mode. */
+function ruleOutputs(rule: Rule): RuleOutputs {
+  return {
+    mode: rule.policyMode,
+    ruleId: rule.id,
+    severity: rule.severity ?? null,
+    confidence: rule.confidence ?? null,
+    category: rule.category ?? null,
+    url: rule.url ?? null,
+  };
+}
+
+/** The rule, or an error naming the rule, the policy and the deployment. */
+async function requireRule(declared: Inputs): Promise<Rule> {
+  let rule: Rule | undefined;
+  try {
+    rule = await findRule(declared.deploymentId, declared.policyId, declared.rulePath);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new Error(`policy ${declared.policyId} does not exist in deployment ${declared.deploymentId} (${error.message})`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  if (rule) {
+    // A PolicyRuleModes whose selector takes this rule declares it too: known only now, from the listing.
+    const self = ownerOf(KIND, declared as Props);
+    const other = selectorTaking(declared.deploymentId, declared.policyId, rule, self);
+    if (other && self) {
+      throw new Error(
+        `${ownerName(self)} declares the mode of ${ruleObject(declared)}, which ${ownerName(other)} declares too (its select matches the rule). ` +
+          "Declare each rule in one resource only: leave it out with select.exclude, or drop this resource.",
+      );
+    }
+  }
+  if (!rule) {
+    const count = await ruleCount(declared.deploymentId, declared.policyId);
+    throw new Error(
+      `rule "${declared.rulePath}" is not in policy ${declared.policyId} of deployment ${declared.deploymentId} ` +
+        `(the policy has ${count} rules; rule paths are dotted, e.g. python.lang.security.audit.eval-detected.eval-detected)`,
+    );
+  }
+  return rule;
+}
+
+/** The original another resource of the run offers with the rule this one declares, if any (ownership.ts offer). */
+function handedOver(declared: Props): Offer | undefined {
+  const self = ownerOf(KIND, declared);
+  return self ? offered(modeClaim(declared), self) : undefined;
+}
+
+export const policyRuleMode: Handler<Kind> = {
+  check: async (_olds, news) => {
+    let registered: Inputs | undefined;
+    const result = checkOwned(KIND, news, (declared) => {
+      if (!known(declared.deploymentId, declared.policyId, declared.rulePath)) return [];
+      const owner = ownerOf(KIND, declared as Props);
+      if (owner) declareRules(owner, declared.deploymentId, declared.policyId, undefined, [declared.rulePath]);
+      registered = declared;
+      return [modeClaim(declared)];
+    });
+    if (result.failures?.length || !registered) return result;
+    const self = ownerOf(KIND, registered as Props);
+    if (!self) return result;
+    const claim = modeClaim(registered as Props);
+    const taken = offered(claim, self);
+    if (taken) await noteHandOver(claim, taken, self);
+    const failures = await overlapFailures(self, registered.deploymentId, registered.policyId, {
+      property: "rulePath",
+      secret: false,
+      object: (path) => ruleObject({ ...registered, rulePath: path }),
+    });
+    return failures.length ? { inputs: result.inputs, failures } : result;
+  },
+
+  diff: async (_id, olds, news) => {
+    const declared = diffDeclared(olds, news, fieldRules(KIND));
+    // A rule another resource of the run hands over: the update takes its original (see update).
+    return diffOwned(KIND, olds, news, handedOver(news) ? { ...declared, changes: true } : declared, recorded(olds));
+  },
+
+  create: (declared) => {
+    const props = declared as Props;
+    return about(subject(declared), async () => {
+      let rule = await requireRule(declared);
+      // An original is what this resource changed; a mode found as declared has nothing to put
+      // back. A rule another resource of the run stops declaring comes with the original it
+      // recorded: the value found is this stack's own (ownership.ts offer).
+      const self = ownerOf(KIND, props);
+      const taken = handedOver(props);
+      if (taken && self) accept(modeClaim(props), self);
+      const originalMode = taken ? (taken.original as Inputs["mode"]) : rule.policyMode !== declared.mode ? rule.policyMode : undefined;
+      if (originalMode === undefined) {
+        await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
+      }
+      if (rule.policyMode !== declared.mode) rule = await writeRuleMode(declared, declared.mode);
+      settleOwner(KIND, props, "created", { mode: originalMode ?? null });
+      return {
+        id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
+        outs: outputs({ ...declared, ...ruleOutputs(rule), originalMode }),
+      };
+    });
+  },
+
+  read: (id, props) =>
+    about(subject(props), async () => {
+      const { deploymentId, policyId, rulePath: path, restoreOnDelete: restore } = props as Inputs;
+      const rule = await unlessGone(() => findRule(deploymentId, policyId, path));
+      if (!rule) return { id: "" };
+      const live = { ...props, ...ruleOutputs(rule) };
+      const inputs = {
+        deploymentId,
+        policyId,
+        rulePath: path,
+        mode: live.mode,
+        restoreOnDelete: restore,
+        ...refreshedMetaInputs(KIND, props),
+      };
+      return { id, props: live, inputs };
+    }),
+
+  update: (_id, olds, declared) =>
+    about(subject(declared), async () => {
+      // What the program declares now (an input dropped from it leaves the outputs), the rule as last known, the original kept.
+      const last: RuleOutputs = {
+        mode: olds.mode ?? declared.mode,
+        ruleId: olds.ruleId as string, // every state has it: create records it
+        severity: olds.severity ?? null,
+        confidence: olds.confidence ?? null,
+        category: olds.category ?? null,
+        url: olds.url ?? null,
+      };
+      // Handed over by another resource of the run (ownership.ts offer): its original is older than
+      // the one recorded here (this resource took the rule while the other still declared it), and
+      // the other may have put it back before this update: the rule is listed again and set.
+      const taken = handedOver(declared);
+      const found = taken ? ruleOutputs(await requireRule(declared)) : last;
+      const rule = found.mode === declared.mode ? found : ruleOutputs(await writeRuleMode(declared, declared.mode));
+      const self = ownerOf(KIND, declared as Props);
+      if (taken && self) accept(modeClaim(declared as Props), self);
+      // The original stays; a mode create found as declared is recorded by the first update that changes it.
+      const first = found.mode !== declared.mode ? (found.mode as Inputs["mode"]) : undefined;
+      const outs = outputs({
+        ...declared,
+        ...rule,
+        originalMode: ((taken ? taken.original : olds.originalMode) as Inputs["mode"] | undefined) ?? first,
+      });
+      settleOwner(KIND, declared, "updated", recorded(outs));
+      return { outs };
+    }),
+
+  delete: (_id, props) =>
+    about(subject(props), () =>
+      unlessMigrated(subject(props), props, String(props.originalMode ?? props.mode), async () => {
+        if (props.restoreOnDelete === false) return;
+        const claim = modeClaim(props);
+        const field = {
+          name: "mode",
+          claim,
+          original: props.originalMode,
+          last: props.mode,
+          same: Object.is,
+          show: String,
+          secret: claim.secret === true,
+        };
+        const { mode } = await planUndo(KIND, props, [field]);
+        if (mode !== undefined) await unlessGone(() => writeRuleMode(props as Inputs, mode as Inputs["mode"]));
+      }),
+    ),
+};
+
+/**
+ * Deleting once the deployment has moved to unified policies: the v1 rule modes are gone with the
+ * v1 policy (the service answers 410 `DEPLOYMENT_MIGRATED`), so there is nothing left to restore,
+ * and the resource leaves the stack with a warning naming what it had changed (a refresh or an
+ * update still fails, so that nothing is dropped unasked). PolicyRuleModes leaves the same way.
+ */
+export async function unlessMigrated(subject: string, props: Props, changed: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (![...causeChain(error)].some((e) => e instanceof DeploymentMigratedError)) throw error;
+    await notify(
+      "warning",
+      `${subject}: deployment ${String(props.deploymentId)} now uses Semgrep's unified policies (Policies V2; the v1 policy ` +
+        `operations answer 410 DEPLOYMENT_MIGRATED), where v1 rule modes no longer exist: nothing to restore (${changed}), ` +
+        "so the resource only leaves the stack",
+    );
+  }
+}

@@ -1,0 +1,289 @@
+/** ProjectSettings in the provider process: primary branch, the whole tag set, managed-scan config. */
+import type { UpdateProjectRequest } from "../../client";
+import { isSystemTag, PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../../client/schemas";
+import { fieldRules, type projectSettingsKind } from "../kinds";
+import { branchHolds, followsDefault, managedTags } from "../kinds/project-settings";
+import type { Props } from "../runtime/check";
+import { diffDeclared, sameSet } from "../runtime/diff";
+import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "../runtime/fields";
+import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
+import { about, unlessGone } from "../runtime/lookup";
+import { checkOwned, describeResource, diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
+import { type Claim, holderOf } from "../runtime/ownership";
+import { notify } from "../runtime/notices";
+import { projectOf } from "./project-index";
+import {
+  keptProjectOutputs,
+  type ManagedScans,
+  projectObject,
+  projectOutputs,
+  projectResourceId,
+  projectSubject,
+  heldTags,
+  requireProject,
+  tagClaim,
+} from "./projects";
+import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+
+const KIND = "ProjectSettings";
+
+type Kind = typeof projectSettingsKind;
+type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
+
+/** The fields a ProjectSettings can manage, by the names of its `managedFields` output. */
+const MANAGED = ["primaryBranch", "tags", "managedScanConfig.diffScan", "managedScanConfig.fullScan"] as const;
+type Managed = (typeof MANAGED)[number];
+type Values = Partial<Record<Managed, unknown>>;
+
+/** Where each field's original is kept. */
+const ORIGINAL_OUTPUT: Record<Managed, string> = {
+  primaryBranch: "originalPrimaryBranch",
+  tags: "originalTags",
+  "managedScanConfig.diffScan": "originalManagedScanConfig.diffScan",
+  "managedScanConfig.fullScan": "originalManagedScanConfig.fullScan",
+};
+const inputOf = (field: Managed) => field.split(".")[0]!;
+
+/** Each managed field's value in `props`: declared inputs, or live outputs (which carry every field). */
+function valuesOf(props: Props): Values {
+  const scans = props.managedScanConfig as ManagedScans | undefined;
+  return {
+    primaryBranch: props.primaryBranch,
+    tags: props.tags,
+    "managedScanConfig.diffScan": scans?.diffScan,
+    "managedScanConfig.fullScan": scans?.fullScan,
+  };
+}
+
+const declaredFields = (declared: Props): Managed[] => MANAGED.filter((field) => valuesOf(declared)[field] !== undefined);
+
+/** Whether two values of `field` are the same (a ref, a tag set in any order, the system tags aside, a toggle). */
+function same(field: Managed, a: unknown, b: unknown): boolean {
+  if (field === "tags") return sameSet(managedTags(a), managedTags(b));
+  if (field === "primaryBranch") return a === b;
+  return (a as { enabled?: boolean } | undefined)?.enabled === (b as { enabled?: boolean } | undefined)?.enabled;
+}
+
+/** The fields the resource managed: its `managedFields`, or, in state written before that output, those with an original. */
+function managedFieldsOf(props: Props): Managed[] {
+  if (Array.isArray(props.managedFields)) return MANAGED.filter((field) => (props.managedFields as string[]).includes(field));
+  const originals = originalsOf(props);
+  return MANAGED.filter((field) => originals[field] !== undefined);
+}
+
+/** The originals in state; a system tag an older version recorded is left out (the service keeps it anyway). */
+function originalsOf(props: Props): Values {
+  return valuesOf({
+    primaryBranch: props.originalPrimaryBranch,
+    tags: managedTags(props.originalTags),
+    managedScanConfig: props.originalManagedScanConfig,
+  });
+}
+
+function originalOutputs(originals: Values): Pick<Outputs<Kind>, "originalPrimaryBranch" | "originalTags" | "originalManagedScanConfig"> {
+  const diffScan = originals["managedScanConfig.diffScan"];
+  const fullScan = originals["managedScanConfig.fullScan"];
+  return {
+    originalPrimaryBranch: originals.primaryBranch as string | undefined,
+    originalTags: originals.tags as string[] | undefined,
+    originalManagedScanConfig: diffScan || fullScan ? ({ diffScan, fullScan } as ManagedScans) : undefined,
+  };
+}
+
+/** What a ProjectSettings in this state recorded as each managed field's original (`null` for none), by claim field. */
+function recorded(outputs: Props): Record<string, unknown> {
+  const originals = originalsOf(outputs);
+  return Object.fromEntries(managedFieldsOf(outputs).map((field) => [claimOf(outputs, field).field, originals[field] ?? null]));
+}
+
+/**
+ * The PATCH body that sets these field values. A tag set keeps the system tags the project has
+ * (`liveTags`, its last known tags): the service keeps them whatever the PATCH sends, and a client
+ * that sends them back never asks for their removal.
+ */
+function request(values: Values, liveTags: unknown): UpdateProjectRequest {
+  const body: UpdateProjectRequest = {};
+  if (values.primaryBranch !== undefined) body.primary_branch = values.primaryBranch as string;
+  if (values.tags !== undefined) {
+    const system = Array.isArray(liveTags) ? (liveTags as string[]).filter(isSystemTag) : [];
+    body.tags = [...(managedTags(values.tags) ?? []), ...system];
+  }
+  const diffScan = values["managedScanConfig.diffScan"] as { enabled: boolean } | undefined;
+  const fullScan = values["managedScanConfig.fullScan"] as { enabled: boolean } | undefined;
+  if (diffScan || fullScan) {
+    body.managed_scan_config = { ...(diffScan ? { diff_scan: diffScan } : {}), ...(fullScan ? { full_scan: fullScan } : {}) };
+  }
+  return body;
+}
+
+/** A field of this project, as conflicts and hand-overs name it (a toggle by its short name, as ManagedScan declares it). */
+function claimOf(props: Props, field: Managed): Claim {
+  const secret = secretInputsOf(props).includes(inputOf(field));
+  return {
+    object: projectObject(props),
+    field: field.replace("managedScanConfig.", ""),
+    property: field,
+    value: valuesOf(props)[field],
+    secret,
+  };
+}
+
+/** What a ProjectSettings declares: its fields, and each of its tags (so that a ProjectTags' delete leaves them alone). */
+function claimsOf(declared: Props): Claim[] {
+  if (!known(declared.deploymentSlug, declared.projectName)) return [];
+  const tags = Array.isArray(declared.tags) ? declared.tags.filter((t) => known(t)).map((t) => tagClaim(declared, String(t))) : [];
+  return [...declaredFields(declared).map((field) => claimOf(declared, field)), ...tags];
+}
+
+/**
+ * Applies the declared fields to a project whose last known values are `live` (see planApply).
+ * `primaryBranch: "None"` is written unless this resource already made the project follow its
+ * default branch: the service shows a followed branch and one pinned to the same name alike.
+ */
+async function apply(declared: Inputs, live: Props, before: { managed: Managed[]; originals: Values }): Promise<Outputs<Kind>> {
+  const wanted = valuesOf(declared);
+  const have = valuesOf(live);
+  const fields: FieldToApply[] = declaredFields(declared).map((field) => {
+    // The tags found are recorded without the system tags: destroy puts back only the stack's.
+    const found = field === "tags" ? managedTags(have.tags) : have[field];
+    if (field !== "primaryBranch") return { name: field, wanted: wanted[field], have: found, differs: !same(field, found, wanted[field]) };
+    const follows = wanted.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT;
+    // A branch equal to the default one may have been followed or pinned: nothing to record then.
+    return {
+      name: field,
+      wanted: wanted[field],
+      // A project this resource made follow its default branch: what a change replaces is "None", not the branch it shows.
+      have: followsDefault(live) ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : have[field],
+      differs: !branchHolds(live, wanted[field]),
+      recordable: !follows || have[field] !== live.defaultBranch,
+    };
+  });
+  const plan = planApply(fields, before);
+  await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared, (f) => ORIGINAL_OUTPUT[f as Managed]);
+  if (plan.unrecordable.length) {
+    await notify(
+      "info",
+      `${describeResource(KIND, declared)}: the primary branch of ` +
+        `${projectObject(declared)} was ${String(have.primaryBranch)}, its default branch; ` +
+        "the service does not say whether it followed the default branch or was pinned to it, " +
+        "so nothing is recorded to put back on delete (originalPrimaryBranch stays unset).",
+    );
+  }
+  const project = Object.keys(plan.changes).length ? await projectOf(declared).update(request(plan.changes, live.tags)) : undefined;
+  const follows = declared.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT ? { followsDefaultBranch: true } : {};
+  return outputs({
+    ...declared,
+    ...(project ? projectOutputs(project) : keptProjectOutputs(live)),
+    ...originalOutputs(plan.originals),
+    managedFields: declaredFields(declared),
+    ...follows,
+  });
+}
+
+/**
+ * The inputs that make the next diff right after a refresh: the live value of each managed field.
+ * `read` sees only the outputs, where every live value is present; `managedFields` says which
+ * the program manages.
+ */
+function refreshedInputs(props: Props, live: Props): Props {
+  const managed = managedFieldsOf(props);
+  const values = valuesOf(live);
+  const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
+  const inputs: Props = { deploymentSlug: slug, projectName: name, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
+  if (managed.includes("primaryBranch")) inputs.primaryBranch = followsDefault(live) ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
+  // The declared set never holds a system tag: the live one without them, or every refresh would show a diff.
+  if (managed.includes("tags")) inputs.tags = managedTags(live.tags);
+  const scans = {
+    ...(managed.includes("managedScanConfig.diffScan") ? { diffScan: values["managedScanConfig.diffScan"] } : {}),
+    ...(managed.includes("managedScanConfig.fullScan") ? { fullScan: values["managedScanConfig.fullScan"] } : {}),
+  };
+  if (Object.keys(scans).length) inputs.managedScanConfig = scans;
+  return inputs;
+}
+
+/**
+ * Undoing the whole tag set when a ProjectTags of the run now holds the project's tags: the
+ * original set plus the tags ProjectTags resources hold, so that neither side loses its own.
+ */
+async function undoTagsBesideProjectTags(props: Props, original: string[]): Promise<string[] | undefined> {
+  const live = managedTags(props.tags) ?? [];
+  const held = heldTags(props).filter(({ tag }) => !original.includes(tag));
+  const restored = [...original, ...held.map(({ tag }) => tag)];
+  if (held.length) {
+    const kept = held.map(({ tag, secret }) => (secret ? "[secret]" : JSON.stringify(tag))).join(", ");
+    await notify(
+      "warning",
+      `${describeResource(KIND, props)} was deleted: it put back the tags of ` +
+        `${projectObject(props)} it found, and kept ${kept}, which ProjectTags of the stack declare. ` +
+        "A ProjectTags that found such a tag already there did not add it, so destroying it will leave the tag.",
+    );
+  }
+  return sameSet(restored, live) ? undefined : restored;
+}
+
+export const projectSettings: Handler<Kind> = {
+  check: (_olds, news) => checkOwned(KIND, news, claimsOf),
+
+  diff: async (_id, olds, news) => {
+    // A field the program no longer declares is no longer managed: its original leaves the state.
+    const dropped = managedFieldsOf(olds).filter((field) => !declaredFields(news).includes(field));
+    const originals = originalsOf(olds);
+    const last = valuesOf(olds);
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+      object: projectObject(news),
+      fields: dropped.map((field) => ({ name: field, original: originals[field], last: last[field] })),
+    });
+  },
+
+  create: (declared) =>
+    about(projectSubject(KIND, declared), async () => {
+      const project = await requireProject(declared.deploymentSlug, declared.projectName);
+      const outs = await apply(declared, projectOutputs(project), { managed: [], originals: {} });
+      settleOwner(KIND, declared, "created", recorded(outs));
+      return { id: projectResourceId(declared), outs };
+    }),
+
+  read: (id, props) =>
+    about(projectSubject(KIND, props), async () => {
+      const project = await unlessGone(projectOf(props).get);
+      if (!project) return { id: "" };
+      const live = { ...props, ...projectOutputs(project) };
+      return { id, props: live, inputs: refreshedInputs(props, live) };
+    }),
+
+  update: (_id, olds, declared) =>
+    about(projectSubject(KIND, declared), async () => {
+      const outs = await apply(declared, olds, { managed: managedFieldsOf(olds), originals: originalsOf(olds) });
+      settleOwner(KIND, declared, "updated", recorded(outs));
+      return { outs };
+    }),
+
+  delete: (_id, props) =>
+    about(projectSubject(KIND, props), async () => {
+      if (props.restoreOnDelete === false) return;
+      const live = valuesOf(props);
+      const originals = originalsOf(props);
+      const back: Values = {};
+      // The tag set left to ProjectTags of the run (shared holders), not to another ProjectSettings.
+      const tagsHolder = originals.tags !== undefined ? holderOf(claimOf(props, "tags")) : undefined;
+      if (tagsHolder?.shared) {
+        const tags = await undoTagsBesideProjectTags(props, originals.tags as string[]);
+        if (tags) back.tags = tags;
+      }
+      const fields: FieldToUndo[] = MANAGED.filter((field) => !(field === "tags" && tagsHolder?.shared)).map((field) => {
+        const claim = claimOf(props, field);
+        return {
+          name: field,
+          claim,
+          original: originals[field],
+          last: live[field],
+          same: (a, b) => same(field, a, b),
+          show: (v) => JSON.stringify(v),
+          secret: claim.secret === true,
+        };
+      });
+      Object.assign(back, await planUndo(KIND, props, fields));
+      if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back, props.tags)));
+    }),
+};

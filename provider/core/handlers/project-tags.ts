@@ -1,0 +1,185 @@
+/**
+ * ProjectTags in the provider process: additive. It adds its tags, and removes only those it
+ * added that were not there before and that no other resource of the stack still declares, so
+ * several can share a project, and a tag, with other owners.
+ */
+import type { Project } from "../../client";
+import { fieldRules, type projectTagsKind } from "../kinds";
+import type { Props } from "../runtime/check";
+import { diffDeclared } from "../runtime/diff";
+import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
+import { about, unlessGone } from "../runtime/lookup";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "../runtime/owned";
+import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "../runtime/ownership";
+import { projectOf } from "./project-index";
+import { projectObject, projectResourceId, projectSubject, requireProject, tagClaim } from "./projects";
+import { ownerOf, refreshedMetaInputs, secretInputsOf, shown } from "../runtime/resource-meta";
+
+const KIND = "ProjectTags";
+/** What a ProjectTags records of a tag it added: the project did not have it. */
+const ABSENT = "absent";
+
+type Kind = typeof projectTagsKind;
+type Inputs = Checked<Kind>;
+const checked = declaredOutputs<Kind>();
+
+const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props.tags.filter((t): t is string => known(t)) : []);
+
+/**
+ * What a ProjectTags declares: a share of the project's tags (in conflict with a ProjectSettings
+ * that declares the whole set), and each of its tags, shared with any other resource.
+ */
+function claimsOf(declared: Props): Claim[] {
+  if (!known(declared.deploymentSlug, declared.projectName)) return [];
+  const secret = secretInputsOf(declared).includes("tags");
+  return [
+    { object: projectObject(declared), field: "tags", shared: true, secret },
+    ...knownTags(declared).map((tag) => tagClaim(declared, tag)),
+  ];
+}
+
+/** What a ProjectTags in this state recorded of each tag (by claim field): absent before it added it, or nothing. */
+function recorded(outputs: Props): Record<string, unknown> {
+  const added = (outputs.addedTags as string[] | undefined) ?? [];
+  return Object.fromEntries(knownTags(outputs).map((tag) => [tagClaim(outputs, tag).field, added.includes(tag) ? ABSENT : null]));
+}
+
+/** Outputs: the declared tags the project has, those this resource added, and the project's whole set. */
+function outputs(declared: Inputs, project: Project, addedTags: string[]): Outputs<Kind> {
+  return checked({
+    ...declared,
+    tags: declared.tags.filter((t) => project.tags.includes(t)),
+    addedTags: addedTags.filter((t) => project.tags.includes(t)),
+    projectId: project.id,
+    projectTags: project.tags,
+  });
+}
+
+/**
+ * Removes tags this resource added, but those another resource of the stack holds, which it
+ * says. `holderFor` finds that resource: in a delete (which the engine runs once every resource
+ * is checked and applied) one that holds the tag now; in an update, any that declares it so far.
+ * The removal is queued first and the removed tags released, so that a resource checked later in
+ * this run that declares one of them puts it back after the removal (see `diff`).
+ */
+async function removeAdded(
+  props: Props,
+  tags: string[],
+  holderFor: (claim: Claim) => Holder | undefined,
+  verb: string,
+): Promise<Project | undefined> {
+  const held = new Map<string, Holder>();
+  for (const tag of tags) {
+    const holder = holderFor(tagClaim(props, tag));
+    if (holder) held.set(tag, holder);
+  }
+  const gone = tags.filter((t) => !held.has(t));
+  const removal = gone.length ? unlessGone(() => projectOf(props).removeTags(gone)) : undefined;
+  removal?.catch(() => {}); // awaited below, after the warnings: a failure must not go unhandled meanwhile
+  for (const tag of gone) release(tagClaim(props, tag));
+  for (const [tag, holder] of held) {
+    const what = `the tag ${shown(props, "tags", JSON.stringify(tag))} of ${projectObject(props)}`;
+    await warnHandedOver({
+      kind: KIND,
+      props,
+      verb,
+      what,
+      name: tag,
+      holder,
+      wrote: false,
+      original: ABSENT,
+      show: String,
+      secretOriginal: false,
+    });
+  }
+  return removal;
+}
+
+/** Tags this resource declares that another resource removed earlier in this run. */
+const releasedTags = (declared: Props): string[] => knownTags(declared).filter((t) => wasReleased(tagClaim(declared, t)));
+
+export const projectTags: Handler<Kind> = {
+  check: (_olds, news) => checkOwned(KIND, news, claimsOf),
+
+  diff: async (_id, olds, news) => {
+    const result = diffDeclared(olds, news, fieldRules(KIND));
+    return diffOwned(KIND, olds, news, releasedTags(news).length ? { ...result, changes: true } : result, recorded(olds));
+  },
+
+  create: (declared) => {
+    const props = declared as Props;
+    return about(projectSubject(KIND, declared), async () => {
+      let project = await requireProject(declared.deploymentSlug, declared.projectName);
+      const released = releasedTags(declared);
+      // A tag another resource of this run added is the stack's own too: this one counts it as added.
+      const takenInRun = declared.tags.filter((t) => project.tags.includes(t) && wasTaken(tagClaim(declared, t)));
+      const present = declared.tags.filter((t) => project.tags.includes(t) && !released.includes(t) && !takenInRun.includes(t));
+      const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t));
+      if (present.length) {
+        const plural = present.length > 1;
+        const what =
+          `the tag${plural ? "s" : ""} ${present.map((t) => shown(props, "tags", JSON.stringify(t))).join(", ")} ` +
+          `of ${projectObject(declared)}`;
+        await noteFoundAsDeclared(KIND, props, { what, plural, unset: "not in addedTags" });
+      }
+      for (const tag of missing) take(tagClaim(declared, tag));
+      if (missing.length) project = await projectOf(declared).addTags(missing);
+      const outs = outputs(declared, project, [...missing, ...takenInRun]);
+      settleOwner(KIND, props, "created", recorded(outs));
+      return { id: projectResourceId(declared), outs };
+    });
+  },
+
+  read: (id, props) =>
+    about(projectSubject(KIND, props), async () => {
+      const project = await unlessGone(projectOf(props).get);
+      if (!project) return { id: "" };
+      // Read by id alone (`ProjectTags.get`), it declares no tags.
+      const live = outputs({ ...props, tags: props.tags ?? [] } as Inputs, project, props.addedTags ?? []);
+      const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
+      const inputs = {
+        deploymentSlug: slug,
+        projectName: name,
+        tags: live.tags,
+        restoreOnDelete: restore,
+        ...refreshedMetaInputs(KIND, props),
+      };
+      return { id, props: live, inputs };
+    }),
+
+  update: (_id, olds, declared) => {
+    const news = declared as Props;
+    return about(projectSubject(KIND, declared), async () => {
+      const present = olds.projectTags ?? [];
+      let added = olds.addedTags ?? [];
+      let project: Project | undefined;
+      const released = releasedTags(declared);
+      const missing = declared.tags.filter((t) => !present.includes(t) || released.includes(t));
+      if (missing.length) {
+        for (const tag of missing) take(tagClaim(declared, tag));
+        project = await projectOf(declared).addTags(missing);
+        added = [...new Set([...added, ...missing])];
+      }
+      // Tags no longer declared go only if this resource added them and no other resource declares them.
+      const dropped = added.filter((t) => !declared.tags.includes(t));
+      if (dropped.length) {
+        const self = ownerOf(KIND, news);
+        const declarer = (claim: Claim) => declarersOf(claim).find((d) => !self || !sameOwner(d.owner, self));
+        project = (await removeAdded(news, dropped, declarer, "stopped declaring a tag")) ?? project;
+        added = added.filter((t) => !dropped.includes(t));
+      }
+      const outs: Outputs<Kind> = project
+        ? outputs(declared, project, added)
+        : checked({ ...declared, addedTags: added, projectTags: present, projectId: olds.projectId as number });
+      settleOwner(KIND, news, "updated", recorded(outs));
+      return { outs };
+    });
+  },
+
+  delete: (_id, props: State<Kind>) =>
+    about(projectSubject(KIND, props), async () => {
+      const added = props.addedTags ?? [];
+      if (props.restoreOnDelete === false || !added.length) return;
+      await removeAdded(props, added, holderOf, "was deleted");
+    }),
+};

@@ -1,0 +1,263 @@
+/**
+ * RemediationPolicy in the provider process: one policy, by slug, of the deployment's remediation
+ * policies bundle (Policies V2). Adopts the policy with that slug (recording it) or creates it;
+ * delete puts back what it found or removes what it created. Writes go through bundles.ts.
+ */
+import { type RemediationPoliciesBundle, type RemediationPolicyEntry, remediationPolicyInput } from "../../client";
+import { fieldRules, type remediationPolicyKind } from "../kinds";
+import { type RemediationPolicyState, remediationPolicyState as stateOf } from "../kinds/remediation-policy";
+import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./bundles";
+import type { Props } from "../runtime/check";
+import { apiClient } from "../runtime/credentials";
+import { diffDeclared } from "../runtime/diff";
+import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
+import { planUndo } from "../runtime/fields";
+import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
+import { about, unlessGone } from "../runtime/lookup";
+import { diffDropping, known, noteFoundAsDeclared, settleOwner } from "../runtime/owned";
+import type { Claim } from "../runtime/ownership";
+import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+
+const KIND = "RemediationPolicy";
+type Kind = typeof remediationPolicyKind;
+type Inputs = Checked<Kind>;
+const outputs = declaredOutputs<Kind>();
+/** What a RemediationPolicy records of a policy it created: the slug was free. */
+const ABSENT = "absent";
+
+const objectOf = (props: Props) => `the remediation policies of deployment ${String(props.deploymentId)}`;
+const subject = (props: Props) => `RemediationPolicy ${String(props.slug)} of deployment ${String(props.deploymentId)}`;
+
+function endpointOf(props: Props): BundleEndpoint<RemediationPoliciesBundle> {
+  const deploymentId = String(props.deploymentId);
+  return {
+    name: objectOf(props),
+    key: `${deploymentId}/remediation-policies`,
+    read: async () => {
+      const { bundle, state_version } = await apiClient().policiesV2.getRemediationPolicies(deploymentId);
+      return { bundle, stateVersion: state_version };
+    },
+    write: async (bundle, ifMatch) => {
+      const { bundle: written, state_version } = await apiClient().policiesV2.applyRemediationPolicies(deploymentId, request(bundle), {
+        ifMatch,
+      });
+      return { bundle: written, stateVersion: state_version };
+    },
+  };
+}
+
+const request = (bundle: RemediationPoliciesBundle) => ({ policies: bundle.policies.map(remediationPolicyInput) });
+
+/** The policy the program declares, over what the service has (description and active kept when not declared). */
+function declaredPolicy(declared: Props, live: Pick<RemediationPolicyEntry, "description" | "active"> | undefined): RemediationPolicyEntry {
+  const filters = declared.filters as RemediationPolicyState["filters"];
+  return {
+    slug: String(declared.slug),
+    name: String(declared.policyName),
+    description: (declared.description as string | undefined) ?? live?.description ?? "",
+    active: (declared.active as boolean | undefined) ?? live?.active ?? true,
+    filters: { mode: filters.mode, conditions: filters.conditions.map((c) => ({ type: c.type, values: c.values, mode: c.mode ?? "any" })) },
+    actions: (declared.actions as RemediationPolicyState["actions"]).map((a) => ({ type: a.type, config: a.config ?? {} })),
+  };
+}
+
+const find = (bundle: RemediationPoliciesBundle, slug: unknown) => bundle.policies.find((p) => p.slug === slug);
+
+/** The bundle with this slug's policy replaced by `policy`, appended, or removed (`undefined`). */
+function withPolicy(
+  bundle: RemediationPoliciesBundle,
+  slug: string,
+  policy: RemediationPolicyEntry | undefined,
+): RemediationPoliciesBundle {
+  const at = bundle.policies.findIndex((p) => p.slug === slug);
+  const policies = [...bundle.policies];
+  if (at < 0 && policy) policies.push(policy);
+  else if (at >= 0 && policy) policies[at] = policy;
+  else if (at >= 0) policies.splice(at, 1);
+  return { ...bundle, policies };
+}
+
+const samePolicy = (a: RemediationPolicyEntry | undefined, b: RemediationPolicyEntry | undefined) =>
+  JSON.stringify(a && remediationPolicyInput(a)) === JSON.stringify(b && remediationPolicyInput(b));
+
+function claimOf(props: Props): Claim {
+  // No value: the whole policy is what a holder declares, and a delete never writes another holder's policy.
+  return {
+    object: objectOf(props),
+    field: `policy ${String(props.slug)}`,
+    property: "slug",
+    secret: secretInputsOf(props).includes("slug"),
+  };
+}
+
+/**
+ * What the resource records of its slug's policy: the policy it found, ABSENT when it created
+ * the policy, null when it found the policy already as declared (nothing to put back). State
+ * written before `created` existed has no `created`: no original there means it created the policy.
+ */
+const recordedPolicy = (props: Props): RemediationPolicyState | typeof ABSENT | null =>
+  (props.original as RemediationPolicyState | undefined) ?? (props.created === false ? null : ABSENT);
+const recorded = (props: Props) => ({ [claimOf(props).field]: recordedPolicy(props) });
+
+function liveOutputs(live: Versioned<RemediationPoliciesBundle>, policy: RemediationPolicyEntry) {
+  const state = stateOf(policy);
+  return {
+    policyName: state.name,
+    description: state.description,
+    active: state.active,
+    filters: state.filters,
+    actions: state.actions,
+    deploymentSlug: live.bundle.deployment_slug,
+    stateVersion: live.stateVersion,
+  };
+}
+
+/** The optional fields the program declares: the others are not managed. */
+const OPTIONAL = ["description", "active"] as const;
+const managedOf = (props: Props) => OPTIONAL.filter((field) => (props.managedFields as string[] | undefined)?.includes(field));
+
+/**
+ * Writes the declared policy over whatever has its slug when this write's turn comes. On create
+ * (no `before`), records what it found: nothing (created), the policy (original), or, when the
+ * policy was already as declared, nothing to put back (the stack may have set it itself). On
+ * update, the original stays; one found as declared is recorded by the first update that changes it.
+ */
+async function apply(declared: Inputs, before?: { original: RemediationPolicyState | undefined; created: boolean }) {
+  let found: RemediationPolicyEntry | undefined;
+  let attempted = false;
+  const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
+    const live = find(bundle, declared.slug);
+    // What it records comes from the bundle before its own write, which a lost answer may hide.
+    if (!ownWriteMayHaveLanded || !attempted) found = live;
+    attempted = true;
+    const wanted = declaredPolicy(declared, live);
+    return samePolicy(live, wanted) ? undefined : withPolicy(bundle, declared.slug, wanted);
+  });
+  const asDeclared = found !== undefined && samePolicy(found, declaredPolicy(declared, found));
+  const policy = find(written.bundle, declared.slug) ?? declaredPolicy(declared, found);
+  const managedFields = OPTIONAL.filter((field) => declared[field] !== undefined);
+  const live = liveOutputs(written, policy);
+  if (before) {
+    // A policy it found as declared has no original until a write changes it: then the policy it replaces.
+    const first = !before.created && found && !asDeclared ? stateOf(found) : undefined;
+    return outputs({ ...declared, ...live, original: before.original ?? first, created: before.created, managedFields });
+  }
+  if (asDeclared) {
+    await noteFoundAsDeclared(KIND, declared, {
+      what: `the policy ${declared.slug} of ${objectOf(declared)}`,
+      unset: "original stays unset",
+    });
+  }
+  const original = found && !asDeclared ? stateOf(found) : undefined;
+  return outputs({ ...declared, ...live, original, created: found === undefined, managedFields });
+}
+
+export const remediationPolicy: Handler<Kind> = {
+  check: (_olds, news) =>
+    checkWithDryRun(
+      KIND,
+      news,
+      (declared) => (known(declared.deploymentId, declared.slug) ? [claimOf(declared)] : []),
+      async (declared) => {
+        const live = await readBundle(endpointOf(declared));
+        const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
+        const { errors } = await dryRunVerdict(() =>
+          apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate)),
+        );
+        const mine = errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
+        return failuresOf(KIND, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
+      },
+    ),
+
+  diff: async (_id, olds, news) => {
+    // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
+    const dropped = managedOf(olds).filter((field) => news[field] === undefined);
+    // What it changed of a dropped field stays as it is: the preview says so (owned.ts).
+    const original = olds.original as RemediationPolicyState | undefined;
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+      object: `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
+      fields: dropped.map((field) => ({
+        name: field,
+        original: original && !Object.is(original[field], olds[field]) ? original[field] : undefined,
+        last: olds[field],
+      })),
+    });
+  },
+
+  create: (declared) =>
+    about(subject(declared), async () => {
+      const outs = await apply(declared);
+      settleOwner(KIND, declared, "created", recorded(outs));
+      return { id: `${declared.deploymentId}/${declared.slug}`, outs };
+    }),
+
+  read: (id, props) =>
+    about(subject(props), async () => {
+      const live = await unlessGone(() => readBundle(endpointOf(props)));
+      const policy = live && find(live.bundle, props.slug);
+      if (!live || !policy) return { id: "" };
+      const values = liveOutputs(live, policy);
+      const inputs: Props = {
+        deploymentId: props.deploymentId,
+        slug: props.slug,
+        policyName: values.policyName,
+        filters: values.filters,
+        actions: values.actions,
+        restoreOnDelete: props.restoreOnDelete,
+        ...Object.fromEntries(managedOf(props).map((field) => [field, values[field]])),
+        ...refreshedMetaInputs(KIND, props),
+      };
+      return { id, props: { ...props, ...values }, inputs };
+    }),
+
+  update: (_id, olds, declared) =>
+    about(subject(declared), async () => {
+      const outs = await apply(declared, {
+        original: olds.original as RemediationPolicyState | undefined,
+        created: recordedPolicy(olds) === ABSENT,
+      });
+      settleOwner(KIND, declared, "updated", recorded(outs));
+      return { outs };
+    }),
+
+  delete: (_id, props) =>
+    about(subject(props), async () => {
+      if (props.restoreOnDelete === false) return;
+      const claim = claimOf(props);
+      // `same` never holds: the original (or its absence) is written back unless another resource holds the slug now.
+      const original = recordedPolicy(props);
+      const field = {
+        name: "policy",
+        claim,
+        original: original ?? undefined, // found as declared: nothing to put back
+        last: undefined,
+        same: () => false,
+        show: (v: unknown) => (v === ABSENT ? "no policy" : `the policy named ${JSON.stringify((v as RemediationPolicyState).name)}`),
+        secret: false,
+      };
+      const { policy } = await planUndo(KIND, props, [field]);
+      if (policy === undefined) return;
+      const back = policy === ABSENT ? undefined : (policy as RemediationPolicyState);
+      // Optional fields this resource does not manage (description, active) stay as they are live.
+      const managed = managedOf(props);
+      const kept = (field: (typeof OPTIONAL)[number], value: unknown) => (managed.includes(field) ? value : undefined);
+      await unlessGone(() =>
+        editBundle(endpointOf(props), (bundle) => {
+          const live = find(bundle, props.slug);
+          const restored =
+            back &&
+            declaredPolicy(
+              {
+                ...back,
+                slug: props.slug,
+                policyName: back.name,
+                description: kept("description", back.description),
+                active: kept("active", back.active),
+              },
+              live ?? back,
+            );
+          return samePolicy(live, restored) ? undefined : withPolicy(bundle, String(props.slug), restored);
+        }),
+      );
+    }),
+};

@@ -1,0 +1,106 @@
+/**
+ * Every resource kind's one declaration (declare.ts), and what both processes derive from it: the
+ * program's resource classes and the provider's handlers. Loads schemas only, so either side can
+ * load it without the other's modules.
+ */
+import { z } from "zod";
+import type { Props } from "../runtime/check";
+import type { FieldRule } from "../runtime/diff";
+import type { KindDeclaration } from "./declare";
+import { detectionPolicyKind } from "./detection-policy";
+import { detectionPolicyExceptionKind } from "./detection-policy-exception";
+import { managedScanKind } from "./managed-scan";
+import { policyRuleModeKind } from "./policy-rule-mode";
+import { policyRuleModesKind } from "./policy-rule-modes";
+import { projectSettingsKind } from "./project-settings";
+import { projectTagsKind } from "./project-tags";
+import { remediationPolicyKind } from "./remediation-policy";
+import { sbomExportKind } from "./sbom-export";
+
+export {
+  detectionPolicyExceptionKind,
+  detectionPolicyKind,
+  managedScanKind,
+  policyRuleModeKind,
+  policyRuleModesKind,
+  projectSettingsKind,
+  projectTagsKind,
+  remediationPolicyKind,
+  sbomExportKind,
+};
+
+export const KINDS = {
+  ProjectSettings: projectSettingsKind,
+  ProjectTags: projectTagsKind,
+  ManagedScan: managedScanKind,
+  PolicyRuleMode: policyRuleModeKind,
+  PolicyRuleModes: policyRuleModesKind,
+  SbomExport: sbomExportKind,
+  DetectionPolicy: detectionPolicyKind,
+  DetectionPolicyException: detectionPolicyExceptionKind,
+  RemediationPolicy: remediationPolicyKind,
+} as const;
+
+export type ResourceKind = keyof typeof KINDS;
+export const RESOURCE_KINDS = Object.keys(KINDS) as ResourceKind[];
+
+const declarationOf = (kind: ResourceKind): KindDeclaration => KINDS[kind] as unknown as KindDeclaration;
+
+const byKind = <T>(of: (declaration: KindDeclaration) => T) =>
+  Object.fromEntries(RESOURCE_KINDS.map((kind) => [kind, of(declarationOf(kind))])) as Record<ResourceKind, T>;
+
+/**
+ * Outputs computed from inputs of other names, by kind: output → the inputs it derives from.
+ * A dynamic provider cannot return secrets; the engine makes an output secret only when an input
+ * of the same name is. So where its source input is a secret, each class passes, under each of
+ * these output names, an input that is a secret `null`, and the output is stored encrypted like
+ * its source.
+ */
+export const DERIVED_OUTPUTS = byKind(({ outputs }) =>
+  Object.fromEntries(
+    Object.entries(outputs).flatMap(([name, field]) => (field.derivedFrom ? [[name, [field.derivedFrom].flat() as string[]]] : [])),
+  ),
+);
+
+/** Outputs holding a set other resources may add to, by kind (declare.ts `sharedSet`). */
+export const SHARED_SET_OUTPUTS = byKind(({ outputs }) =>
+  Object.entries(outputs).flatMap(([name, field]) => (field.sharedSet ? [name] : [])),
+);
+
+/**
+ * The inputs whose values can appear in the provider's messages, hidden there when given as
+ * secrets: every input (an identity such as a project name is quoted by the service's own
+ * validation messages, a selector by a check failure).
+ */
+export function valueInputs(kind: ResourceKind): string[] {
+  return Object.keys(declarationOf(kind).inputs);
+}
+
+/** Every output name of the kind, inputs included: the properties its resource class registers. */
+export function propertyNames(kind: ResourceKind): string[] {
+  const { inputs, outputs } = declarationOf(kind);
+  return [...new Set([...Object.keys(inputs), ...Object.keys(outputs)])];
+}
+
+const schemas = new Map<ResourceKind, z.ZodType<Props>>();
+
+/** The schema `check` validates the program's inputs with: every declared input, nothing else, and the kind's rules. */
+export function inputSchema(kind: ResourceKind): z.ZodType<Props> {
+  let schema = schemas.get(kind);
+  if (!schema) {
+    const { inputs, rules = [] } = declarationOf(kind);
+    schema = rules.reduce<z.ZodType<Props>>(
+      (object, rule) => object.refine((declared) => rule.holds(declared), { message: rule.message, path: [rule.path] }),
+      z.strictObject(Object.fromEntries(Object.entries(inputs).map(([name, field]) => [name, field.schema]))),
+    );
+    schemas.set(kind, schema);
+  }
+  return schema;
+}
+
+/** `diff`'s rule for each declared input (diff.ts). */
+export function fieldRules(kind: ResourceKind): FieldRule[] {
+  return Object.entries(declarationOf(kind).inputs)
+    .filter(([name]) => name !== "restoreOnDelete")
+    .map(([name, field]) => ({ name, ...(field.replaces ? { replaces: true } : {}), ...(field.equal ? { equal: field.equal } : {}) }));
+}

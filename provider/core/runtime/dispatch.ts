@@ -1,0 +1,150 @@
+/**
+ * `pulumi-semgrep/dynamic`: what every resource's `__provider` shim calls in the provider process.
+ * Loaded by package name, so old state runs the installed package's code.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { causeChain, SemgrepError } from "../../client";
+import { DERIVED_OUTPUTS, KINDS, type ResourceKind } from "../kinds";
+import type { Props } from "./check";
+import type { Handler } from "./handler";
+import { configure, withCredentialsHint } from "./credentials";
+import { detectionPolicy } from "../handlers/detection-policy";
+import { detectionPolicyException } from "../handlers/detection-policy-exception";
+import { managedScan } from "../handlers/managed-scan";
+import { policyRuleMode } from "../handlers/policy-rule-mode";
+import { noteCall } from "./owned";
+import { withPartialState } from "./partial";
+import { policyRuleModes } from "../handlers/policy-rule-modes";
+import { type Redact, redactedError, redactorFor, withRedaction } from "./redact";
+import { secretInputsOf } from "./resource-meta";
+import { projectSettings } from "../handlers/project-settings";
+import { projectTags } from "../handlers/project-tags";
+import { remediationPolicy } from "../handlers/remediation-policy";
+import { sbomExport } from "../handlers/sbom-export";
+
+export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
+  ProjectSettings: projectSettings,
+  ProjectTags: projectTags,
+  ManagedScan: managedScan,
+  PolicyRuleMode: policyRuleMode,
+  PolicyRuleModes: policyRuleModes,
+  SbomExport: sbomExport,
+  DetectionPolicy: detectionPolicy,
+  DetectionPolicyException: detectionPolicyException,
+  RemediationPolicy: remediationPolicy,
+};
+
+type Method = keyof Handler | "configure";
+
+/**
+ * Where the checked inputs are among a method's arguments. They carry the placeholders of derived
+ * outputs (resource-meta.ts), which matter to the engine only and must not overwrite the outputs
+ * of the same names.
+ */
+const CHECKED_INPUTS_ARGUMENT: Partial<Record<Method, number>> = { create: 0, diff: 2, update: 2 };
+
+/** Runs one dynamic-provider method of one resource kind. */
+export async function run(kind: ResourceKind, method: Method, args: unknown[]): Promise<unknown> {
+  if (method === "configure") return configure(args[0] as pulumi.dynamic.ConfigureRequest);
+  const handler = handlers[kind];
+  if (!handler)
+    throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
+  const fn = handler[method] as (...a: unknown[]) => unknown;
+  if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
+  await noteCall(method, method === "check" ? args[0] : undefined);
+  const given = args.map(withoutProviderKey);
+  const at = CHECKED_INPUTS_ARGUMENT[method];
+  if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
+  const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
+  if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
+  // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret inputs.
+  const redact = redactorFor(kind, args.filter(isProps));
+  try {
+    const result = withoutUndefined(await withRedaction(redact, () => fn.apply(handler, given)));
+    if (method === "check") return withRedactedFailures(result as pulumi.dynamic.CheckResult, given[1] as Props, redact);
+    // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
+    if (byIdAlone && (result as pulumi.dynamic.ReadResult).id === "") {
+      throw new Error(`${kind}.get: no object with the id "${String(given[0])}" (${KINDS[kind].id.format}) exists`);
+    }
+    return result;
+  } catch (error) {
+    const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
+    const reported = withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
+    if (!isServiceError(error) || !(reported instanceof Error)) throw reported;
+    // At preview, the usual place: a check failure, which the engine prints once, with the resource.
+    if (method === "check") return { inputs: given[1], failures: [{ property: "", reason: reported.message }] };
+    throw withoutStackTrace(reported);
+  }
+}
+
+/** An error of the service or of the connection to it (the client's errors), whose message says what to do. */
+const isServiceError = (error: unknown) => [...causeChain(error)].some((e) => e instanceof SemgrepError);
+
+/**
+ * `error` without its stack trace: the host prints an error's stack for `check`, `diff`, `read`
+ * and `delete`, which for an error of the service or of its address buries the one line that
+ * says what to fix under frames of the provider's code.
+ */
+function withoutStackTrace(error: Error): Error {
+  error.stack = "";
+  return error;
+}
+
+const isProps = (arg: unknown): arg is Props => arg !== null && typeof arg === "object" && !Array.isArray(arg);
+
+/**
+ * Check failures as the engine may print them: the engine prints the value of the property a
+ * failure names, so a failure about a secret input (or anything inside one: `select.exclude[0]`,
+ * `modes.<rule>`) names no property; and its reason hides the secret texts, which the service's
+ * own validation messages quote.
+ */
+function withRedactedFailures(result: pulumi.dynamic.CheckResult, news: Props, redact: Redact): pulumi.dynamic.CheckResult {
+  if (!result.failures?.length) return result;
+  const secret = secretInputsOf(news);
+  const failures = result.failures.map(({ property, reason }) => ({
+    property: secret.includes(property.split(/[.[]/)[0] ?? "") ? "" : property,
+    reason: redact(reason),
+  }));
+  return { ...result, failures };
+}
+
+const hasInputs = (kind: ResourceKind, props: Props) => Object.keys(KINDS[kind].inputs).some((input) => props[input] !== undefined);
+
+/**
+ * The properties `read` is given, completed with what the id stands for: the engine reads a
+ * resource constructed with `opts.id` (`X.get(name, id)`) with no state at all.
+ */
+function withIdInputs(kind: ResourceKind, id: string, props: Props): Props {
+  const format = KINDS[kind].id;
+  const fromId: Props | undefined = format.parse(id);
+  if (fromId) return { ...fromId, ...props };
+  if (hasInputs(kind, props)) return props;
+  throw new Error(`${kind}: "${id}" is not an id of this kind: give ${format.format}`);
+}
+
+function withoutPlaceholders(kind: ResourceKind, inputs: Props): Props {
+  return Object.fromEntries(Object.entries(inputs).filter(([key]) => !(key in DERIVED_OUTPUTS[kind])));
+}
+
+/** The host passes the serialized shim (`__provider`) along with the properties; handlers never need it. */
+function withoutProviderKey(arg: unknown): unknown {
+  if (!arg || typeof arg !== "object" || Array.isArray(arg) || !("__provider" in arg)) return arg;
+  const { __provider: _shim, ...props } = arg as Props;
+  return props;
+}
+
+/**
+ * The host turns results into protobuf Structs, which have no `undefined`: an absent value is
+ * simply left out.
+ */
+function withoutUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefined);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, withoutUndefined(v)]),
+    );
+  }
+  return value;
+}

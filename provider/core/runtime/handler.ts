@@ -1,0 +1,43 @@
+/**
+ * The dynamic-provider methods one resource kind implements, typed by its declaration
+ * (provider/core/kinds): `create`, `read` and `update` return the declared outputs, so a handler that
+ * returns an undeclared output (in an object literal) or one of the wrong type does not compile.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { CheckedInputs, KindDeclaration, OutputsOf } from "../kinds/declare";
+import type { Props } from "./check";
+
+/** What every resource class passes beside the program's inputs, kept in the outputs (resource-meta.ts). */
+export type MetaProps = {
+  resourceName?: string;
+  resourceParent?: string;
+  secretInputs?: string[];
+};
+
+/** The inputs as `check` returned them: the declared inputs and the metadata. */
+export type Checked<D extends KindDeclaration> = CheckedInputs<D> & MetaProps;
+/** What a handler returns as outputs: the declared ones (inputs included) and the metadata. */
+export type Outputs<D extends KindDeclaration> = OutputsOf<D> & MetaProps;
+/**
+ * Outputs as stored (what `read`, `update`'s olds and `delete` see): any of them may be absent in
+ * state written by an older build, or when the engine reads a resource by id alone (`X.get`).
+ */
+export type State<D extends KindDeclaration> = Partial<Outputs<D>> & Props;
+
+export interface Handler<D extends KindDeclaration = KindDeclaration> {
+  check(olds: Props, news: Props): pulumi.dynamic.CheckResult | Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: State<D>, news: Checked<D>): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Checked<D>): Promise<pulumi.dynamic.CreateResult<Outputs<D>>>;
+  read(id: string, props: State<D>): Promise<pulumi.dynamic.ReadResult<State<D>>>;
+  update(id: string, olds: State<D>, news: Checked<D>): Promise<pulumi.dynamic.UpdateResult<Outputs<D>>>;
+  delete(id: string, props: State<D>): Promise<void>;
+}
+
+/**
+ * The outputs a handler writes, checked by the compiler: each declared output with its type, and
+ * no key the kind does not declare, spread ones included (a plain return type would let a spread
+ * carry undeclared keys through). `const outputs = declaredOutputs<Kind>();` then `outputs({...})`.
+ */
+export function declaredOutputs<D extends KindDeclaration>() {
+  return <T extends Outputs<D>>(outs: T & Record<Exclude<keyof T, keyof Outputs<D>>, never>): Outputs<D> => outs;
+}

@@ -1,0 +1,23 @@
+/** The package's Pulumi resources: one class per kind, each derived from its declaration (provider/core/kinds). */
+export { ProjectSettings, type ProjectSettingsArgs, type ManagedScanConfig, type ScanToggle } from "./project-settings";
+export { ProjectTags, type ProjectTagsArgs } from "./project-tags";
+export { ManagedScan, type ManagedScanArgs } from "./managed-scan";
+export { PolicyRuleMode, type PolicyRuleModeArgs } from "./policy-rule-mode";
+export { PolicyRuleModes, type PolicyRuleModesArgs } from "./policy-rule-modes";
+export {
+  SbomExport,
+  type SbomExportArgs,
+  type SbomFormatVersionArgs,
+  type SbomFormatVersionOutput,
+  type SbomMetadataSupplierArgs,
+} from "./sbom-export";
+export { DetectionPolicy, type DetectionPolicyArgs, type DetectionExceptionArgs, type DetectionPolicyOriginals } from "./detection-policy";
+export { DetectionPolicyException, type DetectionPolicyExceptionArgs } from "./detection-policy-exception";
+export {
+  RemediationPolicy,
+  type RemediationPolicyArgs,
+  type RemediationActionArgs,
+  type RemediationConditionArgs,
+  type RemediationFiltersArgs,
+  type RemediationPolicyState,
+} from "./remediation-policy";

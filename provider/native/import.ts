@@ -1,0 +1,59 @@
+/**
+ * What `pulumi import semgrep:index:<Kind> <name> <id>` declares: the object's live values, as
+ * `npx pulumi-semgrep adopt` would declare them, so that the generated code previews clean and
+ * passes the kind's own check (a ProjectTags needs tags, a PolicyRuleModes its rules' modes).
+ * A read by id alone manages nothing (what `X.get` wants); an import is the one read that must
+ * say everything the object holds. The resource then records no original: it found every value
+ * as declared, so `destroy` leaves the object as it is.
+ */
+import { declarable } from "../adopt/plan";
+import { KINDS, type ResourceKind } from "../core/kinds";
+import { managedTags } from "../core/kinds/project-settings";
+import { notify } from "../core/runtime/notices";
+import { policyRules } from "../core/handlers/rule-index";
+
+type Props = Record<string, unknown>;
+
+/** Where a kind's live values are not simply the outputs of the inputs' names. */
+const LIVE_VALUES: Partial<Record<ResourceKind, (outputs: Props, identity: Props) => Promise<Props>>> = {
+  // The service sets and keeps system tags: they are never declared.
+  ProjectSettings: async (outputs) => ({
+    tags: managedTags(outputs.tags),
+    managedScanConfig: outputs.managedScanConfig,
+    // Equal to the default branch, the service does not say whether the project follows it or pins it (as adopt).
+    ...(outputs.primaryBranch !== outputs.defaultBranch && !outputs.followsDefaultBranch ? { primaryBranch: outputs.primaryBranch } : {}),
+  }),
+  ProjectTags: async (outputs) => ({ tags: managedTags(outputs.projectTags) }),
+  PolicyRuleModes: async (_outputs, identity) => {
+    const rules = await policyRules(String(identity.deploymentId), String(identity.policyId));
+    const paths = [...rules.keys()].sort();
+    return { modes: Object.fromEntries(paths.map((path) => [path, rules.get(path)!.policyMode])) };
+  },
+};
+
+/** The kind's inputs that name the object (a change replaces it). */
+const identityInputs = (kind: ResourceKind) =>
+  Object.entries(KINDS[kind].inputs as Record<string, { replaces?: boolean }>).flatMap(([name, field]) => (field.replaces ? [name] : []));
+
+/**
+ * The inputs an imported resource declares: its identity (from the read's inputs) and every
+ * other input's live value that the kind's check takes as it is; a value it would refuse or
+ * rewrite is left out with a note naming it.
+ */
+export async function importedInputs(kind: ResourceKind, outputs: Props, inputs: Props): Promise<Props> {
+  const identity = Object.fromEntries(
+    identityInputs(kind)
+      .filter((n) => inputs[n] !== undefined)
+      .map((n) => [n, inputs[n]]),
+  );
+  const settable = Object.keys(KINDS[kind].inputs).filter((n) => n !== "restoreOnDelete" && !(n in identity));
+  const live = LIVE_VALUES[kind]
+    ? await LIVE_VALUES[kind](outputs, identity)
+    : Object.fromEntries(settable.map((n) => [n, outputs[n] ?? inputs[n]]));
+  const wanted = Object.fromEntries(Object.entries(live).filter(([n, v]) => v !== undefined && settable.includes(n)));
+  const notes: string[] = [];
+  const leftOut: string[] = [];
+  const declared = declarable(kind, identity, wanted, notes, leftOut, `${kind} ${JSON.stringify(inputs)}`) ?? {};
+  for (const note of [...notes, ...leftOut]) await notify("warning", `pulumi import: ${note}`);
+  return { ...identity, ...declared };
+}
