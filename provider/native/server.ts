@@ -29,7 +29,7 @@ import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
 import { importedInputs } from "./import";
-import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, SECRET_RESULTS } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
 
 type Props = Record<string, unknown>;
@@ -277,8 +277,9 @@ class ResourceProvider {
     const args = unwrapSecrets(plain(request.getArgs())).plain;
     // The functions check their arguments themselves, naming the field (provider/functions/args.ts).
     const fn = FUNCTIONS[name as FunctionName] as unknown as (args: Props, opts: { token?: string; url?: string }) => Promise<unknown>;
-    const result = await fn(args, configuredCredentials());
-    return new proto.InvokeResponse().setReturn(toStruct(result as Props));
+    const result = (await fn(args, configuredCredentials())) as Props;
+    const secrets = SECRET_RESULTS[name as FunctionName];
+    return new proto.InvokeResponse().setReturn(toStruct(secrets ? secrets(result) : result));
   }
 
   async cancel(): Promise<Empty> {

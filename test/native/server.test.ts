@@ -403,6 +403,18 @@ describe("Invoke", () => {
     if (Array.isArray(result[holds])) expect(result[holds]).not.toHaveLength(0);
   });
 
+  it("returns a scan's personal meta fields as secrets, as getScanOutput does", async () => {
+    const { scans } = await invoke("getScans", { deploymentId: "1", maxResults: 50 });
+    const ids = (scans as Array<{ id: number }>).map((s) => s.id);
+    const withAuthor = (await Promise.all(ids.map((scanId) => invoke("getScan", { deploymentId: "1", scanId })))).find(
+      (scan) => (scan.meta as Props).commitAuthorEmail !== undefined,
+    )!;
+    const meta = withAuthor.meta as Props;
+    for (const field of ["commitAuthorName", "commitAuthorUsername", "commitAuthorEmail", "pullRequestAuthorUsername"])
+      if (meta[field] !== undefined) expect(isSecret(meta[field]), field).toBe(true);
+    expect(isSecret(withAuthor.branch)).toBe(false);
+  });
+
   it("refuses an unknown token, naming the functions there are", async () => {
     const error = (await invoke("getNothing", {}).catch((e: unknown) => e)) as NativeError;
     expect(error.message).toMatch(/^pulumi-resource-semgrep: unknown function semgrep:index:getNothing; the functions are /);
