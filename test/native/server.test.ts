@@ -6,6 +6,8 @@
  * secrets on the wire, the detailed diff, import's property-less read, Invoke, and the errors the
  * engine reads.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -80,6 +82,18 @@ beforeEach(() => configure()); // no config: the environment, which useProviderA
 it("GetPluginInfo: the package's version", async () => {
   expect((await rpc.getPluginInfo(new Empty())).getVersion()).toBe(packageJson.version);
   expect(server.printed).toBe(`${server.port}\n`); // the port, alone on the first line of stdout
+});
+
+it("GetSchema: the package root's schema.json as it is, or, where none was generated, an error naming it", async () => {
+  const path = join(__dirname, "../../schema.json");
+  const request = new proto.GetSchemaRequest().setVersion(0);
+  if (!existsSync(path)) {
+    await expect(rpc.getSchema(request)).rejects.toThrow(/^pulumi-resource-semgrep: schema\.json is missing beside the plugin/);
+    return;
+  }
+  const schema = (await rpc.getSchema(request)).getSchema();
+  expect(schema).toBe(readFileSync(path, "utf8"));
+  expect(JSON.parse(schema)).toMatchObject({ name: "semgrep" });
 });
 
 describe("Configure", () => {
