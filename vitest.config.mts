@@ -30,6 +30,7 @@ export default defineConfig({
           exclude: [
             "test/e2e/{ownership,secrets,concurrency,interrupted,upgrade,migrate-rule-modes,settling-and-notes}.test.ts",
             "test/e2e/{examples,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated}.test.ts",
+            "test/e2e/native-schema.test.ts", // no emulator: the schema and the YAML type checker only
           ],
           provide: { omitEmpty: true },
         },
