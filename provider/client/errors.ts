@@ -18,9 +18,17 @@ export interface RequestInfo {
   path: string;
 }
 
-/** Base class of every error this package raises about the Semgrep API. */
+/**
+ * Base class of every error this package raises about the Semgrep API. Each error is named after
+ * its own class (`NotFoundError`, `StateVersionConflictError`, ...), here for all of them, so that
+ * no subclass can carry another's name (a bundle of the package must keep class names: esbuild's
+ * `keepNames` when it minifies).
+ */
 export class SemgrepError extends Error {
-  override name = "SemgrepError";
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
 }
 
 /**
@@ -74,7 +82,6 @@ export interface ErrorDetails {
 
 /** The service answered with a non-2xx status. */
 export class APIError extends SemgrepError {
-  override name = "APIError";
   readonly operation: string;
   readonly method: string;
   readonly path: string;
@@ -155,59 +162,40 @@ export const UNKNOWN_REFERENCE = "UNKNOWN_REFERENCE";
 export const MISSING_DEPENDENT_ACTION = "MISSING_DEPENDENT_ACTION";
 
 /** 400: the request was malformed or a value was out of range. */
-export class BadRequestError extends APIError {
-  override name = "BadRequestError";
-}
+export class BadRequestError extends APIError {}
 /** 401: no token, or the token is unknown. */
-export class AuthenticationError extends APIError {
-  override name = "AuthenticationError";
-}
+export class AuthenticationError extends APIError {}
 /** 403: the token may not do this. */
-export class PermissionDeniedError extends APIError {
-  override name = "PermissionDeniedError";
-}
+export class PermissionDeniedError extends APIError {}
 /** 404: the object does not exist, or the token lacks Web API access. */
-export class NotFoundError extends APIError {
-  override name = "NotFoundError";
-}
+export class NotFoundError extends APIError {}
 /** 409: the request conflicts with the current state. */
-export class ConflictError extends APIError {
-  override name = "ConflictError";
-}
+export class ConflictError extends APIError {}
 /** 422: the request was understood but its values were refused. */
-export class UnprocessableEntityError extends APIError {
-  override name = "UnprocessableEntityError";
-}
+export class UnprocessableEntityError extends APIError {}
 /**
  * 410 with the code `DEPLOYMENT_MIGRATED`: the deployment uses Semgrep's unified policies
  * (Policies V2), and the deprecated v1 policy operations (list policies, list a policy's rules,
  * change a rule's mode) are gone for it.
  */
-export class DeploymentMigratedError extends APIError {
-  override name = "DeploymentMigratedError";
-}
+export class DeploymentMigratedError extends APIError {}
 /**
  * 403 with the code `DEPLOYMENT_NOT_MIGRATED`: the deployment still uses v1 policies (it is not
  * migrated to Semgrep's unified policies), and every Policies V2 operation is refused for it.
  * The mirror of {@link DeploymentMigratedError}: a deployment has one of the two policy APIs.
  */
-export class DeploymentNotMigratedError extends PermissionDeniedError {
-  override name = "DeploymentNotMigratedError";
-}
+export class DeploymentNotMigratedError extends PermissionDeniedError {}
 /**
  * 428 `IF_MATCH_REQUIRED`: a Policies V2 apply sent without `If-Match`. The client always sends
  * it; this comes from a service that did not receive it (a proxy that drops the header).
  */
-export class PreconditionRequiredError extends APIError {
-  override name = "PreconditionRequiredError";
-}
+export class PreconditionRequiredError extends APIError {}
 /**
  * 409 `STATE_VERSION_MISMATCH` of a Policies V2 apply (or any 409 of a request sent with
  * `If-Match`): the bundle changed since the `state_version` sent in `If-Match` was read. Read the
  * bundle again, reapply the change to it, and apply again with its new version.
  */
 export class StateVersionConflictError extends ConflictError {
-  override name = "StateVersionConflictError";
   /** The bundle's current `state_version` (`current_state_version`), when the answer carries it. */
   readonly currentStateVersion: string | undefined;
   /** The same as {@link currentStateVersion} (its earlier name). */
@@ -226,15 +214,12 @@ export class StateVersionConflictError extends ConflictError {
   }
 }
 /** 409 `RESERVED_SLUG`: a remediation policy uses the slug of a system-managed policy. */
-export class ReservedSlugError extends ConflictError {
-  override name = "ReservedSlugError";
-}
+export class ReservedSlugError extends ConflictError {}
 /**
  * 400 `UNKNOWN_REFERENCE`: the Policies V2 bundle names a project, project tag, rule or ruleset
  * the deployment does not have; `missingReferences` says which (and where, when the service says).
  */
 export class UnknownReferenceError extends BadRequestError {
-  override name = "UnknownReferenceError";
   readonly missingReferences: readonly MissingReference[];
 
   constructor(info: RequestInfo, status: number, serviceMessage: string, attempts = 1, code?: string, details: ErrorDetails = {}) {
@@ -247,7 +232,6 @@ export class UnknownReferenceError extends BadRequestError {
  * needs in the same policy (`block` needs `pr_comment`); `missingCompanion` names it.
  */
 export class MissingDependentActionError extends BadRequestError {
-  override name = "MissingDependentActionError";
   /** The action type the policy lacks (`pr_comment`), when the answer says. */
   readonly missingCompanion: string | undefined;
   /** The action type that needs it (`block`), when the answer says. */
@@ -260,21 +244,14 @@ export class MissingDependentActionError extends BadRequestError {
   }
 }
 /** 404 `PRODUCT_NOT_ENABLED`: the deployment does not have the product (`code` or `secrets`) of the request. */
-export class ProductNotEnabledError extends NotFoundError {
-  override name = "ProductNotEnabledError";
-}
+export class ProductNotEnabledError extends NotFoundError {}
 /** 429: too many requests (after the client's own retries). */
-export class RateLimitError extends APIError {
-  override name = "RateLimitError";
-}
+export class RateLimitError extends APIError {}
 /** 5xx: the service or a proxy in front of it failed (after the client's own retries). */
-export class InternalServerError extends APIError {
-  override name = "InternalServerError";
-}
+export class InternalServerError extends APIError {}
 
 /** The caller's `signal` aborted the request (before an answer, or while waiting to retry). */
 export class APIUserAbortError extends SemgrepError {
-  override name = "APIUserAbortError";
   readonly operation: string;
   readonly method: string;
   readonly path: string;
@@ -289,7 +266,6 @@ export class APIUserAbortError extends SemgrepError {
 
 /** No answer: the connection failed or was reset (after the client's own retries). */
 export class APIConnectionError extends SemgrepError {
-  override name = "APIConnectionError";
   readonly operation: string;
   readonly method: string;
   readonly path: string;
@@ -305,13 +281,10 @@ export class APIConnectionError extends SemgrepError {
 }
 
 /** No answer within the per-request timeout (after the client's own retries). */
-export class APIConnectionTimeoutError extends APIConnectionError {
-  override name = "APIConnectionTimeoutError";
-}
+export class APIConnectionTimeoutError extends APIConnectionError {}
 
 /** The service answered 2xx with a body that does not have the documented shape. */
 export class ResponseValidationError extends SemgrepError {
-  override name = "ResponseValidationError";
   readonly operation: string;
   readonly method: string;
   readonly path: string;
@@ -328,7 +301,6 @@ export class ResponseValidationError extends SemgrepError {
 
 /** A value given to the client was refused before any request was sent. */
 export class InvalidRequestError extends SemgrepError {
-  override name = "InvalidRequestError";
   readonly operation: string;
   readonly issues: string[];
 
@@ -341,7 +313,6 @@ export class InvalidRequestError extends SemgrepError {
 
 /** No token in the options, in the stack config nor in SEMGREP_APP_TOKEN / SEMGREP_API_TOKEN. */
 export class MissingTokenError extends SemgrepError {
-  override name = "MissingTokenError";
   constructor() {
     super(
       "No Semgrep API token: set it with `pulumi config set --secret semgrep:token <token>`, " +
@@ -352,7 +323,6 @@ export class MissingTokenError extends SemgrepError {
 
 /** `semgrep:url`, `SEMGREP_APP_URL` or the `baseUrl` option holds an address the client cannot use. */
 export class InvalidBaseUrlError extends SemgrepError {
-  override name = "InvalidBaseUrlError";
   /** Where the address was set, e.g. `semgrep:url`. */
   readonly setting: string;
 

@@ -52,6 +52,15 @@ export function withContext(props: Props, context: CallContext): Props {
 export const withoutContext = (props: Props): Props => withoutMeta(props);
 
 /**
+ * Inputs a handler returned (`check`, `read`), without the context and without the placeholders
+ * of derived outputs the dynamic classes pass as inputs (`originalMode: null` beside a secret
+ * `mode`): a refresh would otherwise store them among the inputs, which the schema has not.
+ */
+export function inputsWithoutContext(kind: ResourceKind, inputs: Props): Props {
+  return Object.fromEntries(Object.entries(withoutMeta(inputs)).filter(([key]) => !(key in DERIVED_OUTPUTS[kind])));
+}
+
+/**
  * The outputs to return as secrets: those of a secret input's name, those derived from a secret
  * input, and a whole set other resources may add to (a project's tags) unless this resource
  * declares it.

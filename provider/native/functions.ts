@@ -4,6 +4,8 @@
  * the credentials it was configured with as the call's options.
  */
 import type { SemgrepInvokeOptions } from "../functions";
+import { PERSONAL_META_FIELDS } from "../functions/shapes";
+import { withSecrets } from "./secrets";
 import {
   getDependencyRepositories,
   getDetectionPolicies,
@@ -39,3 +41,15 @@ export const FUNCTIONS = {
 
 export type FunctionName = keyof typeof FUNCTIONS;
 export const FUNCTION_NAMES = Object.keys(FUNCTIONS) as FunctionName[];
+
+type Props = Record<string, unknown>;
+
+/**
+ * The parts of a function's result that are secrets, wrapped as the engine stores a secret: what
+ * the TypeScript `getXOutput` forms mark secret (a scan's personal meta fields, getScanOutput),
+ * so that a YAML program exporting a scan does not write its author's name and email in plain
+ * text.
+ */
+export const SECRET_RESULTS: Partial<Record<FunctionName, (result: Props) => Props>> = {
+  getScan: (scan) => ({ ...scan, meta: withSecrets((scan.meta ?? {}) as Props, PERSONAL_META_FIELDS) }),
+};

@@ -31,6 +31,19 @@ const LIVE_VALUES: Partial<Record<ResourceKind, (outputs: Props, identity: Props
   },
 };
 
+/**
+ * What an imported resource records besides its inputs: that it found the object, as declared.
+ * Where a kind records that it made the object (delete then removes it) and reads an absent
+ * record as made (state of releases before the record existed), an import must say "found":
+ * else `destroy` would remove a RemediationPolicy that existed long before the stack.
+ */
+const FOUND_RECORDS: Partial<Record<ResourceKind, Props>> = {
+  RemediationPolicy: { created: false },
+};
+
+/** The state an imported resource is read with, to answer the outputs it stores: its inputs and what it found. */
+export const importedState = (kind: ResourceKind, inputs: Props): Props => ({ ...inputs, ...FOUND_RECORDS[kind] });
+
 /** The kind's inputs that name the object (a change replaces it). */
 const identityInputs = (kind: ResourceKind) =>
   Object.entries(KINDS[kind].inputs as Record<string, { replaces?: boolean }>).flatMap(([name, field]) => (field.replaces ? [name] : []));

@@ -20,15 +20,16 @@ import * as rpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
-import { resolveCredentials } from "../client/config";
+import { parseBaseUrl } from "../client/config";
 import { configureCredentials, configuredCredentials } from "../core/runtime/credentials";
 import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
 import { aboutResource } from "../core/runtime/notices";
+import { containsUnknown } from "../core/runtime/check";
 import { run } from "../core/runtime/dispatch";
-import { type CallContext, contextOf, secretOutputs, withContext, withoutContext } from "./context";
+import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
-import { importedInputs } from "./import";
-import { FUNCTION_NAMES, FUNCTIONS, type FunctionName } from "./functions";
+import { importedInputs, importedState } from "./import";
+import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, SECRET_RESULTS } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
 
 type Props = Record<string, unknown>;
@@ -79,9 +80,23 @@ function received(struct: Struct | undefined, urn: string, secretsFrom?: Struct)
 }
 
 /** The outputs a handler returned, as the engine stores them: no context, secrets wrapped. */
-function answered(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Struct {
+function stored(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Props {
   const outs = withoutContext(outputs);
-  return toStruct(withSecrets(outs, secretOutputs(kind, outs, context, declared)));
+  return withSecrets(outs, secretOutputs(kind, outs, context, declared));
+}
+
+const answered = (kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Struct =>
+  toStruct(stored(kind, outputs, context, declared));
+
+/**
+ * A create or update that failed after some writes landed carries the outputs so far, which the
+ * engine stores as the resource's state ({@link grpcError}): as stored as any other outputs, those
+ * derived from a secret input wrapped, or they would reach the state in plain text.
+ */
+function withStoredPartialState(kind: ResourceKind, error: unknown, context: CallContext, declared: Props): unknown {
+  const partial = error as { properties?: Props };
+  if (error instanceof Error && partial.properties) partial.properties = stored(kind, partial.properties, context, declared);
+  return error;
 }
 
 /** What a handler's `check` returns. */
@@ -105,15 +120,16 @@ class ResourceProvider {
   async checkConfig(request: proto.CheckRequest): Promise<proto.CheckResponse> {
     const { plain: news, secret } = unwrapSecrets(plain(request.getNews()));
     const response = new proto.CheckResponse().setInputs(toStruct(withSecrets(news, new Set([...secret, "token"]))));
-    try {
-      resolveCredentials([
-        { token: stringOr(news.token), tokenSource: "semgrep:token", url: stringOr(news.url), urlSource: "semgrep:url" },
-      ]);
-    } catch (error) {
-      // A missing token is no mistake here: the environment may give it when the provider runs.
-      const message = error instanceof Error ? error.message : String(error);
-      if (/url/i.test(message) && news.url !== undefined)
+    // A missing token is no mistake here: the environment may give it when the provider runs. A
+    // url that is no address is, and says so at preview rather than at the first request.
+    const url = stringOr(news.url);
+    if (url !== undefined && !containsUnknown(url)) {
+      try {
+        parseBaseUrl(url, "semgrep:url");
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
         response.setFailuresList([new proto.CheckFailure().setProperty("url").setReason(message)]);
+      }
     }
     return response;
   }
@@ -149,7 +165,7 @@ class ResourceProvider {
     const news = received(request.getNews(), urn);
     const oldArg = Object.keys(olds.props).length ? withContext(olds.props, olds.context) : {};
     const result = (await run(kind, "check", [oldArg, withContext(news.props, news.context)])) as CheckResult;
-    const inputs = withoutContext(result.inputs ?? news.props);
+    const inputs = inputsWithoutContext(kind, result.inputs ?? news.props);
     const response = new proto.CheckResponse().setInputs(toStruct(withSecrets(inputs, news.context.secretInputs)));
     response.setFailuresList((result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)));
     return response;
@@ -199,7 +215,9 @@ class ResourceProvider {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
     const news = received(request.getProperties(), urn);
-    const result = (await run(kind, "create", [withContext(news.props, news.context)])) as { id: string; outs?: Props };
+    const result = (await run(kind, "create", [withContext(news.props, news.context)]).catch((error: unknown) => {
+      throw withStoredPartialState(kind, error, news.context, news.props);
+    })) as { id: string; outs?: Props };
     return new proto.CreateResponse().setId(result.id).setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
   }
 
@@ -218,9 +236,15 @@ class ResourceProvider {
     const response = new proto.ReadResponse().setId(result.id ?? "");
     if (!result.id) return response; // gone from the service
     const byIdAlone = !Object.keys(state.props).length && !Object.keys(oldInputs).length;
-    const read = withoutContext(result.inputs ?? oldInputs);
-    const inputs = byIdAlone ? await importedInputs(kind, withoutContext(result.props ?? {}), read) : read;
-    response.setProperties(answered(kind, result.props ?? {}, state.context, inputs));
+    const read = inputsWithoutContext(kind, result.inputs ?? oldInputs);
+    if (!byIdAlone) {
+      response.setProperties(answered(kind, result.props ?? {}, state.context, read));
+      return response.setInputs(toStruct(withSecrets(read, state.context.secretInputs)));
+    }
+    const inputs = await importedInputs(kind, withoutContext(result.props ?? {}), read);
+    const outputs = await importedOutputs(kind, result.id, inputs, state.context);
+    if (!outputs) return response.setId(""); // gone between the two reads
+    response.setProperties(answered(kind, outputs, state.context, inputs));
     return response.setInputs(toStruct(withSecrets(inputs, state.context.secretInputs)));
   }
 
@@ -233,7 +257,9 @@ class ResourceProvider {
       request.getId(),
       withContext(olds.props, olds.context),
       withContext(news.props, news.context),
-    ])) as {
+    ]).catch((error: unknown) => {
+      throw withStoredPartialState(kind, error, news.context, news.props);
+    })) as {
       outs?: Props;
     };
     return new proto.UpdateResponse().setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
@@ -257,13 +283,27 @@ class ResourceProvider {
     const args = unwrapSecrets(plain(request.getArgs())).plain;
     // The functions check their arguments themselves, naming the field (provider/functions/args.ts).
     const fn = FUNCTIONS[name as FunctionName] as unknown as (args: Props, opts: { token?: string; url?: string }) => Promise<unknown>;
-    const result = await fn(args, configuredCredentials());
-    return new proto.InvokeResponse().setReturn(toStruct(result as Props));
+    const result = (await fn(args, configuredCredentials())) as Props;
+    const secrets = SECRET_RESULTS[name as FunctionName];
+    return new proto.InvokeResponse().setReturn(toStruct(secrets ? secrets(result) : result));
   }
 
   async cancel(): Promise<Empty> {
     return new Empty();
   }
+}
+
+/**
+ * The outputs of an imported resource: those of a resource that declares what the import
+ * declares, from a second read with those inputs as its state. The read by id alone answers as a
+ * resource that manages nothing (a ProjectTags with no declared tags, a PolicyRuleModes with no
+ * modes), and the next diff compares the program's inputs with these outputs: the generated code
+ * would then preview an update of values that are live as declared. The state also records that
+ * the resource found the object (import.ts), so that destroy leaves it.
+ */
+async function importedOutputs(kind: ResourceKind, id: string, inputs: Props, context: CallContext): Promise<Props | undefined> {
+  const again = (await run(kind, "read", [id, withContext(importedState(kind, inputs), context)])) as { id?: string; props?: Props };
+  return again.id ? (again.props ?? {}) : undefined;
 }
 
 const stringOr = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);

@@ -3,9 +3,12 @@
 // the emulator, phase by phase; the same number of no-I/O dynamic resources as the engine's
 // floor; the state size; and a run under injected faults. Used by `npm run bench` (full size)
 // and by the test suite (small size, request counts asserted exactly).
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
-import { pulumiWorkspace } from "../tools/pulumi-run.mjs";
+import { delimiter, dirname, join } from "node:path";
+import { stringify as stringifyYaml } from "yaml";
+import { pulumiCliDir, pulumiWorkspace } from "../tools/pulumi-run.mjs";
 
 const { startEmulator } = createRequire(import.meta.url)("../../dist/emulator");
 
@@ -14,20 +17,55 @@ const RULE_PAGE = 2000;
 const SAST_POLICY = "10";
 const SECRETS_POLICY = "11";
 
-/** The program of the benchmark stack: its resources come from spec.json. */
+/**
+ * The resources of the benchmark stack, each as a kind, a name and its inputs: one list that both
+ * renderings take (the Node.js program's `stack.json` and the YAML program), so that the two
+ * columns declare the same names and values.
+ * @param {{ projects: string[], rules: Array<{ policyId: string, path: string }>, tags: string[], sbomRepositoryId: number | string }} spec
+ * @returns {Array<{ kind: string, name: string, inputs: Record<string, unknown> }>}
+ */
+export function stackDeclarations({ projects, rules, tags, sbomRepositoryId }) {
+  return [
+    ...projects.flatMap((projectName) => {
+      const name = projectName.replace("/", "-");
+      const address = { deploymentSlug: "acme", projectName };
+      return [
+        { kind: "ProjectSettings", name: `${name}-settings`, inputs: { ...address, primaryBranch: "main" } },
+        { kind: "ProjectTags", name: `${name}-tags`, inputs: { ...address, tags } },
+        { kind: "ManagedScan", name: `${name}-scans`, inputs: { ...address, diffScan: { enabled: true }, fullScan: { enabled: true } } },
+      ];
+    }),
+    ...rules.map((rule, i) => ({
+      kind: "PolicyRuleMode",
+      name: `rule-${rule.policyId}-${i}`,
+      inputs: { deploymentId: "1", policyId: rule.policyId, rulePath: rule.path, mode: "MODE_BLOCK" },
+    })),
+    {
+      kind: "SbomExport",
+      name: "sbom",
+      inputs: { deploymentId: "1", repositoryId: String(sbomRepositoryId), ref: "refs/heads/main", triggers: ["bench"] },
+    },
+  ];
+}
+
+/** The benchmark stack as a Node.js program through the dynamic provider: its resources come from stack.json (`stackDeclarations`). */
 const STACK_PROGRAM = `
 const semgrep = require("pulumi-semgrep");
-const spec = require("./spec.json");
-for (const projectName of spec.projects) {
-  const name = projectName.replace("/", "-");
-  const address = { deploymentSlug: "acme", projectName };
-  new semgrep.ProjectSettings(name + "-settings", { ...address, primaryBranch: "main" });
-  new semgrep.ProjectTags(name + "-tags", { ...address, tags: spec.tags });
-  new semgrep.ManagedScan(name + "-scans", { ...address, diffScan: { enabled: true }, fullScan: { enabled: true } });
-}
-spec.rules.forEach((rule, i) => new semgrep.PolicyRuleMode("rule-" + rule.policyId + "-" + i, { deploymentId: "1", policyId: rule.policyId, rulePath: rule.path, mode: "MODE_BLOCK" }));
-new semgrep.SbomExport("sbom", { deploymentId: "1", repositoryId: String(spec.sbomRepositoryId), ref: "refs/heads/main", triggers: ["bench"] });
+for (const { kind, name, inputs } of require("./stack.json")) new semgrep[kind](name, inputs);
 `;
+
+/**
+ * The benchmark stack as a YAML program through the native plugin (`semgrep:index:<Kind>`): the
+ * project file itself, every resource with its inputs as `properties`.
+ * @param {string} project
+ * @param {ReturnType<typeof stackDeclarations>} declarations
+ */
+export function yamlProgram(project, declarations) {
+  const resources = Object.fromEntries(
+    declarations.map(({ kind, name, inputs }) => [name, { type: `semgrep:index:${kind}`, properties: inputs }]),
+  );
+  return stringifyYaml({ name: project, runtime: "yaml", resources }, { aliasDuplicateObjects: false }); // YAML programs refuse aliases
+}
 
 /** The engine's floor: as many dynamic resources, whose provider does no I/O. */
 const FLOOR_PROGRAM = `
@@ -91,30 +129,52 @@ const PHASE_COMMANDS = {
   destroy: ["destroy", "--yes", "--skip-preview"],
 };
 
+let clockTicks;
+/**
+ * CPU seconds (user + system) of this process's children that have ended and been waited for, from
+ * /proc/self/stat (cutime + cstime: what getrusage(RUSAGE_CHILDREN) reports, which Node.js does
+ * not expose). A `pulumi` command run as a child adds its own time and that of every process it
+ * waited for: the language host, the program, the provider plugins. Undefined off Linux.
+ * @returns {number | undefined}
+ */
+export function childrenCpuSeconds() {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  clockTicks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  // Fields after the command's closing parenthesis start at field 3 (state); cutime and cstime are fields 16 and 17.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / clockTicks;
+}
+
 /**
  * Runs the phases in order (`before(phase)` ahead of each, `between(phase)` after each, both
  * outside the request count and the wall time); each phase's row holds the requests the emulator
- * logged and its writes (every request but a GET), wall seconds, and what `tally` makes of the log.
+ * logged and its writes (every request but a GET), wall seconds, CPU seconds of the `pulumi`
+ * command and all its children (`childrenCpuSeconds`: the emulator, in this process, is not
+ * counted), and what `tally` makes of the log.
  * @template {object} [T={}]
  * @param {import("../tools/pulumi-run.mjs").PulumiWorkspace} ws
  * @param {{ requests(): Array<{ method: string, operation?: string }> } | undefined} emulator
  * @param {{ phases?: readonly string[], commands?: Record<string, string[]>, tally?: (log: Array<{ method: string, operation?: string }>) => T,
  *           before?: (phase: string) => Promise<void>, between?: (phase: string) => Promise<void> }} [options]
- * @returns {Promise<Record<string, { requests: number, writes: number, wallSeconds: number, minimumRequests?: number } & T>>}
+ * @returns {Promise<Record<string, { requests: number, writes: number, wallSeconds: number, cpuSeconds?: number, minimumRequests?: number } & T>>}
  */
 export async function runPhases(ws, emulator, { phases: names = PHASES, commands = PHASE_COMMANDS, tally, before, between } = {}) {
   const phases = {};
   for (const phase of names) {
     await before?.(phase);
     if (emulator) emulator.requests().length = 0;
+    const cpuBefore = childrenCpuSeconds();
     const started = process.hrtime.bigint();
     await ws.run(commands[phase]);
     const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpuAfter = childrenCpuSeconds();
     const requests = emulator ? emulator.requests() : [];
     phases[phase] = {
       requests: requests.length,
       writes: requests.filter((r) => r.method !== "GET").length,
       wallSeconds: Number(wallSeconds.toFixed(2)),
+      cpuSeconds: cpuAfter === undefined || cpuBefore === undefined ? undefined : Number((cpuAfter - cpuBefore).toFixed(2)),
       ...tally?.(requests),
     };
     await between?.(phase);
@@ -122,29 +182,149 @@ export async function runPhases(ws, emulator, { phases: names = PHASES, commands
   return phases;
 }
 
+/** The bytes of one resource of a `pulumi stack export`, as that export prints it (JSON-indented by four spaces, at the depth of `deployment.resources[]`). */
+function exportedBytes(resource) {
+  const text = JSON.stringify(resource, null, 4);
+  return Buffer.byteLength(text) + 12 * text.split("\n").length;
+}
+
 /**
- * The bytes of each resource of a `pulumi stack export`, as that export prints it (the entry
- * JSON-indented by four spaces, at the depth of `deployment.resources[]`), summed by type.
+ * The bytes of each resource of a `pulumi stack export`, summed by type; `traceBytes`: the part
+ * of them that is the language host's call stack where the resource was declared (`stackTrace`
+ * and `sourcePosition`, which the engine records for every resource: a YAML program's holds the
+ * YAML host's Go frames), not the provider's.
  * @param {string} exported
- * @returns {Record<string, { count: number, bytes: number }>} by the type token's last part
+ * @returns {Record<string, { count: number, bytes: number, traceBytes: number }>} by the type token's last part
  */
 export function stateBytesByKind(exported) {
-  /** @type {Record<string, { count: number, bytes: number }>} */
+  /** @type {Record<string, { count: number, bytes: number, traceBytes: number }>} */
   const kinds = {};
   for (const resource of JSON.parse(exported).deployment.resources) {
-    const text = JSON.stringify(resource, null, 4);
-    const bytes = Buffer.byteLength(text) + 12 * text.split("\n").length;
+    const bytes = exportedBytes(resource);
+    const { stackTrace, sourcePosition, ...rest } = resource;
     const kind = String(resource.type).split(":").at(-1);
-    kinds[kind] ??= { count: 0, bytes: 0 };
+    kinds[kind] ??= { count: 0, bytes: 0, traceBytes: 0 };
     kinds[kind].count++;
     kinds[kind].bytes += bytes;
+    kinds[kind].traceBytes += stackTrace || sourcePosition ? bytes - exportedBytes(rest) : 0;
   }
   return kinds;
 }
 
+/** The stack's state bytes per resource that are call stacks (`stateBytesByKind`'s `traceBytes`), over `resources` resources. */
+function traceBytesPerResource(byKind, resources) {
+  return Math.round(Object.values(byKind).reduce((sum, kind) => sum + kind.traceBytes, 0) / resources);
+}
+
+/** The mean state bytes of a PolicyRuleMode, from `stateBytesByKind`. */
+function perRuleMode(byKind) {
+  const modes = byKind.PolicyRuleMode;
+  return modes ? Math.round(modes.bytes / modes.count) : undefined;
+}
+
+/** Requests by operation (`METHOD path` where the emulator names none): what the two columns must make alike. */
+function byOperation(requests) {
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const r of requests) {
+    const key = r.operation ?? `${r.method} ${r.path}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * One column of the comparison: a stack's workspace and its emulator, run phase by phase
+ * (`run(phase)`); after `up`, its state bytes (`pulumi stack export`) and what it manages.
+ * @param {import("../tools/pulumi-run.mjs").PulumiWorkspace} ws
+ * @param {Awaited<ReturnType<typeof startEmulator>>} emulator
+ * @param {string[]} projects
+ * @param {Array<{ policyId: string, path: string }>} rules
+ * @param {(line: string) => void} log
+ */
+function stackColumn(ws, emulator, projects, rules, log) {
+  const column = {
+    /** @type {Record<string, any>} */
+    phases: {},
+    stateBytes: 0,
+    /** @type {ReturnType<typeof stateBytesByKind>} */
+    stateByKind: {},
+    afterUp: "",
+    /** @param {string} phase */
+    run: async (phase) =>
+      Object.assign(
+        column.phases,
+        await runPhases(ws, emulator, {
+          phases: [phase],
+          // The requests of the rule modes (listing a policy's rules, setting a mode), for the per-rule figures.
+          tally: (requests) => ({
+            ruleModeRequests: requests.filter((r) => r.operation?.startsWith("policies.")).length,
+            operations: byOperation(requests),
+          }),
+          between: async () => {
+            log(`${phase} done`);
+            if (phase !== "up") return;
+            const exported = (await ws.run(["stack", "export"])).stdout;
+            column.stateBytes = Buffer.byteLength(exported);
+            column.stateByKind = stateBytesByKind(exported);
+            column.afterUp = managedState(emulator, projects, rules);
+          },
+        }),
+      ),
+  };
+  return column;
+}
+
+/**
+ * Where the native column's requests differ from the dynamic column's, phase by phase and
+ * operation by operation (none: the plugin calls the same handlers).
+ * @returns {string[]} e.g. `up policies.updateRuleMode: dynamic 9, native 8`
+ */
+function requestDifferences(dynamicPhases, nativePhases) {
+  return PHASES.flatMap((phase) => {
+    const a = dynamicPhases[phase].operations;
+    const b = nativePhases[phase].operations;
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+      .sort()
+      .filter((op) => (a[op] ?? 0) !== (b[op] ?? 0))
+      .map((op) => `${phase} ${op}: dynamic ${a[op] ?? 0}, native ${b[op] ?? 0}`);
+  });
+}
+
+/** Where `name` is: the first directory of `dirs` that holds it. */
+function findExecutable(name, dirs) {
+  return dirs.find((dir) => dir && existsSync(join(dir, name)));
+}
+
+/**
+ * A workspace for the YAML program through the plugin of the installed package: its bin
+ * `pulumi-resource-semgrep` (node_modules/.bin) first on the PATH, where the engine finds a
+ * plugin it has not installed, and the YAML language host beside `pulumi` or on the PATH.
+ * @param {string} installedDir
+ * @param {Record<string, string>} files
+ * @param {Record<string, string>} credentials
+ */
+async function nativeWorkspace(installedDir, files, credentials) {
+  const bin = join(installedDir, "node_modules", ".bin");
+  if (!existsSync(join(bin, "pulumi-resource-semgrep")))
+    throw new Error(
+      `the installed package has no bin pulumi-resource-semgrep in ${bin}: the native column needs the plugin (or run with --native false)`,
+    );
+  const path = [bin, dirname(process.execPath), pulumiCliDir(), ...(process.env.PATH ?? "").split(delimiter)];
+  if (!findExecutable("pulumi-language-yaml", path))
+    throw new Error(
+      `no YAML language host (pulumi-language-yaml) beside pulumi in ${pulumiCliDir()} or on the PATH: build it ` +
+        "(npm run pulumi:cli builds it beside pulumi), or run with --native false",
+    );
+  return pulumiWorkspace(files, { ...credentials, PATH: path.join(delimiter) }, join(installedDir, "node_modules"));
+}
+
 /**
  * @param {{ installedDir: string, preset?: "demo" | "large", projects?: number, rules?: [number, number],
- *           faultRate?: number, floor?: boolean, log?: (line: string) => void }} options
+ *           faultRate?: number, floor?: boolean, native?: boolean, log?: (line: string) => void }} options
+ *   native: beside the Node.js program through the dynamic provider (the result's own rows), the
+ *   same stack as a YAML program through the installed package's plugin (`native`), phase by
+ *   phase in turn, each against its own emulator of the preset
  */
 export async function runBench({
   installedDir,
@@ -153,9 +333,11 @@ export async function runBench({
   rules: [sastRules, secretsRules] = [200, 100],
   faultRate = 0.3,
   floor = true,
+  native: nativeColumn = true,
   log = () => {},
 }) {
   const emulator = await startEmulator({ preset });
+  let nativeEmulator;
   try {
     const initial = structuredClone(emulator.state());
     const projects = initial.projects.slice(0, projectCount).map((p) => p.name);
@@ -165,35 +347,39 @@ export async function runBench({
         .rules.slice(0, count)
         .map((r) => ({ policyId, path: r.path }));
     const rules = [...pick(SAST_POLICY, sastRules), ...pick(SECRETS_POLICY, secretsRules)];
-    const spec = JSON.stringify({ projects, rules, tags: TAGS, sbomRepositoryId: initial.projects[0].id });
-    const resources = projects.length * 3 + rules.length + 1;
+    const declarations = stackDeclarations({ projects, rules, tags: TAGS, sbomRepositoryId: initial.projects[0].id });
+    const stackJson = JSON.stringify(declarations);
+    const resources = declarations.length;
     const minimum = minimumRequests(initial, projects, rules);
 
     log(`stack: ${resources} resources (${projects.length} projects x 3, ${rules.length} rule modes, 1 SBOM export); preset ${preset}`);
     const credentials = { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
     const stack = await pulumiWorkspace(
-      { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec },
+      { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "stack.json": stackJson },
       credentials,
       join(installedDir, "node_modules"),
     );
-    let stateBytes = 0;
-    /** @type {Record<string, { count: number, bytes: number }>} */
-    let stateByKind = {};
-    let afterUp = "";
-    const phases = await runPhases(stack, emulator, {
-      // The requests of the rule modes (listing a policy's rules, setting a mode), for the per-rule figures.
-      tally: (requests) => ({ ruleModeRequests: requests.filter((r) => r.operation?.startsWith("policies.")).length }),
-      between: async (phase) => {
-        log(`  ${phase} done`);
-        if (phase === "up") {
-          const exported = (await stack.run(["stack", "export"])).stdout;
-          stateBytes = Buffer.byteLength(exported);
-          stateByKind = stateBytesByKind(exported);
-          afterUp = managedState(emulator, projects, rules);
-        }
-      },
-    });
-    for (const phase of PHASES) phases[phase].minimumRequests = minimum[phase];
+    const dynamic = stackColumn(stack, emulator, projects, rules, (line) => log(`  ${line}`));
+    let native;
+    if (nativeColumn) {
+      // Its own emulator, from the same preset: both columns start from the same service.
+      nativeEmulator = await startEmulator({ preset });
+      if (managedState(nativeEmulator, projects, rules) !== managedState({ state: () => initial }, projects, rules))
+        throw new Error(`the ${preset} preset gave a second emulator another state: the two columns would not be comparable`);
+      const yamlStack = await nativeWorkspace(
+        installedDir,
+        { "Pulumi.yaml": yamlProgram("bench-native", declarations) },
+        { SEMGREP_APP_URL: nativeEmulator.url, SEMGREP_APP_TOKEN: nativeEmulator.token },
+      );
+      native = stackColumn(yamlStack, nativeEmulator, projects, rules, (line) => log(`  native ${line}`));
+    }
+    // Phase by phase, the two columns in turn: a shared machine's load falls on both alike.
+    for (const phase of PHASES) {
+      await dynamic.run(phase);
+      await native?.run(phase);
+    }
+    const { phases, stateBytes, stateByKind, afterUp } = dynamic;
+    for (const column of [dynamic, native]) if (column) for (const phase of PHASES) column.phases[phase].minimumRequests = minimum[phase];
     const restored = managedState(emulator, projects, rules) === managedState({ state: () => initial }, projects, rules);
 
     let floorPhases;
@@ -213,7 +399,7 @@ export async function runBench({
       const faulty = await startEmulator({ preset, faultRate, seed: 1 });
       try {
         const ws = await pulumiWorkspace(
-          { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "spec.json": spec },
+          { "Pulumi.yaml": "name: bench\nruntime: nodejs\n", "index.js": STACK_PROGRAM, "stack.json": stackJson },
           { SEMGREP_APP_URL: faulty.url, SEMGREP_APP_TOKEN: faulty.token },
           join(installedDir, "node_modules"),
         );
@@ -242,22 +428,37 @@ export async function runBench({
       }
     }
 
+    /** The dynamic column's figures (the result's own). */
+    const dynamicFigures = {
+      phases,
+      stateBytesPerResource: Math.round(stateBytes / resources),
+      stateBytesPerRuleMode: perRuleMode(stateByKind),
+      stackTraceBytesPerResource: traceBytesPerResource(stateByKind, resources),
+    };
+    const nativeResult = native && {
+      phases: native.phases,
+      stateBytesPerResource: Math.round(native.stateBytes / resources),
+      stateBytes: native.stateBytes,
+      stateBytesPerRuleMode: perRuleMode(native.stateByKind),
+      stackTraceBytesPerResource: traceBytesPerResource(native.stateByKind, resources),
+      destroyRestoredEverything: managedState(nativeEmulator, projects, rules) === managedState({ state: () => initial }, projects, rules),
+      requestDifferences: requestDifferences(phases, native.phases),
+    };
     return {
       resources,
       ruleModes: rules.length,
-      phases,
+      ...dynamicFigures,
       engineFloorRatio: floorPhases ? Number((phases.up.wallSeconds / floorPhases.up.wallSeconds).toFixed(2)) : undefined,
       floorPhases,
-      stateBytesPerResource: Math.round(stateBytes / resources),
       stateBytes,
-      stateBytesPerRuleMode: stateByKind.PolicyRuleMode
-        ? Math.round(stateByKind.PolicyRuleMode.bytes / stateByKind.PolicyRuleMode.count)
-        : undefined,
       destroyRestoredEverything: restored,
       faults,
+      native: nativeResult,
+      comparison: nativeResult && compareColumns(dynamicFigures, nativeResult),
     };
   } finally {
     await emulator.close();
+    await nativeEmulator?.close();
   }
 }
 
@@ -303,5 +504,61 @@ export function formatPerRule(v1, v2) {
         `destroy ${puts("destroy")}; state ${v2.stateBytesPerDisabledRule} bytes per disabled rule (the list in inputs and outputs, and the list it found)`,
     );
   }
+  return lines.join("\n");
+}
+
+/**
+ * The two columns side by side, as the result's `comparison` holds them and the table prints
+ * them: by phase, the requests (one figure: they must agree) and each column's wall and CPU seconds;
+ * then the state bytes per resource (and how much of it is the declaring call stack) and per rule mode.
+ */
+function compareColumns(dynamic, native) {
+  const figures = (column) => ({
+    stateBytesPerResource: column.stateBytesPerResource,
+    stackTraceBytesPerResource: column.stackTraceBytesPerResource,
+    stateBytesPerRuleMode: column.stateBytesPerRuleMode,
+  });
+  return {
+    columns: { dynamic: "Node.js program, dynamic provider", native: "YAML program, plugin pulumi-resource-semgrep" },
+    cpu: "user + system seconds of the pulumi command and every process it waited for (language host, program, plugins): /proc/self/stat cutime + cstime",
+    phases: Object.fromEntries(
+      PHASES.map((phase) => {
+        const [d, n] = [dynamic.phases[phase], native.phases[phase]];
+        return [
+          phase,
+          {
+            requests: d.requests === n.requests ? d.requests : { dynamic: d.requests, native: n.requests },
+            dynamic: { wallSeconds: d.wallSeconds, cpuSeconds: d.cpuSeconds },
+            native: { wallSeconds: n.wallSeconds, cpuSeconds: n.cpuSeconds },
+          },
+        ];
+      }),
+    ),
+    state: { dynamic: figures(dynamic), native: figures(native) },
+    requestsIdentical: native.requestDifferences.length === 0,
+  };
+}
+
+/** The result's `comparison` (the two columns) as a table. */
+export function formatNativeTable({ comparison, native }) {
+  const cell = (value, width) => String(value).padStart(width);
+  const secs = (value) => (value === undefined ? "-" : value.toFixed(2));
+  const lines = [
+    `${"".padEnd(18)}   ${"dynamic (Node.js)".padEnd(17)}   ${"native (YAML)".padEnd(17)}`,
+    `${"phase".padEnd(9)} ${"requests".padStart(8)}   ${cell("wall s", 8)} ${cell("CPU s", 8)}   ${cell("wall s", 8)} ${cell("CPU s", 8)}`,
+  ];
+  for (const [phase, row] of Object.entries(comparison.phases)) {
+    const requests = typeof row.requests === "number" ? row.requests : `${row.requests.dynamic}/${row.requests.native}`;
+    lines.push(
+      `${phase.padEnd(9)} ${cell(requests, 8)}   ${cell(secs(row.dynamic.wallSeconds), 8)} ${cell(secs(row.dynamic.cpuSeconds), 8)}   ${cell(secs(row.native.wallSeconds), 8)} ${cell(secs(row.native.cpuSeconds), 8)}`,
+    );
+  }
+  const { dynamic: d, native: n } = comparison.state;
+  lines.push(
+    `${"state B/resource".padEnd(18)}   ${cell(d.stateBytesPerResource, 17)}   ${cell(n.stateBytesPerResource, 17)}`,
+    `${" of it call stack".padEnd(18)}   ${cell(d.stackTraceBytesPerResource, 17)}   ${cell(n.stackTraceBytesPerResource, 17)}`,
+    `${"state B/rule mode".padEnd(18)}   ${cell(d.stateBytesPerRuleMode ?? "-", 17)}   ${cell(n.stateBytesPerRuleMode ?? "-", 17)}`,
+    `CPU: ${comparison.cpu}; requests ${comparison.requestsIdentical ? "identical, operation by operation" : `differ: ${native.requestDifferences.join("; ")}`}; native destroy restored everything: ${native.destroyRestoredEverything}`,
+  );
   return lines.join("\n");
 }

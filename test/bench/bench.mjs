@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm run bench -- --out FILE [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]
 //                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]
-//                  [--adopt-projects N] [--adopt-rules N] [--installed DIR]`
+//                  [--adopt-projects N] [--adopt-rules N] [--native true|false] [--installed DIR]`
 // Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
-// stack (projects, rule modes, an SBOM export), then the v2 stack (one DetectionPolicy with
+// stack (projects, rule modes, an SBOM export; as a Node.js program through the dynamic provider
+// and, unless --native false, as a YAML program through the installed package's plugin
+// pulumi-resource-semgrep, which needs the YAML language host), then the v2 stack (one DetectionPolicy with
 // --v2-disabled rules in `disabled`, default 5000, and --v2-remediation RemediationPolicy
 // resources, default 50), then rule modes at scale (the SAST policy cut to --modes-rules rules,
 // default 5000, the whole policy, every rule selected by one PolicyRuleModes, beside one
@@ -19,7 +21,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { installPackedPackage } from "../tools/install-packed.mjs";
 import { pulumiCliDir } from "../tools/pulumi-run.mjs";
-import { formatPerRule, formatTable, runBench } from "./bench-core.mjs";
+import { formatNativeTable, formatPerRule, formatTable, runBench } from "./bench-core.mjs";
 import { formatAdoptTable, runBenchAdopt } from "./bench-adopt.mjs";
 import { formatModesTable, runBenchModes } from "./bench-modes.mjs";
 import { formatV2Table, runBenchV2 } from "./bench-v2.mjs";
@@ -37,9 +39,11 @@ const { values } = parseArgs({
     "modes-singles": { type: "string", default: "1000,2000" },
     "adopt-projects": { type: "string" },
     "adopt-rules": { type: "string" },
+    native: { type: "string", default: "true" },
     installed: { type: "string" },
   },
 });
+if (!["true", "false"].includes(String(values.native))) throw new Error(`--native must be true or false, not ${values.native}`);
 /** A whole number option, at least `min`. */
 function count(name, min = 0) {
   const value = Number(values[name]);
@@ -56,6 +60,7 @@ const result = await runBench({
   projects: count("projects"),
   rules: [count("sast-rules"), count("secrets-rules")],
   faultRate: Number(values["fault-rate"]),
+  native: values.native === "true",
   log,
 });
 const v2 = await runBenchV2({ installedDir, ...v2Options, log });
@@ -72,6 +77,7 @@ const adopt = await runBenchAdopt({
 });
 if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes, adopt }, null, 2)}\n`);
 console.log(formatTable(result));
+if (result.native) console.log(`\n${formatNativeTable(result)}`);
 console.log("");
 console.log(formatV2Table(v2));
 console.log("");
@@ -79,11 +85,10 @@ console.log(formatPerRule(result, v2));
 if (modes) console.log(`\n${formatModesTable(modes)}`);
 console.log(`\n${formatAdoptTable(adopt)}`);
 /** @type {Array<[string, { phases: Record<string, { requests: number, minimumRequests: number }> }]>} every stack by its name in the verdict */
-const stacks = [
-  ["v1", result],
-  ["v2", v2],
-  ...(modes ? [["rule modes bulk", modes.bulk], ...modes.individual.map((stack) => [`rule modes ${stack.rules} singles`, stack])] : []),
-];
+const modeStacks = modes
+  ? [["rule modes bulk", modes.bulk], ...modes.individual.map((stack) => [`rule modes ${stack.rules} singles`, stack])]
+  : [];
+const stacks = [["v1", result], ...(result.native ? [["v1 native", result.native]] : []), ["v2", v2], ...modeStacks];
 const missed = stacks.flatMap(([name, stack]) =>
   Object.entries(stack.phases)
     .filter(([, p]) => p.requests > p.minimumRequests)
@@ -97,15 +102,17 @@ for (const [step, phase] of [
   for (const [operation, made] of Object.entries(phase.operations)) if (made.requests > made.minimum) missed.push(`${step} ${operation}`);
 const failed = [
   ...(result.destroyRestoredEverything ? [] : ["v1: destroy did not restore every value"]),
+  ...(result.native && !result.native.destroyRestoredEverything ? ["v1 native: destroy did not restore every value"] : []),
+  ...(result.native?.requestDifferences.length
+    ? [`v1 native: requests differ from the dynamic column: ${result.native.requestDifferences.join("; ")}`]
+    : []),
   ...(result.faults && !result.faults.identicalToFaultFree ? ["v1: under faults, the stack did not converge to the fault-free state"] : []),
   ...(v2.changeOneApplied ? [] : ["v2: change-one did not apply"]),
   ...(v2.destroyRestoredBundles ? [] : ["v2: destroy did not restore the bundles"]),
-  ...stacks
-    .slice(2)
-    .flatMap(([name, stack]) => [
-      ...(stack.upApplied ? [] : [`${name}: up left a managed rule in another mode`]),
-      ...(stack.destroyRestored ? [] : [`${name}: destroy did not restore every mode`]),
-    ]),
+  ...modeStacks.flatMap(([name, stack]) => [
+    ...(stack.upApplied ? [] : [`${name}: up left a managed rule in another mode`]),
+    ...(stack.destroyRestored ? [] : [`${name}: destroy did not restore every mode`]),
+  ]),
   ...(adopt.adopt.writes ? [`adopt: made ${adopt.adopt.writes} writes`] : []),
   ...(adopt.firstUp.writes ? [`adopt: the first up made ${adopt.firstUp.writes} writes`] : []),
   ...(adopt.serviceUnchanged ? [] : ["adopt: the service changed between adopt and the end of the first up"]),

@@ -2,13 +2,16 @@
  * `npm run bench` at a small size, in the test suite: the entry itself (`node
  * test/bench/bench.mjs`), with its default flags but the sizes, so that every stack it runs by
  * default runs here through the same code: the v1 stack (with the engine floor and the run at a
- * 30% fault rate), the v2 stack, and rule modes at scale (every rule of the policy as one
+ * 30% fault rate, and beside it the same stack as a YAML program through the installed package's
+ * plugin pulumi-resource-semgrep), the v2 stack, and rule modes at scale (every rule of the policy as one
  * PolicyRuleModes with a selector, beside one PolicyRuleMode per rule). A default that breaks
  * (as `select: {}` did once check refused it) fails here, not first in a manual run.
  *
  * Through the real CLI, every phase of every stack makes exactly the fewest requests the API
  * allows (preview none, a no-change up none), destroy puts everything back, and at a 30% fault
- * rate the v1 stack converges to the same state. The v2 stack (one DetectionPolicy with 100
+ * rate the v1 stack converges to the same state. The YAML program through the plugin makes the
+ * same requests as the Node.js program through the dynamic provider, phase by phase and operation
+ * by operation (the same handlers serve both), and its destroy restores as well. The v2 stack (one DetectionPolicy with 100
  * disabled rules, 5 RemediationPolicy): reads, dry runs and writes each at the minimum in every
  * phase, no write at preview, noop-up or refresh, one for change-one, and destroy leaves both
  * bundles exactly as it found them. Adopt (the preset cut to 5 projects and 2,001 rules per v1
@@ -41,6 +44,13 @@ interface Phase {
   writes: number;
   minimumRequests: number;
 }
+interface V1Phase extends Phase {
+  operations: Record<string, number>;
+}
+interface Column {
+  wallSeconds: number;
+  cpuSeconds?: number;
+}
 interface ModesStack {
   rules: number;
   phases: Record<string, Phase>;
@@ -49,9 +59,20 @@ interface ModesStack {
   destroyRestored: boolean;
 }
 interface BenchResult {
-  phases: Record<string, Phase>;
+  phases: Record<string, V1Phase>;
   destroyRestoredEverything: boolean;
   stateBytesPerResource: number;
+  native?: {
+    phases: Record<string, V1Phase>;
+    destroyRestoredEverything: boolean;
+    requestDifferences: string[];
+    stateBytesPerResource: number;
+  };
+  comparison?: {
+    phases: Record<string, { requests: number | { dynamic: number; native: number }; dynamic: Column; native: Column }>;
+    state: Record<"dynamic" | "native", { stateBytesPerResource: number; stackTraceBytesPerResource: number }>;
+    requestsIdentical: boolean;
+  };
   floorPhases?: Record<string, Phase>;
   faults?: { converged: boolean; identicalToFaultFree: boolean; sbomExportsStarted: number; retries: number };
   v2: {
@@ -103,9 +124,10 @@ describe("npm run bench, small", () => {
   it("runs every stack of the default run and exits 0, nothing above the minimum", () => {
     expect(run.status, run.output).toBe(0);
     expect(run.output).not.toMatch(/above the minimum|FAILED/);
-    const { floorPhases, faults, modes } = result();
+    const { floorPhases, faults, modes, native } = result();
     expect(floorPhases).toBeDefined();
     expect(faults).toBeDefined();
+    expect(native).toBeDefined();
     expect(modes?.individual.map((stack) => stack.rules)).toEqual([SMALL["modes-singles"]]);
   });
 
@@ -123,6 +145,33 @@ describe("npm run bench, small", () => {
     expect(v1.stateBytesPerResource).toBeLessThan(5000);
     expect(v1.faults).toMatchObject({ converged: true, identicalToFaultFree: true, sbomExportsStarted: 1 });
     expect(v1.faults!.retries).toBeGreaterThan(0);
+  });
+
+  it("v1 native: the YAML program through the plugin makes the dynamic column's requests, operation by operation, in every phase; restores on destroy", () => {
+    const v1 = result();
+    const native = v1.native!;
+    for (const name of PHASES) {
+      const [dynamic, plugin] = [v1.phases[name]!, native.phases[name]!];
+      expect({ name, operations: plugin.operations }).toEqual({ name, operations: dynamic.operations });
+      expect({ name, requests: plugin.requests, writes: plugin.writes }).toEqual({
+        name,
+        requests: dynamic.minimumRequests,
+        writes: dynamic.writes,
+      });
+    }
+    expect(native.requestDifferences).toEqual([]);
+    expect(native.destroyRestoredEverything).toBe(true);
+    expect(native.stateBytesPerResource).toBeLessThan(5000);
+    // The two-column table: one request figure per phase, each column's wall and CPU seconds measured.
+    const { comparison } = v1;
+    expect(comparison?.requestsIdentical).toBe(true);
+    for (const name of PHASES) {
+      const row = comparison!.phases[name]!;
+      expect(row.requests).toBe(v1.phases[name]!.requests);
+      for (const column of [row.dynamic, row.native])
+        expect(column).toEqual({ wallSeconds: expect.any(Number), cpuSeconds: expect.any(Number) });
+    }
+    expect(comparison!.state.native.stateBytesPerResource).toBe(native.stateBytesPerResource);
   });
 
   it("v2: reads, dry runs and writes at the minimum in every phase; destroy restores the bundles exactly", () => {

@@ -15,6 +15,7 @@ import {
   ResponseValidationError,
   SemgrepClient,
 } from "../../provider/client";
+import * as errors from "../../provider/client/errors";
 import { SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { json, type StubServer, startStub } from "../support/stub-server";
@@ -162,6 +163,31 @@ describe("error mapping", () => {
       "Semgrep API policies.listRules failed (GET /api/v1/deployments/1/policies/999 → 404): policy 999 not found. " +
         "The object does not exist, or the token (from the token option) lacks Web API access (enable 'Web API' for the token in the deployment's Tokens settings)",
     );
+  });
+
+  it("names every error after its class, as an own property (what a log line or a JSON dump of the error shows)", async () => {
+    const info = { operation: "projects.get", method: "GET", path: "/api/v1/deployments/acme/projects/web" };
+    // Constructor arguments of the classes that take other than (info, status, message).
+    const args: Record<string, unknown[]> = {
+      SemgrepError: ["m"],
+      APIUserAbortError: [info],
+      APIConnectionError: [info, "reset"],
+      APIConnectionTimeoutError: [info, "timed out"],
+      ResponseValidationError: [info, ["id: expected a number"]],
+      InvalidRequestError: ["projects.get", ["projectName: must not be empty"]],
+      MissingTokenError: [],
+      InvalidBaseUrlError: ["semgrep:url", "ftp://x", "is not an http(s) address"],
+    };
+    type ErrorClass = new (...a: unknown[]) => Error;
+    const classes = (Object.entries(errors) as Array<[string, unknown]>).filter(
+      (entry): entry is [string, ErrorClass] => typeof entry[1] === "function" && entry[1].prototype instanceof errors.SemgrepError,
+    );
+    expect(classes.length).toBeGreaterThan(20);
+    for (const [name, Kind] of [["SemgrepError", errors.SemgrepError as ErrorClass] as const, ...classes]) {
+      const error = new Kind(...(args[name] ?? [info, 400, "bad"]));
+      expect(Object.getOwnPropertyDescriptor(error, "name"), name).toMatchObject({ value: name, enumerable: true });
+      expect(String(error).startsWith(`${name}: `), name).toBe(true);
+    }
   });
 
   it("maps the service's 400 to BadRequestError with its message", async () => {

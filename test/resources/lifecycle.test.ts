@@ -2,7 +2,8 @@
  * The lifecycle every resource kind goes through, as the engine drives it: check, create, diff,
  * read (refresh, and from the id alone as `X.get` does), update, drift, delete, and the request
  * counts of each. ONE table below holds a row per kind; the steps are written once for every row,
- * so a new kind gets the whole suite by adding one row. What is particular to one kind stays in
+ * so a new kind gets the whole suite by adding one row. Every row runs through both front ends
+ * (the dynamic provider's host and the native plugin), so a new kind is tested in both. What is particular to one kind stays in
  * its own test file (project-resources, policy-and-sbom, ownership, request-counts, bad-input).
  *
  * Each step is its own test, on a fresh emulator and a fresh provider process, so that one
@@ -15,7 +16,7 @@ import type { ResourceKind } from "../../provider/core/kinds";
 import { type EmulatorState, SAST_POLICY_ID } from "../../provider/emulator";
 import { type DetectionPolicyBundle, detectionBundleInput, remediationPolicyInput, type SemgrepClient } from "../../provider/client";
 import { useEmulator } from "../support/emulator";
-import { checked, provider, useProviderAgainst } from "../support/provider";
+import { checked, FRONT_ENDS, provider, useProviderAgainst } from "../support/provider";
 import { handlers } from "../../provider/core/runtime/dispatch";
 import { LIVE_PROJECT_OUTPUTS } from "../../provider/core/handlers/projects";
 
@@ -378,8 +379,11 @@ it("has a row for every resource kind", () => {
   expect(rows.map((row) => row.kind).sort()).toEqual(Object.keys(handlers).sort());
 });
 
-describe.each(rows)("$kind", (row) => {
-  const calls = provider(row.kind);
+/** Every row through each front end: the dynamic provider's host and the native plugin (test/support/native.ts). */
+const runs = FRONT_ENDS.flatMap((frontEnd) => rows.map((row) => ({ ...row, frontEnd })));
+
+describe.each(runs)("$kind ($frontEnd)", (row) => {
+  const calls = provider(row.kind, row.frontEnd);
   const live = () => structuredClone(row.live(env.emulator.state()));
   const declared = { ...row.declared, resourceName: RESOURCE_NAME };
   const changed = { ...declared, ...row.change.inputs };

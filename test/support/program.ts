@@ -44,15 +44,25 @@ export async function programWorkspace(
       : { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
   const files = { "Pulumi.yaml": "name: e2e\nruntime: nodejs\n", "index.js": index, "package.json": '{"name":"e2e","main":"index.js"}' };
   const workspace = await pulumiWorkspace(files, credentials, join(inject("installedPackageDir"), "node_modules"));
-  const exported = async () => (await workspace.run(["stack", "export"])).stdout;
   return {
     ...workspace,
+    ...stateOf(workspace, "pulumi-nodejs:dynamic/semgrep:"),
     write: (text) => writeFileSync(join(workspace.dir, "index.js"), text),
+  };
+}
+
+/**
+ * `exported` and `resources` of a workspace's stack, for resources whose type starts with
+ * `typePrefix` (the dynamic provider's `pulumi-nodejs:dynamic/semgrep:`, the plugin's `semgrep:index:`).
+ */
+export function stateOf(workspace: PulumiWorkspace, typePrefix: string): Pick<ProgramWorkspace, "exported" | "resources"> {
+  const exported = async () => (await workspace.run(["stack", "export"])).stdout;
+  return {
     exported,
     async resources({ showSecrets = false } = {}) {
       const text = showSecrets ? (await workspace.run(["stack", "export", "--show-secrets"])).stdout : await exported();
       const state = JSON.parse(text) as { deployment: { resources?: StateResource[] } };
-      const ours = (state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/semgrep:"));
+      const ours = (state.deployment.resources ?? []).filter((r) => r.type.startsWith(typePrefix));
       return Object.fromEntries(ours.map((r) => [r.urn.split("::").at(-1)!, r]));
     },
   };

@@ -104,7 +104,14 @@ function filesUnder(root, dir) {
 
 const TYPE_FORMAT = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope;
 
-function compile(root, sources) {
+/**
+ * The program of provider/index.ts, its type checker and its exports by name (`symbol(name)` follows
+ * re-exports): what users' editors see. Shared with test/tools/schema.mjs.
+ *
+ * @param {string} root
+ * @param {Record<string, string>} sources file contents to compile in place of those on disk, by path relative to `root`
+ */
+export function compile(root, sources) {
   const configPath = join(root, "tsconfig.build.json");
   const config = ts.getParsedCommandLineOfConfigFile(
     configPath,
@@ -146,20 +153,21 @@ function compile(root, sources) {
   return { root, checker, exports, symbol };
 }
 
+/** A built module of the package (`dist/<path>`), for what exists only at run time; refuses when not built. */
+export function loadBuilt(root, path) {
+  const file = join(root, "dist", path);
+  if (!existsSync(file)) throw new DocsError(`${GENERATOR}: ${relative(root, file)} is missing: build first (npm run build)`);
+  return createRequire(join(root, "package.json"))(file);
+}
+
 function loadRuntime(root) {
-  const require = createRequire(join(root, "package.json"));
-  const dist = (path) => {
-    const file = join(root, "dist", path);
-    if (!existsSync(file)) throw new DocsError(`${GENERATOR}: ${relative(root, file)} is missing: build first (npm run build)`);
-    return require(file);
-  };
-  const { KINDS } = dist("core/kinds/index.js");
-  const { resourceOptions } = dist("dynamic/resources/meta.js");
+  const { KINDS } = loadBuilt(root, "core/kinds/index.js");
+  const { resourceOptions } = loadBuilt(root, "dynamic/resources/meta.js");
   return { KINDS, resourceOptions };
 }
 
 const posix = (path) => path.split(sep).join("/");
-const sourceOf = (api, node) => posix(relative(api.root, node.getSourceFile().fileName));
+export const sourceOf = (api, node) => posix(relative(api.root, node.getSourceFile().fileName));
 
 /** Doc comment text, `{@link X}` written as `X` in code. */
 function docText(parts) {
@@ -169,11 +177,11 @@ function docText(parts) {
     .trim();
 }
 
-function docOf(api, symbol) {
+export function docOf(api, symbol) {
   return docText(symbol.getDocumentationComment(api.checker));
 }
 
-function tagOf(api, symbol, name) {
+export function tagOf(api, symbol, name) {
   const tag = symbol.getJsDocTags(api.checker).find((t) => t.name === name);
   return tag ? docText(tag.text ?? []) : undefined;
 }
@@ -206,7 +214,7 @@ function publicNames(api, text, at) {
   });
 }
 
-const isLibrary = (node) => node.getSourceFile().fileName.includes("node_modules");
+export const isLibrary = (node) => node.getSourceFile().fileName.includes("node_modules");
 
 /** Splits a type's text at its top-level `|`. */
 function unionMembers(text) {
@@ -244,14 +252,14 @@ function inputTypeText(text) {
 }
 
 /** `T` of a resource property `pulumi.Output<T>`: the return type of its `get()`. */
-function outputValueType(api, type) {
+export function outputValueType(api, type) {
   const get = api.checker.getPropertyOfType(type, "get");
   const signature = get && api.checker.getSignaturesOfType(api.checker.getTypeOfSymbol(get), ts.SignatureKind.Call)[0];
   return signature ? signature.getReturnType() : type;
 }
 
 /** The value type inside a `pulumi.Input<T>` (its `OutputInstance<T>` member), or the type itself. */
-function inputValueType(api, type) {
+export function inputValueType(api, type) {
   const plain = api.checker.getNonNullableType(type);
   const members = plain.isUnion() ? plain.types : [plain];
   const output = members.find((m) => m.getSymbol()?.name === "OutputInstance");
@@ -561,7 +569,7 @@ function signatureNode(declaration) {
   return undefined;
 }
 
-function signatureOf(api, name) {
+export function signatureOf(api, name) {
   const symbol = api.symbol(name);
   const node = symbol?.declarations?.map(signatureNode).find(Boolean);
   if (!node) return undefined;
@@ -582,7 +590,7 @@ function signatureOf(api, name) {
 }
 
 /** `Promise<X>` / `pulumi.Output<X>` → the type of X. */
-function resultType(api, returns) {
+export function resultType(api, returns) {
   const inner = ts.isTypeReferenceNode(returns) && returns.typeArguments?.length === 1 ? returns.typeArguments[0] : returns;
   return { type: api.checker.getTypeFromTypeNode(inner), text: inner.getText() };
 }

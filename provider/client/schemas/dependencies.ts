@@ -54,17 +54,24 @@ export const dependencyFilter = z.strictObject({
 });
 export type DependencyFilter = z.input<typeof dependencyFilter>;
 
-const pageSize = z.number().int().min(1).max(MAX_DEPENDENCY_PAGE_SIZE);
+/**
+ * The body of either dependency listing: the deployment, the listing's own fields (where the page
+ * starts, which repository), then the filter and the page size both take.
+ */
+const listingRequest = <Own extends z.ZodRawShape>(own: Own) =>
+  z.strictObject({
+    deploymentId: z.string().optional(),
+    ...own,
+    dependencyFilter: dependencyFilter.optional(),
+    pageSize: z.number().int().min(1).max(MAX_DEPENDENCY_PAGE_SIZE).optional(),
+  });
 
-export const listRepositoriesRequest = z.strictObject({
-  deploymentId: z.string().optional(),
+export const listRepositoriesRequest = listingRequest({
   /**
    * The previous page's `cursor`: an int64, which protobuf's JSON mapping takes as a number or as
    * a numeric string (the form it writes int64 in), so a script may send either back.
    */
   cursor: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/, "expected a whole number").transform(Number)]).optional(),
-  dependencyFilter: dependencyFilter.optional(),
-  pageSize: pageSize.optional(),
 });
 export type ListRepositoriesRequest = z.input<typeof listRepositoriesRequest>;
 
@@ -83,12 +90,9 @@ export const listRepositoriesResponse = z.looseObject({
 });
 export type ListRepositoriesResponse = z.output<typeof listRepositoriesResponse>;
 
-export const listLockfilesRequest = z.strictObject({
-  deploymentId: z.string().optional(),
+export const listLockfilesRequest = listingRequest({
   repositoryId: z.string().optional(),
   cursor: z.string().optional(),
-  dependencyFilter: dependencyFilter.optional(),
-  pageSize: pageSize.optional(),
 });
 export type ListLockfilesRequest = z.input<typeof listLockfilesRequest>;
 

@@ -175,7 +175,6 @@ export const detectionPolicyException: Handler<Kind> = {
         last: props.exceptionType,
         same: Object.is,
         show: String,
-        secret: claim.secret === true,
       };
       // Left to another resource of the run that holds it now (a rename without an alias, say), with a warning.
       const { exception } = await planUndo(KIND, props, [field]);

@@ -21,7 +21,7 @@ import {
 import { noteDryRunDeletes, noteListChanges } from "./detection-notes";
 import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { apiClient } from "../runtime/credentials";
-import { type FieldToUndo, planApply, planUndo } from "../runtime/fields";
+import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
@@ -176,18 +176,7 @@ export const detectionPolicy: Handler<Kind> = {
     about(subject(props), async () => {
       if (props.restoreOnDelete === false) return;
       const originals = (props.originals ?? {}) as Partial<DetectionFields>;
-      const fields: FieldToUndo[] = managedFieldsOf(props).map((field) => {
-        const claim = claimOf(props, field);
-        return {
-          name: field,
-          claim,
-          original: originals[field],
-          last: props[field],
-          same: (a, b) => same(field, a, b),
-          show: (v) => JSON.stringify(v),
-          secret: claim.secret === true,
-        };
-      });
+      const fields = fieldsToUndo(managedFieldsOf(props), { claim: (field) => claimOf(props, field), originals, last: props, same });
       const back = (await planUndo(KIND, props, fields)) as Partial<DetectionFields>;
       if (Object.keys(back).length) await unlessGone(() => editBundle(endpointOf(props), (bundle) => withFields(bundle, back)));
     }),

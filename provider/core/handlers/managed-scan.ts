@@ -6,11 +6,11 @@ import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
-import { planApply, planUndo } from "../runtime/fields";
+import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { projectOf } from "./project-index";
-import { liveManagedScans, projectObject, projectResourceId, projectSubject, requireProject } from "./projects";
+import { createOnProject, liveManagedScans, projectObject, projectSubject, readProject } from "./projects";
 import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
 
 const KIND = "ManagedScan";
@@ -39,7 +39,8 @@ function toRequest(toggles: Toggles): ManagedScanRequest {
 const liveOf = (project: Project): Pick<Outputs<Kind>, Toggle | "projectId"> => ({ ...liveManagedScans(project), projectId: project.id });
 const enabled = (value: unknown) => (value as { enabled?: boolean } | undefined)?.enabled;
 const sameToggle = (a: unknown, b: unknown) => enabled(a) === enabled(b);
-const showToggle = (value: unknown) => JSON.stringify(value);
+/** Each toggle's original, as the outputs `props` record it (`originalDiffScan`, `originalFullScan`). */
+const originalsOf = (props: Props): Toggles => Object.fromEntries(TOGGLES.map((t) => [t, props[ORIGINAL_OUTPUT[t]]]));
 
 function claimOf(props: Props, toggle: Toggle): Claim {
   return { object: projectObject(props), field: toggle, value: props[toggle], secret: secretInputsOf(props).includes(toggle) };
@@ -55,10 +56,7 @@ const recorded = (outputs: Props) => Object.fromEntries(managedTogglesOf(outputs
 async function apply(declared: Inputs, live: Props, before: { managed: Toggle[]; originals: Props }): Promise<Outputs<Kind>> {
   const toggles = declaredToggles(declared);
   const fields = toggles.map((t) => ({ name: t, wanted: declared[t], have: live[t], differs: !sameToggle(live[t], declared[t]) }));
-  const plan = planApply(fields, {
-    managed: before.managed,
-    originals: Object.fromEntries(TOGGLES.map((t) => [t, before.originals[ORIGINAL_OUTPUT[t]]])),
-  });
+  const plan = planApply(fields, { managed: before.managed, originals: originalsOf(before.originals) });
   await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared, (t) => ORIGINAL_OUTPUT[t as Toggle]);
   const project = Object.keys(plan.changes).length
     ? await projectOf(declared).updateManagedScans(toRequest(plan.changes as Toggles))
@@ -92,22 +90,15 @@ export const managedScan: Handler<Kind> = {
   },
 
   create: (declared) =>
-    about(projectSubject(KIND, declared), async () => {
-      const project = await requireProject(declared.deploymentSlug, declared.projectName);
-      const outs = await apply(declared, liveOf(project), { managed: [], originals: {} });
-      settleOwner(KIND, declared, "created", recorded(outs));
-      return { id: projectResourceId(declared), outs };
-    }),
+    createOnProject(KIND, declared, (project) => apply(declared, liveOf(project), { managed: [], originals: {} }), recorded),
 
   read: (id, props) =>
-    about(projectSubject(KIND, props), async () => {
-      const project = await unlessGone(projectOf(props).get);
-      if (!project) return { id: "" };
+    readProject(KIND, id, props, (project) => {
       const live = liveOf(project);
       const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
       const inputs: Props = { deploymentSlug: slug, projectName: name, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
       for (const toggle of managedTogglesOf(props)) inputs[toggle] = live[toggle];
-      return { id, props: { ...props, ...live }, inputs };
+      return { props: { ...props, ...live }, inputs };
     }),
 
   update: (_id, olds, declared) =>
@@ -120,17 +111,11 @@ export const managedScan: Handler<Kind> = {
   delete: (_id, props) =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
-      const fields = TOGGLES.map((t) => {
-        const claim = claimOf(props, t);
-        return {
-          name: t,
-          claim,
-          original: props[ORIGINAL_OUTPUT[t]],
-          last: props[t],
-          same: sameToggle,
-          show: showToggle,
-          secret: claim.secret === true,
-        };
+      const fields = fieldsToUndo(TOGGLES, {
+        claim: (t) => claimOf(props, t),
+        originals: originalsOf(props),
+        last: props,
+        same: (_t, a, b) => sameToggle(a, b),
       });
       const back = (await planUndo(KIND, props, fields)) as Toggles;
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).updateManagedScans(toRequest(back)));

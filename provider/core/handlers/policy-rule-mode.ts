@@ -199,7 +199,6 @@ export const policyRuleMode: Handler<Kind> = {
           last: props.mode,
           same: Object.is,
           show: String,
-          secret: claim.secret === true,
         };
         const { mode } = await planUndo(KIND, props, [field]);
         if (mode !== undefined) await unlessGone(() => writeRuleMode(props as Inputs, mode as Inputs["mode"]));

@@ -5,7 +5,7 @@ import { fieldRules, type projectSettingsKind } from "../kinds";
 import { branchHolds, followsDefault, managedTags } from "../kinds/project-settings";
 import type { Props } from "../runtime/check";
 import { diffDeclared, sameSet } from "../runtime/diff";
-import { type FieldToApply, type FieldToUndo, planApply, planUndo } from "../runtime/fields";
+import { type FieldToApply, fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { checkOwned, describeResource, diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
@@ -13,14 +13,14 @@ import { type Claim, holderOf } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
 import { projectOf } from "./project-index";
 import {
+  createOnProject,
   keptProjectOutputs,
   type ManagedScans,
   projectObject,
   projectOutputs,
-  projectResourceId,
   projectSubject,
   heldTags,
-  requireProject,
+  readProject,
   tagClaim,
 } from "./projects";
 import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
@@ -237,19 +237,12 @@ export const projectSettings: Handler<Kind> = {
   },
 
   create: (declared) =>
-    about(projectSubject(KIND, declared), async () => {
-      const project = await requireProject(declared.deploymentSlug, declared.projectName);
-      const outs = await apply(declared, projectOutputs(project), { managed: [], originals: {} });
-      settleOwner(KIND, declared, "created", recorded(outs));
-      return { id: projectResourceId(declared), outs };
-    }),
+    createOnProject(KIND, declared, (project) => apply(declared, projectOutputs(project), { managed: [], originals: {} }), recorded),
 
   read: (id, props) =>
-    about(projectSubject(KIND, props), async () => {
-      const project = await unlessGone(projectOf(props).get);
-      if (!project) return { id: "" };
+    readProject(KIND, id, props, (project) => {
       const live = { ...props, ...projectOutputs(project) };
-      return { id, props: live, inputs: refreshedInputs(props, live) };
+      return { props: live, inputs: refreshedInputs(props, live) };
     }),
 
   update: (_id, olds, declared) =>
@@ -271,18 +264,8 @@ export const projectSettings: Handler<Kind> = {
         const tags = await undoTagsBesideProjectTags(props, originals.tags as string[]);
         if (tags) back.tags = tags;
       }
-      const fields: FieldToUndo[] = MANAGED.filter((field) => !(field === "tags" && tagsHolder?.shared)).map((field) => {
-        const claim = claimOf(props, field);
-        return {
-          name: field,
-          claim,
-          original: originals[field],
-          last: live[field],
-          same: (a, b) => same(field, a, b),
-          show: (v) => JSON.stringify(v),
-          secret: claim.secret === true,
-        };
-      });
+      const undone = MANAGED.filter((field) => !(field === "tags" && tagsHolder?.shared));
+      const fields = fieldsToUndo(undone, { claim: (field) => claimOf(props, field), originals, last: live, same });
       Object.assign(back, await planUndo(KIND, props, fields));
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back, props.tags)));
     }),

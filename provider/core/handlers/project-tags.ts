@@ -12,7 +12,7 @@ import { about, unlessGone } from "../runtime/lookup";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "../runtime/owned";
 import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "../runtime/ownership";
 import { projectOf } from "./project-index";
-import { projectObject, projectResourceId, projectSubject, requireProject, tagClaim } from "./projects";
+import { createOnProject, projectObject, projectSubject, readProject, tagClaim } from "./projects";
 import { ownerOf, refreshedMetaInputs, secretInputsOf, shown } from "../runtime/resource-meta";
 
 const KIND = "ProjectTags";
@@ -108,8 +108,8 @@ export const projectTags: Handler<Kind> = {
 
   create: (declared) => {
     const props = declared as Props;
-    return about(projectSubject(KIND, declared), async () => {
-      let project = await requireProject(declared.deploymentSlug, declared.projectName);
+    const adopt = async (found: Project) => {
+      let project = found;
       const released = releasedTags(declared);
       // A tag another resource of this run added is the stack's own too: this one counts it as added.
       const takenInRun = declared.tags.filter((t) => project.tags.includes(t) && wasTaken(tagClaim(declared, t)));
@@ -124,16 +124,13 @@ export const projectTags: Handler<Kind> = {
       }
       for (const tag of missing) take(tagClaim(declared, tag));
       if (missing.length) project = await projectOf(declared).addTags(missing);
-      const outs = outputs(declared, project, [...missing, ...takenInRun]);
-      settleOwner(KIND, props, "created", recorded(outs));
-      return { id: projectResourceId(declared), outs };
-    });
+      return outputs(declared, project, [...missing, ...takenInRun]);
+    };
+    return createOnProject(KIND, declared, adopt, recorded);
   },
 
   read: (id, props) =>
-    about(projectSubject(KIND, props), async () => {
-      const project = await unlessGone(projectOf(props).get);
-      if (!project) return { id: "" };
+    readProject(KIND, id, props, (project) => {
       // Read by id alone (`ProjectTags.get`), it declares no tags.
       const live = outputs({ ...props, tags: props.tags ?? [] } as Inputs, project, props.addedTags ?? []);
       const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
@@ -144,7 +141,7 @@ export const projectTags: Handler<Kind> = {
         restoreOnDelete: restore,
         ...refreshedMetaInputs(KIND, props),
       };
-      return { id, props: live, inputs };
+      return { props: live, inputs };
     }),
 
   update: (_id, olds, declared) => {

@@ -1,8 +1,10 @@
 /** What the project resources share: finding the project, and its live values as outputs. */
 import type { Project } from "../../client";
+import type { ResourceKind } from "../kinds";
 import type { Props } from "../runtime/check";
-import { projectApi } from "./project-index";
-import { missingDeployment, unlessGone } from "../runtime/lookup";
+import { projectApi, projectOf } from "./project-index";
+import { about, missingDeployment, unlessGone } from "../runtime/lookup";
+import { settleOwner } from "../runtime/owned";
 import { type Claim, heldUnder } from "../runtime/ownership";
 import { secretInputsOf } from "../runtime/resource-meta";
 
@@ -32,6 +34,40 @@ export async function requireProject(deploymentSlug: string, projectName: string
         `(projects appear after their first scan; check the name, e.g. "org/repo")`,
     )
   );
+}
+
+/**
+ * The create of a project resource: projects come from scans, so the project must exist, and the
+ * resource adopts it: `adopt` applies what is declared to it and answers the outputs, whose
+ * originals (`recorded`) settle the resource's ownership for the rest of the run.
+ */
+export function createOnProject<O extends Props>(
+  kind: ResourceKind,
+  declared: Props & { deploymentSlug: string; projectName: string },
+  adopt: (project: Project) => Promise<O>,
+  recorded: (outs: O) => Record<string, unknown>,
+): Promise<{ id: string; outs: O }> {
+  return about(projectSubject(kind, declared), async () => {
+    const outs = await adopt(await requireProject(declared.deploymentSlug, declared.projectName));
+    settleOwner(kind, declared, "created", recorded(outs));
+    return { id: projectResourceId(declared), outs };
+  });
+}
+
+/**
+ * The read of a project resource: a project gone from the service reads as gone (an empty id, so
+ * that the next `up` reports it); else `answer` gives the live outputs and the inputs of the next diff.
+ */
+export function readProject<P>(
+  kind: ResourceKind,
+  id: string,
+  props: Props,
+  answer: (project: Project) => { props: P; inputs: Props },
+): Promise<{ id: string; props?: P; inputs?: Props }> {
+  return about(projectSubject(kind, props), async () => {
+    const project = await unlessGone(projectOf(props).get);
+    return project ? { id, ...answer(project) } : { id: "" };
+  });
 }
 
 /** `project acme/web-app (deployment acme)`: a project as messages and claims name it. */

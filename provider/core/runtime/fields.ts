@@ -64,12 +64,35 @@ export interface FieldToUndo {
   /** The last known live value. */
   last: unknown;
   same: (a: unknown, b: unknown) => boolean;
-  /** How messages show a value of this field. */
+  /** How messages show a value of this field (`[secret]` instead where the claim says the program gave it as a secret). */
   show: (value: unknown) => string;
-  /** The program gave this field as a secret: messages show `[secret]`. */
-  secret: boolean;
   /** How messages name it; default `the <name> of <the claim's object>`. */
   what?: string;
+}
+
+/**
+ * The fields a delete undoes when each is known by its name alone: its claim, its original and
+ * its last known value by name, compared by `same` and shown as JSON unless `show` says otherwise.
+ */
+export function fieldsToUndo<F extends string>(
+  names: readonly F[],
+  of: {
+    claim: (name: F) => Claim;
+    originals: Partial<Record<F, unknown>>;
+    last: Partial<Record<F, unknown>>;
+    same: (name: F, a: unknown, b: unknown) => boolean;
+    show?: (value: unknown) => string;
+  },
+): FieldToUndo[] {
+  const show = of.show ?? ((value: unknown) => JSON.stringify(value));
+  return names.map((name) => ({
+    name,
+    claim: of.claim(name),
+    original: of.originals[name],
+    last: of.last[name],
+    same: (a, b) => of.same(name, a, b),
+    show,
+  }));
 }
 
 /**
@@ -103,7 +126,7 @@ export async function planUndo(
       wrote: stale,
       original: field.original,
       show: field.show,
-      secretOriginal: field.secret,
+      secretOriginal: field.claim.secret === true,
     });
   }
   return writes;

@@ -75,10 +75,16 @@ const keyOf = (claim: Claim) => `${claim.object}\u0000${claim.field}`;
 const ownerKey = (owner: Owner) => `${owner.kind}\u0000${owner.name}\u0000${owner.parent ?? ""}`;
 export const sameOwner = (a: Owner, b: Owner) => ownerKey(a) === ownerKey(b);
 
-/** `PolicyRuleMode "block-eval"`, or `PolicyRuleMode "eval" (child of acme:AppSec "appsec")`. */
+/**
+ * `PolicyRuleMode "block-eval"`, or `PolicyRuleMode "eval" (child of acme:AppSec "appsec")`; the
+ * native front end knows only the parent's type (the engine's URN of a resource holds its
+ * parents' types, not their names): `PolicyRuleMode "eval" (child of an acme:AppSec)`.
+ */
 export function ownerName(owner: Owner): string {
   const parent = owner.parent ? parentOf(owner.parent) : undefined;
-  return `${owner.kind} ${JSON.stringify(owner.name)}${parent ? ` (child of ${parent.type} ${JSON.stringify(parent.name)})` : ""}`;
+  if (!parent) return `${owner.kind} ${JSON.stringify(owner.name)}`;
+  const of = parent.name ? `${parent.type} ${JSON.stringify(parent.name)}` : `${/^[aeiou]/i.test(parent.type) ? "an" : "a"} ${parent.type}`;
+  return `${owner.kind} ${JSON.stringify(owner.name)} (child of ${of})`;
 }
 
 /** A parent's type and name, read from its URN (`urn:pulumi:stack::project::a$b::name`). */
