@@ -67,6 +67,6 @@ export async function importedInputs(kind: ResourceKind, outputs: Props, inputs:
   const notes: string[] = [];
   const leftOut: string[] = [];
   const declared = declarable(kind, identity, wanted, notes, leftOut, `${kind} ${JSON.stringify(inputs)}`) ?? {};
-  for (const note of [...notes, ...leftOut]) await notify("warning", `pulumi import: ${note}`);
+  for (const note of [...notes, ...leftOut]) await notify("warning", `read by id (pulumi import, a YAML get): ${note}`);
   return { ...identity, ...declared };
 }

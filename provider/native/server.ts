@@ -21,7 +21,8 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
 import { parseBaseUrl } from "../client/config";
-import { configureCredentials, configuredCredentials } from "../core/runtime/credentials";
+import { configureCredentials, configuredCredentials, withCredentialsHint } from "../core/runtime/credentials";
+import { redactedError, redactorOf, textsOf } from "../core/runtime/redact";
 import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
 import { aboutResource } from "../core/runtime/notices";
 import { containsUnknown } from "../core/runtime/check";
@@ -113,7 +114,7 @@ class ResourceProvider {
   }
 
   async getSchema(request: proto.GetSchemaRequest): Promise<proto.GetSchemaResponse> {
-    if (request.getVersion() > 0 && request.getSubpackageName?.()) throw new Error("pulumi-resource-semgrep has no subpackages");
+    if (request.getSubpackageName()) throw new Error("pulumi-resource-semgrep has no subpackages");
     return new proto.GetSchemaResponse().setSchema(packageFile("schema.json"));
   }
 
@@ -280,12 +281,20 @@ class ResourceProvider {
       throw new Error(
         `pulumi-resource-semgrep: unknown function ${token}; the functions are ${FUNCTION_NAMES.map((f) => TOKEN_PREFIX + f).join(", ")}`,
       );
-    const args = unwrapSecrets(plain(request.getArgs())).plain;
-    // The functions check their arguments themselves, naming the field (provider/functions/args.ts).
+    const { plain: args, secret } = unwrapSecrets(plain(request.getArgs()));
+    // The functions check their arguments themselves, naming the field (provider/functions/args.ts),
+    // and their messages quote them: a secret argument's text is hidden there.
+    const redact = redactorOf(textsOf(secret.map((key) => args[key])));
     const fn = FUNCTIONS[name as FunctionName] as unknown as (args: Props, opts: { token?: string; url?: string }) => Promise<unknown>;
-    const result = (await fn(args, configuredCredentials())) as Props;
-    const secrets = SECRET_RESULTS[name as FunctionName];
-    return new proto.InvokeResponse().setReturn(toStruct(secrets ? secrets(result) : result));
+    let result: Props;
+    try {
+      result = (await fn(args, configuredCredentials())) as Props;
+    } catch (error) {
+      throw redactedError(withCredentialsHint(error), redact);
+    }
+    const shaped = SECRET_RESULTS[name as FunctionName]?.(result) ?? result;
+    // A result read with a secret argument is a secret too, as Pulumi's own providers answer.
+    return new proto.InvokeResponse().setReturn(toStruct(secret.length ? withSecrets(shaped, Object.keys(shaped)) : shaped));
   }
 
   async cancel(): Promise<Empty> {

@@ -86,7 +86,7 @@ exports.isInstance = [
     const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
     expect(up.status).not.toBe(0);
     expect(printed(up)).toContain(
-      'ProjectSettings.get: no object with the id "acme/acme/no-such-project" (<deploymentSlug>/<projectName>) exists',
+      'ProjectSettings: no object with the id "acme/acme/no-such-project" (<deploymentSlug>/<projectName>) exists',
     );
     expect(writes()).toEqual([]);
   }, 120_000);

@@ -57,7 +57,7 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
         'to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK. Before this stack managed it, it was MODE_COMMENT. ' +
         'PolicyRuleMode "block-eval-renamed" found the value as it declares it and recorded no original, so destroying it will leave the value as it is.',
     );
-    expect(up).toContain('give it `aliases: [{ name: "block-eval" }]` next time');
+    expect(up).toContain('give it `aliases: [{ name: "block-eval" }]` (in a YAML program');
     expect(up).toMatch(
       /ProjectSettings "web" was deleted and left the primaryBranch of project acme\/web-app \(deployment acme\) to ProjectSettings "web-renamed", which was created in this run and declares "refs\/heads\/develop"\. Before this stack managed it, it was "refs\/heads\/main"/,
     );

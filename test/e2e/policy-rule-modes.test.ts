@@ -204,7 +204,7 @@ new semgrep.PolicyRuleModes("later", { deploymentId: "1", policyId: "${SAST_POLI
       `PolicyRuleModes "severe-aliased" was deleted and left the modes of ${changed.length} rules of policy ${SAST_POLICY_ID} (deployment 1) to PolicyRuleModes "severe-renamed"`,
     );
     for (const [mode, paths] of Object.entries(originals)) expect(up).toContain(`${mode} for ${paths.join(", ")}`);
-    expect(up).toContain('give it `aliases: [{ name: "severe-aliased" }]` next time');
+    expect(up).toContain('give it `aliases: [{ name: "severe-aliased" }]` (in a YAML program');
     expect(Object.keys(await workspace.resources())).toEqual(["severe-renamed"]);
     // The new resource's note names every rule destroy will leave, however many (not "… and N more").
     const at = up.indexOf(`PolicyRuleModes "severe-renamed": the modes of`);

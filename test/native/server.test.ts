@@ -438,6 +438,17 @@ describe("Invoke", () => {
   it("says which argument is wrong", async () => {
     await expect(invoke("getPolicyRules", { deploymentId: "1" })).rejects.toThrow(/policyId/);
   });
+
+  it("hides a secret argument's text in its error, and returns what it read with one as a secret", async () => {
+    // getPolicy's message quotes the criteria it was given.
+    const error = (await invoke("getPolicy", { deploymentId: "1", slug: secret("no-such-policy-slug") }).catch(
+      (e: unknown) => e,
+    )) as NativeError;
+    expect(error.message).toMatch(/getPolicy: no policy of deployment 1 matches/);
+    expect(error.message).not.toContain("no-such-policy-slug");
+    const found = await invoke("getPolicy", { deploymentId: "1", slug: secret("default-sast-policy") });
+    expect(isSecret(found.id)).toBe(true);
+  });
 });
 
 describe("a create whose writes partly landed", () => {

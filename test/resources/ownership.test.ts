@@ -113,7 +113,7 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
       expect(writes()).toEqual([]);
       expect(warnings()).toEqual([
         expect.stringMatching(
-          /^PolicyRuleMode "block-eval" was deleted and left the mode of rule python\..* to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "block-eval-renamed" found the value as it declares it and recorded no original, so destroying it will leave the value as it is\. If PolicyRuleMode "block-eval-renamed" is PolicyRuleMode "block-eval" renamed or moved, give it `aliases: \[\{ name: "block-eval" \}\]` next time/,
+          /^PolicyRuleMode "block-eval" was deleted and left the mode of rule python\..* to PolicyRuleMode "block-eval-renamed", which was created in this run and declares MODE_BLOCK\. Before this stack managed it, it was MODE_COMMENT\. PolicyRuleMode "block-eval-renamed" found the value as it declares it and recorded no original, so destroying it will leave the value as it is\. If PolicyRuleMode "block-eval-renamed" is PolicyRuleMode "block-eval" renamed or moved, give it `aliases: \[\{ name: "block-eval" \}\]` \(in a YAML program/,
         ),
       ]);
     });

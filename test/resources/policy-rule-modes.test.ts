@@ -229,7 +229,7 @@ describe("PolicyRuleModes", () => {
     );
     for (const [mode, paths] of Object.entries(outs.originals as Record<string, string[]>))
       expect(warnings[0]).toContain(`${mode} for ${paths.join(", ")}`);
-    expect(warnings[0]).toContain('give it `aliases: [{ name: "severe" }]` next time');
+    expect(warnings[0]).toContain('give it `aliases: [{ name: "severe" }]` (in a YAML program');
     // The rules stay as the new resource declares them.
     for (const path of changed) expect(modesOf()[path]).toBe("MODE_BLOCK");
     expect(changed.every((path) => before[path] !== "MODE_BLOCK")).toBe(true);

@@ -540,8 +540,9 @@ function resourcePage(api, runtime, kind, problems) {
     "",
     service.adoption,
     "",
-    "`pulumi import` and `opts.import` cannot work for dynamic resources such as this one; the constructor refuses " +
-      "`opts.import` with:",
+    `The TypeScript class cannot import (a dynamic provider cannot: \`pulumi import\` and \`opts.import\` fail for it); ` +
+      `the native plugin can: \`pulumi import semgrep:index:${kind} <name> <id>\` (README, "Other languages and import"). ` +
+      "The class's constructor refuses `opts.import` with:",
     "",
     "```",
     importMessage,

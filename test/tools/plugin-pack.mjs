@@ -234,8 +234,9 @@ export async function pack(outDir = join(REPO, "dist/plugins")) {
   await bundle(bundleFile);
   const bundleData = readFileSync(bundleFile);
   const schemaFile = join(REPO, "schema.json");
-  const schema = existsSync(schemaFile) ? readFileSync(schemaFile) : undefined;
-  if (!schema) log(`note: ${schemaFile} does not exist (npm run schema writes it): the tarballs have no schema.json`);
+  // A plugin without its schema fails every YAML program (GetSchema): no tarball without it.
+  if (!existsSync(schemaFile)) throw new Error(`${schemaFile} is missing: run \`npm run schema\` first`);
+  const schema = readFileSync(schemaFile);
   const mtime = Math.floor(Number(process.env.SOURCE_DATE_EPOCH ?? Date.now() / 1000));
   const written = [];
   for (const { os, arch } of TARGETS) {

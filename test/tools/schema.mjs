@@ -243,8 +243,10 @@ function resourceDescription({ api, problems }, declaration, classSymbol) {
     summary,
     "## Id",
     `\`${format}\`${note ? ` ${note}` : ""}: reading (refresh, import, a resource read by its id) works from the id alone.`,
-    `Import an existing object with \`pulumi import ${token(kind)} <name> ${format}\`; an imported resource records no ` +
-      "original (it found the value as declared), so `destroy` leaves the object as it is.",
+    kind === "SbomExport"
+      ? "An export job cannot be imported usefully: the service does not report what an export was asked for, so `pulumi import` declares none of its required inputs."
+      : `Import an existing object with \`pulumi import ${token(kind)} <name> ${format}\`; an imported resource records no ` +
+        "original (it found the value as declared), so `destroy` leaves the object as it is.",
     "## What it does on the service",
     [
       `- **Create**: ${service.create}`,

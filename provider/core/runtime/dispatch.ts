@@ -1,6 +1,9 @@
 /**
- * `pulumi-semgrep/dynamic`: what every resource's `__provider` shim calls in the provider process.
- * Loaded by package name, so old state runs the installed package's code.
+ * The dispatch both front ends call: one provider method of one resource kind, with what every
+ * call shares (the redaction of secret inputs, the partial-failure state, the service errors as
+ * check failures). The dynamic front end reaches it through `pulumi-semgrep/dynamic`
+ * (dynamic/runtime.ts), the native one from its gRPC server; both give the call's context (the
+ * resource's name, parent and secret inputs) in the properties under the meta inputs' names.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { causeChain, SemgrepError } from "../../client";
@@ -43,7 +46,7 @@ type Method = keyof Handler | "configure";
  */
 const CHECKED_INPUTS_ARGUMENT: Partial<Record<Method, number>> = { create: 0, diff: 2, update: 2 };
 
-/** Runs one dynamic-provider method of one resource kind. */
+/** Runs one provider method of one resource kind. */
 export async function run(kind: ResourceKind, method: Method, args: unknown[]): Promise<unknown> {
   if (method === "configure") return configure(args[0] as pulumi.dynamic.ConfigureRequest);
   const handler = handlers[kind];
@@ -64,7 +67,10 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     if (method === "check") return withRedactedFailures(result as pulumi.dynamic.CheckResult, given[1] as Props, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
     if (byIdAlone && (result as pulumi.dynamic.ReadResult).id === "") {
-      throw new Error(`${kind}.get: no object with the id "${String(given[0])}" (${KINDS[kind].id.format}) exists`);
+      throw new Error(
+        `${kind}: no object with the id "${String(given[0])}" (${KINDS[kind].id.format}) exists; ` +
+          `\`${kind}.get\`, a YAML \`get:\` and \`pulumi import\` need the id of an existing object`,
+      );
     }
     return result;
   } catch (error) {
@@ -81,7 +87,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
 const isServiceError = (error: unknown) => [...causeChain(error)].some((e) => e instanceof SemgrepError);
 
 /**
- * `error` without its stack trace: the host prints an error's stack for `check`, `diff`, `read`
+ * `error` without its stack trace: the dynamic host prints an error's stack for `check`, `diff`, `read`
  * and `delete`, which for an error of the service or of its address buries the one line that
  * says what to fix under frames of the provider's code.
  */

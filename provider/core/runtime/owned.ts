@@ -254,14 +254,15 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
   }
 }
 
-/** The alias that makes `now` the resource `old` was: `aliases: [{ name: "old" }]`, with the old parent if it moved. */
+/** The alias that makes `now` the resource `old` was (TypeScript `aliases: [{ name: "old" }]`, with the old parent if it moved; a YAML program gives the old URN). */
 function aliasFor(old: Owner | undefined, now: Owner): string {
   if (!old) return "an alias naming the old resource";
   const parts = [
     ...(old.name !== now.name ? [`name: ${JSON.stringify(old.name)}`] : []),
     ...(old.parent !== now.parent ? [`parent: ${old.parent ? JSON.stringify(old.parent) : "pulumi.rootStackResource"}`] : []),
   ];
-  return `\`aliases: [{ ${parts.join(", ")} }]\``;
+  // A YAML program names an alias by the old resource's URN (`pulumi stack --show-urns` lists it).
+  return `\`aliases: [{ ${parts.join(", ")} }]\` (in a YAML program: \`options: aliases: ["<the old URN>"]\`)`;
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -51,8 +51,13 @@ export function secretTexts(kind: ResourceKind, props: Props): string[] {
       .filter(([, from]) => from.some((input) => secret.includes(input)))
       .map(([output]) => output),
   ];
+  return textsOf(sources.map((name) => props[name]));
+}
+
+/** The texts of `values` (string leaves, keys that are data) in the forms they take in messages. */
+export function textsOf(values: readonly unknown[]): string[] {
   const found = new Set<string>();
-  for (const name of sources) texts(props[name], found);
+  for (const value of values) texts(value, found);
   const forms = [...found].flatMap((text) => [text, JSON.stringify(text).slice(1, -1), encodeURIComponent(text)]);
   return [...new Set(forms)].filter((text) => text.length >= SHORTEST);
 }
