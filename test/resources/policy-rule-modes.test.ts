@@ -322,6 +322,23 @@ describe("PolicyRuleModes", () => {
     expect(note).not.toMatch(/and \d+ more/);
   });
 
+  it("an update whose new modes are already live (an earlier update was killed after writing them) records the modes the state held, and delete puts them back", async () => {
+    const before = modesOf()[EVAL];
+    const stated = { deploymentId: "1", policyId: SAST_POLICY_ID, modes: { [EVAL]: before }, resourceName: "killed" };
+    inStackWithHistory();
+    const { id, outs } = await modes.create(await checked(modes, stated)); // found as declared: no original
+    expect(originalPaths(outs)).toEqual([]);
+    const next = before === "MODE_COMMENT" ? "MODE_BLOCK" : "MODE_COMMENT";
+    await env.client().policies.updateRuleMode("1", SAST_POLICY_ID, { rulePath: EVAL, policyMode: next }); // the killed update's write
+    forgetProcessMemory();
+    const news = await checked(modes, { ...stated, modes: { [EVAL]: next } });
+    const { outs: updated } = await modes.update(id, outs, news);
+    expect(updated.originals).toEqual({ [before!]: [EVAL] });
+    forgetProcessMemory(); // destroy: a new process
+    await modes.delete(id, updated);
+    expect(modesOf()[EVAL]).toBe(before);
+  });
+
   it("with modes given as a secret, messages print [secret] for its rules", async () => {
     const secretModes = (modes: Record<string, string>) =>
       declared({ select: undefined, mode: undefined, modes, secretInputs: ["modes"], resourceName: "hidden" });

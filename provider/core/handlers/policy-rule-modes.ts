@@ -361,6 +361,14 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
     if (owner) accept(claimOn(declared, path, undefined), owner);
   }
   for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
+  // A rule the state holds at another declared mode and already at the new one needs no write, but
+  // this update replaces the state's mode all the same: an earlier update of this stack that was
+  // killed after writing it leaves exactly this. Recorded, so that destroy puts that mode back.
+  const stated = previous ? wantedModes(previous, rules) : new Map<string, string>();
+  for (const [path, mode] of wanted) {
+    const was = stated.get(path);
+    if (was !== undefined && was !== mode && found.get(path) === mode && !originals.has(path)) originals.set(path, was);
+  }
   await warnHandedOverRules(
     declared,
     [...handedOver].map((path) => [path, recorded.get(path)!] as const),
