@@ -62,7 +62,8 @@ function start(command: string, env: NodeJS.ProcessEnv): Promise<Started> {
       if (stdout.includes("\n")) resolve({ line: stdout.split("\n")[0], ...common });
     });
     child.once("error", reject);
-    child.once("exit", (status) => resolve({ status, ...common }));
+    // "close", not "exit": a process that exits at once may still have its stderr to deliver.
+    child.once("close", (status) => resolve({ status, ...common }));
   });
 }
 
