@@ -25,7 +25,7 @@ export interface RequestInfo {
  * `keepNames` when it minifies).
  */
 export class SemgrepError extends Error {
-  constructor(message?: string, options?: ErrorOptions) {
+  constructor(message?: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
   }
