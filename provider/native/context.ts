@@ -8,7 +8,7 @@
  * is stored in the state.
  */
 import { DERIVED_OUTPUTS, type ResourceKind, SHARED_SET_OUTPUTS } from "../core/kinds";
-import { withoutMeta } from "../core/runtime/resource-meta";
+import { withoutMeta, withoutPlaceholders } from "../core/runtime/resource-meta";
 
 type Props = Record<string, unknown>;
 
@@ -57,7 +57,7 @@ export const withoutContext = (props: Props): Props => withoutMeta(props);
  * `mode`): a refresh would otherwise store them among the inputs, which the schema has not.
  */
 export function inputsWithoutContext(kind: ResourceKind, inputs: Props): Props {
-  return Object.fromEntries(Object.entries(withoutMeta(inputs)).filter(([key]) => !(key in DERIVED_OUTPUTS[kind])));
+  return withoutPlaceholders(kind, withoutMeta(inputs));
 }
 
 /**

@@ -11,7 +11,7 @@ type Props = Record<string, unknown>;
 const SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIGNATURE = "1b47061264138c4ac30d75fd1eb44270";
 
-function isSecretWrapper(value: unknown): value is { value?: unknown } {
+export function isSecretWrapper(value: unknown): value is { value?: unknown } {
   return !!value && typeof value === "object" && (value as Props)[SIGNATURE_KEY] === SECRET_SIGNATURE;
 }
 

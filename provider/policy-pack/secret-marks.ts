@@ -8,26 +8,16 @@
  * same `secretInputs` list (the union of the class's and the engine's): each policy and the
  * redaction of every message (redact.ts) then treat a native resource's secrets as a dynamic one's.
  */
+import { unwrapSecrets } from "../native/secrets";
 import { kindOf } from "./resources";
-
-/** The key and value that mark a secret in the engine's wire form of properties. */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
-/** Whether `value` is, or holds anywhere within it, a value the engine marks secret. */
-function holdsSecret(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(holdsSecret);
-  if (!value || typeof value !== "object") return false;
-  if ((value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG) return true;
-  return Object.values(value).some(holdsSecret);
-}
 
 /**
  * The names of the inputs the engine marks secret, in its wire form of properties: a whole input,
  * or a part of it (a map entry, an element), hides the whole input, as a dynamic class marks it.
  */
 export function markedSecretInputs(properties: Record<string, unknown>): string[] {
-  return Object.keys(properties).filter((name) => holdsSecret(properties[name]));
+  // The same reading of the wire form as the native plugin's own (native/secrets.ts).
+  return unwrapSecrets(properties).secret;
 }
 
 /** A `google.protobuf.Struct` as the analyzer's requests carry it (from whichever copy of google-protobuf loaded it). */

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { causeChain, SemgrepError } from "../../client";
-import { DERIVED_OUTPUTS, KINDS, type ResourceKind } from "../kinds";
+import { KINDS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
 import type { Handler } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
@@ -19,7 +19,7 @@ import { noteCall } from "./owned";
 import { withPartialState } from "./partial";
 import { policyRuleModes } from "../handlers/policy-rule-modes";
 import { type Redact, redactedError, redactorFor, withRedaction } from "./redact";
-import { secretInputsOf } from "./resource-meta";
+import { secretInputsOf, withoutPlaceholders } from "./resource-meta";
 import { projectSettings } from "../handlers/project-settings";
 import { projectTags } from "../handlers/project-tags";
 import { remediationPolicy } from "../handlers/remediation-policy";
@@ -126,10 +126,6 @@ function withIdInputs(kind: ResourceKind, id: string, props: Props): Props {
   if (fromId) return { ...fromId, ...props };
   if (hasInputs(kind, props)) return props;
   throw new Error(`${kind}: "${id}" is not an id of this kind: give ${format.format}`);
-}
-
-function withoutPlaceholders(kind: ResourceKind, inputs: Props): Props {
-  return Object.fromEntries(Object.entries(inputs).filter(([key]) => !(key in DERIVED_OUTPUTS[kind])));
 }
 
 /** The host passes the serialized shim (`__provider`) along with the properties; handlers never need it. */

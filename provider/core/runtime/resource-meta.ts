@@ -54,6 +54,11 @@ export function secretInputsOf(props: Props): string[] {
   return Array.isArray(props.secretInputs) ? props.secretInputs.filter((n): n is string => typeof n === "string") : [];
 }
 
+/** The inputs without the placeholders of derived outputs (they matter to the engine only). */
+export function withoutPlaceholders(kind: ResourceKind, inputs: Props): Props {
+  return Object.fromEntries(Object.entries(inputs).filter(([key]) => !(key in DERIVED_OUTPUTS[kind])));
+}
+
 /** The resource's own inputs, without the metadata (to send them to the service). */
 export function withoutMeta(props: Props): Props {
   return Object.fromEntries(Object.entries(props).filter(([key]) => !META_KEYS.includes(key)));
