@@ -122,29 +122,32 @@ export function compareTrees(expected, actual) {
   return differences;
 }
 
-function main() {
-  const check = process.argv.includes("--check");
-  const sdk = join(REPO, "sdk");
-  if (!check) {
-    generate(sdk);
-    log(`wrote ${SDK_DIRS.map((d) => join("sdk", d)).join(", ")} from schema.json`);
-    return;
-  }
+/** What differs between `sdkDir` and the SDKs `schemaFile` generates (compareTrees' lines). */
+export function staleFiles(sdkDir = join(REPO, "sdk"), schemaFile = join(REPO, "schema.json")) {
   const fresh = mkdtempSync(join(tmpdir(), "pulumi-semgrep-sdk-check-"));
   try {
-    generate(fresh);
-    const differences = compareTrees(fresh, sdk);
-    if (differences.length) {
-      log(`sdk/ is stale: run \`npm run sdk\` and commit the result. Differs from schema.json's SDKs:`);
-      for (const line of differences.slice(0, 40)) log(`  ${line}`);
-      if (differences.length > 40) log(`  … and ${differences.length - 40} more`);
-      process.exitCode = 1;
-      return;
-    }
-    log("sdk/ matches what schema.json generates");
+    generate(fresh, schemaFile);
+    return compareTrees(fresh, sdkDir);
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }
+}
+
+function main() {
+  if (!process.argv.includes("--check")) {
+    generate(join(REPO, "sdk"));
+    log(`wrote ${SDK_DIRS.map((d) => join("sdk", d)).join(", ")} from schema.json`);
+    return;
+  }
+  const differences = staleFiles();
+  if (differences.length === 0) {
+    log("sdk/ matches what schema.json generates");
+    return;
+  }
+  log("sdk/ is stale: run `npm run sdk` and commit the result. These files differ from what schema.json generates:");
+  for (const line of differences.slice(0, 40)) log(`  ${line}`);
+  if (differences.length > 40) log(`  … and ${differences.length - 40} more`);
+  process.exitCode = 1;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
