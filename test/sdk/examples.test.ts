@@ -18,6 +18,15 @@ import { REPO } from "../tools/sdk.mjs";
 
 const SDK = join(REPO, "sdk");
 const EXAMPLES = join(REPO, "examples");
+/** A fenced block of README.md's "Other languages and import", by its language tag. */
+function readmeBlock(language: string): string {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Other languages and import"), readme.indexOf("## The five promises"));
+  const block = new RegExp("```" + language + "\\n([\\s\\S]*?)```").exec(section)?.[1];
+  if (!block) throw new Error(`README.md's "Other languages and import" has no ${language} program`);
+  return block;
+}
+
 const temporary: string[] = [];
 afterAll(() => temporary.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -54,6 +63,10 @@ describe("examples/python", () => {
 
   it("type-checks against sdk/python and the Pulumi Python SDK, without a warning", { timeout: 120_000 }, () => {
     expect(pyright(program).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
+  });
+
+  it("README's Python program type-checks too", { timeout: 120_000 }, () => {
+    expect(pyright(readmeBlock("python")).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
   });
 
   it("a misspelled argument or function would be an error", { timeout: 120_000 }, () => {
@@ -101,6 +114,10 @@ describe("examples/csharp", () => {
     expect(undeclaredCsharpNames(program)).toEqual([]);
     expect(csharpMembers("GetPolicies.cs", "GetPoliciesResult").has("Policies")).toBe(true);
     expect(csharpMembers("Outputs/Policy.cs", "Policy").has("Name")).toBe(true);
+  });
+
+  it("README's C# program too", () => {
+    expect(undeclaredCsharpNames(readmeBlock("csharp"))).toEqual([]);
   });
 
   it("a misspelled argument would fail that check", () => {
