@@ -79,7 +79,7 @@ export function generateSchema({ root = REPO, sources = {} } = {}) {
     resources,
     functions,
     types,
-    language: LANGUAGES,
+    language: languages(pkg),
   };
 }
 
@@ -156,17 +156,48 @@ const CREDENTIALS = {
   },
 };
 
-/** The SDKs' names (issue 25). */
-const LANGUAGES = {
-  csharp: { rootNamespace: "PulumiSemgrep", packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
-  go: {
-    importBasePath: "github.com/pulumi-semgrep/pulumi-semgrep/sdk/go/semgrep",
-    generateResourceContainerTypes: true,
-    respectSchemaVersion: true,
-  },
-  nodejs: { packageName: "@pulumi-semgrep/semgrep", respectSchemaVersion: true },
-  python: { packageName: "pulumi_semgrep", respectSchemaVersion: true, pyproject: { enabled: true } },
-};
+/** What each SDK generator needs: the package's name in each registry, and the README it ships. */
+function languages(pkg) {
+  const readme = (name, install) => sdkReadme(pkg, name, install);
+  return {
+    csharp: { rootNamespace: "PulumiSemgrep", packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
+    go: {
+      importBasePath: "github.com/pulumi-semgrep/pulumi-semgrep/sdk/go/semgrep",
+      generateResourceContainerTypes: true,
+      respectSchemaVersion: true,
+    },
+    nodejs: {
+      packageName: "@pulumi-semgrep/semgrep",
+      respectSchemaVersion: true,
+      readme: readme("@pulumi-semgrep/semgrep", "npm install @pulumi-semgrep/semgrep"),
+    },
+    python: {
+      packageName: "pulumi_semgrep",
+      respectSchemaVersion: true,
+      pyproject: { enabled: true },
+      readme: readme("pulumi_semgrep", "pip install pulumi_semgrep"),
+    },
+  };
+}
+
+/** The README of a published SDK: what it is, what it needs beside it, where the docs are. */
+const sdkReadme = (pkg, name, install) =>
+  [
+    `# ${name}`,
+    "",
+    `${pkg.description} Install it with \`${install}\`.`,
+    "",
+    "This SDK is generated from the schema of the native plugin `pulumi-resource-semgrep`, which serves its resources " +
+      "and functions. Install the plugin of the same version: `pulumi plugin install resource semgrep " +
+      `${pkg.version} --file <release tarball>\`, or let the CLI fetch it from the project's GitHub release. ` +
+      "The plugin needs Node.js 22 or later on the PATH.",
+    "",
+    "Set the credentials with `pulumi config set --secret semgrep:token <token>` (and `semgrep:url` for another " +
+      "address than https://semgrep.dev).",
+    "",
+    `Every resource's behaviour, ownership rules and examples in each language: ${pkg.homepage}`,
+    "",
+  ].join("\n");
 
 // ---- Resources -----------------------------------------------------------------------------
 
