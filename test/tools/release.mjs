@@ -26,8 +26,11 @@ const PYTHON_SDK = { dir: "sdk/python", name: "pulumi_semgrep" };
 const DOTNET_SDK = { dir: "sdk/dotnet", name: "PulumiSemgrep.Semgrep" };
 const GO_SDK = { dir: "sdk/go/semgrep", module: "github.com/pulumi-semgrep/pulumi-semgrep/sdk/go/semgrep" };
 const NUGET_SOURCE = "https://api.nuget.org/v3/index.json";
-/** The Python build tools CI installs (this machine has neither). */
-const PYTHON_TOOLS = ["build==1.2.2", "twine==6.1.0"];
+/**
+ * The Python build tools CI installs (this machine has neither): the newest, as the isolated build
+ * takes the newest setuptools (pyproject's `setuptools>=61`) and twine must read its metadata.
+ */
+const PYTHON_TOOLS = ["--upgrade", "build", "twine"];
 
 /** A refusal with a message meant for the release's log; the CLI prints it without a stack. */
 export class ReleaseError extends Error {}
@@ -118,6 +121,22 @@ function expectPackage(label, found, wanted) {
     if (found[key] !== wanted[key]) {
       throw new ReleaseError(
         `${label}: ${key} is ${JSON.stringify(found[key])}, the release wants ${JSON.stringify(wanted[key])} (run \`npm run sdk\` after changing package.json's version)`,
+      );
+    }
+  }
+}
+
+/**
+ * Refuses an SDK whose plugin reference (pulumi-plugin.json, or package.json's `pulumi` field) is
+ * not this release's plugin: its program would ask the CLI for another version or another server.
+ */
+function expectPluginReference(label, reference, version) {
+  const schema = readJson(join(REPO, "schema.json"));
+  const wanted = { resource: true, name: schema.name, version, server: schema.pluginDownloadURL };
+  for (const [key, value] of Object.entries(wanted)) {
+    if (reference?.[key] !== value) {
+      throw new ReleaseError(
+        `${label}: the plugin's ${key} is ${JSON.stringify(reference?.[key])}, the release wants ${JSON.stringify(value)} (run \`npm run sdk\`)`,
       );
     }
   }
@@ -277,7 +296,9 @@ function nodejsSdk(ctx) {
   requireSecrets(ctx, ENV("NODE_AUTH_TOKEN", "NPM_TOKEN"));
   const work = join(ctx.out, "release/nodejs-sdk");
   const src = stage(NODE_SDK.dir, join(work, "src"), ["bin", "node_modules"]);
-  expectPackage(`${NODE_SDK.dir}/package.json`, readJson(join(src, "package.json")), { name: NODE_SDK.name, version: ctx.version });
+  const manifest = readJson(join(src, "package.json"));
+  expectPackage(`${NODE_SDK.dir}/package.json`, manifest, { name: NODE_SDK.name, version: ctx.version });
+  expectPluginReference(`${NODE_SDK.dir}/package.json`, manifest.pulumi, ctx.version);
   if (ctx.dryRun) {
     symlinkSync(join(REPO, "node_modules"), join(src, "node_modules"), "junction");
     ctx.log(`dry run: linked the repository's node_modules in place of npm install (would run: npm install --no-audit --no-fund)`);
@@ -314,6 +335,11 @@ function pythonSdk(ctx) {
   const src = stage(PYTHON_SDK.dir, join(work, "src"), ["build", "dist", "__pycache__"]);
   const project = pyprojectFields(readFileSync(join(src, "pyproject.toml"), "utf8"));
   expectPackage(`${PYTHON_SDK.dir}/pyproject.toml`, project, { name: PYTHON_SDK.name, version: ctx.version });
+  expectPluginReference(
+    `${PYTHON_SDK.dir}/${PYTHON_SDK.name}/pulumi-plugin.json`,
+    readJson(join(src, PYTHON_SDK.name, "pulumi-plugin.json")),
+    ctx.version,
+  );
   if (project.readme && !existsSync(join(src, project.readme)))
     cpSync(join(src, PYTHON_SDK.name, project.readme), join(src, project.readme));
   const python = hasTool("python3") ? "python3" : "python";
@@ -326,7 +352,7 @@ function pythonSdk(ctx) {
   const files = withTool(
     ctx,
     { name: "python -m build", command: python, probe: ["-m", "build", "--version"] },
-    "the sdist and wheel",
+    "the sdist and wheel (CI installs build and twine with pip)",
     [build, upload],
     () => {
       exec(...build);
@@ -362,6 +388,7 @@ function dotnetSdk(ctx) {
   const versionTxt = readFileSync(join(src, "version.txt"), "utf8").trim();
   if (versionTxt !== ctx.version)
     throw new ReleaseError(`${DOTNET_SDK.dir}/version.txt says ${versionTxt}, the release ${ctx.version}: run \`npm run sdk\``);
+  expectPluginReference(`${DOTNET_SDK.dir}/pulumi-plugin.json`, readJson(join(src, "pulumi-plugin.json")), ctx.version);
   const nupkg = join(work, `${name}.${version}.nupkg`);
   const pack = ["dotnet", ["pack", project, "--configuration", "Release", "--output", work]];
   const push = ["dotnet", ["nuget", "push", nupkg, "--api-key", { env: "NUGET_API_KEY" }, "--source", NUGET_SOURCE, "--skip-duplicate"]];
@@ -386,6 +413,7 @@ function goTag(ctx) {
   const module = /^module\s+(\S+)/m.exec(readFileSync(goMod, "utf8"))?.[1];
   if (module !== GO_SDK.module)
     throw new ReleaseError(`${GO_SDK.dir}/go.mod declares module ${module}, the release wants ${GO_SDK.module}`);
+  expectPluginReference(`${GO_SDK.dir}/pulumi-plugin.json`, readJson(join(REPO, GO_SDK.dir, "pulumi-plugin.json")), ctx.version);
   const tag = `${GO_SDK.dir}/v${ctx.version}`;
   const head = exec("git", ["rev-parse", "HEAD"], { capture: true }).trim();
   ctx.log(`Go module ${module}: tag ${tag} at ${head.slice(0, 12)}`);
