@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { actionlint } from "../tools/actionlint.mjs";
-import { hasTool, packageVersion, REPO, runStep, STEPS } from "../tools/release.mjs";
+import { expectPluginReference, hasTool, packageVersion, pyprojectFields, REPO, runStep, STEPS } from "../tools/release.mjs";
 
 const WORKFLOW = join(REPO, ".github/workflows/release.yml");
 const SCRIPT = join(REPO, "test/tools/release.mjs");
@@ -114,6 +114,31 @@ describe("the release's version", () => {
     const tagged = cli(["install", "--dry-run", "--tag", `v${version}`]);
     expect(tagged.stderr).toContain("dry run: would run: npm ci --no-audit --no-fund");
     expect(tagged.status).toBe(0);
+  });
+});
+
+describe("what each SDK names", () => {
+  const server = "github://api.github.com/pulumi-semgrep/pulumi-semgrep";
+
+  it("refuses an SDK whose plugin reference is not this release's plugin, naming both values", () => {
+    const reference = { resource: true, name: "semgrep", version, server };
+    expect(() => expectPluginReference("sdk/x/pulumi-plugin.json", reference, version)).not.toThrow();
+    expect(() => expectPluginReference("sdk/x/pulumi-plugin.json", { ...reference, version: "0.0.0" }, version)).toThrow(
+      `sdk/x/pulumi-plugin.json: the plugin's version is "0.0.0", the release wants "${version}" (run \`npm run sdk\`)`,
+    );
+    expect(() =>
+      expectPluginReference("sdk/x/pulumi-plugin.json", { ...reference, server: "github://api.github.com/else/where" }, version),
+    ).toThrow(
+      /the plugin's server is "github:\/\/api.github.com\/else\/where", the release wants "github:\/\/api.github.com\/pulumi-semgrep\/pulumi-semgrep"/,
+    );
+  });
+
+  it("reads the committed pyproject.toml's name, version and readme", () => {
+    expect(pyprojectFields(readFileSync(join(REPO, "sdk/python/pyproject.toml"), "utf8"))).toMatchObject({
+      name: "pulumi_semgrep",
+      version,
+      readme: "README.md",
+    });
   });
 });
 

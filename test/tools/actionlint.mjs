@@ -8,23 +8,22 @@
 // `replace` directives, so `go install pkg@version` builds it (cold: about a minute on 2 cores).
 // Test workers that race here waste a build but never see a half-written binary: each builds into
 // a directory of its own and renames the result into place.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cacheRoot, go, log as logAs } from "./go-build.mjs";
 
 const MODULE = "github.com/rhysd/actionlint";
 /** Pinned: a version the module proxy serves (`go list -m -versions github.com/rhysd/actionlint`). */
 export const ACTIONLINT_VERSION = "v1.7.12";
 const BINARY = process.platform === "win32" ? "actionlint.exe" : "actionlint";
 
-const log = (msg) => process.stderr.write(`[actionlint] ${msg}\n`);
+const log = (msg) => logAs("actionlint", msg);
 
 /** Where the binary of `version` is cached. */
 export function cachedBinary(version = ACTIONLINT_VERSION) {
-  const root = process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-semgrep");
-  return join(root, "actionlint", version, BINARY);
+  return join(cacheRoot(homedir()), "actionlint", version, BINARY);
 }
 
 /** `go install` of the pinned version into a private directory, then an atomic rename into place. */
@@ -36,12 +35,10 @@ function build(binary, version) {
   try {
     log(`building ${MODULE}/cmd/actionlint@${version} from the Go module proxy (once; cached in ${binary})`);
     const env = { ...process.env, GOBIN: staging, CGO_ENABLED: "0", GOFLAGS: "-mod=mod" };
-    const result = spawnSync("go", ["install", "-trimpath", "-ldflags", "-s -w", `${MODULE}/cmd/actionlint@${version}`], {
+    const result = go(["install", "-trimpath", "-ldflags", "-s -w", `${MODULE}/cmd/actionlint@${version}`], {
       env,
-      encoding: "utf8",
       stdio: ["ignore", "inherit", "pipe"],
     });
-    if (result.error) throw new Error(`go install: ${result.error.message} (is Go installed and on PATH?)`);
     if (result.status !== 0) throw new Error(`go install ${MODULE}/cmd/actionlint@${version} failed:\n${result.stderr}`);
     renameSync(join(staging, BINARY), binary);
   } finally {

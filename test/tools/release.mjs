@@ -130,7 +130,7 @@ function expectPackage(label, found, wanted) {
  * Refuses an SDK whose plugin reference (pulumi-plugin.json, or package.json's `pulumi` field) is
  * not this release's plugin: its program would ask the CLI for another version or another server.
  */
-function expectPluginReference(label, reference, version) {
+export function expectPluginReference(label, reference, version) {
   const schema = readJson(join(REPO, "schema.json"));
   const wanted = { resource: true, name: schema.name, version, server: schema.pluginDownloadURL };
   for (const [key, value] of Object.entries(wanted)) {
@@ -290,7 +290,8 @@ function npm(ctx) {
  * The Node.js SDK `@pulumi-semgrep/semgrep`: installed, compiled by tsc into bin/, and published
  * from bin/ with its package.json and README (as Pulumi's own providers publish theirs). A dry
  * run links the repository's node_modules (@pulumi/pulumi, typescript, @types/node) in place of
- * `npm install`, which may need the network.
+ * `npm install`, which may need the network. Both compile with the repository's TypeScript (the
+ * one the dry run can use; the SDK's own devDependency, ^4.7, may not parse today's @types/node).
  */
 function nodejsSdk(ctx) {
   requireSecrets(ctx, ENV("NODE_AUTH_TOKEN", "NPM_TOKEN"));
@@ -306,7 +307,7 @@ function nodejsSdk(ctx) {
     exec("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: src });
   }
   ctx.log(`$ tsc -p ${NODE_SDK.dir}`);
-  exec(process.execPath, [join(src, "node_modules/typescript/bin/tsc"), "-p", src]);
+  exec(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", src]);
   const bin = join(src, "bin");
   for (const file of ["package.json", "README.md"]) cpSync(join(src, file), join(bin, file));
   cpSync(join(REPO, "LICENSE"), join(bin, "LICENSE"));
@@ -326,8 +327,7 @@ export function pyprojectFields(text) {
 /**
  * The Python SDK `pulumi_semgrep`: byte-compiled, then built as an sdist and a wheel
  * (`python -m build`), checked and uploaded to PyPI by twine with the PYPI_API_TOKEN secret.
- * The generator writes the README pyproject.toml names into the package directory; it is copied
- * beside pyproject.toml first (as Pulumi's own providers do), else the build fails.
+ * The README pyproject.toml names must be beside it (else the build fails in CI: checked here).
  */
 function pythonSdk(ctx) {
   requireSecrets(ctx, ENV("PYPI_API_TOKEN", "PYPI_API_TOKEN"));
@@ -340,8 +340,11 @@ function pythonSdk(ctx) {
     readJson(join(src, PYTHON_SDK.name, "pulumi-plugin.json")),
     ctx.version,
   );
-  if (project.readme && !existsSync(join(src, project.readme)))
-    cpSync(join(src, PYTHON_SDK.name, project.readme), join(src, project.readme));
+  if (project.readme && !existsSync(join(src, project.readme))) {
+    throw new ReleaseError(
+      `${PYTHON_SDK.dir}/pyproject.toml names the readme ${project.readme}, which is not in ${PYTHON_SDK.dir}: run \`npm run sdk\``,
+    );
+  }
   const python = hasTool("python3") ? "python3" : "python";
   ctx.log(`$ ${python} -m compileall -q ${PYTHON_SDK.dir}`);
   exec(python, ["-m", "compileall", "-q", join(src, PYTHON_SDK.name)], { env: { PYTHONPYCACHEPREFIX: join(work, "pycache") } });
@@ -447,6 +450,9 @@ export const STEPS = {
 /**
  * Runs one step. `log` receives each line the step reports; the result says what it built, and
  * `skipped` names the tools this machine lacked (dry run only).
+ *
+ * @param {string} step
+ * @param {{ dryRun?: boolean, tag?: string, out?: string, log?: (line: string) => void }} [options]
  */
 export async function runStep(
   step,
