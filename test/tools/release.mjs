@@ -41,7 +41,7 @@ const display = (path) => (relative(REPO, path).startsWith("..") ? path : relati
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 
-/** A value from the environment named by a secret, or a refusal naming the secret to set. */
+/** An environment variable a publish needs, and the repository secret the workflow fills it from. */
 const ENV = (name, secret) => ({ env: name, secret });
 
 /** The text of a command as the log shows it: secrets by the name of their variable. */
