@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Prints, as its last line, the absolute directory holding `pulumi`, `pulumi-language-nodejs`,
-// `pulumi-resource-pulumi-nodejs` and `pulumi-language-yaml`: the installed CLI when `pulumi` is on
-// PATH, else a build from the Go module proxy, cached outside the repo and keyed by version. A
-// cached directory that lacks only the YAML host (made before it was added) gets just that built.
+// `pulumi-resource-pulumi-nodejs`, `pulumi-language-yaml` and `pulumi-language-go`: the installed
+// CLI when `pulumi` is on PATH, else a build from the Go module proxy, cached outside the repo and
+// keyed by version. The CLI finds language hosts beside itself. A cached directory that lacks only
+// the YAML or Go host (made before they were added) gets just the missing ones built.
 // Progress goes to stderr.
 //
 // Why a build: the CLI cannot be downloaded from Pulumi's site here, but it is a Go module. Its
@@ -15,7 +16,8 @@ import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 
 const YAML_HOST = "pulumi-language-yaml";
-const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", YAML_HOST];
+const GO_HOST = "pulumi-language-go";
+const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", YAML_HOST, GO_HOST];
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 // The Node.js language host has lived in its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3)
@@ -27,6 +29,11 @@ const LANGUAGE_HOST_SDK_VERSION = "v3.68.0";
 // its own module on the proxy, no `replace` lines; its version is set at link time like the CLI's.
 const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
 const YAML_VERSION = "v1.25.0";
+// The Go language host (Go programs, such as examples/go): its own module
+// (sdk/go/pulumi-language-go/v3) since v3.67, which the proxy reachable here refuses; v3.66.0 is the
+// newest release whose host is a package of sdk/v3. CLI 3.259 runs Go programs with it (it builds
+// the program with the `go` on the PATH, then runs the binary).
+const GO_HOST_SDK_VERSION = "v3.66.0";
 // How far below the wanted release to look for one the proxy has.
 const MAX_STEPS_DOWN = 40;
 
@@ -122,23 +129,41 @@ function buildYamlHost(workDir, output) {
   });
 }
 
+/** The Go language host from sdk/v3 on the proxy (cold: about 80 s on 2 cores, 20 s with its modules downloaded). */
+function buildGoHost(workDir, output) {
+  log(`building the Go language host (from ${SDK_MODULE}@${GO_HOST_SDK_VERSION})`);
+  buildTool({
+    workDir,
+    module: SDK_MODULE,
+    version: GO_HOST_SDK_VERSION,
+    pkg: `${SDK_MODULE}/go/${GO_HOST}`,
+    output,
+    ldVersion: GO_HOST_SDK_VERSION,
+  });
+}
+
+/** The language hosts added after the first cached builds, each with its build. */
+const ADDED_HOSTS = { [YAML_HOST]: buildYamlHost, [GO_HOST]: buildGoHost };
+
 /**
- * Adds the YAML host to a cached directory built before it was part of the set. The work
- * directory and the file are this process's own, and the final rename is atomic, so test workers
- * that race here waste a build but never see a half-written binary.
+ * Adds the `missing` hosts to a cached directory built before they were part of the set, one at a
+ * time. The work directories and files are this process's own, and each final rename is atomic,
+ * so test workers that race here waste a build but never see a half-written binary.
  */
-function addYamlHost(binDir) {
-  const started = Date.now();
-  const work = `${binDir}.work-yaml-${process.pid}`;
-  const partial = join(binDir, `.${YAML_HOST}.${process.pid}`);
-  try {
-    buildYamlHost(work, partial);
-    renameSync(partial, join(binDir, YAML_HOST));
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-    rmSync(partial, { force: true });
+function addHosts(binDir, missing) {
+  for (const host of missing) {
+    const started = Date.now();
+    const work = `${binDir}.work-${host}-${process.pid}`;
+    const partial = join(binDir, `.${host}.${process.pid}`);
+    try {
+      ADDED_HOSTS[host](work, partial);
+      renameSync(partial, join(binDir, host));
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+      rmSync(partial, { force: true });
+    }
+    log(`${host} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
-  log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 function build(version, binDir) {
@@ -166,6 +191,7 @@ function build(version, binDir) {
     ldVersion: LANGUAGE_HOST_SDK_VERSION,
   });
   buildYamlHost(join(work, "yaml-host"), join(staging, YAML_HOST));
+  buildGoHost(join(work, "go-host"), join(staging, GO_HOST));
   // The dynamic-provider launcher is a shell script shipped in the SDK module of the same release.
   const sdk = download(SDK_MODULE, `v${version}`);
   if (!sdk) throw new Error(`the module proxy does not serve ${SDK_MODULE}@v${version}`);
@@ -200,8 +226,8 @@ function main() {
     log(`using the cached build in ${binDir}`);
     return binDir;
   }
-  if (missing.length === 1 && missing[0] === YAML_HOST) {
-    addYamlHost(binDir);
+  if (missing.every((b) => b in ADDED_HOSTS)) {
+    addHosts(binDir, missing);
     return binDir;
   }
   mkdirSync(dirname(binDir), { recursive: true });
