@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "examples/**/node_modules/**"] },
+  { ignores: ["dist/**", "node_modules/**", "examples/**/node_modules/**", "sdk/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
