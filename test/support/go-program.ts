@@ -10,9 +10,9 @@
  * cold compile of a Pulumi Go program (the SDK, gRPC, protobuf…) takes minutes on 2 cores, a warm
  * one seconds.
  */
-import { spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { go } from "../tools/go-build.mjs";
 import { installPlugin } from "./native-plugin";
 import { type PulumiWorkspace, pulumiWorkspace } from "./pulumi";
 import { type ProgramWorkspace, stateOf } from "./program";
@@ -30,20 +30,24 @@ export type GoWorkspace = PulumiWorkspace & Pick<ProgramWorkspace, "exported" | 
 
 /** `go version`, or an error saying that these tests need Go: a missing toolchain fails them rather than skipping them. */
 export function goVersion(env: NodeJS.ProcessEnv = process.env): string {
-  const result = spawnSync("go", ["version"], { encoding: "utf8", env });
-  if (result.error || result.status !== 0)
-    throw new Error(
-      `Go programs need Go: \`go version\` failed (${result.error?.message ?? result.stderr.trim()}). ` +
-        "Install Go 1.25 or later and put `go` on the PATH (CI installs it); these tests fail rather than skip without it.",
-    );
-  return result.stdout.trim();
+  let problem: string;
+  try {
+    const result = go(["version"], { env }) as { status: number | null; stdout: string; stderr: string };
+    if (result.status === 0) return result.stdout.trim();
+    problem = result.stderr.trim();
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  throw new Error(
+    `Go programs need Go: \`go version\` failed (${problem}). ` +
+      "Install Go 1.25 or later and put `go` on the PATH (CI installs it); these tests fail rather than skip without it.",
+  );
 }
 
 /** Runs `go ARGS` in `dir`; throws with its output when it fails. */
-function go(args: string[], dir: string, env: NodeJS.ProcessEnv): void {
-  const result = spawnSync("go", args, { cwd: dir, env, encoding: "utf8", maxBuffer: 64 << 20 });
-  if (result.error || result.status !== 0)
-    throw new Error(`go ${args.join(" ")} in ${dir} failed: ${result.error?.message ?? ""}\n${result.stdout}\n${result.stderr}`);
+function goIn(dir: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const result = go(args, { cwd: dir, env }) as { status: number | null; stdout: string; stderr: string };
+  if (result.status !== 0) throw new Error(`go ${args.join(" ")} in ${dir} failed:\n${result.stdout}\n${result.stderr}`);
 }
 
 /**
@@ -60,7 +64,7 @@ export async function goExampleWorkspace(example: string, env: Record<string, st
   // A Go program has no use for node_modules, and `go mod tidy` warns of the link.
   rmSync(join(workspace.dir, "node_modules"));
   appendFileSync(join(workspace.dir, "go.mod"), `\nreplace ${GO_SDK_MODULE} => ${GO_SDK_DIR}\n`);
-  go(["mod", "tidy"], workspace.dir, workspace.env);
+  goIn(workspace.dir, ["mod", "tidy"], workspace.env);
   await installPlugin(workspace);
   return { ...workspace, ...stateOf(workspace, TYPE_PREFIX) };
 }

@@ -8,12 +8,13 @@
 //
 // Why a build: the CLI cannot be downloaded from Pulumi's site here, but it is a Go module. Its
 // modules carry `replace` directives, so `go install pkg@version` refuses them; a throw-away
-// wrapper module that requires them builds fine.
-import { execFileSync, spawnSync } from "node:child_process";
+// wrapper module that requires them builds fine (go-build.mjs).
+import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { buildTool as buildGoTool, cacheRoot, download, log as logAs } from "./go-build.mjs";
 
 const YAML_HOST = "pulumi-language-yaml";
 const GO_HOST = "pulumi-language-go";
@@ -37,7 +38,8 @@ const GO_HOST_SDK_VERSION = "v3.66.0";
 // How far below the wanted release to look for one the proxy has.
 const MAX_STEPS_DOWN = 40;
 
-const log = (msg) => process.stderr.write(`[pulumi:cli] ${msg}\n`);
+const TAG = "pulumi:cli";
+const log = (msg) => logAs(TAG, msg);
 
 function onPath(name) {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
@@ -51,23 +53,9 @@ function installedSdkVersion() {
   return JSON.parse(readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")).version;
 }
 
-function go(args, options = {}) {
-  const result = spawnSync("go", args, { encoding: "utf8", maxBuffer: 64 << 20, ...options });
-  if (result.error) throw new Error(`go ${args.join(" ")}: ${result.error.message} (is Go installed and on PATH?)`);
-  return result;
-}
-
-/** `go mod download -json` of one module version; undefined when the proxy does not serve it. */
-function download(module, version) {
-  const result = go(["mod", "download", "-json", `${module}@${version}`], { env: { ...process.env, GOFLAGS: "-mod=mod" } });
-  if (result.status !== 0) return undefined;
-  const info = JSON.parse(result.stdout);
-  return info.Error ? undefined : info;
-}
-
 /** The wanted release, or the nearest older one whose CLI module the proxy serves. */
-function resolveCliVersion(wanted, cacheRoot) {
-  const memo = join(cacheRoot, `resolved-${wanted}.txt`);
+function resolveCliVersion(wanted, cliCache) {
+  const memo = join(cliCache, `resolved-${wanted}.txt`);
   if (existsSync(memo)) return readFileSync(memo, "utf8").trim();
   let [major, minor, patch] = wanted.split(".").map(Number);
   for (let step = 0; step <= MAX_STEPS_DOWN; step++) {
@@ -83,36 +71,9 @@ function resolveCliVersion(wanted, cacheRoot) {
   throw new Error(`no release of ${CLI_MODULE} between v${wanted} and ${MAX_STEPS_DOWN} releases below it is on the module proxy`);
 }
 
-/** `replace` lines of a module's go.mod that point at other modules (local paths are dropped). */
-function remoteReplaces(goModPath) {
-  const text = readFileSync(goModPath, "utf8");
-  const lines = [];
-  for (const match of text.matchAll(/^replace\s+(?:\(\s*([\s\S]*?)\)|(.+))$/gm)) {
-    for (const line of (match[1] ?? match[2]).split("\n").map((l) => l.trim())) {
-      const [, target] = line.split("=>").map((s) => s?.trim());
-      if (target && !target.startsWith(".") && !target.startsWith("/")) lines.push(`replace ${line}`);
-    }
-  }
-  return lines;
-}
-
-/** Builds one main package from a throw-away wrapper module. */
-function buildTool({ workDir, module, version, pkg, output, ldVersion, versionVar = `${SDK_MODULE}/go/common/version.Version` }) {
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
-  const info = download(module, version);
-  if (!info) throw new Error(`the module proxy does not serve ${module}@${version}`);
-  writeFileSync(join(workDir, "go.mod"), ["module pulumiclibuild", "", "go 1.24", "", ...remoteReplaces(info.GoMod), ""].join("\n"));
-  const env = { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
-  const steps = [
-    ["get", `${pkg}@${version}`],
-    ["build", "-trimpath", "-o", output, "-ldflags", `-s -w -X ${versionVar}=${ldVersion}`, pkg],
-  ];
-  for (const args of steps) {
-    log(`go ${args.slice(0, 2).join(" ")} … (in ${workDir})`);
-    const result = go(args, { cwd: workDir, env, stdio: ["ignore", "inherit", "pipe"] });
-    if (result.status !== 0) throw new Error(`go ${args.join(" ")} failed:\n${result.stderr}`);
-  }
+/** Builds one main package of the set (go-build.mjs), its version set at link time in `versionVar`. */
+function buildTool({ ldVersion, versionVar = `${SDK_MODULE}/go/common/version.Version`, ...rest }) {
+  buildGoTool({ tag: TAG, ...rest, ldflags: `-s -w -X ${versionVar}=${ldVersion}` });
 }
 
 /** The YAML language host from its module on the proxy (cold: about 100 s on 2 cores). */
@@ -129,7 +90,7 @@ function buildYamlHost(workDir, output) {
   });
 }
 
-/** The Go language host from sdk/v3 on the proxy (cold: about 80 s on 2 cores, 20 s with its modules downloaded). */
+/** The Go language host from sdk/v3 on the proxy (cold: about 80 s on 2 cores; seconds when the Go caches hold its packages). */
 function buildGoHost(workDir, output) {
   log(`building the Go language host (from ${SDK_MODULE}@${GO_HOST_SDK_VERSION})`);
   buildTool({
@@ -212,15 +173,12 @@ function main() {
     log(`using the Pulumi CLI on PATH (${existing})`);
     return existing;
   }
-  const cacheRoot = join(
-    process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-semgrep"),
-    "pulumi-cli",
-  );
-  mkdirSync(cacheRoot, { recursive: true });
+  const cliCache = join(cacheRoot(homedir()), "pulumi-cli");
+  mkdirSync(cliCache, { recursive: true });
   const wanted = installedSdkVersion();
-  const version = resolveCliVersion(wanted, cacheRoot);
+  const version = resolveCliVersion(wanted, cliCache);
   if (version !== wanted) log(`@pulumi/pulumi is ${wanted}; the nearest CLI release on the module proxy is ${version}`);
-  const binDir = join(cacheRoot, `v${version}`, "bin");
+  const binDir = join(cliCache, `v${version}`, "bin");
   const missing = BINARIES.filter((b) => !existsSync(join(binDir, b)));
   if (missing.length === 0) {
     log(`using the cached build in ${binDir}`);
