@@ -4,6 +4,7 @@
  * stands on.
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
@@ -26,6 +27,10 @@ describe("the Pulumi CLI toolchain", () => {
     const up = await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(up.stdout + up.stderr).not.toMatch(/warning/i);
     expect(JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout)).toEqual({ greeting: "hello" });
+  });
+
+  it("holds the Go language host beside it (Go programs: go-sdk.test.ts)", () => {
+    expect(existsSync(join(pulumiCliDir(), "pulumi-language-go"))).toBe(true);
   });
 
   it("previews, applies and destroys a one-resource program of the installed package", async () => {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
 import { remediationPolicyInput } from "../../provider/client/schemas/policies-v2";
 import { type EmulatorState, type RunningEmulator, SAST_POLICY_ID, SECRETS_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { snapshotOf, withoutAuditFields } from "../support/emulator";
 import { printedWithoutPathWarnings, type YamlWorkspace, yamlWorkspace } from "../support/yaml-program";
 
 const V1_TOKEN = "yaml-e2e-v1-token-51c7e2";
@@ -133,9 +134,6 @@ outputs:
   evalMode: \${eval-rule.mode}
 `;
 
-/** The emulator's whole state, as JSON (a copy: the emulator keeps changing its own). */
-const snapshot = (emulator: RunningEmulator): EmulatorState => JSON.parse(JSON.stringify(emulator.state())) as EmulatorState;
-
 /** The writes since `mark` (`operation status`): every non-GET request but the Policies V2 dry runs, which change nothing. */
 const writesSince = (emulator: RunningEmulator, mark: number) =>
   emulator
@@ -169,8 +167,8 @@ describe("a YAML program with the nine kinds, through the native plugin", { time
     v2 = await startEmulator({ preset: "demo", policiesV2: true, token: V2_TOKEN, retryAfterSeconds: 0 });
     client1 = new SemgrepClient({ baseUrl: v1.url, token: V1_TOKEN, env: {} });
     client2 = new SemgrepClient({ baseUrl: v2.url, token: V2_TOKEN, env: {} });
-    before.v1 = snapshot(v1);
-    before.v2 = snapshot(v2);
+    before.v1 = snapshotOf(v1);
+    before.v2 = snapshotOf(v2);
     workspace = await yamlWorkspace(program(), {
       config: { "semgrep:url": v1.url, v2Url: v2.url },
       secrets: { "semgrep:token": V1_TOKEN, v2Token: V2_TOKEN, ownerTag: SECRET_TAG },
@@ -343,7 +341,7 @@ describe("a YAML program with the nine kinds, through the native plugin", { time
       ["v1", v1],
       ["v2", v2],
     ] as const) {
-      const after = snapshot(emulator);
+      const after = snapshotOf(emulator);
       // The one export job started stays (the service cannot delete one); everything else is as it was.
       expect(after.sbomExports.length - before[name].sbomExports.length, name).toBe(name === "v1" ? 1 : 0);
       after.sbomExports = before[name].sbomExports;
@@ -355,14 +353,3 @@ describe("a YAML program with the nine kinds, through the native plugin", { time
     expect(workspace.printed()).not.toContain(SECRET_TAG);
   });
 });
-
-/** Rules set and put back keep the time and author of their last change: compared apart (their modes are compared). */
-function withoutAuditFields(after: EmulatorState, before: EmulatorState) {
-  for (const policy of after.policies) {
-    const was = before.policies.find((p) => p.id === policy.id)!;
-    for (const rule of policy.rules) {
-      const old = was.rules.find((r) => r.path === rule.path)!;
-      if (rule.lastChangeAt !== old.lastChangeAt) Object.assign(rule, { lastChangeAt: old.lastChangeAt, lastChangeBy: old.lastChangeBy });
-    }
-  }
-}

@@ -1,7 +1,14 @@
 /** Test helpers: an emulator per test file and a client pointed at it, or fresh emulators per test. */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { SemgrepClient, type ClientOptions } from "../../provider/client";
-import { type EmulatorOptions, type RequestLogEntry, type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import {
+  type EmulatorOptions,
+  type EmulatorState,
+  type RequestLogEntry,
+  type RunningEmulator,
+  SAST_POLICY_ID,
+  startEmulator,
+} from "../../provider/emulator";
 
 export interface EmulatorFixture {
   emulator: RunningEmulator;
@@ -91,4 +98,21 @@ export function sastPolicyOf(emulator: RunningEmulator) {
       .slice(mark)
       .filter((r) => r.method !== "GET");
   return { rules, modes, writesSince };
+}
+
+/** The emulator's whole state, as JSON (a copy: the emulator keeps changing its own). */
+export const snapshotOf = (emulator: RunningEmulator): EmulatorState => JSON.parse(JSON.stringify(emulator.state())) as EmulatorState;
+
+/**
+ * Rules set and put back keep the time and author of their last change: `after`'s are made
+ * `before`'s, so that a test compares the rest of two snapshots whole (their modes are compared).
+ */
+export function withoutAuditFields(after: EmulatorState, before: EmulatorState) {
+  for (const policy of after.policies) {
+    const was = before.policies.find((p) => p.id === policy.id)!;
+    for (const rule of policy.rules) {
+      const old = was.rules.find((r) => r.path === rule.path)!;
+      if (rule.lastChangeAt !== old.lastChangeAt) Object.assign(rule, { lastChangeAt: old.lastChangeAt, lastChangeBy: old.lastChangeBy });
+    }
+  }
 }

@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 // Prints, as its last line, the absolute directory holding `pulumi`, `pulumi-language-nodejs`,
-// `pulumi-resource-pulumi-nodejs` and `pulumi-language-yaml`: the installed CLI when `pulumi` is on
-// PATH, else a build from the Go module proxy, cached outside the repo and keyed by version. A
-// cached directory that lacks only the YAML host (made before it was added) gets just that built.
+// `pulumi-resource-pulumi-nodejs`, `pulumi-language-yaml` and `pulumi-language-go`: the installed
+// CLI when `pulumi` is on PATH, else a build from the Go module proxy, cached outside the repo and
+// keyed by version. The CLI finds language hosts beside itself. A cached directory that lacks only
+// the YAML or Go host (made before they were added) gets just the missing ones built.
 // Progress goes to stderr.
 //
 // Why a build: the CLI cannot be downloaded from Pulumi's site here, but it is a Go module. Its
 // modules carry `replace` directives, so `go install pkg@version` refuses them; a throw-away
-// wrapper module that requires them builds fine.
-import { execFileSync, spawnSync } from "node:child_process";
+// wrapper module that requires them builds fine (go-build.mjs).
+import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { buildTool as buildGoTool, cacheRoot, download, log as logAs } from "./go-build.mjs";
 
 const YAML_HOST = "pulumi-language-yaml";
-const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", YAML_HOST];
+const GO_HOST = "pulumi-language-go";
+const BINARIES = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", YAML_HOST, GO_HOST];
 const CLI_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const SDK_MODULE = "github.com/pulumi/pulumi/sdk/v3";
 // The Node.js language host has lived in its own module (sdk/nodejs/cmd/pulumi-language-nodejs/v3)
@@ -27,10 +30,16 @@ const LANGUAGE_HOST_SDK_VERSION = "v3.68.0";
 // its own module on the proxy, no `replace` lines; its version is set at link time like the CLI's.
 const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
 const YAML_VERSION = "v1.25.0";
+// The Go language host (Go programs, such as examples/go): its own module
+// (sdk/go/pulumi-language-go/v3) since v3.67, which the proxy reachable here refuses; v3.66.0 is the
+// newest release whose host is a package of sdk/v3. CLI 3.259 runs Go programs with it (it builds
+// the program with the `go` on the PATH, then runs the binary).
+const GO_HOST_SDK_VERSION = "v3.66.0";
 // How far below the wanted release to look for one the proxy has.
 const MAX_STEPS_DOWN = 40;
 
-const log = (msg) => process.stderr.write(`[pulumi:cli] ${msg}\n`);
+const TAG = "pulumi:cli";
+const log = (msg) => logAs(TAG, msg);
 
 function onPath(name) {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
@@ -44,23 +53,9 @@ function installedSdkVersion() {
   return JSON.parse(readFileSync(require.resolve("@pulumi/pulumi/package.json"), "utf8")).version;
 }
 
-function go(args, options = {}) {
-  const result = spawnSync("go", args, { encoding: "utf8", maxBuffer: 64 << 20, ...options });
-  if (result.error) throw new Error(`go ${args.join(" ")}: ${result.error.message} (is Go installed and on PATH?)`);
-  return result;
-}
-
-/** `go mod download -json` of one module version; undefined when the proxy does not serve it. */
-function download(module, version) {
-  const result = go(["mod", "download", "-json", `${module}@${version}`], { env: { ...process.env, GOFLAGS: "-mod=mod" } });
-  if (result.status !== 0) return undefined;
-  const info = JSON.parse(result.stdout);
-  return info.Error ? undefined : info;
-}
-
 /** The wanted release, or the nearest older one whose CLI module the proxy serves. */
-function resolveCliVersion(wanted, cacheRoot) {
-  const memo = join(cacheRoot, `resolved-${wanted}.txt`);
+function resolveCliVersion(wanted, cliCache) {
+  const memo = join(cliCache, `resolved-${wanted}.txt`);
   if (existsSync(memo)) return readFileSync(memo, "utf8").trim();
   let [major, minor, patch] = wanted.split(".").map(Number);
   for (let step = 0; step <= MAX_STEPS_DOWN; step++) {
@@ -76,36 +71,9 @@ function resolveCliVersion(wanted, cacheRoot) {
   throw new Error(`no release of ${CLI_MODULE} between v${wanted} and ${MAX_STEPS_DOWN} releases below it is on the module proxy`);
 }
 
-/** `replace` lines of a module's go.mod that point at other modules (local paths are dropped). */
-function remoteReplaces(goModPath) {
-  const text = readFileSync(goModPath, "utf8");
-  const lines = [];
-  for (const match of text.matchAll(/^replace\s+(?:\(\s*([\s\S]*?)\)|(.+))$/gm)) {
-    for (const line of (match[1] ?? match[2]).split("\n").map((l) => l.trim())) {
-      const [, target] = line.split("=>").map((s) => s?.trim());
-      if (target && !target.startsWith(".") && !target.startsWith("/")) lines.push(`replace ${line}`);
-    }
-  }
-  return lines;
-}
-
-/** Builds one main package from a throw-away wrapper module. */
-function buildTool({ workDir, module, version, pkg, output, ldVersion, versionVar = `${SDK_MODULE}/go/common/version.Version` }) {
-  rmSync(workDir, { recursive: true, force: true });
-  mkdirSync(workDir, { recursive: true });
-  const info = download(module, version);
-  if (!info) throw new Error(`the module proxy does not serve ${module}@${version}`);
-  writeFileSync(join(workDir, "go.mod"), ["module pulumiclibuild", "", "go 1.24", "", ...remoteReplaces(info.GoMod), ""].join("\n"));
-  const env = { ...process.env, GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
-  const steps = [
-    ["get", `${pkg}@${version}`],
-    ["build", "-trimpath", "-o", output, "-ldflags", `-s -w -X ${versionVar}=${ldVersion}`, pkg],
-  ];
-  for (const args of steps) {
-    log(`go ${args.slice(0, 2).join(" ")} … (in ${workDir})`);
-    const result = go(args, { cwd: workDir, env, stdio: ["ignore", "inherit", "pipe"] });
-    if (result.status !== 0) throw new Error(`go ${args.join(" ")} failed:\n${result.stderr}`);
-  }
+/** Builds one main package of the set (go-build.mjs), its version set at link time in `versionVar`. */
+function buildTool({ ldVersion, versionVar = `${SDK_MODULE}/go/common/version.Version`, ...rest }) {
+  buildGoTool({ tag: TAG, ...rest, ldflags: `-s -w -X ${versionVar}=${ldVersion}` });
 }
 
 /** The YAML language host from its module on the proxy (cold: about 100 s on 2 cores). */
@@ -122,23 +90,41 @@ function buildYamlHost(workDir, output) {
   });
 }
 
+/** The Go language host from sdk/v3 on the proxy (cold: about 80 s on 2 cores; seconds when the Go caches hold its packages). */
+function buildGoHost(workDir, output) {
+  log(`building the Go language host (from ${SDK_MODULE}@${GO_HOST_SDK_VERSION})`);
+  buildTool({
+    workDir,
+    module: SDK_MODULE,
+    version: GO_HOST_SDK_VERSION,
+    pkg: `${SDK_MODULE}/go/${GO_HOST}`,
+    output,
+    ldVersion: GO_HOST_SDK_VERSION,
+  });
+}
+
+/** The language hosts added after the first cached builds, each with its build. */
+const ADDED_HOSTS = { [YAML_HOST]: buildYamlHost, [GO_HOST]: buildGoHost };
+
 /**
- * Adds the YAML host to a cached directory built before it was part of the set. The work
- * directory and the file are this process's own, and the final rename is atomic, so test workers
- * that race here waste a build but never see a half-written binary.
+ * Adds the `missing` hosts to a cached directory built before they were part of the set, one at a
+ * time. The work directories and files are this process's own, and each final rename is atomic,
+ * so test workers that race here waste a build but never see a half-written binary.
  */
-function addYamlHost(binDir) {
-  const started = Date.now();
-  const work = `${binDir}.work-yaml-${process.pid}`;
-  const partial = join(binDir, `.${YAML_HOST}.${process.pid}`);
-  try {
-    buildYamlHost(work, partial);
-    renameSync(partial, join(binDir, YAML_HOST));
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-    rmSync(partial, { force: true });
+function addHosts(binDir, missing) {
+  for (const host of missing) {
+    const started = Date.now();
+    const work = `${binDir}.work-${host}-${process.pid}`;
+    const partial = join(binDir, `.${host}.${process.pid}`);
+    try {
+      ADDED_HOSTS[host](work, partial);
+      renameSync(partial, join(binDir, host));
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+      rmSync(partial, { force: true });
+    }
+    log(`${host} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
-  log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 function build(version, binDir) {
@@ -166,6 +152,7 @@ function build(version, binDir) {
     ldVersion: LANGUAGE_HOST_SDK_VERSION,
   });
   buildYamlHost(join(work, "yaml-host"), join(staging, YAML_HOST));
+  buildGoHost(join(work, "go-host"), join(staging, GO_HOST));
   // The dynamic-provider launcher is a shell script shipped in the SDK module of the same release.
   const sdk = download(SDK_MODULE, `v${version}`);
   if (!sdk) throw new Error(`the module proxy does not serve ${SDK_MODULE}@v${version}`);
@@ -186,22 +173,19 @@ function main() {
     log(`using the Pulumi CLI on PATH (${existing})`);
     return existing;
   }
-  const cacheRoot = join(
-    process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-semgrep"),
-    "pulumi-cli",
-  );
-  mkdirSync(cacheRoot, { recursive: true });
+  const cliCache = join(cacheRoot(homedir()), "pulumi-cli");
+  mkdirSync(cliCache, { recursive: true });
   const wanted = installedSdkVersion();
-  const version = resolveCliVersion(wanted, cacheRoot);
+  const version = resolveCliVersion(wanted, cliCache);
   if (version !== wanted) log(`@pulumi/pulumi is ${wanted}; the nearest CLI release on the module proxy is ${version}`);
-  const binDir = join(cacheRoot, `v${version}`, "bin");
+  const binDir = join(cliCache, `v${version}`, "bin");
   const missing = BINARIES.filter((b) => !existsSync(join(binDir, b)));
   if (missing.length === 0) {
     log(`using the cached build in ${binDir}`);
     return binDir;
   }
-  if (missing.length === 1 && missing[0] === YAML_HOST) {
-    addYamlHost(binDir);
+  if (missing.every((b) => b in ADDED_HOSTS)) {
+    addHosts(binDir, missing);
     return binDir;
   }
   mkdirSync(dirname(binDir), { recursive: true });
