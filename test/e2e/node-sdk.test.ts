@@ -197,6 +197,12 @@ describe("moving a TypeScript stack from the dynamic classes to the SDK", () => 
     const native = await workspace.native.resources({ showSecrets: true });
     expect(Object.keys(native).sort()).toEqual(NAMES);
     expect(originalsOf(native)).toEqual(originals);
+    // The dynamic provider's bookkeeping stays in the outputs until a refresh, which finds no change and drops it.
+    expect(native.web!.outputs).toHaveProperty("__provider");
+    await workspace.run(["refresh", "--yes", "--expect-no-changes"]);
+    const refreshed = await workspace.native.resources({ showSecrets: true });
+    for (const name of NAMES) expect(Object.keys(refreshed[name]!.outputs), name).not.toContain("__provider");
+    expect(originalsOf(refreshed)).toEqual(originals);
     await workspace.run(["preview", "--expect-no-changes"]);
 
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
