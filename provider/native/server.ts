@@ -73,10 +73,16 @@ function toStruct(value: Props): Struct {
   return Struct.fromJavaScript(JSON.parse(JSON.stringify(value)) as Record<string, never>);
 }
 
-/** The properties of a request, plain, and the context of the call (secrets from `secretsFrom`, else from the properties). */
-function received(struct: Struct | undefined, urn: string, secretsFrom?: Struct) {
+/**
+ * The properties of a request, plain, and the context of the call (secrets from `secretsFrom`,
+ * else from the properties). Only declared inputs count as secret inputs: the state of a resource
+ * moved here from the dynamic provider by an alias also holds the secret placeholders the
+ * TypeScript classes pass for derived outputs (`originalMode: null`), which no program of this
+ * front end sends; counted, they would make the first diff after the move an update.
+ */
+function received(kind: ResourceKind, struct: Struct | undefined, urn: string, secretsFrom?: Struct) {
   const { plain: props, secret } = unwrapSecrets(plain(struct));
-  const inputSecrets = secretsFrom ? unwrapSecrets(plain(secretsFrom)).secret : secret;
+  const inputSecrets = (secretsFrom ? unwrapSecrets(plain(secretsFrom)).secret : secret).filter((key) => key in KINDS[kind].inputs);
   return { props, context: contextOf(urn, inputSecrets) };
 }
 
@@ -162,8 +168,8 @@ class ResourceProvider {
   async check(request: proto.CheckRequest): Promise<proto.CheckResponse> {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
-    const olds = received(request.getOlds(), urn);
-    const news = received(request.getNews(), urn);
+    const olds = received(kind, request.getOlds(), urn);
+    const news = received(kind, request.getNews(), urn);
     const oldArg = Object.keys(olds.props).length ? withContext(olds.props, olds.context) : {};
     const result = (await run(kind, "check", [oldArg, withContext(news.props, news.context)])) as CheckResult;
     const inputs = inputsWithoutContext(kind, result.inputs ?? news.props);
@@ -175,8 +181,8 @@ class ResourceProvider {
   async diff(request: proto.DiffRequest): Promise<proto.DiffResponse> {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
-    const olds = received(request.getOlds(), urn, request.getOldInputs());
-    const news = received(request.getNews(), urn);
+    const olds = received(kind, request.getOlds(), urn, request.getOldInputs());
+    const news = received(kind, request.getNews(), urn);
     const result = (await run(kind, "diff", [
       request.getId(),
       withContext(olds.props, olds.context),
@@ -215,7 +221,7 @@ class ResourceProvider {
   async create(request: proto.CreateRequest): Promise<proto.CreateResponse> {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
-    const news = received(request.getProperties(), urn);
+    const news = received(kind, request.getProperties(), urn);
     const result = (await run(kind, "create", [withContext(news.props, news.context)]).catch((error: unknown) => {
       throw withStoredPartialState(kind, error, news.context, news.props);
     })) as { id: string; outs?: Props };
@@ -227,7 +233,7 @@ class ResourceProvider {
     const kind = kindOf(request.getType(), urn);
     // `pulumi import` sends neither properties nor inputs: the id alone says what to read, and
     // the answer's inputs must declare what the object holds (import.ts).
-    const state = received(request.getProperties(), urn, request.getInputs());
+    const state = received(kind, request.getProperties(), urn, request.getInputs());
     const oldInputs = unwrapSecrets(plain(request.getInputs())).plain;
     const result = (await run(kind, "read", [request.getId(), withContext(state.props, state.context)])) as {
       id?: string;
@@ -252,8 +258,8 @@ class ResourceProvider {
   async update(request: proto.UpdateRequest): Promise<proto.UpdateResponse> {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
-    const olds = received(request.getOlds(), urn, request.getOldInputs());
-    const news = received(request.getNews(), urn);
+    const olds = received(kind, request.getOlds(), urn, request.getOldInputs());
+    const news = received(kind, request.getNews(), urn);
     const result = (await run(kind, "update", [
       request.getId(),
       withContext(olds.props, olds.context),
@@ -269,7 +275,7 @@ class ResourceProvider {
   async delete(request: proto.DeleteRequest): Promise<Empty> {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
-    const state = received(request.getProperties(), urn, request.getOldInputs());
+    const state = received(kind, request.getProperties(), urn, request.getOldInputs());
     await run(kind, "delete", [request.getId(), withContext(state.props, state.context)]);
     return new Empty();
   }

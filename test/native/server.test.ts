@@ -206,6 +206,28 @@ describe("Diff", () => {
     expect(moved).toMatchObject({ changes: true, replaces: ["rulePath"] });
     expect(moved.detailedDiff).toEqual({ rulePath: Kind.UPDATE_REPLACE, mode: Kind.UPDATE });
   });
+
+  it("of a resource moved from the dynamic provider by an alias: its state's meta inputs, placeholders and __provider are no change", async () => {
+    // The state a TypeScript class wrote for `mode: pulumi.secret("MODE_BLOCK")`: the meta inputs,
+    // the secret placeholder `originalMode: null` and the serialized provider beside the inputs.
+    const dynamic = { __provider: "exports.handler = __f0; /* … */", resourceName: "eval", secretInputs: ["mode"] };
+    const oldInputs = { ...evalRule, ...dynamic, mode: secret("MODE_BLOCK"), originalMode: secret(null) };
+    const olds = { ...evalRule, ...dynamic, mode: secret("MODE_BLOCK"), originalMode: secret("MODE_COMMENT"), ruleId: "100000" };
+    const request = new proto.DiffRequest()
+      .setId(`1/${SAST_POLICY_ID}/${EVAL}`)
+      .setUrn(urnOf("PolicyRuleMode", "eval"))
+      .setType(typeOf("PolicyRuleMode"))
+      .setOlds(struct(olds))
+      .setOldInputs(struct(oldInputs))
+      .setNews(struct({ ...evalRule, mode: secret("MODE_BLOCK") }));
+    const diff = await rpc.diff(request);
+    expect({ changes: diff.getChanges(), diffs: diff.getDiffsList(), replaces: diff.getReplacesList() }).toEqual({
+      changes: Changes.DIFF_NONE,
+      diffs: [],
+      replaces: [],
+    });
+    expect(env.requests()).toEqual([]);
+  });
 });
 
 describe("Create, Read, Update, Delete", () => {

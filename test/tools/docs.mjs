@@ -547,6 +547,10 @@ function resourcePage(api, runtime, kind, problems) {
     "```",
     importMessage,
     "```",
+    "",
+    `A stack of this class moves to the generated SDK's \`${kind}\` (\`@pulumi-semgrep/semgrep\`, resource type ` +
+      `\`semgrep:index:${kind}\`) with \`aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:${kind}" }]\`, keeping its state and ` +
+      'its originals (README, "Moving a TypeScript stack to the generated SDK").',
   ];
   return { kind, path, text: page(lines), summary };
 }

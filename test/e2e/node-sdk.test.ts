@@ -1,0 +1,239 @@
+/**
+ * Issue 25's proof for the generated Node.js SDK `@pulumi-semgrep/semgrep`, through the real CLI
+ * against the emulator (demo preset), with the native plugin installed from its release tarball:
+ *  - the SDK compiles with its own tsconfig, and a JS program using it (four kinds and a data
+ *    source) converges: up, a preview with `--expect-no-changes`, destroy putting everything back;
+ *  - a TypeScript stack of the dynamic classes (`pulumi-semgrep`) moves to the SDK's classes with
+ *    one alias per resource, or one stack transformation adding them all: the preview shows no
+ *    change, no request writes, the state keeps every original, and destroy restores the service;
+ *  - moved without the alias, the run creates the new resources and deletes the old ones, whose
+ *    delete puts the originals back: the service then holds the originals while the state says
+ *    the declared values, until `pulumi up --refresh` sets them again (README, "Moving a
+ *    TypeScript stack to the generated SDK").
+ * The SDK is packed and installed once for the file (test/support/node-sdk.ts).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
+import { useEmulators } from "../support/emulator";
+import { installPlugin } from "../support/native-plugin";
+import { installSdk, type PackedSdk, packNodeSdk, PROGRAM_TSCONFIG, SDK_PACKAGE, typeCheck } from "../support/node-sdk";
+import { printed, type StateResource, stateOf } from "../support/program";
+import { pulumiWorkspace } from "../support/pulumi";
+
+const emulators = useEmulators({ preset: "demo" });
+
+const EVAL = "python.lang.security.audit.eval-detected.eval-detected";
+const EXEC = "python.lang.security.audit.exec-detected.exec-detected";
+const OPEN = "python.lang.best-practice.open-never-closed.open-never-closed";
+const DYNAMIC = "pulumi-nodejs:dynamic/semgrep:";
+const NATIVE = "semgrep:index:";
+
+let sdk: PackedSdk;
+let consumer: string | undefined;
+beforeAll(() => {
+  sdk = packNodeSdk();
+  if (sdk.compilerStatus === 0) consumer = installSdk(sdk.tarball);
+}, 300_000);
+
+/** What the stack can change and destroy put back: each project's tags, branch and scans, each rule's mode. */
+function liveOf(emulator: RunningEmulator) {
+  const state = emulator.state();
+  return {
+    projects: Object.fromEntries(
+      state.projects.map((p) => [p.name, { tags: [...p.tags].sort(), primaryBranch: p.primaryBranch, scans: p.managedScanConfig }]),
+    ),
+    modes: Object.fromEntries(state.policies.flatMap((p) => p.rules.map((r) => [`${p.id}/${r.path}`, r.policyMode]))),
+  };
+}
+
+const writesSince = (emulator: RunningEmulator, mark: number) =>
+  emulator
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.operation} ${r.status}`);
+
+/**
+ * A stack `test` of project `e2e` in a directory whose node_modules is the SDK's consumer project,
+ * with the plugin installed, running `files` (index.js or index.ts). Credentials from the
+ * environment, or from the stack's config (`semgrep:url`, secret `semgrep:token`) with `config`.
+ */
+async function sdkWorkspace(
+  emulator: RunningEmulator,
+  files: Record<string, string>,
+  credentials: "environment" | "config" = "environment",
+) {
+  if (!consumer) throw new Error(`the SDK did not compile:\n${sdk.compilerOutput}`);
+  const env =
+    credentials === "environment"
+      ? { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token }
+      : { SEMGREP_APP_URL: "", SEMGREP_APP_TOKEN: "" };
+  const workspace = await pulumiWorkspace(
+    { "Pulumi.yaml": "name: e2e\nruntime: nodejs\n", "package.json": '{"name":"e2e"}', "tsconfig.json": PROGRAM_TSCONFIG, ...files },
+    env,
+    join(consumer, "node_modules"),
+  );
+  if (credentials === "config")
+    await workspace.run(["config", "set-all", "--plaintext", `semgrep:url=${emulator.url}`, "--secret", `semgrep:token=${emulator.token}`]);
+  await installPlugin(workspace);
+  return {
+    ...workspace,
+    native: stateOf(workspace, NATIVE),
+    dynamic: stateOf(workspace, DYNAMIC),
+    write: (name: string, text: string) => writeFileSync(join(workspace.dir, name), text),
+  };
+}
+
+describe("the generated Node.js SDK", () => {
+  it("compiles with its own tsconfig, with nothing printed", () => {
+    expect(sdk.compilerOutput).toBe("");
+    expect(sdk.compilerStatus).toBe(0);
+  });
+
+  it("runs a JS program through the CLI and the plugin: up, a no-change preview, destroy putting everything back", async () => {
+    const emulator = await emulators.start();
+    const before = liveOf(emulator);
+    const index = `const pulumi = require("@pulumi/pulumi");
+const semgrep = require("${SDK_PACKAGE}");
+new semgrep.ProjectSettings("web", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] });
+const tags = new semgrep.ProjectTags("payments-tags", { deploymentSlug: "acme", projectName: "acme/payments-api", tags: ["owner:appsec"] });
+new semgrep.PolicyRuleModes("sast", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${EVAL}": "MODE_BLOCK", "${EXEC}": "MODE_MONITOR" } });
+new semgrep.ManagedScan("infra", { deploymentSlug: "acme", projectName: "acme/infra", diffScan: { enabled: true } });
+const policies = semgrep.getPoliciesOutput({ deploymentId: "1" });
+exports.firstPolicy = policies.policies[0].name;
+exports.added = tags.addedTags;
+`;
+    const workspace = await sdkWorkspace(emulator, { "index.js": index });
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const live = liveOf(emulator);
+    expect(live.projects["acme/web-app"]).toMatchObject({ primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] });
+    expect(live.projects["acme/payments-api"]!.tags).toContain("owner:appsec");
+    expect(live.projects["acme/infra"]!.scans.diff_scan).toEqual({ enabled: true });
+    expect(live.modes[`${SAST_POLICY_ID}/${EVAL}`]).toBe("MODE_BLOCK");
+    expect(live.modes[`${SAST_POLICY_ID}/${EXEC}`]).toBe("MODE_MONITOR");
+    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(outputs).toEqual({ firstPolicy: emulator.state().policies[0]!.name, added: ["owner:appsec"] });
+    const state = await workspace.native.resources();
+    expect(Object.keys(state).sort()).toEqual(["infra", "payments-tags", "sast", "web"]);
+
+    const mark = emulator.requests().length;
+    const preview = await workspace.run(["preview", "--expect-no-changes"]);
+    expect(printed(preview)).toMatch(/Resources: 5 unchanged/);
+    expect(writesSince(emulator, mark)).toEqual([]);
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(liveOf(emulator)).toEqual(before);
+  });
+});
+
+/** The same stack in TypeScript: `semgrep` from `from`, each resource given `options` (a text that may name `kind`). */
+function typescriptProgram(from: string, options: (kind: string) => string = () => "", preamble = "") {
+  const opts = (kind: string) => (options(kind) ? `, ${options(kind)}` : "");
+  return `import * as pulumi from "@pulumi/pulumi";
+import * as semgrep from "${from}";
+${preamble}
+new semgrep.ProjectSettings("web", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] }${opts("ProjectSettings")});
+new semgrep.ProjectTags("payments-tags", { deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["owner:appsec"]) }${opts("ProjectTags")});
+new semgrep.PolicyRuleModes("sast", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${EVAL}": "MODE_BLOCK", "${EXEC}": "MODE_MONITOR" } }${opts("PolicyRuleModes")});
+new semgrep.PolicyRuleMode("open", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${OPEN}", mode: pulumi.secret("MODE_BLOCK") }${opts("PolicyRuleMode")});
+new semgrep.ManagedScan("infra", { deploymentSlug: "acme", projectName: "acme/infra", diffScan: { enabled: true } }${opts("ManagedScan")});
+`;
+}
+
+const NAMES = ["infra", "open", "payments-tags", "sast", "web"];
+
+/** What each resource recorded of what it found: the values destroy puts back. */
+function originalsOf(resources: Record<string, StateResource>) {
+  return Object.fromEntries(
+    Object.entries(resources).map(([name, r]) => [
+      name,
+      Object.fromEntries(Object.entries(r.outputs).filter(([key]) => key.startsWith("original") || key === "addedTags")),
+    ]),
+  );
+}
+
+/** The emulator with the rules of the stack in known modes (the demo has them all in policy 10). */
+async function startedEmulator() {
+  const emulator = await emulators.start();
+  const rules = emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
+  expect(rules.map((r) => r.path)).toEqual(expect.arrayContaining([EVAL, EXEC, OPEN]));
+  return emulator;
+}
+
+describe("moving a TypeScript stack from the dynamic classes to the SDK", () => {
+  it.each([
+    { form: "an alias on each resource", options: (kind: string) => `{ aliases: [{ type: "${DYNAMIC}${kind}" }] }`, preamble: "" },
+    {
+      form: "one stack transformation",
+      options: () => "",
+      preamble: `pulumi.runtime.registerStackTransformation(({ type, props, opts }) =>
+  type.startsWith("${NATIVE}") ? { props, opts: pulumi.mergeOptions(opts, { aliases: [{ type: type.replace("${NATIVE}", "${DYNAMIC}") }] }) } : undefined);`,
+    },
+  ])("with $form: no change previewed, no write, every original kept, destroy restores", async ({ options, preamble }) => {
+    const emulator = await startedEmulator();
+    const before = liveOf(emulator);
+    const workspace = await sdkWorkspace(emulator, { "index.ts": typescriptProgram("pulumi-semgrep") }, "config");
+    expect(typeCheck(workspace.dir)).toEqual({ status: 0, output: "" });
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const declared = liveOf(emulator);
+    const dynamic = await workspace.dynamic.resources({ showSecrets: true });
+    expect(Object.keys(dynamic).sort()).toEqual(NAMES);
+    const originals = originalsOf(dynamic);
+    expect(originals.sast).toEqual({ originals: { MODE_COMMENT: [EVAL], MODE_DISABLED: [EXEC] } });
+    expect(originals.web).toMatchObject({ originalPrimaryBranch: "refs/heads/main" });
+
+    workspace.write("index.ts", typescriptProgram(SDK_PACKAGE, options, preamble));
+    expect(typeCheck(workspace.dir)).toEqual({ status: 0, output: "" });
+    const mark = emulator.requests().length;
+    const preview = await workspace.run(["preview", "--expect-no-changes", "--diff"]);
+    expect(printed(preview)).toMatch(/Resources: 6 unchanged/);
+    const up = await workspace.run(["up", "--yes"]);
+    expect(printed(up)).toMatch(/Resources: 6 unchanged/);
+    expect(writesSince(emulator, mark)).toEqual([]);
+    expect(liveOf(emulator)).toEqual(declared);
+    expect(await workspace.dynamic.resources()).toEqual({});
+    const native = await workspace.native.resources({ showSecrets: true });
+    expect(Object.keys(native).sort()).toEqual(NAMES);
+    expect(originalsOf(native)).toEqual(originals);
+    // The dynamic provider's bookkeeping stays in the outputs until a refresh, which finds no change and drops it.
+    expect(native.web!.outputs).toHaveProperty("__provider");
+    await workspace.run(["refresh", "--yes", "--expect-no-changes"]);
+    const refreshed = await workspace.native.resources({ showSecrets: true });
+    for (const name of NAMES) expect(Object.keys(refreshed[name]!.outputs), name).not.toContain("__provider");
+    expect(originalsOf(refreshed)).toEqual(originals);
+    await workspace.run(["preview", "--expect-no-changes"]);
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(liveOf(emulator)).toEqual(before);
+  });
+
+  it("without the alias: the old resources' delete puts the originals back after the new ones adopt; up --refresh sets the declared values again and destroy restores", async () => {
+    const emulator = await startedEmulator();
+    const before = liveOf(emulator);
+    const workspace = await sdkWorkspace(emulator, { "index.ts": typescriptProgram("pulumi-semgrep") }, "config");
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const declared = liveOf(emulator);
+    const originals = originalsOf(await workspace.dynamic.resources({ showSecrets: true }));
+
+    workspace.write("index.ts", typescriptProgram(SDK_PACKAGE));
+    const preview = await workspace.run(["preview"]);
+    expect(printed(preview)).toMatch(/\+ 5 to create - 5 to delete/);
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    // The creates found every value as the old resources had set it (nothing written, nothing
+    // recorded); the deletes that ran after them put the originals back.
+    expect(liveOf(emulator)).toEqual(before);
+    expect(await workspace.dynamic.resources()).toEqual({});
+
+    const mark = emulator.requests().length;
+    await workspace.run(["up", "--yes", "--skip-preview", "--refresh"]);
+    expect(writesSince(emulator, mark).length).toBeGreaterThan(0);
+    expect(liveOf(emulator)).toEqual(declared);
+    expect(originalsOf(await workspace.native.resources({ showSecrets: true }))).toEqual(originals);
+    await workspace.run(["preview", "--expect-no-changes", "--refresh"]);
+
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(liveOf(emulator)).toEqual(before);
+  });
+});
