@@ -6,11 +6,11 @@ using Semgrep = PulumiSemgrep.Semgrep;
 
 return await Deployment.RunAsync(() =>
 {
-    var blockSqlInjection = new Semgrep.PolicyRuleMode("block-sql-injection", new()
+    var blockEval = new Semgrep.PolicyRuleMode("block-eval", new()
     {
         DeploymentId = "1",
         PolicyId = "10",
-        RulePath = "python.django.security.injection.sql.sql-injection-using-raw.sql-injection-using-raw",
+        RulePath = "python.lang.security.audit.eval-detected.eval-detected",
         Mode = "MODE_BLOCK",
     });
 
@@ -18,7 +18,7 @@ return await Deployment.RunAsync(() =>
     {
         DeploymentSlug = "acme",
         ProjectName = "acme/web-app",
-        Tags = new[] { "team:web" },
+        Tags = new[] { "owner:appsec" },
     });
 
     var policies = Semgrep.GetPolicies.Invoke(new()

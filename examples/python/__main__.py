@@ -3,10 +3,10 @@ import pulumi
 import pulumi_semgrep as semgrep
 
 semgrep.PolicyRuleMode(
-    "block-sql-injection",
+    "block-eval",
     deployment_id="1",
     policy_id="10",
-    rule_path="python.django.security.injection.sql.sql-injection-using-raw.sql-injection-using-raw",
+    rule_path="python.lang.security.audit.eval-detected.eval-detected",
     mode="MODE_BLOCK",
 )
 
@@ -14,7 +14,7 @@ semgrep.ProjectTags(
     "web-tags",
     deployment_slug="acme",
     project_name="acme/web-app",
-    tags=["team:web"],
+    tags=["owner:appsec"],
 )
 
 policies = semgrep.get_policies_output(deployment_id="1")

@@ -12,12 +12,13 @@
  *    TypeScript stack to the generated SDK").
  * The SDK is packed and installed once for the file (test/support/node-sdk.ts).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulators } from "../support/emulator";
 import { installPlugin } from "../support/native-plugin";
+import { REPO } from "../tools/plugin-pack.mjs";
 import { installSdk, type PackedSdk, packNodeSdk, PROGRAM_TSCONFIG, SDK_PACKAGE, typeCheck } from "../support/node-sdk";
 import { printed, type StateResource, stateOf } from "../support/program";
 import { pulumiWorkspace } from "../support/pulumi";
@@ -123,6 +124,33 @@ exports.added = tags.addedTags;
     expect(printed(preview)).toMatch(/Resources: 5 unchanged/);
     expect(writesSince(emulator, mark)).toEqual([]);
 
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    expect(liveOf(emulator)).toEqual(before);
+  });
+});
+
+describe("examples/nodejs-sdk (the README's TypeScript program)", () => {
+  it("runs as shipped: up blocks the rule, adds the tag and exports the policies; a no-change preview; destroy puts both back", async () => {
+    const emulator = await emulators.start();
+    const before = liveOf(emulator);
+    const index = readFileSync(join(REPO, "examples", "nodejs-sdk", "index.ts"), "utf8");
+    const workspace = await sdkWorkspace(emulator, { "index.ts": index }, "config");
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    const live = liveOf(emulator);
+    expect(live.modes[`${SAST_POLICY_ID}/${EVAL}`]).toBe("MODE_BLOCK");
+    expect(before.modes[`${SAST_POLICY_ID}/${EVAL}`]).not.toBe("MODE_BLOCK");
+    expect(live.projects["acme/web-app"]!.tags).toEqual([...before.projects["acme/web-app"]!.tags, "owner:appsec"].sort());
+    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    expect(outputs).toEqual({
+      policies: emulator
+        .state()
+        .policies.filter((p) => p.deploymentId === 1)
+        .map((p) => p.name),
+    });
+
+    const mark = emulator.requests().length;
+    await workspace.run(["preview", "--expect-no-changes"]);
+    expect(writesSince(emulator, mark)).toEqual([]);
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(liveOf(emulator)).toEqual(before);
   });
