@@ -254,7 +254,7 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
   }
 }
 
-/** The alias that makes `now` the resource `old` was (TypeScript `aliases: [{ name: "old" }]`, with the old parent if it moved; a YAML program gives the old URN). */
+/** The alias that makes `now` the resource `old` was (TypeScript `aliases: [{ name: "old" }]`, with the old parent if it moved; a YAML program gives the old URN; the SDKs of other languages take the same alias in their own syntax). */
 function aliasFor(old: Owner | undefined, now: Owner): string {
   if (!old) return "an alias naming the old resource";
   const parts = [
@@ -262,7 +262,7 @@ function aliasFor(old: Owner | undefined, now: Owner): string {
     ...(old.parent !== now.parent ? [`parent: ${old.parent ? JSON.stringify(old.parent) : "pulumi.rootStackResource"}`] : []),
   ];
   // A YAML program names an alias by the old resource's URN (`pulumi stack --show-urns` lists it).
-  return `\`aliases: [{ ${parts.join(", ")} }]\` (in a YAML program: \`options: aliases: ["<the old URN>"]\`)`;
+  return `\`aliases: [{ ${parts.join(", ")} }]\` (in a YAML program: \`options: aliases: ["<the old URN>"]\`; in Go, Python or C#: the same alias in the resource's options)`;
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
