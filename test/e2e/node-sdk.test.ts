@@ -232,7 +232,13 @@ describe("moving a TypeScript stack from the dynamic classes to the SDK", () => 
       // recorded); the deletes, run by the other provider process after them, left each value to them.
       expect(writesSince(emulator, mark)).toEqual([]);
       expect(liveOf(emulator)).toEqual(declared);
-      const kinds = { web: "ProjectSettings", "payments-tags": "ProjectTags", sast: "PolicyRuleModes", open: "PolicyRuleMode", infra: "ManagedScan" };
+      const kinds = {
+        web: "ProjectSettings",
+        "payments-tags": "ProjectTags",
+        sast: "PolicyRuleModes",
+        open: "PolicyRuleMode",
+        infra: "ManagedScan",
+      };
       for (const [name, kind] of Object.entries(kinds)) {
         const self = `${kind} ${JSON.stringify(name)}`;
         expect(up, name).toContain(`warning: ${self} was deleted and left `);
@@ -250,7 +256,9 @@ describe("moving a TypeScript stack from the dynamic classes to the SDK", () => 
       );
       // Secrets of the program stay out of the messages: the tag and the mode of "open".
       expect(up).toContain(`ProjectTags "payments-tags" was deleted and left the tag [secret] of project acme/payments-api`);
-      expect(up).toMatch(/PolicyRuleMode "open" was deleted and left the mode of rule [^ ]+ in policy \d+ \(deployment 1\) to PolicyRuleMode "open" \([^)]+\), which was created in this run and declares it\. Before this stack managed it, it was \[secret\]\./);
+      expect(up).toMatch(
+        /PolicyRuleMode "open" was deleted and left the mode of rule [^ ]+ in policy \d+ \(deployment 1\) to PolicyRuleMode "open" \([^)]+\), which was created in this run and declares it\. Before this stack managed it, it was \[secret\]\./,
+      );
       expect(up).not.toContain("owner:appsec");
 
       // The state is true: only the new resources, with no original recorded, and a refresh finds nothing to change.

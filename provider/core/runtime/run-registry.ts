@@ -151,7 +151,10 @@ export function recordSettled(claims: readonly Settled[]): void {
 
 /** The run's file as last read: its size and mtime, and its live lines by hashed key (a delete of many rules asks once per rule). */
 let cache: { file: string; size: number; mtimeMs: number; byKey: Map<string, Line[]> } | undefined;
-onForget(() => (cache = undefined));
+onForget(() => {
+  cache = undefined;
+  swept = false;
+});
 
 /** The live lines of the run's file by hashed key, read again only when the file changed. */
 function linesByKey(file: string): Map<string, Line[]> {
