@@ -95,7 +95,7 @@ let swept = false;
 function sweep(own: string): void {
   if (swept) return;
   swept = true;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(tmpdir()).filter((name) => name.startsWith(PREFIX) && name.endsWith(SUFFIX));
   } catch {
@@ -158,8 +158,8 @@ onForget(() => {
 
 /** The live lines of the run's file by hashed key, read again only when the file changed. */
 function linesByKey(file: string): Map<string, Line[]> {
-  let size = -1;
-  let mtimeMs = -1;
+  let size: number;
+  let mtimeMs: number;
   try {
     ({ size, mtimeMs } = statSync(file));
   } catch {
