@@ -1,5 +1,5 @@
 /** Data source: one project. */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { deploymentSlug, projectName } from "../client/schemas";
 import { parseArgs } from "./args";
@@ -37,14 +37,23 @@ export async function getProject(args: GetProjectArgs, opts?: SemgrepInvokeOptio
   return projectInfo(await (await clientFor(opts)).projects.get(slug, name));
 }
 
+/** A project as an Output: its whole tag set is a secret Output. */
+export type GetProjectOutputResult = Omit<ProjectInfo, "tags"> & { tags: pulumi.Output<string[]> };
+
 /**
- * {@link getProject} with `pulumi.Input` arguments, as an Output.
+ * {@link getProject} with `pulumi.Input` arguments, as an Output. The project's `tags` are a Pulumi
+ * secret (encrypted in state, masked in the CLI): the live tag set includes any tag a ProjectTags
+ * or ProjectSettings of some stack declares as a secret, as their `projectTags` output does
+ * (`pulumi.unsecret()` to read them in clear). `getProject`, a plain Promise, cannot mark them.
  *
  * @example
  * ```ts
  * import { getProjectOutput } from "pulumi-semgrep";
- * export const webAppTags = getProjectOutput({ deploymentSlug: "acme", projectName: "acme/web-app" }).tags;
+ * export const webAppTags = getProjectOutput({ deploymentSlug: "acme", projectName: "acme/web-app" }).tags; // a secret
  * ```
  */
-export const getProjectOutput: (args: GetProjectOutputArgs, opts?: SemgrepInvokeOutputOptions) => pulumi.Output<GetProjectResult> =
-  outputForm(getProject);
+export function getProjectOutput(args: GetProjectOutputArgs, opts?: SemgrepInvokeOutputOptions): pulumi.Output<GetProjectOutputResult> {
+  return outputForm(getProject)(args, opts).apply(
+    (project) => ({ ...project, tags: pulumi.secret(project.tags) }) as GetProjectOutputResult,
+  );
+}

@@ -27,7 +27,9 @@ describe("getXOutput with dependsOn", () => {
     // Answers arrive slowly: without dependsOn the read would be answered before the tag is added.
     emulator.setFaults({ latencyMs: 300 });
     await workspace.run(["up", "--yes", "--skip-preview"]);
-    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as { tags: string[] };
+    // A project's whole tag set is a secret (it may hold another resource's secret tags).
+    expect(JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout)).toEqual({ tags: "[secret]" });
+    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json", "--show-secrets"])).stdout) as { tags: string[] };
     expect(outputs.tags).toContain("pci");
     const order = emulator.requests().map((r) => r.operation);
     expect(order.lastIndexOf("projects.get")).toBeGreaterThan(order.indexOf("projects.addTags"));
@@ -96,8 +98,11 @@ exports.viaPromise = semgrep.getProject({ deploymentSlug: "acme", projectName: "
     await workspace.run(["config", "set", "--secret", "apiToken", emulator.token]);
     await workspace.run(["preview"]);
     await workspace.run(["up", "--yes", "--skip-preview"]);
+    // getProjectOutput's tags are a secret; getProject, a plain Promise, cannot mark them.
     const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
-    expect(outputs).toEqual({ viaOutput: ["team:web", "tier:1"], viaPromise: ["team:web", "tier:1"] });
+    expect(outputs).toEqual({ viaOutput: "[secret]", viaPromise: ["team:web", "tier:1"] });
+    const shown = JSON.parse((await workspace.run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
+    expect(shown).toEqual({ viaOutput: ["team:web", "tier:1"], viaPromise: ["team:web", "tier:1"] });
     expect((await workspace.run(["stack", "export"])).stdout).not.toContain(emulator.token);
   }, 120_000);
 });

@@ -43,7 +43,7 @@ exports.tags = semgrep.getProjectOutput({ deploymentSlug: "acme", projectName: "
     const fallbacks = { SEMGREP_API_TOKEN: emulator.token, SEMGREP_URL: emulator.url };
     await workspace.run(["up", "--yes", "--skip-preview"], { env: fallbacks });
     expect(emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toContain("x");
-    expect(JSON.parse((await workspace.run(["stack", "output", "tags", "--json"])).stdout)).toContain("x");
+    expect(JSON.parse((await workspace.run(["stack", "output", "tags", "--json", "--show-secrets"])).stdout)).toContain("x");
     await workspace.run(["preview", "--refresh", "--expect-no-changes"], { env: fallbacks });
 
     const refused = await workspace.run(["preview", "--refresh"], {

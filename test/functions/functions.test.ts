@@ -199,9 +199,11 @@ describe("projects and dependencies", () => {
       tags: ["team:web", "tier:1", "managed-scan"],
       managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: true } },
     });
-    expect((await resolve(getProjectOutput({ deploymentSlug: "acme", projectName: pulumi.output("acme/web-app") }))).value).toEqual(
-      project,
-    );
+    const output = getProjectOutput({ deploymentSlug: "acme", projectName: pulumi.output("acme/web-app") });
+    expect((await resolve(output.apply((p) => p.primaryBranch))).value).toEqual(project.primaryBranch);
+    // The whole tag set is a secret: it may hold a tag some resource declares as one.
+    expect(await resolve(output.tags)).toEqual({ value: project.tags, secret: true });
+    expect((await resolve(output.name)).secret).toBe(false);
   });
 
   it("getDependencyRepositories reads 300 repositories in 3 requests, and stops at maxResults", async () => {

@@ -462,6 +462,12 @@ describe("Invoke", () => {
     expect(isSecret(withAuthor.branch)).toBe(false);
   });
 
+  it("returns a project's tags as a secret, as getProjectOutput does", async () => {
+    const project = await invoke("getProject", { deploymentSlug: "acme", projectName: "acme/web-app" });
+    expect(isSecret(project.tags)).toBe(true);
+    expect(isSecret(project.primaryBranch)).toBe(false);
+  });
+
   it("refuses an unknown token, naming the functions there are", async () => {
     const error = (await invoke("getNothing", {}).catch((e: unknown) => e)) as NativeError;
     expect(error.message).toMatch(/^pulumi-resource-semgrep: unknown function semgrep:index:getNothing; the functions are /);
