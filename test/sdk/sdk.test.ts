@@ -8,9 +8,9 @@
  * test/e2e/go-sdk.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { compareTrees, GO_MODULE, REPO, staleFiles } from "../tools/sdk.mjs";
 
@@ -137,5 +137,25 @@ describe("npm run sdk:check", () => {
     writeFileSync(join(copy, "nodejs", "extra.ts"), "export {};\n");
     writeFileSync(join(copy, "dotnet", "Provider.cs"), "// edited by hand\n");
     expect(compareTrees(SDK, copy).sort()).toEqual(["dotnet/Provider.cs (changed)", "go/semgrep/getScan.go (missing)", "nodejs/extra.ts (extra)"]);
+  });
+
+  it("leaves out what building an SDK in place writes (README's install from a clone), not a generated file", () => {
+    const copy = tempDir("pulumi-semgrep-sdk-built-");
+    cpSync(SDK, copy, { recursive: true });
+    const built = [
+      "python/build/lib/pulumi_semgrep/__init__.py", // pip install ./sdk/python
+      "python/pulumi_semgrep.egg-info/PKG-INFO",
+      "python/pulumi_semgrep/__pycache__/__init__.cpython-312.pyc",
+      "dotnet/bin/Release/PulumiSemgrep.Semgrep.0.1.0.nupkg", // dotnet pack sdk/dotnet
+      "dotnet/obj/project.assets.json",
+      "nodejs/bin/index.js", // tsc in sdk/nodejs
+      "nodejs/node_modules/@pulumi/pulumi/package.json",
+    ];
+    for (const file of built) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      writeFileSync(join(copy, file), "built\n");
+    }
+    writeFileSync(join(copy, "python", "pulumi_semgrep", "extra.py"), "\n");
+    expect(compareTrees(SDK, copy)).toEqual(["python/pulumi_semgrep/extra.py (extra)"]);
   });
 });

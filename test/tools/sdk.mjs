@@ -98,10 +98,19 @@ function goModule(dir) {
   if (result.status !== 0) throw new Error(`go mod tidy in the Go SDK failed:\n${result.stderr}`);
 }
 
-/** Every file under `dir`, relative to it, sorted. */
+/**
+ * What building an SDK in place leaves beside the generated files (README, "Other languages and
+ * import": `pip install ./sdk/python` writes build/ and an .egg-info, `dotnet pack sdk/dotnet` bin/
+ * and obj/; `npm install` and `tsc` in sdk/nodejs node_modules/ and bin/). None is generated, so
+ * sdk:check neither compares nor reports them (.gitignore ignores them; `npm run sdk` deletes them).
+ */
+const isBuildOutput = (name) => ["node_modules", "bin", "obj", "build", "dist", "__pycache__"].includes(name) || name.endsWith(".egg-info");
+
+/** Every generated file under `dir` (build outputs left out), relative to it, sorted. */
 function filesUnder(dir, root = dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !(entry.isDirectory() && isBuildOutput(entry.name)))
     .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name), root) : [relative(root, join(dir, entry.name))]))
     .sort();
 }
