@@ -42,7 +42,7 @@ const display = (path) => (relative(REPO, path).startsWith("..") ? path : relati
 // Shared helpers
 
 /** An environment variable a publish needs, and the repository secret the workflow fills it from. */
-const ENV = (name, secret) => ({ env: name, secret });
+const secretEnv = (name, secret) => ({ env: name, secret });
 
 /** The text of a command as the log shows it: secrets by the name of their variable. */
 const shown = (command, args) => [command, ...args.map((a) => (typeof a === "object" ? `$${a.env}` : a))].join(" ");
@@ -263,7 +263,7 @@ async function plugins(ctx) {
   const missing = names.filter((n) => !built.includes(n));
   if (missing.length) throw new ReleaseError(`plugin:pack did not write ${missing.join(", ")}, the names the Pulumi CLI downloads`);
   ctx.log(`built ${built.length} plugin tarballs in ${display(join(ctx.out, "plugins"))}`);
-  requireSecrets(ctx, ENV("GH_TOKEN", "GITHUB_TOKEN (github.token)"));
+  requireSecrets(ctx, secretEnv("GH_TOKEN", "GITHUB_TOKEN (github.token)"));
   const exists = !ctx.dryRun && spawnSync("gh", ["release", "view", tag], { stdio: "ignore" }).status === 0;
   if (!exists) publish(ctx, "gh", ["release", "create", tag, "--verify-tag", "--title", tag, "--generate-notes"]);
   publish(ctx, "gh", ["release", "upload", tag, ...tarballs, "--clobber"]);
@@ -273,7 +273,7 @@ async function plugins(ctx) {
 /** The root package `pulumi-semgrep`, packed from the compiled dist/ (npm ci's `prepare` built it). */
 function npm(ctx) {
   if (!existsSync(join(REPO, "dist/index.js"))) throw new ReleaseError("dist/ is not built: run `npm run build` (npm ci's `prepare` does)");
-  requireSecrets(ctx, ENV("NODE_AUTH_TOKEN", "NPM_TOKEN"));
+  requireSecrets(ctx, secretEnv("NODE_AUTH_TOKEN", "NPM_TOKEN"));
   const packed = npmPack(REPO, join(ctx.out, "release/npm"));
   expectPackage("package.json", packed, { name: "pulumi-semgrep", version: ctx.version });
   const stray = packed.files.filter((f) => /^dist\/(plugins|release)\//.test(f));
@@ -294,7 +294,7 @@ function npm(ctx) {
  * one the dry run can use; the SDK's own devDependency, ^4.7, may not parse today's @types/node).
  */
 function nodejsSdk(ctx) {
-  requireSecrets(ctx, ENV("NODE_AUTH_TOKEN", "NPM_TOKEN"));
+  requireSecrets(ctx, secretEnv("NODE_AUTH_TOKEN", "NPM_TOKEN"));
   const work = join(ctx.out, "release/nodejs-sdk");
   const src = stage(NODE_SDK.dir, join(work, "src"), ["bin", "node_modules"]);
   const manifest = readJson(join(src, "package.json"));
@@ -307,7 +307,12 @@ function nodejsSdk(ctx) {
     exec("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: src });
   }
   ctx.log(`$ tsc -p ${NODE_SDK.dir}`);
-  exec(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", src]);
+  const tsc = spawnSync(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", src], { encoding: "utf8" });
+  if (tsc.error || tsc.status !== 0) {
+    throw new ReleaseError(
+      `tsc -p ${NODE_SDK.dir} failed (exit ${tsc.status}):\n${tsc.stdout ?? ""}${tsc.stderr ?? ""}${tsc.error?.message ?? ""}`,
+    );
+  }
   const bin = join(src, "bin");
   for (const file of ["package.json", "README.md"]) cpSync(join(src, file), join(bin, file));
   cpSync(join(REPO, "LICENSE"), join(bin, "LICENSE"));
@@ -330,7 +335,7 @@ export function pyprojectFields(text) {
  * The README pyproject.toml names must be beside it (else the build fails in CI: checked here).
  */
 function pythonSdk(ctx) {
-  requireSecrets(ctx, ENV("PYPI_API_TOKEN", "PYPI_API_TOKEN"));
+  requireSecrets(ctx, secretEnv("PYPI_API_TOKEN", "PYPI_API_TOKEN"));
   const work = join(ctx.out, "release/python-sdk");
   const src = stage(PYTHON_SDK.dir, join(work, "src"), ["build", "dist", "__pycache__"]);
   const project = pyprojectFields(readFileSync(join(src, "pyproject.toml"), "utf8"));
@@ -379,7 +384,7 @@ const msbuildProperty = (xml, tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exe
  * then `dotnet nuget push` with the NUGET_API_KEY secret.
  */
 function dotnetSdk(ctx) {
-  requireSecrets(ctx, ENV("NUGET_API_KEY", "NUGET_API_KEY"));
+  requireSecrets(ctx, secretEnv("NUGET_API_KEY", "NUGET_API_KEY"));
   const work = join(ctx.out, "release/dotnet-sdk");
   const src = stage(DOTNET_SDK.dir, join(work, "src"), ["bin", "obj"]);
   const project = join(src, `${DOTNET_SDK.name}.csproj`);
