@@ -5,8 +5,9 @@
 //
 // The generators are Go packages of github.com/pulumi/pulumi/pkg/v3; test/tools/sdkgen is a small
 // main over them, built here from the module proxy and cached outside the repo like the CLI
-// (pulumi-cli.mjs). Two builds: the .NET generator left pkg/v3 after v3.206.0, the others are
-// taken from the release the CLI is built from.
+// (pulumi-cli.mjs). Two builds: the .NET generator left pkg/v3 after v3.206.0; the others are
+// pinned to v3.259.0, the release of @pulumi/pulumi in package-lock.json and so of the CLI that
+// pulumi-cli.mjs builds (it follows @pulumi/pulumi: bump GENERATORS[0] with it).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
