@@ -17,6 +17,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symli
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { isBuildOutput } from "./sdk.mjs";
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Where the Pulumi CLI looks for the plugin: schema.json's pluginDownloadURL names this repository. */
@@ -106,12 +107,15 @@ function withTool(ctx, tool, what, commands, build) {
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 
-/** A fresh copy of an SDK directory to build in, so that sdk/ itself stays as generated. */
-function stage(sdkDir, to, skip = []) {
+/**
+ * A fresh copy of an SDK directory to build in, so that sdk/ itself stays as generated; without
+ * what an earlier build in place left there (sdk.mjs's isBuildOutput: bin/, obj/, build/, …).
+ */
+function stage(sdkDir, to) {
   const from = join(REPO, sdkDir);
   if (!existsSync(from)) throw new ReleaseError(`${sdkDir} is missing: run \`npm run sdk\` (the SDKs are generated from schema.json)`);
   rmSync(to, { recursive: true, force: true });
-  cpSync(from, to, { recursive: true, filter: (src) => !skip.includes(relative(from, src).split(/[\\/]/)[0]) });
+  cpSync(from, to, { recursive: true, filter: (src) => !relative(from, src).split(/[\\/]/).some(isBuildOutput) });
   return to;
 }
 
@@ -296,7 +300,7 @@ function npm(ctx) {
 function nodejsSdk(ctx) {
   requireSecrets(ctx, secretEnv("NODE_AUTH_TOKEN", "NPM_TOKEN"));
   const work = join(ctx.out, "release/nodejs-sdk");
-  const src = stage(NODE_SDK.dir, join(work, "src"), ["bin", "node_modules"]);
+  const src = stage(NODE_SDK.dir, join(work, "src"));
   const manifest = readJson(join(src, "package.json"));
   expectPackage(`${NODE_SDK.dir}/package.json`, manifest, { name: NODE_SDK.name, version: ctx.version });
   expectPluginReference(`${NODE_SDK.dir}/package.json`, manifest.pulumi, ctx.version);
@@ -337,7 +341,7 @@ export function pyprojectFields(text) {
 function pythonSdk(ctx) {
   requireSecrets(ctx, secretEnv("PYPI_API_TOKEN", "PYPI_API_TOKEN"));
   const work = join(ctx.out, "release/python-sdk");
-  const src = stage(PYTHON_SDK.dir, join(work, "src"), ["build", "dist", "__pycache__"]);
+  const src = stage(PYTHON_SDK.dir, join(work, "src"));
   const project = pyprojectFields(readFileSync(join(src, "pyproject.toml"), "utf8"));
   expectPackage(`${PYTHON_SDK.dir}/pyproject.toml`, project, { name: PYTHON_SDK.name, version: ctx.version });
   expectPluginReference(
@@ -386,7 +390,7 @@ const msbuildProperty = (xml, tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exe
 function dotnetSdk(ctx) {
   requireSecrets(ctx, secretEnv("NUGET_API_KEY", "NUGET_API_KEY"));
   const work = join(ctx.out, "release/dotnet-sdk");
-  const src = stage(DOTNET_SDK.dir, join(work, "src"), ["bin", "obj"]);
+  const src = stage(DOTNET_SDK.dir, join(work, "src"));
   const project = join(src, `${DOTNET_SDK.name}.csproj`);
   if (!existsSync(project)) throw new ReleaseError(`${DOTNET_SDK.dir}/${DOTNET_SDK.name}.csproj is missing: run \`npm run sdk\``);
   const xml = readFileSync(project, "utf8");

@@ -103,9 +103,11 @@ function goModule(dir) {
  * What building an SDK in place leaves beside the generated files (README, "Other languages and
  * import": `pip install ./sdk/python` writes build/ and an .egg-info, `dotnet pack sdk/dotnet` bin/
  * and obj/; `npm install` and `tsc` in sdk/nodejs node_modules/ and bin/). None is generated, so
- * sdk:check neither compares nor reports them (.gitignore ignores them; `npm run sdk` deletes them).
+ * sdk:check neither compares nor reports them, release.mjs does not copy them into its builds
+ * (.gitignore ignores them; `npm run sdk` deletes them).
  */
-const isBuildOutput = (name) => ["node_modules", "bin", "obj", "build", "dist", "__pycache__"].includes(name) || name.endsWith(".egg-info");
+export const isBuildOutput = (name) =>
+  ["node_modules", "bin", "obj", "build", "dist", "__pycache__"].includes(name) || name.endsWith(".egg-info");
 
 /** Every generated file under `dir` (build outputs left out), relative to it, sorted. */
 function filesUnder(dir, root = dir) {
