@@ -8,11 +8,11 @@
  * test/e2e/go-sdk.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareTrees, GO_MODULE, REPO, staleFiles } from "../tools/sdk.mjs";
+import { compareTrees, generate, GO_MODULE, REPO, staleFiles } from "../tools/sdk.mjs";
 
 const SDK = join(REPO, "sdk");
 const read = (path: string) => readFileSync(join(SDK, path), "utf8");
@@ -113,6 +113,24 @@ describe("the Python SDK", () => {
 describe("npm run sdk:check", () => {
   it("finds sdk/ as schema.json generates it", { timeout: 600_000 }, () => {
     expect(staleFiles()).toEqual([]);
+  });
+
+  it("npm run sdk writes the SDKs when the temporary directory is on another filesystem (a tmpfs /tmp)", { timeout: 600_000 }, () => {
+    // /dev/shm is a tmpfs on Linux; the repository is not. Before, the SDKs were renamed out of the
+    // temporary directory: EXDEV, after sdk/ had been emptied.
+    expect(statSync("/dev/shm").dev).not.toBe(statSync(REPO).dev);
+    const target = join(REPO, ".tmp", `sdk-exdev-${process.pid}`);
+    temporary.push(target);
+    mkdirSync(target, { recursive: true });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = "/dev/shm";
+    try {
+      generate(target);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(compareTrees(SDK, target)).toEqual([]);
   });
 
   it("names the files a schema change would change", { timeout: 600_000 }, () => {

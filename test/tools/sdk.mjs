@@ -10,7 +10,18 @@
 // pulumi-cli.mjs builds (it follows @pulumi/pulumi: bump GENERATORS[0] with it).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,7 +74,12 @@ function generatorBinary({ name, version, tags }) {
   return binary;
 }
 
-/** Generates every SDK from `schemaFile` into `target` (laid out as sdk/). */
+/**
+ * Generates every SDK from `schemaFile` into `target` (laid out as sdk/). The SDKs are completed in
+ * a temporary directory and copied over `target`'s only then, so a failure leaves them as they
+ * were; copied, not renamed, since the temporary directory may be on another filesystem (a tmpfs
+ * /tmp: rename fails with EXDEV).
+ */
 export function generate(target, schemaFile = join(REPO, "schema.json")) {
   const raw = mkdtempSync(join(tmpdir(), "pulumi-semgrep-sdkgen-"));
   try {
@@ -75,14 +91,15 @@ export function generate(target, schemaFile = join(REPO, "schema.json")) {
       });
       if (result.status !== 0) throw new Error(`${build.name} failed:\n${result.stderr}`);
     }
-    for (const dir of SDK_DIRS) rmSync(join(target, dir), { recursive: true, force: true });
-    mkdirSync(join(target, "go"), { recursive: true });
-    for (const language of ["nodejs", "python", "dotnet"]) renameSync(join(raw, language), join(target, language));
-    renameSync(join(raw, "go", "semgrep"), join(target, "go", "semgrep"));
     // pyproject.toml names README.md beside it (a wheel's long description); the generator writes
     // it inside the package only.
-    copyFileSync(join(target, "python", "pulumi_semgrep", "README.md"), join(target, "python", "README.md"));
-    goModule(join(target, "go", "semgrep"));
+    copyFileSync(join(raw, "python", "pulumi_semgrep", "README.md"), join(raw, "python", "README.md"));
+    goModule(join(raw, "go", "semgrep"));
+    for (const dir of SDK_DIRS) {
+      rmSync(join(target, dir), { recursive: true, force: true });
+      mkdirSync(dirname(join(target, dir)), { recursive: true });
+      cpSync(join(raw, dir), join(target, dir), { recursive: true });
+    }
   } finally {
     rmSync(raw, { recursive: true, force: true });
   }
