@@ -17,7 +17,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
-import { useEmulators } from "../support/emulator";
+import { useEmulators, writesSince } from "../support/emulator";
 import { installPlugin } from "../support/native-plugin";
 import { REPO } from "../tools/plugin-pack.mjs";
 import { installSdk, type PackedSdk, packNodeSdk, PROGRAM_TSCONFIG, SDK_PACKAGE, typeCheck } from "../support/node-sdk";
@@ -49,13 +49,6 @@ function liveOf(emulator: RunningEmulator) {
     modes: Object.fromEntries(state.policies.flatMap((p) => p.rules.map((r) => [`${p.id}/${r.path}`, r.policyMode]))),
   };
 }
-
-const writesSince = (emulator: RunningEmulator, mark: number) =>
-  emulator
-    .requests()
-    .slice(mark)
-    .filter((r) => r.method !== "GET")
-    .map((r) => `${r.operation} ${r.status}`);
 
 /**
  * A stack `test` of project `e2e` in a directory whose node_modules is the SDK's consumer project,
