@@ -19,6 +19,7 @@ const read = (path: string) => readFileSync(join(SDK, path), "utf8");
 const json = (path: string) => JSON.parse(read(path)) as Record<string, unknown>;
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 const schema = JSON.parse(readFileSync(join(REPO, "schema.json"), "utf8")) as {
+  description: string;
   pluginDownloadURL: string;
   resources: Record<string, unknown>;
   functions: Record<string, unknown>;
@@ -54,9 +55,9 @@ describe("every SDK carries every resource and function of schema.json", () => {
 });
 
 describe("each SDK names its package and the plugin at the package's version", () => {
-  it("Node.js: @pulumi-semgrep/semgrep", () => {
+  it("Node.js: @pulumi-semgrep/semgrep, with the description npm shows", () => {
     const pkg = json("nodejs/package.json");
-    expect(pkg).toMatchObject({ name: "@pulumi-semgrep/semgrep", version: VERSION, pulumi: PLUGIN });
+    expect(pkg).toMatchObject({ name: "@pulumi-semgrep/semgrep", version: VERSION, description: schema.description, pulumi: PLUGIN });
   });
 
   it("Python: pulumi_semgrep, its pyproject and the plugin file it ships", () => {
