@@ -11,7 +11,8 @@ import (
 
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
-		// Read as a secret: every output derived from it is a secret in the stack.
+		// Set with `pulumi config set --secret ownerTag owner:payments-oncall` (kept encrypted in the
+		// stack's config) and read as a secret: every output derived from it is a secret too.
 		ownerTag := config.New(ctx, "").RequireSecret("ownerTag")
 
 		// Data sources: the deployment's policies and one project as the service reports them.

@@ -60,11 +60,21 @@ async function plainToken(token: pulumi.Input<string> | undefined): Promise<stri
   return output.promise();
 }
 
+/**
+ * Marks invoke options that carry the provider's own `semgrep:token` and `semgrep:url` (the native
+ * plugin's Invoke passes its configuration this way), so that an error names those, not an
+ * invoke option the program never set.
+ */
+export const FROM_PROVIDER_CONFIG: unique symbol = Symbol("pulumi-semgrep.fromProviderConfig");
+
 /** The client for a data source's call: its own options first, then the stack config, then the environment. */
-export async function clientFor(opts: SemgrepInvokeOptions = {}): Promise<SemgrepClient> {
+export async function clientFor(opts: SemgrepInvokeOptions & { [FROM_PROVIDER_CONFIG]?: true } = {}): Promise<SemgrepClient> {
+  const [tokenSource, urlSource] = opts[FROM_PROVIDER_CONFIG]
+    ? ["semgrep:token", "semgrep:url"]
+    : ["the token invoke option", "the url invoke option"];
   return sharedClient(
     resolveCredentials([
-      { token: await plainToken(opts.token), tokenSource: "the token invoke option", url: opts.url, urlSource: "the url invoke option" },
+      { token: await plainToken(opts.token), tokenSource, url: opts.url, urlSource },
       { token: stackConfig("token"), tokenSource: "semgrep:token", url: stackConfig("url"), urlSource: "semgrep:url" },
     ]),
   );

@@ -30,6 +30,7 @@ import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
 import { importedInputs, importedState } from "./import";
+import { FROM_PROVIDER_CONFIG } from "../functions/client";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, SECRET_RESULTS } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
 
@@ -291,10 +292,10 @@ class ResourceProvider {
     // The functions check their arguments themselves, naming the field (provider/functions/args.ts),
     // and their messages quote them: a secret argument's text is hidden there.
     const redact = redactorOf(textsOf(secret.map((key) => args[key])));
-    const fn = FUNCTIONS[name as FunctionName] as unknown as (args: Props, opts: { token?: string; url?: string }) => Promise<unknown>;
+    const fn = FUNCTIONS[name as FunctionName] as unknown as (args: Props, opts: object) => Promise<unknown>;
     let result: Props;
     try {
-      result = (await fn(args, configuredCredentials())) as Props;
+      result = (await fn(args, { ...configuredCredentials(), [FROM_PROVIDER_CONFIG]: true })) as Props;
     } catch (error) {
       throw redactedError(withCredentialsHint(error), redact);
     }

@@ -6,10 +6,11 @@
  *  - a TypeScript stack of the dynamic classes (`pulumi-semgrep`) moves to the SDK's classes with
  *    one alias per resource, or one stack transformation adding them all: the preview shows no
  *    change, no request writes, the state keeps every original, and destroy restores the service;
- *  - moved without the alias, the run creates the new resources and deletes the old ones, whose
- *    delete puts the originals back: the service then holds the originals while the state says
- *    the declared values, until `pulumi up --refresh` sets them again (README, "Moving a
- *    TypeScript stack to the generated SDK").
+ *  - moved without the alias (either way), the run creates the new resources in one provider
+ *    process and deletes the old ones in the other, whose deletes leave every value to the new
+ *    ones and warn naming them (run-registry.ts): the service keeps the declared values, the state
+ *    is true, and destroy leaves the values, as the warnings say (README, "Moving a TypeScript
+ *    stack to the generated SDK").
  * The SDK is packed once for the file by the release's own step, dry run, and installed from that
  * tarball (test/support/node-sdk.ts).
  */
@@ -231,31 +232,71 @@ describe("moving a TypeScript stack from the dynamic classes to the SDK", () => 
     expect(liveOf(emulator)).toEqual(before);
   });
 
-  it("without the alias: the old resources' delete puts the originals back after the new ones adopt; up --refresh sets the declared values again and destroy restores", async () => {
-    const emulator = await startedEmulator();
-    const before = liveOf(emulator);
-    const workspace = await sdkWorkspace(emulator, { "index.ts": typescriptProgram("pulumi-semgrep") }, "config");
-    await workspace.run(["up", "--yes", "--skip-preview"]);
-    const declared = liveOf(emulator);
-    const originals = originalsOf(await workspace.dynamic.resources({ showSecrets: true }));
+  it.each([
+    { direction: "dynamic classes to the SDK", from: "pulumi-semgrep", to: SDK_PACKAGE, old: DYNAMIC, now: NATIVE },
+    { direction: "SDK back to the dynamic classes", from: SDK_PACKAGE, to: "pulumi-semgrep", old: NATIVE, now: DYNAMIC },
+  ])(
+    "without the alias, $direction: the old resources' deletes (another provider process) leave every value to the new ones and warn naming them; the state is true and destroy does what the warnings say",
+    async ({ from, to, old, now }) => {
+      const emulator = await startedEmulator();
+      const before = liveOf(emulator);
+      const workspace = await sdkWorkspace(emulator, { "index.ts": typescriptProgram(from) }, "config");
+      await workspace.run(["up", "--yes", "--skip-preview"]);
+      const declared = liveOf(emulator);
+      expect(declared).not.toEqual(before);
 
-    workspace.write("index.ts", typescriptProgram(SDK_PACKAGE));
-    const preview = await workspace.run(["preview"]);
-    expect(printed(preview)).toMatch(/\+ 5 to create - 5 to delete/);
-    await workspace.run(["up", "--yes", "--skip-preview"]);
-    // The creates found every value as the old resources had set it (nothing written, nothing
-    // recorded); the deletes that ran after them put the originals back.
-    expect(liveOf(emulator)).toEqual(before);
-    expect(await workspace.dynamic.resources()).toEqual({});
+      workspace.write("index.ts", typescriptProgram(to));
+      const preview = await workspace.run(["preview"]);
+      expect(printed(preview)).toMatch(/\+ 5 to create - 5 to delete/);
+      const mark = emulator.requests().length;
+      const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
+      // The creates found every value as the old resources had set it (nothing written, nothing
+      // recorded); the deletes, run by the other provider process after them, left each value to them.
+      expect(writesSince(emulator, mark)).toEqual([]);
+      expect(liveOf(emulator)).toEqual(declared);
+      const kinds = {
+        web: "ProjectSettings",
+        "payments-tags": "ProjectTags",
+        sast: "PolicyRuleModes",
+        open: "PolicyRuleMode",
+        infra: "ManagedScan",
+      };
+      for (const [name, kind] of Object.entries(kinds)) {
+        const self = `${kind} ${JSON.stringify(name)}`;
+        expect(up, name).toContain(`warning: ${self} was deleted and left `);
+        expect(up, name).toContain(` to ${self} (${now}${kind}), which was created in this run and declares `);
+        expect(up, name).toContain(`give it \`aliases: [{ type: "${old}${kind}" }]\` next time`);
+      }
+      expect(up).toContain(
+        `warning: ProjectSettings "web" was deleted and left the primaryBranch of project acme/web-app (deployment acme) to ProjectSettings "web" ` +
+          `(${now}ProjectSettings), which was created in this run and declares "refs/heads/release". Before this stack managed it, it was "refs/heads/main". ` +
+          `ProjectSettings "web" (${now}ProjectSettings) found the value as it declares it and recorded no original, so destroying it will leave the value as it is.`,
+      );
+      expect(up).toContain(
+        `warning: PolicyRuleModes "sast" was deleted and left the modes of 2 rules of policy ${SAST_POLICY_ID} (deployment 1) to PolicyRuleModes "sast" ` +
+          `(${now}PolicyRuleModes), which was created in this run and declares them. Before this stack managed them: MODE_COMMENT for ${EVAL}; MODE_DISABLED for ${EXEC}.`,
+      );
+      // Secrets of the program stay out of the messages: the tag and the mode of "open".
+      expect(up).toContain(`ProjectTags "payments-tags" was deleted and left the tag [secret] of project acme/payments-api`);
+      expect(up).toMatch(
+        /PolicyRuleMode "open" was deleted and left the mode of rule [^ ]+ in policy \d+ \(deployment 1\) to PolicyRuleMode "open" \([^)]+\), which was created in this run and declares it\. Before this stack managed it, it was \[secret\]\./,
+      );
+      expect(up).not.toContain("owner:appsec");
 
-    const mark = emulator.requests().length;
-    await workspace.run(["up", "--yes", "--skip-preview", "--refresh"]);
-    expect(writesSince(emulator, mark).length).toBeGreaterThan(0);
-    expect(liveOf(emulator)).toEqual(declared);
-    expect(originalsOf(await workspace.native.resources({ showSecrets: true }))).toEqual(originals);
-    await workspace.run(["preview", "--expect-no-changes", "--refresh"]);
+      // The state is true: only the new resources, with no original recorded, and a refresh finds nothing to change.
+      expect(await stateOf(workspace, old).resources()).toEqual({});
+      const state = await stateOf(workspace, now).resources({ showSecrets: true });
+      expect(Object.keys(state).sort()).toEqual(NAMES);
+      for (const [name, recorded] of Object.entries(originalsOf(state)))
+        for (const [key, value] of Object.entries(recorded))
+          // addedTags is a secret here (its tags are): `{ plaintext: "[]", … }` in one front end's state.
+          expect(JSON.stringify(value), `${name}.${key}`).toMatch(key === "addedTags" ? /^\[\]$|"plaintext":"\[\]"/ : /^\{\}$/);
+      await workspace.run(["preview", "--expect-no-changes", "--refresh"]);
 
-    await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(liveOf(emulator)).toEqual(before);
-  });
+      // Destroy does what the warnings said: the new resources recorded no original, so it leaves the values as they are.
+      const destroy = printed(await workspace.run(["destroy", "--yes", "--skip-preview"]));
+      expect(destroy).not.toContain("warning:");
+      expect(liveOf(emulator)).toEqual(declared);
+    },
+  );
 });

@@ -109,6 +109,17 @@ describe("Configure", () => {
     }
   });
 
+  it("a function's error names semgrep:token and semgrep:url, where the credentials came from", async () => {
+    await configure({ args: { token: secret("revoked-token"), url: env.emulator.url } });
+    const unauthorized = String(await invoke("getPolicies", { deploymentId: "1" }).catch((e: unknown) => e));
+    expect(unauthorized).toMatch(/semgrep:token/);
+    expect(unauthorized).not.toMatch(/invoke option|revoked-token/);
+    await configure({ args: { token: secret(env.emulator.token), url: "http://127.0.0.1:9" } });
+    const unreachable = String(await invoke("getPolicies", { deploymentId: "1" }).catch((e: unknown) => e));
+    expect(unreachable).toMatch(/127\.0\.0\.1:9, from semgrep:url/);
+    expect(unreachable).not.toMatch(/invoke option/);
+  });
+
   it("takes the legacy variables map (semgrep:config:token, semgrep:config:url)", async () => {
     const restore = withEnvironmentElsewhere();
     try {

@@ -108,6 +108,12 @@ describe("the release's version", () => {
     }
   });
 
+  it("refuses the version without its v, saying so", () => {
+    const result = cli(["go-tag", "--dry-run", "--tag", version]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`the tag ${version} lacks the v: a release's tag is v${version}`);
+  });
+
   it("refuses to publish without a tag, and accepts the tag v<version>", () => {
     const untagged = cli(["npm"]);
     expect(untagged.status).toBe(1);

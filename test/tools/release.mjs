@@ -193,6 +193,7 @@ export function releaseVersion({ tag, dryRun }) {
     if (!dryRun) throw new ReleaseError(`no tag: a release runs on a pushed tag v${version} (GITHUB_REF_NAME), or pass --tag v${version}`);
     return version;
   }
+  if (tag === version) throw new ReleaseError(`the tag ${tag} lacks the v: a release's tag is v${version} (the workflow runs on tags v*)`);
   if (tag !== `v${version}`) {
     throw new ReleaseError(
       `the tag ${tag} does not match package.json's version ${version}: push the tag v${version}, or set package.json's version to ${tag.replace(/^v/, "")} (then \`npm run schema\` and \`npm run sdk\`), commit, and tag that commit`,
