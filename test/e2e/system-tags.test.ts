@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
 import type { RunningEmulator } from "../../provider/emulator";
-import { useEmulators } from "../support/emulator";
+import { useEmulators, writesSince } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 
 const emulators = useEmulators({ preset: "demo" });
@@ -27,12 +27,6 @@ exports.tags = settings.tags;
 `);
 
 const tagsOf = (emulator: RunningEmulator, name: string) => emulator.state().projects.find((p) => p.name === name)!.tags;
-const writesSince = (emulator: RunningEmulator, mark: number) =>
-  emulator
-    .requests()
-    .slice(mark)
-    .filter((r) => r.method !== "GET")
-    .map((r) => `${r.operation} ${r.status}`);
 
 /** Turns managed scans of `projectName` on out of band, as the Semgrep app would: the service tags it `managed-scan`. */
 async function onboard(emulator: RunningEmulator, projectName: string): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * The release workflow (.github/workflows/release.yml) cannot run here: it is linted with
  * actionlint (built from the Go module proxy, test/tools/actionlint.mjs), each of its `run:` steps
- * must be a step of test/tools/release.mjs, and each step is dry-run here: its builds done, its
- * publish commands printed, never run. Runs against dist/ (`npm test` builds first).
+ * must be a step of test/tools/release.mjs, and each step but `verify` is dry-run here: its builds
+ * done, its publish commands printed, never run (`verify` runs schema:check and sdk:check, which
+ * CI runs on their own and test/sdk covers). Runs against dist/ (`npm test` builds first).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

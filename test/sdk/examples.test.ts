@@ -130,3 +130,14 @@ describe("examples/csharp", () => {
     expect(readFileSync(join(EXAMPLES, "csharp", "SemgrepExample.csproj"), "utf8")).toContain(`Include="PulumiSemgrep.Semgrep" Version="${version}"`);
   });
 });
+
+describe("examples/go and examples/nodejs-sdk", () => {
+  const version = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
+
+  it("ask for the SDK at the package's version (a release bumps them with package.json)", () => {
+    const goMod = readFileSync(join(EXAMPLES, "go", "go.mod"), "utf8");
+    expect(goMod).toMatch(new RegExp(`^\\s*github\\.com/pulumi-semgrep/pulumi-semgrep/sdk/go/semgrep v${version.replaceAll(".", "\\.")}$`, "m"));
+    const manifest = JSON.parse(readFileSync(join(EXAMPLES, "nodejs-sdk", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies["@pulumi-semgrep/semgrep"]).toBe(`^${version}`);
+  });
+});

@@ -8,17 +8,18 @@
  * test/e2e/go-sdk.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareTrees, GO_MODULE, REPO, staleFiles } from "../tools/sdk.mjs";
+import { compareTrees, generate, GO_MODULE, REPO, staleFiles } from "../tools/sdk.mjs";
 
 const SDK = join(REPO, "sdk");
 const read = (path: string) => readFileSync(join(SDK, path), "utf8");
 const json = (path: string) => JSON.parse(read(path)) as Record<string, unknown>;
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
 const schema = JSON.parse(readFileSync(join(REPO, "schema.json"), "utf8")) as {
+  description: string;
   pluginDownloadURL: string;
   resources: Record<string, unknown>;
   functions: Record<string, unknown>;
@@ -54,9 +55,9 @@ describe("every SDK carries every resource and function of schema.json", () => {
 });
 
 describe("each SDK names its package and the plugin at the package's version", () => {
-  it("Node.js: @pulumi-semgrep/semgrep", () => {
+  it("Node.js: @pulumi-semgrep/semgrep, with the description npm shows", () => {
     const pkg = json("nodejs/package.json");
-    expect(pkg).toMatchObject({ name: "@pulumi-semgrep/semgrep", version: VERSION, pulumi: PLUGIN });
+    expect(pkg).toMatchObject({ name: "@pulumi-semgrep/semgrep", version: VERSION, description: schema.description, pulumi: PLUGIN });
   });
 
   it("Python: pulumi_semgrep, its pyproject and the plugin file it ships", () => {
@@ -115,6 +116,24 @@ describe("npm run sdk:check", () => {
     expect(staleFiles()).toEqual([]);
   });
 
+  it("npm run sdk writes the SDKs when the temporary directory is on another filesystem (a tmpfs /tmp)", { timeout: 600_000 }, () => {
+    // /dev/shm is a tmpfs on Linux; the repository is not. Before, the SDKs were renamed out of the
+    // temporary directory: EXDEV, after sdk/ had been emptied.
+    expect(statSync("/dev/shm").dev).not.toBe(statSync(REPO).dev);
+    const target = join(REPO, ".tmp", `sdk-exdev-${process.pid}`);
+    temporary.push(target);
+    mkdirSync(target, { recursive: true });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = "/dev/shm";
+    try {
+      generate(target);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(compareTrees(SDK, target)).toEqual([]);
+  });
+
   it("names the files a schema change would change", { timeout: 600_000 }, () => {
     const changed = JSON.parse(readFileSync(join(REPO, "schema.json"), "utf8")) as { resources: Record<string, { description: string }> };
     const tags = changed.resources["semgrep:index:ProjectTags"];
@@ -137,5 +156,25 @@ describe("npm run sdk:check", () => {
     writeFileSync(join(copy, "nodejs", "extra.ts"), "export {};\n");
     writeFileSync(join(copy, "dotnet", "Provider.cs"), "// edited by hand\n");
     expect(compareTrees(SDK, copy).sort()).toEqual(["dotnet/Provider.cs (changed)", "go/semgrep/getScan.go (missing)", "nodejs/extra.ts (extra)"]);
+  });
+
+  it("leaves out what building an SDK in place writes (README's install from a clone), not a generated file", () => {
+    const copy = tempDir("pulumi-semgrep-sdk-built-");
+    cpSync(SDK, copy, { recursive: true });
+    const built = [
+      "python/build/lib/pulumi_semgrep/__init__.py", // pip install ./sdk/python
+      "python/pulumi_semgrep.egg-info/PKG-INFO",
+      "python/pulumi_semgrep/__pycache__/__init__.cpython-312.pyc",
+      "dotnet/bin/Release/PulumiSemgrep.Semgrep.0.1.0.nupkg", // dotnet pack sdk/dotnet
+      "dotnet/obj/project.assets.json",
+      "nodejs/bin/index.js", // tsc in sdk/nodejs
+      "nodejs/node_modules/@pulumi/pulumi/package.json",
+    ];
+    for (const file of built) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      writeFileSync(join(copy, file), "built\n");
+    }
+    writeFileSync(join(copy, "python", "pulumi_semgrep", "extra.py"), "\n");
+    expect(compareTrees(SDK, copy)).toEqual(["python/pulumi_semgrep/extra.py (extra)"]);
   });
 });

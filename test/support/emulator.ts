@@ -100,6 +100,14 @@ export function sastPolicyOf(emulator: RunningEmulator) {
   return { rules, modes, writesSince };
 }
 
+/** The writes an emulator logged since `mark` (every request but GETs), as `operation status`, in order. */
+export const writesSince = (emulator: RunningEmulator, mark: number): string[] =>
+  emulator
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.operation} ${r.status}`);
+
 /** The emulator's whole state, as JSON (a copy: the emulator keeps changing its own). */
 export const snapshotOf = (emulator: RunningEmulator): EmulatorState => JSON.parse(JSON.stringify(emulator.state())) as EmulatorState;
 

@@ -41,7 +41,7 @@ export function goVersion(env: NodeJS.ProcessEnv = process.env): string {
   }
   throw new Error(
     `Go programs need Go: \`go version\` failed (${problem}). ` +
-      "Install Go 1.25 or later and put `go` on the PATH (CI installs it); these tests fail rather than skip without it.",
+      "Install Go 1.25.11 or later (the go directive of examples/go and sdk/go/semgrep) and put `go` on the PATH (CI installs it); these tests fail rather than skip without it.",
   );
 }
 

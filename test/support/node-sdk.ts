@@ -1,52 +1,38 @@
 /**
  * The generated Node.js SDK `@pulumi-semgrep/semgrep` (sdk/nodejs, from `npm run sdk`) as a user
- * gets it: compiled with its own tsconfig (`bin/`, as Pulumi's providers publish it: package.json
- * and README copied beside the output, `npm pack` of that directory), and the tarball installed
- * with npm into a project of its own beside the packed `pulumi-semgrep` (the global setup's
- * tarball, for programs moving from the dynamic classes), TypeScript and @types/node, as a
- * TypeScript Pulumi project has them. The compile uses the repository's TypeScript and
- * `@pulumi/pulumi` (a link to its node_modules): the SDK's own `npm install` would fetch them again.
+ * gets it: packed by the release's own step (`node test/tools/release.mjs nodejs-sdk --dry-run`:
+ * compiled with its own tsconfig into `bin/`, package.json and README beside it, `npm pack` of
+ * that directory), and the tarball installed with npm into a project of its own beside the packed
+ * `pulumi-semgrep` (the global setup's tarball, for programs moving from the dynamic classes),
+ * TypeScript and @types/node, as a TypeScript Pulumi project has them.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { inject } from "vitest";
-import { REPO } from "../tools/plugin-pack.mjs";
+import { packageVersion, ReleaseError, runStep } from "../tools/release.mjs";
 
 /** The SDK's npm name (schema.json's `language.nodejs.packageName`). */
 export const SDK_PACKAGE = "@pulumi-semgrep/semgrep";
 
-export interface PackedSdk {
-  /** What `tsc -p sdk/nodejs` printed: nothing when the SDK compiles. */
-  compilerOutput: string;
-  /** The exit status of that compile. */
-  compilerStatus: number | null;
-  /** `@pulumi-semgrep/semgrep`'s tarball. */
-  tarball: string;
-}
+/** The packed SDK: its tarball, or why the release step refused it (tsc's output when it does not compile). */
+export type PackedSdk = { tarball: string; refused?: undefined } | { tarball?: undefined; refused: string };
 
 const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 
-/** Compiles a copy of sdk/nodejs with its own tsconfig and packs its `bin/` as it would be published. */
-export function packNodeSdk(): PackedSdk {
-  const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-nodejs-sdk-"));
-  const source = join(root, "nodejs");
-  cpSync(join(REPO, "sdk/nodejs"), source, { recursive: true, filter: (path) => !/[\\/](node_modules|bin)$/.test(path) });
-  symlinkSync(join(REPO, "node_modules"), join(source, "node_modules"), "dir");
-  const tsc = spawnSync(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], {
-    cwd: source,
-    encoding: "utf8",
-  });
-  const compilerOutput = `${tsc.stdout}${tsc.stderr}`;
-  if (tsc.status !== 0) return { compilerOutput, compilerStatus: tsc.status, tarball: "" };
-  const bin = join(source, "bin");
-  for (const file of ["package.json", "README.md"]) copyFileSync(join(source, file), join(bin, file));
-  copyFileSync(join(REPO, "LICENSE"), join(bin, "LICENSE"));
-  npm(["pack", bin, "--pack-destination", root, "--silent"], root);
-  const tarball = readdirSync(root).find((f) => f.endsWith(".tgz"));
-  if (!tarball) throw new Error(`npm pack of ${bin} wrote no tarball into ${root}`);
-  return { compilerOutput, compilerStatus: tsc.status, tarball: join(root, tarball) };
+/** The release's nodejs-sdk step, dry run (nothing published), into a temporary directory. */
+export async function packNodeSdk(): Promise<PackedSdk> {
+  const out = mkdtempSync(join(tmpdir(), "pulumi-semgrep-nodejs-sdk-"));
+  try {
+    const packed = (await runStep("nodejs-sdk", { dryRun: true, tag: `v${packageVersion()}`, out, log: () => undefined })) as {
+      tarball: string;
+    };
+    return { tarball: packed.tarball };
+  } catch (error) {
+    if (error instanceof ReleaseError) return { refused: error.message };
+    throw error;
+  }
 }
 
 /**

@@ -61,7 +61,7 @@ export function buildTool({ tag, workDir, module, version, pkg, output, ldflags 
   }
 }
 
-/** The cache root for built tools: $PULUMI_SEMGREP_CACHE, else ~/.cache/pulumi-semgrep. */
+/** The cache root for built tools: $PULUMI_SEMGREP_CACHE, else $XDG_CACHE_HOME/pulumi-semgrep, else ~/.cache/pulumi-semgrep. */
 export function cacheRoot(homedir) {
   return process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir, ".cache"), "pulumi-semgrep");
 }

@@ -17,6 +17,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symli
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { isBuildOutput } from "./sdk.mjs";
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Where the Pulumi CLI looks for the plugin: schema.json's pluginDownloadURL names this repository. */
@@ -42,7 +43,7 @@ const display = (path) => (relative(REPO, path).startsWith("..") ? path : relati
 // Shared helpers
 
 /** An environment variable a publish needs, and the repository secret the workflow fills it from. */
-const ENV = (name, secret) => ({ env: name, secret });
+const secretEnv = (name, secret) => ({ env: name, secret });
 
 /** The text of a command as the log shows it: secrets by the name of their variable. */
 const shown = (command, args) => [command, ...args.map((a) => (typeof a === "object" ? `$${a.env}` : a))].join(" ");
@@ -106,12 +107,15 @@ function withTool(ctx, tool, what, commands, build) {
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 
-/** A fresh copy of an SDK directory to build in, so that sdk/ itself stays as generated. */
-function stage(sdkDir, to, skip = []) {
+/**
+ * A fresh copy of an SDK directory to build in, so that sdk/ itself stays as generated; without
+ * what an earlier build in place left there (sdk.mjs's isBuildOutput: bin/, obj/, build/, …).
+ */
+function stage(sdkDir, to) {
   const from = join(REPO, sdkDir);
   if (!existsSync(from)) throw new ReleaseError(`${sdkDir} is missing: run \`npm run sdk\` (the SDKs are generated from schema.json)`);
   rmSync(to, { recursive: true, force: true });
-  cpSync(from, to, { recursive: true, filter: (src) => !skip.includes(relative(from, src).split(/[\\/]/)[0]) });
+  cpSync(from, to, { recursive: true, filter: (src) => !relative(from, src).split(/[\\/]/).some(isBuildOutput) });
   return to;
 }
 
@@ -264,7 +268,7 @@ async function plugins(ctx) {
   const missing = names.filter((n) => !built.includes(n));
   if (missing.length) throw new ReleaseError(`plugin:pack did not write ${missing.join(", ")}, the names the Pulumi CLI downloads`);
   ctx.log(`built ${built.length} plugin tarballs in ${display(join(ctx.out, "plugins"))}`);
-  requireSecrets(ctx, ENV("GH_TOKEN", "GITHUB_TOKEN (github.token)"));
+  requireSecrets(ctx, secretEnv("GH_TOKEN", "GITHUB_TOKEN (github.token)"));
   const exists = !ctx.dryRun && spawnSync("gh", ["release", "view", tag], { stdio: "ignore" }).status === 0;
   if (!exists) publish(ctx, "gh", ["release", "create", tag, "--verify-tag", "--title", tag, "--generate-notes"]);
   publish(ctx, "gh", ["release", "upload", tag, ...tarballs, "--clobber"]);
@@ -274,7 +278,7 @@ async function plugins(ctx) {
 /** The root package `pulumi-semgrep`, packed from the compiled dist/ (npm ci's `prepare` built it). */
 function npm(ctx) {
   if (!existsSync(join(REPO, "dist/index.js"))) throw new ReleaseError("dist/ is not built: run `npm run build` (npm ci's `prepare` does)");
-  requireSecrets(ctx, ENV("NODE_AUTH_TOKEN", "NPM_TOKEN"));
+  requireSecrets(ctx, secretEnv("NODE_AUTH_TOKEN", "NPM_TOKEN"));
   const packed = npmPack(REPO, join(ctx.out, "release/npm"));
   expectPackage("package.json", packed, { name: "pulumi-semgrep", version: ctx.version });
   const stray = packed.files.filter((f) => /^dist\/(plugins|release)\//.test(f));
@@ -295,9 +299,9 @@ function npm(ctx) {
  * one the dry run can use; the SDK's own devDependency, ^4.7, may not parse today's @types/node).
  */
 function nodejsSdk(ctx) {
-  requireSecrets(ctx, ENV("NODE_AUTH_TOKEN", "NPM_TOKEN"));
+  requireSecrets(ctx, secretEnv("NODE_AUTH_TOKEN", "NPM_TOKEN"));
   const work = join(ctx.out, "release/nodejs-sdk");
-  const src = stage(NODE_SDK.dir, join(work, "src"), ["bin", "node_modules"]);
+  const src = stage(NODE_SDK.dir, join(work, "src"));
   const manifest = readJson(join(src, "package.json"));
   expectPackage(`${NODE_SDK.dir}/package.json`, manifest, { name: NODE_SDK.name, version: ctx.version });
   expectPluginReference(`${NODE_SDK.dir}/package.json`, manifest.pulumi, ctx.version);
@@ -308,7 +312,12 @@ function nodejsSdk(ctx) {
     exec("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: src });
   }
   ctx.log(`$ tsc -p ${NODE_SDK.dir}`);
-  exec(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", src]);
+  const tsc = spawnSync(process.execPath, [join(REPO, "node_modules/typescript/bin/tsc"), "-p", src], { encoding: "utf8" });
+  if (tsc.error || tsc.status !== 0) {
+    throw new ReleaseError(
+      `tsc -p ${NODE_SDK.dir} failed (exit ${tsc.status}):\n${tsc.stdout ?? ""}${tsc.stderr ?? ""}${tsc.error?.message ?? ""}`,
+    );
+  }
   const bin = join(src, "bin");
   for (const file of ["package.json", "README.md"]) cpSync(join(src, file), join(bin, file));
   cpSync(join(REPO, "LICENSE"), join(bin, "LICENSE"));
@@ -331,9 +340,9 @@ export function pyprojectFields(text) {
  * The README pyproject.toml names must be beside it (else the build fails in CI: checked here).
  */
 function pythonSdk(ctx) {
-  requireSecrets(ctx, ENV("PYPI_API_TOKEN", "PYPI_API_TOKEN"));
+  requireSecrets(ctx, secretEnv("PYPI_API_TOKEN", "PYPI_API_TOKEN"));
   const work = join(ctx.out, "release/python-sdk");
-  const src = stage(PYTHON_SDK.dir, join(work, "src"), ["build", "dist", "__pycache__"]);
+  const src = stage(PYTHON_SDK.dir, join(work, "src"));
   const project = pyprojectFields(readFileSync(join(src, "pyproject.toml"), "utf8"));
   expectPackage(`${PYTHON_SDK.dir}/pyproject.toml`, project, { name: PYTHON_SDK.name, version: ctx.version });
   expectPluginReference(
@@ -380,9 +389,9 @@ const msbuildProperty = (xml, tag) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exe
  * then `dotnet nuget push` with the NUGET_API_KEY secret.
  */
 function dotnetSdk(ctx) {
-  requireSecrets(ctx, ENV("NUGET_API_KEY", "NUGET_API_KEY"));
+  requireSecrets(ctx, secretEnv("NUGET_API_KEY", "NUGET_API_KEY"));
   const work = join(ctx.out, "release/dotnet-sdk");
-  const src = stage(DOTNET_SDK.dir, join(work, "src"), ["bin", "obj"]);
+  const src = stage(DOTNET_SDK.dir, join(work, "src"));
   const project = join(src, `${DOTNET_SDK.name}.csproj`);
   if (!existsSync(project)) throw new ReleaseError(`${DOTNET_SDK.dir}/${DOTNET_SDK.name}.csproj is missing: run \`npm run sdk\``);
   const xml = readFileSync(project, "utf8");

@@ -168,6 +168,7 @@ function languages(pkg) {
     },
     nodejs: {
       packageName: "@pulumi-semgrep/semgrep",
+      packageDescription: pkg.description, // npm shows it under the name; the generator writes none without it
       respectSchemaVersion: true,
       readme: readme("@pulumi-semgrep/semgrep", "npm install @pulumi-semgrep/semgrep"),
     },

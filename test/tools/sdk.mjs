@@ -5,11 +5,23 @@
 //
 // The generators are Go packages of github.com/pulumi/pulumi/pkg/v3; test/tools/sdkgen is a small
 // main over them, built here from the module proxy and cached outside the repo like the CLI
-// (pulumi-cli.mjs). Two builds: the .NET generator left pkg/v3 after v3.206.0, the others are
-// taken from the release the CLI is built from.
+// (pulumi-cli.mjs). Two builds: the .NET generator left pkg/v3 after v3.206.0; the others are
+// pinned to v3.259.0, the release of @pulumi/pulumi in package-lock.json and so of the CLI that
+// pulumi-cli.mjs builds (it follows @pulumi/pulumi: bump GENERATORS[0] with it).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,7 +74,12 @@ function generatorBinary({ name, version, tags }) {
   return binary;
 }
 
-/** Generates every SDK from `schemaFile` into `target` (laid out as sdk/). */
+/**
+ * Generates every SDK from `schemaFile` into `target` (laid out as sdk/). The SDKs are completed in
+ * a temporary directory and copied over `target`'s only then, so a failure leaves them as they
+ * were; copied, not renamed, since the temporary directory may be on another filesystem (a tmpfs
+ * /tmp: rename fails with EXDEV).
+ */
 export function generate(target, schemaFile = join(REPO, "schema.json")) {
   const raw = mkdtempSync(join(tmpdir(), "pulumi-semgrep-sdkgen-"));
   try {
@@ -74,14 +91,15 @@ export function generate(target, schemaFile = join(REPO, "schema.json")) {
       });
       if (result.status !== 0) throw new Error(`${build.name} failed:\n${result.stderr}`);
     }
-    for (const dir of SDK_DIRS) rmSync(join(target, dir), { recursive: true, force: true });
-    mkdirSync(join(target, "go"), { recursive: true });
-    for (const language of ["nodejs", "python", "dotnet"]) renameSync(join(raw, language), join(target, language));
-    renameSync(join(raw, "go", "semgrep"), join(target, "go", "semgrep"));
     // pyproject.toml names README.md beside it (a wheel's long description); the generator writes
     // it inside the package only.
-    copyFileSync(join(target, "python", "pulumi_semgrep", "README.md"), join(target, "python", "README.md"));
-    goModule(join(target, "go", "semgrep"));
+    copyFileSync(join(raw, "python", "pulumi_semgrep", "README.md"), join(raw, "python", "README.md"));
+    goModule(join(raw, "go", "semgrep"));
+    for (const dir of SDK_DIRS) {
+      rmSync(join(target, dir), { recursive: true, force: true });
+      mkdirSync(dirname(join(target, dir)), { recursive: true });
+      cpSync(join(raw, dir), join(target, dir), { recursive: true });
+    }
   } finally {
     rmSync(raw, { recursive: true, force: true });
   }
@@ -98,10 +116,21 @@ function goModule(dir) {
   if (result.status !== 0) throw new Error(`go mod tidy in the Go SDK failed:\n${result.stderr}`);
 }
 
-/** Every file under `dir`, relative to it, sorted. */
+/**
+ * What building an SDK in place leaves beside the generated files (README, "Other languages and
+ * import": `pip install ./sdk/python` writes build/ and an .egg-info, `dotnet pack sdk/dotnet` bin/
+ * and obj/; `npm install` and `tsc` in sdk/nodejs node_modules/ and bin/). None is generated, so
+ * sdk:check neither compares nor reports them, release.mjs does not copy them into its builds
+ * (.gitignore ignores them; `npm run sdk` deletes them).
+ */
+export const isBuildOutput = (name) =>
+  ["node_modules", "bin", "obj", "build", "dist", "__pycache__"].includes(name) || name.endsWith(".egg-info");
+
+/** Every generated file under `dir` (build outputs left out), relative to it, sorted. */
 function filesUnder(dir, root = dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !(entry.isDirectory() && isBuildOutput(entry.name)))
     .flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name), root) : [relative(root, join(dir, entry.name))]))
     .sort();
 }
