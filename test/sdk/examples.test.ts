@@ -97,14 +97,29 @@ function csharpMembers(file: string, className: string): Set<string> {
  */
 function undeclaredCsharpNames(program: string): string[] {
   const uses = [
-    ...[...program.matchAll(/new Semgrep\.(\w+)\("[^"]+", new\(\)\s*\{([^}]*)\}/g)].map((m) => ({ file: `${m[1]}.cs`, args: `${m[1]}Args`, body: m[2] ?? "" })),
-    ...[...program.matchAll(/Semgrep\.(\w+)\.Invoke\(new\(\)\s*\{([^}]*)\}/g)].map((m) => ({ file: `${m[1]}.cs`, args: `${m[1]}InvokeArgs`, body: m[2] ?? "" })),
+    ...[...program.matchAll(/new Semgrep\.(\w+)\("[^"]+", new\(\)\s*\{/g)].map((m) => ({ kind: m[1] ?? "", args: `${m[1]}Args`, at: m.index + m[0].length })),
+    ...[...program.matchAll(/Semgrep\.(\w+)\.Invoke\(new\(\)\s*\{/g)].map((m) => ({ kind: m[1] ?? "", args: `${m[1]}InvokeArgs`, at: m.index + m[0].length })),
   ];
   if (uses.length === 0) throw new Error("the program declares no Semgrep resource or function");
   return uses.flatMap((use) => {
-    const declared = csharpMembers(use.file, use.args);
-    return [...use.body.matchAll(/(\w+) =/g)].map((m) => m[1] ?? "").filter((name) => !declared.has(name)).map((name) => `${use.args}.${name}`);
+    const declared = csharpMembers(`${use.kind}.cs`, use.args);
+    return topLevelAssignments(program, use.at)
+      .filter((name) => !declared.has(name))
+      .map((name) => `${use.args}.${name}`);
   });
+}
+
+/** The names assigned (`Name =`) at the top level of the initializer whose body starts at `from`, nested initializers skipped. */
+function topLevelAssignments(text: string, from: number): string[] {
+  let depth = 0;
+  let top = "";
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{") depth++;
+    else if (c === "}" && depth-- === 0) break;
+    else if (depth === 0) top += c;
+  }
+  return [...top.matchAll(/(\w+) =(?![=>])/g)].map((m) => m[1] ?? "");
 }
 
 describe("examples/csharp", () => {
@@ -123,6 +138,9 @@ describe("examples/csharp", () => {
   it("a misspelled argument would fail that check", () => {
     const broken = program.replace("DeploymentSlug =", "DeploymentSlugs =").replace("Mode =", "Modes =");
     expect(undeclaredCsharpNames(broken)).toEqual(["PolicyRuleModeArgs.Modes", "ProjectTagsArgs.DeploymentSlugs"]);
+    // After a nested initializer too.
+    const after = program.replace('Tags = new[] { "owner:appsec" },', 'Tags = new[] { "owner:appsec" },\n        Extra = "x",');
+    expect(undeclaredCsharpNames(after)).toEqual(["ProjectTagsArgs.Extra"]);
   });
 
   it("asks for the SDK at the package's version", () => {
