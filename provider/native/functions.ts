@@ -46,13 +46,12 @@ type Props = Record<string, unknown>;
 
 /**
  * The parts of a function's result that are secrets, wrapped as the engine stores a secret: what
- * the TypeScript `getXOutput` forms mark secret (a scan's personal meta fields, getScanOutput; a
- * project's tags, getProjectOutput),
+ * the TypeScript `getXOutput` forms mark secret (a scan's personal meta fields, getScanOutput),
  * so that a YAML program exporting a scan does not write its author's name and email in plain
- * text.
+ * text. (Not a project's tags, which getProjectOutput marks: the Go SDK's plain `GetProject` fails
+ * on any secret in a result, "unexpected secret result returned to invoke call", and a program
+ * reads a project mostly to pass its fields on; `getScan`'s plain Go form has that limit.)
  */
 export const SECRET_RESULTS: Partial<Record<FunctionName, (result: Props) => Props>> = {
   getScan: (scan) => ({ ...scan, meta: withSecrets((scan.meta ?? {}) as Props, PERSONAL_META_FIELDS) }),
-  // The live tag set holds any tag a ProjectTags declares as a secret (as getProjectOutput marks it).
-  getProject: (project) => withSecrets(project, ["tags"]),
 };
