@@ -21,6 +21,7 @@ import {
   SECRETS_POLICY_ID,
   startEmulator,
 } from "../../provider/emulator";
+import { writesSince } from "../support/emulator";
 import type { StateResource } from "../support/program";
 import { type PulumiWorkspace, pulumiWorkspace } from "../support/pulumi";
 
@@ -72,14 +73,6 @@ function counted(emulator: RunningEmulator, mark: number): Record<string, number
     counts[`${r.method} ${r.operation} ${r.status}`] = (counts[`${r.method} ${r.operation} ${r.status}`] ?? 0) + 1;
   return counts;
 }
-
-/** The writes since `mark` (`operation status`): every non-GET request but the Policies V2 dry runs, which change nothing. */
-const writesSince = (emulator: RunningEmulator, mark: number) =>
-  emulator
-    .requests()
-    .slice(mark)
-    .filter((r) => r.method !== "GET" && !r.operation?.includes(".dryRun"))
-    .map((r) => `${r.operation} ${r.status}`);
 
 /** The generated project as a Pulumi workspace (stack `test`), run as a user's: the installed package's node_modules. */
 const workspaceOf = (dir: string, emulator: RunningEmulator) =>

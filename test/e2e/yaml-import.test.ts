@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { type EmulatorState, type RunningEmulator, SAST_POLICY_ID, STRICT_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { snapshotOf, writesSince } from "../support/emulator";
 import { printedWithoutPathWarnings, TYPE_PREFIX, type YamlWorkspace, yamlWorkspace } from "../support/yaml-program";
 
 const TOKEN = "yaml-import-token-2b8e40";
@@ -31,16 +32,6 @@ interface Generated {
   resources: Record<string, { type: string; properties: Record<string, unknown>; options: Record<string, unknown> }>;
 }
 
-const snapshot = (emulator: RunningEmulator): EmulatorState => JSON.parse(JSON.stringify(emulator.state())) as EmulatorState;
-
-/** The writes since `mark` (`operation status`): every non-GET request but the Policies V2 dry runs, which change nothing. */
-const writesSince = (emulator: RunningEmulator, mark: number) =>
-  emulator
-    .requests()
-    .slice(mark)
-    .filter((r) => r.method !== "GET" && !r.operation?.includes(".dryRun"))
-    .map((r) => `${r.operation} ${r.status}`);
-
 describe("pulumi import of each kind, with --out YAML", { timeout: 180_000 }, () => {
   let emulator: RunningEmulator;
   let before: EmulatorState;
@@ -50,7 +41,7 @@ describe("pulumi import of each kind, with --out YAML", { timeout: 180_000 }, ()
 
   beforeAll(async () => {
     emulator = await startEmulator({ preset: "demo", policiesV2: "both", token: TOKEN, retryAfterSeconds: 0 });
-    before = snapshot(emulator);
+    before = snapshotOf(emulator);
     workspace = await yamlWorkspace("", { config: { "semgrep:url": emulator.url }, secrets: { "semgrep:token": TOKEN } });
   });
   afterAll(async () => {
@@ -179,7 +170,7 @@ describe("pulumi import of each kind, with --out YAML", { timeout: 180_000 }, ()
     mark = emulator.requests().length;
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(writesSince(emulator, mark)).toEqual(["policies.updateRuleMode 200"]);
-    const after = snapshot(emulator);
+    const after = snapshotOf(emulator);
     const rule = (state: EmulatorState) => state.policies.find((p) => p.id === SAST_POLICY_ID)!.rules.find((r) => r.path === EVAL_RULE)!;
     expect(rule(after).policyMode).toBe("MODE_COMMENT");
     for (const state of [before, after]) Object.assign(rule(state), { lastChangeAt: "compared apart", lastChangeBy: "compared apart" });

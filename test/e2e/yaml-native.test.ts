@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
 import { remediationPolicyInput } from "../../provider/client/schemas/policies-v2";
 import { type EmulatorState, type RunningEmulator, SAST_POLICY_ID, SECRETS_POLICY_ID, startEmulator } from "../../provider/emulator";
-import { snapshotOf, withoutAuditFields } from "../support/emulator";
+import { snapshotOf, withoutAuditFields, writesSince } from "../support/emulator";
 import { printedWithoutPathWarnings, type YamlWorkspace, yamlWorkspace } from "../support/yaml-program";
 
 const V1_TOKEN = "yaml-e2e-v1-token-51c7e2";
@@ -133,14 +133,6 @@ outputs:
   projectTags: \${payments-tags.projectTags}
   evalMode: \${eval-rule.mode}
 `;
-
-/** The writes since `mark` (`operation status`): every non-GET request but the Policies V2 dry runs, which change nothing. */
-const writesSince = (emulator: RunningEmulator, mark: number) =>
-  emulator
-    .requests()
-    .slice(mark)
-    .filter((r) => r.method !== "GET" && !r.operation?.includes(".dryRun"))
-    .map((r) => `${r.operation} ${r.status}`);
 
 describe("a YAML program with the nine kinds, through the native plugin", { timeout: 240_000 }, () => {
   let v1: RunningEmulator;

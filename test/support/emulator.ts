@@ -100,12 +100,15 @@ export function sastPolicyOf(emulator: RunningEmulator) {
   return { rules, modes, writesSince };
 }
 
-/** The writes an emulator logged since `mark` (every request but GETs), as `operation status`, in order. */
+/**
+ * The writes an emulator logged since `mark`, as `operation status`, in order: every request but
+ * GETs and the Policies V2 dry runs, which change nothing.
+ */
 export const writesSince = (emulator: RunningEmulator, mark: number): string[] =>
   emulator
     .requests()
     .slice(mark)
-    .filter((r) => r.method !== "GET")
+    .filter((r) => r.method !== "GET" && !r.operation?.includes(".dryRun"))
     .map((r) => `${r.operation} ${r.status}`);
 
 /** The emulator's whole state, as JSON (a copy: the emulator keeps changing its own). */
