@@ -14,10 +14,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { download } from "../tools/go-build.mjs";
+import { packageVersion } from "../tools/release.mjs";
 import { REPO } from "../tools/sdk.mjs";
 
 const SDK = join(REPO, "sdk");
 const EXAMPLES = join(REPO, "examples");
+/** The package's version, which every example asks its SDK at. */
+const version = packageVersion();
 /** A fenced block of README.md's "Other languages and import", by its language tag. */
 function readmeBlock(language: string): string {
   const readme = readFileSync(join(REPO, "README.md"), "utf8");
@@ -76,7 +79,6 @@ describe("examples/python", () => {
   });
 
   it("asks for the SDK at the package's version", () => {
-    const version = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
     expect(readFileSync(join(EXAMPLES, "python", "requirements.txt"), "utf8")).toContain(`pulumi_semgrep==${version}`);
   });
 });
@@ -144,14 +146,11 @@ describe("examples/csharp", () => {
   });
 
   it("asks for the SDK at the package's version", () => {
-    const version = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
     expect(readFileSync(join(EXAMPLES, "csharp", "SemgrepExample.csproj"), "utf8")).toContain(`Include="PulumiSemgrep.Semgrep" Version="${version}"`);
   });
 });
 
 describe("examples/go and examples/nodejs-sdk", () => {
-  const version = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
-
   it("ask for the SDK at the package's version (a release bumps them with package.json)", () => {
     const goMod = readFileSync(join(EXAMPLES, "go", "go.mod"), "utf8");
     expect(goMod).toMatch(new RegExp(`^\\s*github\\.com/pulumi-semgrep/pulumi-semgrep/sdk/go/semgrep v${version.replaceAll(".", "\\.")}$`, "m"));

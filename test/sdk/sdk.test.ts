@@ -12,12 +12,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { packageVersion } from "../tools/release.mjs";
 import { compareTrees, generate, GO_MODULE, REPO, staleFiles } from "../tools/sdk.mjs";
 
 const SDK = join(REPO, "sdk");
 const read = (path: string) => readFileSync(join(SDK, path), "utf8");
 const json = (path: string) => JSON.parse(read(path)) as Record<string, unknown>;
-const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
+const VERSION = packageVersion();
 const schema = JSON.parse(readFileSync(join(REPO, "schema.json"), "utf8")) as {
   description: string;
   pluginDownloadURL: string;

@@ -14,6 +14,7 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { go } from "../tools/go-build.mjs";
+import { GO_MODULE } from "../tools/sdk.mjs";
 import { installPlugin } from "./native-plugin";
 import { type PulumiWorkspace, pulumiWorkspace } from "./pulumi";
 import { type ProgramWorkspace, stateOf } from "./program";
@@ -21,11 +22,8 @@ import { TYPE_PREFIX } from "./yaml-program";
 
 const REPO = join(__dirname, "../..");
 
-/** The Go module of the generated SDK, as programs import it. */
-export const GO_SDK_MODULE = "github.com/pulumi-semgrep/pulumi-semgrep/sdk/go/semgrep";
-
-/** The generated Go SDK's directory in this repository (`npm run sdk` writes it). */
-export const GO_SDK_DIR = join(REPO, "sdk/go/semgrep");
+/** The go.mod line that points a program at this repository's generated Go SDK (`npm run sdk` writes it). */
+const SDK_REPLACE = `replace ${GO_MODULE} => ${join(REPO, "sdk/go/semgrep")}`;
 
 export type GoWorkspace = PulumiWorkspace & Pick<ProgramWorkspace, "exported" | "resources">;
 
@@ -64,7 +62,7 @@ export async function goExampleWorkspace(example: string, env: Record<string, st
   const workspace = await pulumiWorkspace(files, { GOFLAGS: "-mod=mod", ...env });
   // A Go program has no use for node_modules, and `go mod tidy` warns of the link.
   rmSync(join(workspace.dir, "node_modules"));
-  appendFileSync(join(workspace.dir, "go.mod"), `\nreplace ${GO_SDK_MODULE} => ${GO_SDK_DIR}\n`);
+  appendFileSync(join(workspace.dir, "go.mod"), `\n${SDK_REPLACE}\n`);
   goIn(workspace.dir, ["mod", "tidy"], workspace.env);
   await installPlugin(workspace);
   return { ...workspace, ...stateOf(workspace, TYPE_PREFIX) };
@@ -79,7 +77,7 @@ export function goBuilds(mainGo: string): string {
   const dir = mkdtempSync(join(tmpdir(), "pulumi-semgrep-go-build-"));
   try {
     const goMod = readFileSync(join(REPO, "examples", "go", "go.mod"), "utf8");
-    writeFileSync(join(dir, "go.mod"), `${goMod}\nreplace ${GO_SDK_MODULE} => ${GO_SDK_DIR}\n`);
+    writeFileSync(join(dir, "go.mod"), `${goMod}\n${SDK_REPLACE}\n`);
     writeFileSync(join(dir, "main.go"), mainGo);
     const env = { ...process.env, GOFLAGS: "-mod=mod" };
     goIn(dir, ["mod", "tidy"], env);

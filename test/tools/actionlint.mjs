@@ -9,7 +9,6 @@
 // Test workers that race here waste a build but never see a half-written binary: each builds into
 // a directory of its own and renames the result into place.
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheRoot, go, log as logAs } from "./go-build.mjs";
@@ -23,7 +22,7 @@ const log = (msg) => logAs("actionlint", msg);
 
 /** Where the binary of `version` is cached. */
 export function cachedBinary(version = ACTIONLINT_VERSION) {
-  return join(cacheRoot(homedir()), "actionlint", version, BINARY);
+  return join(cacheRoot(), "actionlint", version, BINARY);
 }
 
 /** `go install` of the pinned version into a private directory, then an atomic rename into place. */

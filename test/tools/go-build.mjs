@@ -4,6 +4,7 @@
 // Pulumi modules carry `replace` directives, so `go install pkg@version` refuses them.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 
 export const log = (tag, msg) => process.stderr.write(`[${tag}] ${msg}\n`);
@@ -62,6 +63,6 @@ export function buildTool({ tag, workDir, module, version, pkg, output, ldflags 
 }
 
 /** The cache root for built tools: $PULUMI_SEMGREP_CACHE, else $XDG_CACHE_HOME/pulumi-semgrep, else ~/.cache/pulumi-semgrep. */
-export function cacheRoot(homedir) {
-  return process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir, ".cache"), "pulumi-semgrep");
+export function cacheRoot() {
+  return process.env.PULUMI_SEMGREP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-semgrep");
 }

@@ -12,7 +12,6 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { buildTool as buildGoTool, cacheRoot, download, log as logAs } from "./go-build.mjs";
 
@@ -173,7 +172,7 @@ function main() {
     log(`using the Pulumi CLI on PATH (${existing})`);
     return existing;
   }
-  const cliCache = join(cacheRoot(homedir()), "pulumi-cli");
+  const cliCache = join(cacheRoot(), "pulumi-cli");
   mkdirSync(cliCache, { recursive: true });
   const wanted = installedSdkVersion();
   const version = resolveCliVersion(wanted, cliCache);

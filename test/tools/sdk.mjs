@@ -22,7 +22,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildTool, cacheRoot, go, log as logAs } from "./go-build.mjs";
@@ -55,7 +55,7 @@ function generatorBinary({ name, version, tags }) {
     .update(JSON.stringify([version, tags, sources]))
     .digest("hex")
     .slice(0, 12);
-  const dir = join(cacheRoot(homedir()), "sdkgen", `${name}-${version}-${key}`);
+  const dir = join(cacheRoot(), "sdkgen", `${name}-${version}-${key}`);
   const binary = join(dir, name);
   if (existsSync(binary)) return binary;
   const started = Date.now();
