@@ -29,7 +29,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts", "test/functions/**/*.test.ts"],
           exclude: [
             "test/e2e/{ownership,secrets,concurrency,interrupted,upgrade,migrate-rule-modes,settling-and-notes}.test.ts",
-            "test/e2e/{examples,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated}.test.ts",
+            "test/e2e/{examples,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated,demo}.test.ts",
             "test/e2e/native-schema.test.ts", // no emulator: the schema and the YAML type checker only
             // The native front end over the same handlers: their reads are this pass's in the files above
             // and in yaml-import (whose subject, declarations generated from answers, runs here).

@@ -2,7 +2,7 @@
  * Rule severities for `critical-rules-not-weakened`, from the API: the pack sees a rule-mode
  * resource's inputs (rule paths or a selector, and a mode), never the rules. Each policy's rules
  * are listed once per run (one analyzer process per run) and shared by every resource checked;
- * these are reads during preview, as the README says.
+ * these are reads during preview, as docs/guides/guarding-pull-requests.md says.
  */
 import { SemgrepClient } from "../client";
 import { resolveCredentials } from "../client/config";

@@ -73,7 +73,7 @@ namespace PulumiSemgrep.Semgrep
         public Output<ImmutableDictionary<string, double>> ModeCounts { get; private set; } = null!;
 
         /// <summary>
-        /// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+        /// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
         /// </summary>
         [Output("modes")]
         public Output<ImmutableDictionary<string, string>?> Modes { get; private set; } = null!;
@@ -164,7 +164,7 @@ namespace PulumiSemgrep.Semgrep
         private InputMap<string>? _modes;
 
         /// <summary>
-        /// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+        /// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
         /// </summary>
         public InputMap<string> Modes
         {

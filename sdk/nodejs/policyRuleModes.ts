@@ -83,7 +83,7 @@ export class PolicyRuleModes extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly modeCounts: pulumi.Output<{[key: string]: number}>;
     /**
-     * Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+     * Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
      */
     declare public readonly modes: pulumi.Output<{[key: string]: string} | undefined>;
     /**
@@ -160,7 +160,7 @@ export interface PolicyRuleModesArgs {
      */
     mode?: pulumi.Input<string | undefined>;
     /**
-     * Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+     * Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
      */
     modes?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**

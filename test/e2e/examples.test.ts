@@ -1,11 +1,18 @@
-/** Every example but the security baseline and drift-check (each tested in a file of its own) runs as shipped: `pulumi up`, then `pulumi destroy` puts the service back. */
+/**
+ * Every TypeScript example but the security baseline and drift-check (each tested in a file of its
+ * own), and the YAML one, runs as shipped: `pulumi up`, a no-change preview, then `pulumi destroy`
+ * puts the service back. (The SDK examples run in go-sdk and node-sdk; Python's and C#'s are checked
+ * in test/sdk/examples.test.ts.)
+ */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
 import { pulumiWorkspace } from "../support/pulumi";
+import { yamlWorkspace } from "../support/yaml-program";
 
 const EXAMPLES = [
+  "typescript",
   "project-settings",
   "project-tags",
   "managed-scan",
@@ -84,4 +91,36 @@ describe("examples", () => {
     },
     120_000,
   );
+});
+
+describe("examples/yaml (the README's YAML program, over the plugin)", () => {
+  it("up blocks the rule and adds the tag, a preview then shows no change, destroy puts both back", async () => {
+    const emulator = await startEmulator({ preset: "demo" });
+    try {
+      const evalRule = () =>
+        emulator.state().policies[0]!.rules.find((r) => r.path === "python.lang.security.audit.eval-detected.eval-detected")!.policyMode;
+      const webTags = () => emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags;
+      const before = { mode: evalRule(), tags: webTags() };
+      expect(before.mode).not.toBe("MODE_BLOCK");
+      // The shipped file, less the two lines the workspace writes itself (its project's name and runtime).
+      const shipped = readFileSync(join(__dirname, "../../examples/yaml/Pulumi.yaml"), "utf8");
+      const body = shipped.replace(/^(name|runtime): .*\n/gm, "");
+      const workspace = await yamlWorkspace(body, {
+        config: { "semgrep:url": emulator.url },
+        secrets: { "semgrep:token": emulator.token },
+      });
+      await workspace.run(["up", "--yes", "--skip-preview"]);
+      expect({ mode: evalRule(), tags: [...webTags()].sort() }).toEqual({
+        mode: "MODE_BLOCK",
+        tags: [...before.tags, "owner:appsec"].sort(),
+      });
+      const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as { policies: { name: string }[] };
+      expect(outputs.policies.map((p) => p.name)).toEqual(emulator.state().policies.map((p) => p.name));
+      await workspace.run(["preview", "--expect-no-changes"]);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      expect({ mode: evalRule(), tags: webTags() }).toEqual(before);
+    } finally {
+      await emulator.close();
+    }
+  }, 120_000);
 });

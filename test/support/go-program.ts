@@ -10,8 +10,7 @@
  * cold compile of a Pulumi Go program (the SDK, gRPC, protobuf…) takes minutes on 2 cores, a warm
  * one seconds.
  */
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { go } from "../tools/go-build.mjs";
 import { GO_MODULE } from "../tools/sdk.mjs";
@@ -66,24 +65,4 @@ export async function goExampleWorkspace(example: string, env: Record<string, st
   goIn(workspace.dir, ["mod", "tidy"], workspace.env);
   await installPlugin(workspace);
   return { ...workspace, ...stateOf(workspace, TYPE_PREFIX) };
-}
-
-/**
- * What `go build` says of a main.go (empty when it compiles), in a module like examples/go's,
- * pointed at this repository's Go SDK: for the README's Go program, which has no stack to run in.
- */
-export function goBuilds(mainGo: string): string {
-  goVersion();
-  const dir = mkdtempSync(join(tmpdir(), "pulumi-semgrep-go-build-"));
-  try {
-    const goMod = readFileSync(join(REPO, "examples", "go", "go.mod"), "utf8");
-    writeFileSync(join(dir, "go.mod"), `${goMod}\n${SDK_REPLACE}\n`);
-    writeFileSync(join(dir, "main.go"), mainGo);
-    const env = { ...process.env, GOFLAGS: "-mod=mod" };
-    goIn(dir, ["mod", "tidy"], env);
-    const result = go(["build", "-o", join(dir, "program"), "."], { cwd: dir, env }) as { status: number | null; stderr: string };
-    return result.status === 0 ? "" : result.stderr;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run demo`: the API emulator (demo preset) plus a real `pulumi up` of the root Pulumi.yaml
 // program (examples/security-baseline) against it, with a local file backend; then the outputs,
-// the emulator's request summary, `pulumi destroy` and clean-up.
+// the emulator's request summary, `pulumi destroy` and clean-up. The backend, PULUMI_HOME and the
+// stack's config file live in a temporary directory: the demo leaves nothing in the checkout.
+// Its last line says whether it passed (test/e2e/demo.test.ts runs it as the README does).
 import { existsSync, lstatSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -22,6 +24,9 @@ const emulator = await startEmulator({ preset: "demo" });
 
 /** Runs pulumi from the repository root (the root Pulumi.yaml); output goes to the terminal unless captured. */
 const pulumi = (args, { capture = false } = {}) => runPulumi(args, { cwd: REPO, env, stream: !capture });
+/** The same, with the stack's config in the temporary directory rather than a Pulumi.demo.yaml in the checkout. */
+const configFile = join(work, "Pulumi.demo.yaml");
+const pulumiWithConfig = (args, options) => pulumi([...args, "--config-file", configFile], options);
 
 function summary(title) {
   const counts = {};
@@ -37,25 +42,35 @@ function managedState() {
   return JSON.stringify({ projects: state.projects, modes: state.policies.map((p) => p.rules.map((r) => r.policyMode)) });
 }
 
+let failure;
 try {
   console.log(`Semgrep API emulator (demo preset) at ${emulator.url}\n`);
   const before = managedState();
   await pulumi(["stack", "init", "demo"], { capture: true });
-  await pulumi(["config", "set", "semgrep:url", emulator.url], { capture: true });
-  await pulumi(["config", "set", "--secret", "semgrep:token", emulator.token], { capture: true });
-  await pulumi(["up", "--yes"]);
+  await pulumiWithConfig(["config", "set", "semgrep:url", emulator.url], { capture: true });
+  await pulumiWithConfig(["config", "set", "--secret", "semgrep:token", emulator.token], { capture: true });
+  await pulumiWithConfig(["up", "--yes"]);
   summary("pulumi up");
   emulator.requests().length = 0;
-  await pulumi(["preview", "--expect-no-changes"]);
+  await pulumiWithConfig(["preview", "--expect-no-changes"]);
   summary("pulumi preview (no changes expected, no API request)");
   emulator.requests().length = 0;
-  await pulumi(["destroy", "--yes"]);
+  await pulumiWithConfig(["destroy", "--yes"]);
   summary("pulumi destroy");
   const restored = managedState() === before;
   console.log(`\nAfter destroy, every project setting and rule mode is as it was found: ${restored ? "yes" : "NO"}`);
-  if (!restored) process.exitCode = 1;
+  if (!restored) failure = new Error("destroy did not put every value back");
+} catch (error) {
+  failure = error;
 } finally {
   await pulumi(["stack", "rm", "--yes", "--force", "demo"], { capture: true }).catch(() => {});
   await emulator.close();
   rmSync(work, { recursive: true, force: true });
+}
+if (failure) {
+  console.error(`\n${failure.message.trim()}`);
+  console.log("\nnpm run demo: FAILED (see above)");
+  process.exitCode = 1;
+} else {
+  console.log("\nnpm run demo: passed (up, a no-change preview that made no request, and a destroy that put every value back)");
 }

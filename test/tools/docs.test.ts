@@ -59,7 +59,7 @@ describe("reference pages (docs/)", () => {
   });
 
   it("has a page per resource kind listing every declared input and output, and an index linking every page", () => {
-    const index = pages.get("docs/README.md")!;
+    const index = pages.get("docs/reference.md")!;
     for (const [kind, declaration] of Object.entries(KINDS)) {
       const page = pages.get(`docs/resources/${kind}.md`);
       expect(page, kind).toBeDefined();
@@ -77,7 +77,7 @@ describe("reference pages (docs/)", () => {
       expect(page).toContain("```ts"); // the class's @example
     }
     const linked = [...index.matchAll(/\]\(([^)]+)\)/g)].map((m) => `docs/${m[1]}`);
-    expect(linked.sort()).toEqual([...pages.keys()].filter((path) => path !== "docs/README.md").sort());
+    expect(linked.sort()).toEqual([...pages.keys()].filter((path) => path !== "docs/reference.md").sort());
   });
 
   it("has a page per data-source function with its arguments, result, invoke options and Output twin", () => {
@@ -123,7 +123,7 @@ describe("reference pages (docs/)", () => {
       },
     });
     expect(changedPages(pages, regenerated)).toEqual([
-      "docs/README.md", // the index quotes the function's first sentence
+      "docs/reference.md", // the index quotes the function's first sentence
       "docs/resources/ManagedScan.md",
       "docs/functions/getProject.md",
     ]);
@@ -192,6 +192,9 @@ describe("reference pages (docs/)", () => {
       rmSync(join(root, "docs/functions/getScan.md"));
       mkdirSync(join(root, "docs/resources"), { recursive: true });
       writeFileSync(join(root, "docs/resources/Removed.md"), "a kind that is gone\n");
+      // A hand-written page beside the generated ones is not the generator's: neither extra nor removed.
+      mkdirSync(join(root, "docs/guides"), { recursive: true });
+      writeFileSync(join(root, "docs/guides/hand-written.md"), "# A guide\n");
       const differences = compareDocs(pages, root);
       expect(differences).toEqual([
         { path: "docs/resources/SbomExport.md", problem: "stale" },
@@ -203,6 +206,7 @@ describe("reference pages (docs/)", () => {
       expect(message).toContain("Run `npm run docs`");
       writeDocs(pages, root);
       expect(compareDocs(pages, root)).toEqual([]);
+      expect(readFileSync(join(root, "docs/guides/hand-written.md"), "utf8")).toBe("# A guide\n");
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

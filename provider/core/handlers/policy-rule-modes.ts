@@ -396,7 +396,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
 
 /**
  * Every one of `paths`, grouped by its declared mode (`MODE_BLOCK: a, b; MODE_MONITOR: c`, sorted as `originals` is): the
- * note names each rule destroy will leave, however many (the README says the up lists each one).
+ * note names each rule destroy will leave, however many (docs/guides/interrupted-runs.md says the up lists each one).
  */
 function everyPathByMode(paths: readonly string[], wanted: ReadonlyMap<string, PolicyMode>): string {
   return Object.entries(groupedOriginals(new Map(paths.map((path) => [path, wanted.get(path)!]))))

@@ -55,7 +55,7 @@ export const policyRuleModesKind = defineKind({
     deploymentId: input(id("deployment"), { replaces: true }),
     /** Numeric id of the policy. Changing it replaces the resource. */
     policyId: input(id("policy"), { replaces: true }),
-    /** Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). */
+    /** Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). */
     modes: input(z.record(rulePath, mode, { error: "must map rule paths to modes" }).optional(), { equal: sameValue }),
     /** Every rule of the policy matching this selector gets `mode` (the criteria and their semantics are getPolicyRules' `filter`'s); rules that appear later and match are found by `pulumi refresh` and set by the next `up`. */
     select: typedInput<RuleSelectorArgs | undefined>()(selector.optional(), { equal: sameValue }),

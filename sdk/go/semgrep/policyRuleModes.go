@@ -52,7 +52,7 @@ type PolicyRuleModes struct {
 	Mode pulumi.StringPtrOutput `pulumi:"mode"`
 	// How many of the rules this resource manages are in each mode, live, e.g. `{ MODE_BLOCK: 412 }`.
 	ModeCounts pulumi.Float64MapOutput `pulumi:"modeCounts"`
-	// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+	// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
 	Modes pulumi.StringMapOutput `pulumi:"modes"`
 	// The rules this resource changed, grouped by the mode it found them in, put back on delete: `{ MODE_MONITOR: ["python…"] }`.
 	Originals pulumi.StringArrayMapOutput `pulumi:"originals"`
@@ -114,7 +114,7 @@ type policyRuleModesArgs struct {
 	DeploymentId string `pulumi:"deploymentId"`
 	// The mode of the rules `select` matches; required with `select`. One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
 	Mode *string `pulumi:"mode"`
-	// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+	// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
 	Modes map[string]string `pulumi:"modes"`
 	// Numeric id of the policy. Changing it replaces the resource.
 	PolicyId string `pulumi:"policyId"`
@@ -130,7 +130,7 @@ type PolicyRuleModesArgs struct {
 	DeploymentId pulumi.StringInput
 	// The mode of the rules `select` matches; required with `select`. One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
 	Mode pulumi.StringPtrInput
-	// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+	// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
 	Modes pulumi.StringMapInput
 	// Numeric id of the policy. Changing it replaces the resource.
 	PolicyId pulumi.StringInput
@@ -252,7 +252,7 @@ func (o PolicyRuleModesOutput) ModeCounts() pulumi.Float64MapOutput {
 	return o.ApplyT(func(v *PolicyRuleModes) pulumi.Float64MapOutput { return v.ModeCounts }).(pulumi.Float64MapOutput)
 }
 
-// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+// Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
 func (o PolicyRuleModesOutput) Modes() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *PolicyRuleModes) pulumi.StringMapOutput { return v.Modes }).(pulumi.StringMapOutput)
 }

@@ -33,7 +33,7 @@ class PolicyRuleModesArgs:
         :param pulumi.Input[_builtins.str] deployment_id: Numeric id of the deployment, e.g. `"1"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] policy_id: Numeric id of the policy. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] mode: The mode of the rules `select` matches; required with `select`. One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] modes: Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] modes: Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
         :param pulumi.Input[_builtins.bool] restore_on_delete: Put back the modes this resource changed, as it found them, when it stops managing them: on delete, and for a rule an update drops (default `true`); `false` only stops managing, and leaves the rules as they are.
         :param pulumi.Input['RuleSelectorArgs'] select: Every rule of the policy matching this selector gets `mode` (the criteria and their semantics are getPolicyRules' `filter`'s); rules that appear later and match are found by `pulumi refresh` and set by the next `up`.
         """
@@ -88,7 +88,7 @@ class PolicyRuleModesArgs:
     @pulumi.getter
     def modes(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+        Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
         """
         return pulumi.get(self, "modes")
 
@@ -167,7 +167,7 @@ class PolicyRuleModes(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] deployment_id: Numeric id of the deployment, e.g. `"1"`. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] mode: The mode of the rules `select` matches; required with `select`. One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] modes: Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] modes: Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
         :param pulumi.Input[_builtins.str] policy_id: Numeric id of the policy. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] restore_on_delete: Put back the modes this resource changed, as it found them, when it stops managing them: on delete, and for a rule an update drops (default `true`); `false` only stops managing, and leaves the rules as they are.
         :param pulumi.Input[Union['RuleSelectorArgs', 'RuleSelectorArgsDict']] select: Every rule of the policy matching this selector gets `mode` (the criteria and their semantics are getPolicyRules' `filter`'s); rules that appear later and match are found by `pulumi refresh` and set by the next `up`.
@@ -329,7 +329,7 @@ class PolicyRuleModes(pulumi.CustomResource):
     @pulumi.getter
     def modes(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see the README, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
+        Explicit rules and their modes, by rule path, e.g. `{ "python.lang.security.audit.eval-detected.eval-detected": "MODE_BLOCK" }`. They win over `select` for their rules. `{}` without `select` manages no rule: for the one `up` in which a resource hands its rules to another before it is removed (see docs/concepts/ownership.md, "A rule moved between resources"). One of `MODE_MONITOR`, `MODE_COMMENT`, `MODE_BLOCK`, `MODE_DISABLED`.
         """
         return pulumi.get(self, "modes")
 

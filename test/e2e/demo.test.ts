@@ -1,0 +1,57 @@
+/**
+ * The README's first command, run as a newcomer runs it: `npm run demo` in the repository (the npm
+ * script, the emulator it starts, the root Pulumi.yaml, the Pulumi CLI), judged by its exit status
+ * and its closing line. The demo once stayed broken for two days (a scratch program had replaced
+ * the root Pulumi.yaml) because nothing ran it; this file fails when it breaks, naming it.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+const REPO = join(__dirname, "../..");
+
+/** What the root Pulumi.yaml must say: the demo's project, running examples/security-baseline. */
+const DEMO_PROJECT = {
+  name: "pulumi-semgrep-demo",
+  runtime: "nodejs",
+  description: "The security-baseline example, run by `npm run demo` against the API emulator.",
+  main: "examples/security-baseline/",
+};
+/** The files a Pulumi program of any language would add at the root (a scratch program left there). */
+const PROGRAM_FILES = /^(Main\.yaml|Pulumi\..+\.yaml|index\.[cm]?[jt]s|__main__\.py|main\.go|Program\.cs|.+\.csproj|go\.mod)$/;
+
+function npmRunDemo(env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "demo"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, output }));
+  });
+}
+
+describe("npm run demo (the README's first command)", () => {
+  it("the root Pulumi.yaml is the demo's project, and no other program lives at the root", () => {
+    expect(parse(readFileSync(join(REPO, "Pulumi.yaml"), "utf8")), "the root Pulumi.yaml is what `npm run demo` runs").toEqual(
+      DEMO_PROJECT,
+    );
+    expect(readdirSync(REPO).filter((name) => PROGRAM_FILES.test(name))).toEqual([]);
+  });
+
+  it("exits 0, its last line saying it passed, and leaves no stack config in the checkout", { timeout: 300_000 }, async () => {
+    // A shell's own credentials must not matter: the demo runs against its own emulator.
+    const env = { ...process.env, SEMGREP_APP_TOKEN: "not-the-emulators", SEMGREP_APP_URL: "http://127.0.0.1:9" };
+    const { status, output } = await npmRunDemo(env);
+    const lines = output.trimEnd().split("\n");
+    expect({ status, last: lines.at(-1) }, output).toEqual({
+      status: 0,
+      last: "npm run demo: passed (up, a no-change preview that made no request, and a destroy that put every value back)",
+    });
+    expect(output).toContain("After destroy, every project setting and rule mode is as it was found: yes");
+    expect(output).toMatch(/pulumi preview \(no changes expected, no API request\): 0 API requests/);
+    expect(existsSync(join(REPO, "Pulumi.demo.yaml"))).toBe(false);
+  });
+});
