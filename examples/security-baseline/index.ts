@@ -51,5 +51,12 @@ const sbom = new SbomExport("payments-api-sbom", {
   triggers: [release],
 });
 
-export const blockedRules = pulumi.all(blocked.map((r) => pulumi.interpolate`${r.rulePath} (${r.severity}, was ${r.originalMode})`));
+// originalMode is absent where the rule was already blocked: the stack changed nothing, and destroy leaves it.
+export const blockedRules = pulumi.all(
+  blocked.map((r) =>
+    pulumi
+      .all([r.rulePath, r.severity, r.originalMode])
+      .apply(([rulePath, severity, was]) => `${rulePath} (${severity}, ${was ? `was ${was}` : "already blocked"})`),
+  ),
+);
 export const sbomTask = sbom.taskToken;

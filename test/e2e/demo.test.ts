@@ -59,6 +59,9 @@ describe("npm run demo (the README's first command)", () => {
     });
     expect(output).toContain("After destroy, every project setting and rule mode is as it was found: yes");
     expect(output).toMatch(/pulumi preview \(no changes expected, no API request\): 0 API requests/);
+    // The outputs say what each blocked rule was; one the sample data already blocks says so (not "was undefined").
+    expect(output).toContain("sql-injection-using-raw (SEVERITY_CRITICAL, already blocked)");
+    expect(output).not.toContain("undefined)");
     expect(existsSync(join(REPO, "Pulumi.demo.yaml"))).toBe(false);
   });
 });

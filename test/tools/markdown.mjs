@@ -6,7 +6,9 @@
 //    (examples/, docs/snippets/), and the page only shows it. `npm run docs:check` fails when a
 //    block differs from its file, so a page cannot show a program that no test runs.
 // 2. Links resolve. Every relative link (`[text](docs/guides/adopting.md#the-flags)`) names a file
-//    or directory of the repository, and its `#anchor` a heading of that file (GitHub's slugs).
+//    or directory of the repository, and its `#anchor` a heading of that file (GitHub's slugs). So
+//    does a link to this repository's main branch on GitHub (the Registry's pages, docs/_index.md and
+//    docs/installation-configuration.md, are published away from the repository and use those).
 //
 // Shared by test/tools/docs.mjs (the commands) and test/tools/markdown.test.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -18,6 +20,9 @@ const GENERATED = [/^docs\/resources\//, /^docs\/functions\//, /^docs\/reference
 const SKIPPED = new Set(["node_modules", "dist", "sdk", ".git", ".tmp", "bin", "obj"]);
 
 const MARKER = /^<!-- file: (\S+) -->$/;
+/** This repository's files on GitHub: `${REPOSITORY_URL}/blob/main/<path>` (a file) or `/tree/main/<path>` (a directory). */
+export const REPOSITORY_URL = "https://github.com/pulumi-semgrep/pulumi-semgrep";
+const ON_GITHUB = new RegExp(`^${REPOSITORY_URL.replace(/[.]/g, "\\.")}/(?:blob|tree)/main/`);
 const FENCE = /^(`{3,})(\S*)\s*$/;
 
 /** Every hand-written Markdown file, relative to `root`, sorted. */
@@ -115,15 +120,17 @@ function linksOf(text) {
     const prose = line.replace(/`[^`]*`/g, "");
     for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) links.push({ target: match[1], line: index + 1 });
   });
-  return links.filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+  return links
+    .map((link) => (ON_GITHUB.test(link.target) ? { ...link, fromRoot: true, target: link.target.replace(ON_GITHUB, "") } : link))
+    .filter(({ target, fromRoot }) => fromRoot || !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 /** Each relative link of `text` (the file `path`) whose file, or heading, does not exist. */
 export function brokenLinks(root, path, text) {
   const problems = [];
-  for (const { target, line } of linksOf(text)) {
+  for (const { target, line, fromRoot } of linksOf(text)) {
     const [file, anchor] = target.split("#");
-    const resolved = file ? normalize(join(dirname(path), decodeURI(file))) : path;
+    const resolved = file ? normalize(join(fromRoot ? "" : dirname(path), decodeURI(file))) : path;
     if (file && (resolved.startsWith("..") || !existsSync(join(root, resolved)))) {
       problems.push(`${path}:${line}: the link ${target} names ${relative(".", resolved)}, which does not exist`);
       continue;

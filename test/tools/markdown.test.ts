@@ -62,6 +62,15 @@ describe("the repository's hand-written Markdown", () => {
     }
   });
 
+  it("the Registry's pages link only by absolute address (they are published away from the repository)", () => {
+    for (const page of ["docs/_index.md", "docs/installation-configuration.md"]) {
+      const relative = [...readFileSync(join(REPO, page), "utf8").matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!)
+        .filter((t) => !/^(https?:|#)/.test(t));
+      expect(relative, page).toEqual([]);
+    }
+  });
+
   it("the README and the Registry overview show the example programs as files", () => {
     const shown = (path: string) =>
       [...readFileSync(join(REPO, path), "utf8").matchAll(/<!-- file: (\S+) -->/g)].map((m: RegExpMatchArray) => m[1]);
@@ -116,6 +125,14 @@ describe("links", () => {
     expect(brokenLinks(root, "docs/guides/other.md", page)).toEqual([
       "docs/guides/other.md:1: the link adopting.md#not-a-heading: docs/guides/adopting.md has no heading #not-a-heading",
       "docs/guides/other.md:1: the link gone.md names docs/guides/gone.md, which does not exist",
+    ]);
+  });
+
+  it("a link to this repository's main branch on GitHub is checked like a relative one, from the root", () => {
+    const url = "https://github.com/pulumi-semgrep/pulumi-semgrep";
+    const page = `[a](${url}/blob/main/docs/guides/adopting.md#the-command) [b](${url}/tree/main/docs) [c](${url}/blob/main/docs/gone.md)`;
+    expect(brokenLinks(root, "docs/_index.md", page)).toEqual([
+      "docs/_index.md:1: the link docs/gone.md names docs/gone.md, which does not exist",
     ]);
   });
 
