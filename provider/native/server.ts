@@ -6,8 +6,8 @@
  * detailed diff, native secrets, functions through Invoke, and the schema.
  *
  * `@pulumi/pulumi/provider`'s own server is not used: it drops the provider's config, crashes on
- * the property-less Read that import sends, and passes no detailed diff (see
- * ../shared/notes/native-plugin-facts.md).
+ * the property-less Read that import sends, and passes no detailed diff (docs/architecture.md,
+ * "Through the native front end").
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
  * Promise 4 in the pack: a violation never prints the text of a secret input. The provider's rule
- * (dynamic/redact.ts) is reused: the texts of a resource's secret inputs become `[secret]` in
+ * (provider/core/runtime/redact.ts) is reused: the texts of a resource's secret inputs become `[secret]` in
  * every message a policy reports, whatever the policy's own code forgot to hide.
  */
 import type { ReportViolation } from "@pulumi/policy";

@@ -1,4 +1,4 @@
-/** Every operation of api-v1.md through the client, against the emulator over HTTP. */
+/** Every v1 operation the client implements, through the client, against the emulator over HTTP. */
 import { describe, expect, it } from "vitest";
 import { NotFoundError, type SbomFormatVersion } from "../../provider/client";
 import { MAX_URL_LENGTH } from "../../provider/client/api/projects";

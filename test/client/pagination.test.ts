@@ -78,7 +78,7 @@ describe("guards against endless listings", () => {
     );
     const client = new SemgrepClient({ baseUrl: stub.url, token: "t", env: {} });
     const scans = await client.scans.search(1).toArray();
-    // A status newer than api-v1.md is read, not refused.
+    // A status newer than the first v1 description is read, not refused (docs/live-service.md, "Scans").
     expect(scans.map((s) => s.status)).toEqual(["SCAN_STATUS_PENDING"]);
     expect(stub.received).toHaveLength(1);
     await client.close();

@@ -402,7 +402,7 @@ describe("retries of an apply", () => {
   });
 });
 
-describe("the live service's error codes (real-api-notes.md, 'From real clients'); the older names accepted", () => {
+describe("the live service's error codes (docs/live-service.md, 'From real clients'); the older names accepted", () => {
   /** The error a scripted answer to an apply gives. */
   async function applyMeeting(status: number, body: object) {
     const { client, close } = await scripted([(_req, res) => json(res, status, body)]);

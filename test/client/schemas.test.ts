@@ -1,4 +1,4 @@
-/** The response schemas accept what the live service really sends (real-api-notes.md). */
+/** The response schemas accept what the live service really sends (docs/live-service.md). */
 import { describe, expect, it } from "vitest";
 import { toDate } from "../../provider/client";
 import { project, rule, scanDetail, scanSummary } from "../../provider/client/schemas";

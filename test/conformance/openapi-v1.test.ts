@@ -49,7 +49,7 @@ const EMULATOR_ONLY_OPERATIONS = { "projects.delete": "ProjectsService_DeletePro
 
 /**
  * Where the client's requests depart from this OpenAPI on purpose, because public clients of the
- * live service show what it takes (spec/real-api-notes.md, "From real clients"; issue 22: that
+ * live service show what it takes (docs/live-service.md, "From real clients"; issue 22: that
  * evidence wins): each as the exact problem the checker reports, with the reason. Each must
  * occur, so the list cannot go stale, and no other problem may.
  */

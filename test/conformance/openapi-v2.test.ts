@@ -154,7 +154,7 @@ if (!file) {
     });
 
     // The OpenAPI's prose says "409 with the current state_version" without naming the field; the
-    // live service names it current_state_version (real-api-notes.md, "From real clients").
+    // live service names it current_state_version (docs/live-service.md, "From real clients").
     it("an apply without If-Match: 428; with a stale one: 409 with the current state_version", async () => {
       const current = (await get(emulator, "/detection-policy/code")) as { state_version: string; bundle: object };
       const body = { bundle: { rulesets: ["p/default"] } };

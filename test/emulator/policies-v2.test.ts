@@ -355,7 +355,7 @@ describe("dry runs report every validation error at once", () => {
   });
 });
 
-describe("the live service's codes and fields (real-api-notes.md, 'From real clients')", () => {
+describe("the live service's codes and fields (docs/live-service.md, 'From real clients')", () => {
   it("UNKNOWN_REFERENCE: each missing project in validation_errors; the apply's 400 lists them all in missing_references", async () => {
     const before = await read();
     const bundle = {

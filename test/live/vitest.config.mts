@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-/** `npm run test:live`: read-only checks against the real Semgrep service (see the README). */
+/** `npm run test:live`: read-only checks against the real Semgrep service (see CONTRIBUTING.md, "The live tier"). */
 export default defineConfig({
   test: {
     include: ["test/live/**/*.test.ts"],

@@ -31,8 +31,8 @@ type Change = { inputs: Props; replaces: []; live: unknown } | { inputs: Props; 
 
 /**
  * An optional input the program stops declaring. Where it is a managed field, the resource stops
- * managing it (design.md: "A field no longer declared is no longer touched, by update or by
- * destroy"): no replacement, an update that writes nothing (`changes` says whether the diff asks
+ * managing it (a field no longer declared is no longer touched, by update or by destroy:
+ * docs/concepts/ownership.md, "A field you stop declaring"): no replacement, an update that writes nothing (`changes` says whether the diff asks
  * for one, to drop the field's original from the state), and a delete that leaves the field as
  * it is (`liveAfterDelete`). Where every input identifies the resource, dropping one replaces it.
  */

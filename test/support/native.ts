@@ -237,8 +237,8 @@ interface Kept {
 
 /**
  * Outputs from the server: each of a secret input's name, or derived from a secret input, must come
- * back wrapped, or the engine would store it in plain text (design.md: "Every output derived from a
- * secret input is a secret"); the driver fails the step that shows otherwise.
+ * back wrapped, or the engine would store it in plain text (every output derived from a secret
+ * input is a secret: docs/architecture.md, "Secrets"); the driver fails the step that shows otherwise.
  */
 function outputsView(kind: ResourceKind, outputs: Props, context: Context): Props {
   const { plain, secret: wrappedKeys } = unwrapped(outputs);

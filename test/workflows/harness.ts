@@ -1,6 +1,6 @@
 /**
  * Runs a workflow's steps through the real Pulumi CLI against the emulator and checks the five
- * promises of design.md after each (promise 5 of the design, the policy pack, has its own
+ * promises (docs/concepts/promises.md) after each (promise 5, the policy pack, has its own
  * generator; "previews write nothing" is checked here in its place):
  *   1. after `up`, every declared value is live and the state's outputs say so; a following
  *      `preview --expect-no-changes` passes and writes nothing;

@@ -73,8 +73,8 @@ export function translateFormatVersion({
 
 /**
  * `formatVersion` in either spelling: `{format?, cyclonedxVersion?}`, or the deprecated
- * `version` ("1.4" to "1.7"; api-v1.md's `"1.5"`, still in Semgrep's SDK of 2026-07, which the
- * live service still takes), returned in the `cyclonedxVersion` spelling. What the SbomExport
+ * `version` ("1.4" to "1.7"; the first v1 description's `"1.5"`, still in Semgrep's SDK of 2026-07,
+ * which the live service still takes: docs/live-service.md, "SBOM export"), returned in the `cyclonedxVersion` spelling. What the SbomExport
  * resource and the emulator take; the client sends only {@link sbomFormatVersion}.
  */
 export const anySbomFormatVersion = sbomFormatVersion

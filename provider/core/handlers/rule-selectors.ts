@@ -4,7 +4,7 @@
  * selector's rules are known only from a listing, so its overlaps cannot be claims at `check`:
  * instead, when a check finds another resource declaring rules of the same policy beside a
  * selector, it lists the policy (the shared listing) and refuses the rules both take, so that the
- * preview fails before either writes (design.md, promise 3). Before writing a rule, a rule-mode
+ * preview fails before either writes (promise 3, docs/concepts/promises.md). Before writing a rule, a rule-mode
  * resource asks again (an input unknown at preview, an `up --skip-preview`), so the later writer
  * is refused before its own write. Nothing here outlives the process.
  */

@@ -1,5 +1,5 @@
 /**
- * Real clients, topic "a deployment has one of the two policy APIs" (spec/real-api-notes.md,
+ * Real clients, topic "a deployment has one of the two policy APIs" (docs/live-service.md,
  * "From real clients"): the Policies V2 reconciler of Semgrep's GitOps reference reports that
  * every Policies V2 operation of a deployment not migrated to unified policies answers `403` with
  * the code `DEPLOYMENT_NOT_MIGRATED`; the OpenAPI documents only the mirror, `410

@@ -1,10 +1,10 @@
 /**
  * Real clients, leniency: request forms that public clients of the live service send where they
- * depart from Semgrep's OpenAPI (`spec/real-api-notes.md`, "From real clients"), replayed as raw
+ * depart from Semgrep's OpenAPI (docs/live-service.md, "From real clients"), replayed as raw
  * HTTP against the emulator, as a user's own script would send them. The live service takes each
  * of them, so the emulator must too (a 400 here is a script that works live and fails against the
  * emulator), and each answer carries the fields those scripts read.
- * Written from the notes' description of each form; no client's code is copied.
+ * Written from that page's description of each form; no client's code is copied.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

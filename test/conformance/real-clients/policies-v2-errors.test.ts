@@ -3,7 +3,7 @@
  * of the live service send (a GitOps reconciler of Policies V2: read a bundle, dry-run the
  * candidate, apply it with `If-Match: <state_version>`, map the error codes it meets), replayed
  * straight over HTTP against the emulator of a migrated deployment, asserting the live codes and
- * fields (real-api-notes.md, "From real clients"): 409 `STATE_VERSION_MISMATCH` with
+ * fields (docs/live-service.md, "From real clients"): 409 `STATE_VERSION_MISMATCH` with
  * `current_state_version`, 428 `IF_MATCH_REQUIRED`, 400 `MISSING_DEPENDENT_ACTION` with
  * `missing_companion`, 400 `UNKNOWN_REFERENCE` with `missing_references`, 409 `RESERVED_SLUG`,
  * 404 `PRODUCT_NOT_ENABLED`; and both forms of a dry run (`dryRunRefusals`: an invalid bundle

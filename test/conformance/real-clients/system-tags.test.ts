@@ -1,7 +1,7 @@
 /**
  * Real clients: system tags. On the live service a project with managed scans carries the tag
  * `managed-scan`, which the service keeps whatever a write sends; Semgrep's own tag scripts
- * allow-list it and find managed-scan projects by it (spec/real-api-notes.md, "From real clients").
+ * allow-list it and find managed-scan projects by it (docs/live-service.md, "From real clients").
  * These are the request forms such scripts send, straight to the emulator over HTTP (written from
  * that description; no client of ours in between), and what the answers must say.
  */
