@@ -21,7 +21,7 @@ export default defineConfig({
         // files whose subject is reading the service's answers (every kind through the CLI, data
         // sources, unified policies, system tags, adopt, the policy pack's rule reads). The files
         // about the provider's own logic over answers already read (ownership and renames, secrets,
-        // concurrency, interrupted runs, upgrades, migrations, notes, the examples) run once: a
+        // concurrency, interrupted runs, upgrades, migrations, notes, the examples and their runner) run once: a
         // second pass there re-tested the same reads for about 6 minutes of CI.
         extends: true,
         test: {
@@ -29,7 +29,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts", "test/functions/**/*.test.ts"],
           exclude: [
             "test/e2e/{ownership,secrets,concurrency,interrupted,upgrade,migrate-rule-modes,settling-and-notes}.test.ts",
-            "test/e2e/{examples,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated,demo}.test.ts",
+            "test/e2e/{examples,example-runner,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated,demo}.test.ts",
             "test/e2e/native-schema.test.ts", // no emulator: the schema and the YAML type checker only
             // The native front end over the same handlers: their reads are this pass's in the files above
             // and in yaml-import (whose subject, declarations generated from answers, runs here).

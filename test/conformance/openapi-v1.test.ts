@@ -61,7 +61,7 @@ const REAL_CLIENT_DEPARTURES: Readonly<Record<string, string>> = {
 };
 
 if (!file) {
-  it.skip(`OpenAPI conformance tier did not run: set ${OPENAPI_V1_ENV} to semgrep-public-v1.openapi.yaml (.ci/run does)`, () => {});
+  it.skip(`OpenAPI conformance tier did not run: set ${OPENAPI_V1_ENV} to semgrep-public-v1.openapi.yaml (CI does; node test/tools/openapi-files.mjs --out DIR downloads it)`, () => {});
 } else {
   const contract = new Contract(file);
 

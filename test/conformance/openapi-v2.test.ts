@@ -35,7 +35,7 @@ const CLIENT_OPERATIONS = {
 } as const;
 
 if (!file) {
-  it.skip(`OpenAPI v2 conformance tier did not run: set ${OPENAPI_V2_ENV} to semgrep-public-v2.openapi.yaml (.ci/run does)`, () => {});
+  it.skip(`OpenAPI v2 conformance tier did not run: set ${OPENAPI_V2_ENV} to semgrep-public-v2.openapi.yaml (CI does; node test/tools/openapi-files.mjs --out DIR downloads it)`, () => {});
 } else {
   const contract = new Contract(file);
 

@@ -12,18 +12,20 @@
  *    is true, and destroy leaves the values, as the warnings say (README, "Moving a TypeScript
  *    stack to the generated SDK").
  * The SDK is packed once for the file by the release's own step, dry run, and installed from that
- * tarball (test/support/node-sdk.ts).
+ * tarball (test/support/node-sdk.ts); examples/nodejs-sdk runs as CI's example job runs it, through
+ * the example runner (test/tools/example.mjs: a copy with the SDK installed by npm from the same step's tarball).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulators, writesSince } from "../support/emulator";
-import { installPlugin } from "../support/native-plugin";
+import { installPlugin, packedPlugin } from "../support/native-plugin";
 import { REPO } from "../tools/plugin-pack.mjs";
 import { installSdk, type PackedSdk, packNodeSdk, PROGRAM_TSCONFIG, SDK_PACKAGE, typeCheck } from "../support/node-sdk";
 import { printed, type StateResource, stateOf } from "../support/program";
 import { pulumiWorkspace } from "../support/pulumi";
+import { prepareExample } from "../tools/example.mjs";
 
 const emulators = useEmulators({ preset: "demo" });
 
@@ -125,29 +127,33 @@ exports.added = tags.addedTags;
 });
 
 describe("examples/nodejs-sdk (the README's TypeScript program)", () => {
-  it("runs as shipped: up blocks the rule, adds the tag and exports the policies; a no-change preview; destroy puts both back", async () => {
+  it("runs as shipped, by CI's steps (test/tools/example.mjs): up blocks the rule, adds the tag and exports the policies; a no-change preview; destroy puts both back", async () => {
     const emulator = await emulators.start();
     const before = liveOf(emulator);
-    const index = readFileSync(join(REPO, "examples", "nodejs-sdk", "index.ts"), "utf8");
-    const workspace = await sdkWorkspace(emulator, { "index.ts": index }, "config");
-    await workspace.run(["up", "--yes", "--skip-preview"]);
-    const live = liveOf(emulator);
-    expect(live.modes[`${SAST_POLICY_ID}/${EVAL}`]).toBe("MODE_BLOCK");
-    expect(before.modes[`${SAST_POLICY_ID}/${EVAL}`]).not.toBe("MODE_BLOCK");
-    expect(live.projects["acme/web-app"]!.tags).toEqual([...before.projects["acme/web-app"]!.tags, "owner:appsec"].sort());
-    const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
-    expect(outputs).toEqual({
-      policies: emulator
-        .state()
-        .policies.filter((p) => p.deploymentId === 1)
-        .map((p) => p.name),
-    });
+    const example = await prepareExample(join(REPO, "examples", "nodejs-sdk"), { emulator, pluginTarball: await packedPlugin() });
+    try {
+      await example.step("up");
+      const live = liveOf(emulator);
+      expect(live.modes[`${SAST_POLICY_ID}/${EVAL}`]).toBe("MODE_BLOCK");
+      expect(before.modes[`${SAST_POLICY_ID}/${EVAL}`]).not.toBe("MODE_BLOCK");
+      expect(live.projects["acme/web-app"]!.tags).toEqual([...before.projects["acme/web-app"]!.tags, "owner:appsec"].sort());
+      const outputs = JSON.parse((await example.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+      expect(outputs).toEqual({
+        policies: emulator
+          .state()
+          .policies.filter((p) => p.deploymentId === 1)
+          .map((p) => p.name),
+      });
 
-    const mark = emulator.requests().length;
-    await workspace.run(["preview", "--expect-no-changes"]);
-    expect(writesSince(emulator, mark)).toEqual([]);
-    await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(liveOf(emulator)).toEqual(before);
+      const mark = emulator.requests().length;
+      await example.step("preview");
+      expect(writesSince(emulator, mark)).toEqual([]);
+      await example.step("destroy");
+      expect(liveOf(emulator)).toEqual(before);
+      expect(example.changed()).toEqual([]);
+    } finally {
+      example.remove();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import {
   SAST_POLICY_ID,
   startEmulator,
 } from "../../provider/emulator";
+import { snapshotOf as snapshot, withoutAuditFields as auditFieldsAside } from "../tools/emulator-state.mjs";
 
 export interface EmulatorFixture {
   emulator: RunningEmulator;
@@ -112,18 +113,10 @@ export const writesSince = (emulator: RunningEmulator, mark: number): string[] =
     .map((r) => `${r.operation} ${r.status}`);
 
 /** The emulator's whole state, as JSON (a copy: the emulator keeps changing its own). */
-export const snapshotOf = (emulator: RunningEmulator): EmulatorState => JSON.parse(JSON.stringify(emulator.state())) as EmulatorState;
+export const snapshotOf = (emulator: RunningEmulator): EmulatorState => snapshot(emulator) as EmulatorState;
 
 /**
  * Rules set and put back keep the time and author of their last change: `after`'s are made
  * `before`'s, so that a test compares the rest of two snapshots whole (their modes are compared).
  */
-export function withoutAuditFields(after: EmulatorState, before: EmulatorState) {
-  for (const policy of after.policies) {
-    const was = before.policies.find((p) => p.id === policy.id)!;
-    for (const rule of policy.rules) {
-      const old = was.rules.find((r) => r.path === rule.path)!;
-      if (rule.lastChangeAt !== old.lastChangeAt) Object.assign(rule, { lastChangeAt: old.lastChangeAt, lastChangeBy: old.lastChangeBy });
-    }
-  }
-}
+export const withoutAuditFields: (after: EmulatorState, before: EmulatorState) => void = auditFieldsAside;

@@ -9,18 +9,11 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pack, REPO, tarballName } from "../tools/plugin-pack.mjs";
+import { pack, REPO, tarballForHere } from "../tools/plugin-pack.mjs";
 import type { PulumiWorkspace } from "./pulumi";
 
 /** The package's version: the plugin's, as `pulumi plugin ls` lists it. */
 export const PLUGIN_VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
-
-/** Pulumi's names for this machine's OS and architecture (`windows`, `amd64`). */
-export function pulumiPlatform(): { os: string; arch: string } {
-  const os = process.platform === "win32" ? "windows" : process.platform;
-  const arch = process.arch === "x64" ? "amd64" : process.arch;
-  return { os, arch };
-}
 
 let packed: Promise<string[]> | undefined;
 
@@ -32,11 +25,7 @@ export function packedTarballs(): Promise<string[]> {
 
 /** This machine's tarball. */
 export async function packedPlugin(): Promise<string> {
-  const { os, arch } = pulumiPlatform();
-  const name = tarballName(PLUGIN_VERSION, os, arch);
-  const found = (await packedTarballs()).find((p) => p.endsWith(name));
-  if (!found) throw new Error(`plugin:pack wrote no ${name}`);
-  return found;
+  return tarballForHere(await packedTarballs(), PLUGIN_VERSION);
 }
 
 /** `pulumi plugin install resource semgrep <version> --file <tarball>` into the workspace's PULUMI_HOME. */

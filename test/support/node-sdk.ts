@@ -11,7 +11,8 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { inject } from "vitest";
-import { packageVersion, ReleaseError, runStep } from "../tools/release.mjs";
+import { packNodeSdk as packed } from "../tools/example-sdks.mjs";
+import { ReleaseError } from "../tools/release.mjs";
 
 /** The SDK's npm name (schema.json's `language.nodejs.packageName`). */
 export const SDK_PACKAGE = "@pulumi-semgrep/semgrep";
@@ -25,10 +26,7 @@ const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, st
 export async function packNodeSdk(): Promise<PackedSdk> {
   const out = mkdtempSync(join(tmpdir(), "pulumi-semgrep-nodejs-sdk-"));
   try {
-    const packed = (await runStep("nodejs-sdk", { dryRun: true, tag: `v${packageVersion()}`, out, log: () => undefined })) as {
-      tarball: string;
-    };
-    return { tarball: packed.tarball };
+    return { tarball: (await packed(out)) as string };
   } catch (error) {
     if (error instanceof ReleaseError) return { refused: error.message };
     throw error;

@@ -1,17 +1,24 @@
 #!/usr/bin/env node
-// Prints, as its last line, the absolute path of an `actionlint` binary (the GitHub Actions
-// workflow linter, https://github.com/rhysd/actionlint) built from the Go module proxy and cached
-// outside the repo, keyed by version: ~/.cache/pulumi-semgrep/actionlint/<version>/actionlint
-// (root: $PULUMI_SEMGREP_CACHE, else $XDG_CACHE_HOME/pulumi-semgrep). Progress goes to stderr.
+// `npm run actionlint [-- FILE...]`: lints the GitHub Actions workflows (every file of
+// .github/workflows/, or the FILEs given) with actionlint (https://github.com/rhysd/actionlint):
+// its findings on stdout and exit 1 when there are any, nothing and exit 0 otherwise.
+// `--path` prints instead, as its last line, the binary's absolute path. The binary is built from
+// the Go module proxy and cached outside the repo, keyed by version:
+// ~/.cache/pulumi-semgrep/actionlint/<version>/actionlint (root: $PULUMI_SEMGREP_CACHE, else
+// $XDG_CACHE_HOME/pulumi-semgrep). Progress goes to stderr.
 //
 // Why a build: release binaries cannot be downloaded here, but actionlint is a Go module without
 // `replace` directives, so `go install pkg@version` builds it (cold: about a minute on 2 cores).
 // Test workers that race here waste a build but never see a half-written binary: each builds into
 // a directory of its own and renames the result into place.
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { cacheRoot, go, log as logAs } from "./go-build.mjs";
+
+const REPO = join(fileURLToPath(import.meta.url), "../../..");
 
 const MODULE = "github.com/rhysd/actionlint";
 /** Pinned: a version the module proxy serves (`go list -m -versions github.com/rhysd/actionlint`). */
@@ -55,9 +62,51 @@ export function actionlint(version = ACTIONLINT_VERSION) {
   return binary;
 }
 
+/** Every workflow of the repository: .github/workflows/*.yml and *.yaml, sorted. */
+export function workflowFiles() {
+  const dir = join(REPO, ".github/workflows");
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/**
+ * actionlint on `files`: its exit status and findings. ShellCheck and pyflakes are left out
+ * whatever is installed, so the answer is the same on every machine (each `run:` is one command of
+ * this repository's: nothing for them to find). A workflow that calls a local reusable workflow
+ * (`uses: ./.github/workflows/…`) is checked against that file too.
+ */
+export function lint(files, binary = actionlint()) {
+  const result = spawnSync(binary, ["-no-color", "-shellcheck=", "-pyflakes=", ...files], { cwd: REPO, encoding: "utf8" });
+  if (result.error) throw result.error;
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+const USAGE = `usage: npm run actionlint [-- FILE...] | node test/tools/actionlint.mjs [--path] [FILE...]
+
+Lints the workflows (every file of .github/workflows/, or the FILEs given) with actionlint
+${ACTIONLINT_VERSION}, built from the Go module proxy once and cached. Exits 1 on any finding.
+
+  --path      print the binary's path instead (building it when missing)
+  -h, --help  this text`;
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    process.stdout.write(`${actionlint()}\n`);
+    const { values, positionals } = parseArgs({
+      allowPositionals: true,
+      options: { path: { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
+    });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+    } else if (values.path) {
+      process.stdout.write(`${actionlint()}\n`);
+    } else {
+      const files = positionals.length ? positionals.map((f) => resolve(f)) : workflowFiles();
+      const { status, output } = lint(files);
+      process.stdout.write(output);
+      if (status !== 0) process.exit(1);
+    }
   } catch (error) {
     log(`error: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

@@ -225,6 +225,22 @@ export function tar(files, mtime) {
   return Buffer.concat(blocks);
 }
 
+/** Pulumi's names for this machine's OS and architecture (`windows`, `amd64`), as in a tarball's name. */
+export function pulumiPlatform() {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  return { os, arch };
+}
+
+/** Of the tarballs `pack` wrote, this machine's; throws naming it when it is not among them. */
+export function tarballForHere(tarballs, version) {
+  const { os, arch } = pulumiPlatform();
+  const name = tarballName(version, os, arch);
+  const found = tarballs.find((p) => p.endsWith(name));
+  if (!found) throw new Error(`plugin:pack wrote no ${name}`);
+  return found;
+}
+
 /** Bundles once, then writes one tarball per target into `outDir`; returns their paths. */
 export async function pack(outDir = join(REPO, "dist/plugins")) {
   const started = Date.now();

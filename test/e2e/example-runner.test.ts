@@ -1,0 +1,89 @@
+/**
+ * The example runner CI runs each SDK example through (`npm run example -- <dir>`,
+ * test/tools/example.mjs), as a command: its own emulator, the example's SDK wired in, up, a
+ * no-change preview, destroy, and the emulator's state after destroy compared with the one before.
+ * It passes on examples/nodejs-sdk as shipped, and fails (exit 1) naming what went wrong: a value
+ * destroy left (the same program with `retainOnDelete` on its tags), or the step that failed (a
+ * program whose `up` fails). The Go example runs through the same steps in go-sdk.test.ts (once:
+ * its first compile takes minutes); Python and C# run in CI only (no toolchain here).
+ */
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO } from "../tools/plugin-pack.mjs";
+
+const RUNNER = join(REPO, "test/tools/example.mjs");
+const EXAMPLE = join(REPO, "examples/nodejs-sdk");
+
+/** `node test/tools/example.mjs ARGS` (without blocking this worker): its exit status and output. */
+function runner(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RUNNER, ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const copies: string[] = [];
+afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A copy of examples/nodejs-sdk whose index.ts is changed by `edit`. */
+function editedExample(edit: (index: string) => string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-runner-test-")), "nodejs-sdk");
+  copies.push(join(dir, ".."));
+  cpSync(EXAMPLE, dir, { recursive: true });
+  const index = join(dir, "index.ts");
+  const text = readFileSync(index, "utf8");
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  writeFileSync(index, edited);
+  return dir;
+}
+
+describe("npm run example (test/tools/example.mjs)", { timeout: 300_000 }, () => {
+  it("runs examples/nodejs-sdk as shipped: up, a no-change preview and destroy, exit 0", async () => {
+    const run = await runner([EXAMPLE]);
+    expect(run.stderr).toContain("examples/nodejs-sdk: up, a no-change preview and destroy passed; destroy put back every value");
+    expect(run.status).toBe(0);
+    // Each step's output: the stack and both resources created, nothing to change, all deleted.
+    expect(run.stdout).toMatch(/Resources:\s+\+ 3 created/);
+    expect(run.stdout).toMatch(/Resources:\s+3 unchanged/);
+    expect(run.stdout).toMatch(/Resources:\s+- 3 deleted/);
+  });
+
+  it("fails naming the value when destroy leaves one (the tags kept by retainOnDelete)", async () => {
+    const dir = editedExample((index) =>
+      index.replace('tags: ["owner:appsec"],\n});', 'tags: ["owner:appsec"],\n}, { retainOnDelete: true });'),
+    );
+    const run = await runner([dir]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "nodejs-sdk: after destroy, the emulator's state differs from the one before the run (destroy left a value):",
+    );
+    expect(run.stderr).toMatch(/ {2}projects\["acme\/web-app"\]\.tags: \[[^\]]*\] → \[[^\]]*"owner:appsec"[^\]]*\]\n/);
+    expect(run.stderr).not.toContain("passed");
+  });
+
+  it("fails naming the step and the reason when the example fails", async () => {
+    const dir = editedExample((index) => index.replace('projectName: "acme/web-app"', 'projectName: "acme/no-such-project"'));
+    const run = await runner([dir]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/\[example\] error: .*nodejs-sdk: pulumi up --yes --skip-preview failed \(exit \d+\):/);
+    expect(run.stderr).toContain("acme/no-such-project");
+  });
+
+  it("refuses a directory without a Pulumi project, and prints its usage on --help", async () => {
+    const missing = await runner([join(REPO, "examples")]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("[example] error: examples holds no Pulumi.yaml: give the directory of an example");
+    const help = await runner(["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: node test\/tools\/example.mjs <example directory>/);
+  });
+});
