@@ -27,8 +27,8 @@ const OUTSIDE_NOTES: readonly RegExp[] = [
   /\bapi-v1\.md\b/,
 ];
 
-/** CI, where the OpenAPI files are handed to the conformance tier. */
-const CI_FILES = /^(?:\.ci\/|\.github\/workflows\/)/;
+/** CI, where the OpenAPI files are handed to the conformance tier, and the test of CI's message when they are missing. */
+const CI_FILES = /^(?:\.ci\/|\.github\/workflows\/|test\/release\/ci\.test\.ts$)/;
 /** A line about the OpenAPI files (`SEMGREP_OPENAPI_V1`, `semgrep-public-v1.openapi.yaml`, a comment saying where they are kept). */
 const ABOUT_OPENAPI = /openapi/i;
 
