@@ -100,7 +100,7 @@ describe("pulumi-semgrep adopt: usage", () => {
       const run = await adoptCli(args, { cwd });
       expect(run.status).toBe(0);
       expect(run.stderr).toBe("");
-      for (const flag of ["--deployment", "--out", "--projects", "--policies", "--skip", "--force", "--url"])
+      for (const flag of ["--deployment", "--out", "--projects", "--policies", "--skip", "--force", "--language", "--url"])
         expect(run.stdout).toContain(flag);
       for (const area of ["projects", "policies", "unified-policies"]) expect(run.stdout).toContain(area);
       expect(run.stdout).toContain("SEMGREP_APP_TOKEN");

@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readCommandLine } from "./command-line.mjs";
 import { cacheRoot, go, log as logAs } from "./go-build.mjs";
 
 const MODULE = "github.com/rhysd/actionlint";
@@ -56,6 +57,12 @@ export function actionlint(version = ACTIONLINT_VERSION) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  readCommandLine({
+    command: "npm run actionlint",
+    about: `Prints, as its last line, the path of an \`actionlint\` binary (the GitHub Actions workflow
+linter) ${ACTIONLINT_VERSION}, built once from the Go module proxy (needs \`go\`; about a minute) and cached in
+${cachedBinary()}. Progress goes to stderr.`,
+  });
   try {
     process.stdout.write(`${actionlint()}\n`);
   } catch (error) {
