@@ -51,6 +51,11 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
                      off: a non-empty DIR is refused)
   --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
                      https://semgrep.dev)
+  --package SPEC     typescript: what the generated package.json installs pulumi-semgrep from
+                     (default this version, ${PACKAGE_VERSION}, from the npm registry): any npm install
+                     spec, written as given (a version range, a git URL, a file: path), but a
+                     relative path (a tarball from \`npm pack\` in a clone: ./pulumi-semgrep-<v>.tgz),
+                     which is written as seen from DIR; yaml: the README's \`npm install -g\` line
   -h, --help         this text (pulumi-semgrep --version prints the package's version)
 
 The token is read from SEMGREP_APP_TOKEN (then SEMGREP_API_TOKEN) and is never written. Progress
@@ -82,6 +87,7 @@ function parseAdopt(argv: string[]) {
         force: { type: "boolean" },
         language: { type: "string" },
         url: { type: "string" },
+        package: { type: "string" },
       },
     });
   } catch (error) {
@@ -99,6 +105,8 @@ function parseAdopt(argv: string[]) {
   // An area both chosen from and skipped: which one was meant cannot be told, so neither is guessed.
   const projects = listFlag(values.projects);
   const policies = listFlag(values.policies);
+  if (values.package !== undefined && !values.package.trim())
+    throw new UsageError("--package needs an npm install spec: a version, a tarball from npm pack, a path or a git URL");
   if (projects.length && skip.includes("projects")) throw new UsageError("--projects and --skip projects contradict: give one of them");
   if (policies.length && skip.includes("policies")) throw new UsageError("--policies and --skip policies contradict: give one of them");
   return {
@@ -110,6 +118,7 @@ function parseAdopt(argv: string[]) {
     force: values.force ?? false,
     language: language as Language,
     url: values.url,
+    package: values.package,
   };
 }
 
@@ -125,6 +134,7 @@ function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): strin
     ...request.policies.map((p) => `--policies ${shellQuoted(p)}`),
     ...request.skip.map((s) => `--skip ${s}`),
     ...(request.language === "yaml" ? ["--language yaml"] : []),
+    ...(request.package === undefined ? [] : [`--package ${shellQuoted(request.package)}`]),
   ].join(" ");
 }
 
