@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { SemgrepClient } from "../client";
 import { resolveCredentials } from "../client/config";
 import { type AdoptionPlan, planAdoption } from "./plan";
+import { checkPackageSpec, dependencySpec } from "./package-spec";
 import { AdoptRequestError, type Area, findDeployment, type Progress, readDeployment } from "./read";
 import { renderProject } from "./render";
 import { renderYamlProject } from "./render-yaml";
@@ -47,6 +48,13 @@ export interface AdoptOptions {
   progress?: Progress;
   /** The command line shown in the generated files' headers. */
   command?: string;
+  /**
+   * What the generated project installs `pulumi-semgrep` from instead of this version from the
+   * npm registry: any npm install spec (a version range, a tarball from `npm pack`, a `file:` path,
+   * a git URL), written into package.json as given, but a relative path, which is written as seen
+   * from the project's directory (package-spec.ts). The YAML program's README names it too.
+   */
+  package?: string;
 }
 
 /** The languages adopt writes a program in. */
@@ -94,6 +102,7 @@ function ambiguousBranches(projects: AdoptionPlan["projects"], file: string): st
 
 export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
   const progress = options.progress ?? (() => {});
+  if (options.package !== undefined) checkPackageSpec(options.package); // a mistyped path: said before any request
   const credentials = resolveCredentials([{ url: options.url, urlSource: options.urlSource ?? "--url" }], options.env);
   // A control character inside the token (a token pasted with its line break) makes the HTTP
   // library refuse the header, which the client reports as a failed connection to the address:
@@ -124,6 +133,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     const render = language === "yaml" ? renderYamlProject : renderProject;
     const rendered = render(plan, {
       version: PACKAGE.version,
+      ...(options.package === undefined ? {} : { package: dependencySpec(options.package, { version: PACKAGE.version, projectDir: dir }) }),
       pulumiRange: PACKAGE.dependencies["@pulumi/pulumi"] ?? "^3.0.0",
       command: options.command ?? `pulumi-semgrep adopt --deployment ${deployment.slug}${language === "yaml" ? " --language yaml" : ""}`,
     });

@@ -13,8 +13,13 @@ export interface RenderedProject {
 }
 
 export interface RenderContext {
-  /** This package's version, which the generated package.json depends on exactly. */
+  /** This package's version, which the generated package.json depends on exactly unless `package` says otherwise. */
   version: string;
+  /**
+   * What the generated project installs `pulumi-semgrep` from instead of the registry's `version`:
+   * `adopt --package`'s npm install spec, a relative path seen from the project (package-spec.ts).
+   */
+  package?: string;
   /** The `@pulumi/pulumi` range this package depends on. */
   pulumiRange: string;
   /** The command line that generated it, without credentials, for the header. */
@@ -250,7 +255,7 @@ function projectFiles(plan: AdoptionPlan, context: RenderContext): Record<string
     name,
     private: true,
     main: "index.ts",
-    dependencies: { "@pulumi/pulumi": context.pulumiRange, "pulumi-semgrep": context.version },
+    dependencies: { "@pulumi/pulumi": context.pulumiRange, "pulumi-semgrep": context.package ?? context.version },
     devDependencies: { "@types/node": "^22.0.0", typescript: "^5.9.0" },
   };
   const tsconfig = {
@@ -304,6 +309,20 @@ catches changes made in the web UI (see the package's \`examples/drift-check\`).
 
 \`pulumi destroy\` puts back what this program changed since it was adopted (the first \`up\`
 that changes a value records the value it replaces) and leaves everything else as it is.
+
+## Installing pulumi-semgrep
+
+${
+  context.package === undefined
+    ? `\`package.json\` depends on \`pulumi-semgrep\` ${context.version}, from the npm registry. A build that
+is not published there (a clone, a tarball someone sent) installs from a tarball: in a clone of
+pulumi-semgrep, \`npm ci && npm pack\` writes \`pulumi-semgrep-<version>.tgz\`. Set
+\`"pulumi-semgrep": "file:<path to the tarball, from this directory>"\` in \`package.json\`, then
+\`npm install\`; \`pulumi-semgrep adopt --package <path to the tarball>\` writes it so from the start.`
+    : `\`package.json\` installs \`pulumi-semgrep\` from \`${context.package}\`, as adopt's \`--package\` said
+(a relative path is written as seen from this directory). For the npm registry's release instead,
+set \`"pulumi-semgrep": "${context.version}"\` there and run \`npm install\` again.`
+}
 `;
 }
 

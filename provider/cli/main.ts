@@ -6,6 +6,7 @@
  * always before anything is written; 1 for a failure while reading.
  */
 import { parseArgs } from "node:util";
+import { argumentProblem, asksForHelp } from "./arguments";
 import {
   AdoptRequestError,
   PACKAGE_VERSION,
@@ -34,9 +35,11 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
   --deployment D     the deployment, by slug (e.g. acme) or numeric id (required)
   --out DIR          where to write the project (default ./semgrep-<slug>); must be absent or empty
   --projects GLOB    declare only the projects whose name matches (* any characters, / included;
-                     ? one character); several times, or comma-separated
+                     ? one character); several times, or comma-separated (default all)
   --policies ID      declare only these v1 policies (id or slug); several times, or comma-separated
+                     (default all)
   --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
+                     (default none)
   --language L       typescript (default): index.ts and data files using this package's
                      classes; yaml: a Pulumi YAML program (Pulumi.yaml, Main.yaml) of the native
                      plugin's resources (semgrep:index:<Kind>), no package.json
@@ -44,9 +47,15 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
                      too) and removes the program files it no longer writes, the other
                      language's included (any .ts file in policies/ and detection-policies/,
                      projects.ts, remediation-policies.ts, index.ts, Main.yaml); a yaml run
-                     leaves package.json, tsconfig.json and node_modules/ and names them
+                     leaves package.json, tsconfig.json and node_modules/ and names them (default
+                     off: a non-empty DIR is refused)
   --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
                      https://semgrep.dev)
+  --package SPEC     typescript: what the generated package.json installs pulumi-semgrep from
+                     (default this version, ${PACKAGE_VERSION}, from the npm registry): any npm install
+                     spec, written as given (a version range, a git URL, a file: path), but a
+                     relative path (a tarball from \`npm pack\` in a clone: ./pulumi-semgrep-<v>.tgz),
+                     which is written as seen from DIR; yaml: the README's \`npm install -g\` line
   -h, --help         this text (pulumi-semgrep --version prints the package's version)
 
 The token is read from SEMGREP_APP_TOKEN (then SEMGREP_API_TOKEN) and is never written. Progress
@@ -62,6 +71,7 @@ const listFlag = (values: string[] | undefined) =>
     .filter(Boolean);
 
 function parseAdopt(argv: string[]) {
+  if (asksForHelp(argv)) return undefined; // help first, whatever else is on the line
   let parsed;
   try {
     parsed = parseArgs({
@@ -77,14 +87,13 @@ function parseAdopt(argv: string[]) {
         force: { type: "boolean" },
         language: { type: "string" },
         url: { type: "string" },
-        help: { type: "boolean", short: "h" },
+        package: { type: "string" },
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0]!);
+    throw new UsageError(argumentProblem(error));
   }
   const { values } = parsed;
-  if (values.help) return undefined;
   if (!values.deployment?.trim()) throw new UsageError("--deployment is required: the deployment's slug (e.g. acme) or numeric id");
   const skip = listFlag(values.skip);
   const unknown = skip.filter((area) => !(AREAS as readonly string[]).includes(area));
@@ -96,6 +105,8 @@ function parseAdopt(argv: string[]) {
   // An area both chosen from and skipped: which one was meant cannot be told, so neither is guessed.
   const projects = listFlag(values.projects);
   const policies = listFlag(values.policies);
+  if (values.package !== undefined && !values.package.trim())
+    throw new UsageError("--package needs an npm install spec: a version, a tarball from npm pack, a path or a git URL");
   if (projects.length && skip.includes("projects")) throw new UsageError("--projects and --skip projects contradict: give one of them");
   if (policies.length && skip.includes("policies")) throw new UsageError("--policies and --skip policies contradict: give one of them");
   return {
@@ -107,6 +118,7 @@ function parseAdopt(argv: string[]) {
     force: values.force ?? false,
     language: language as Language,
     url: values.url,
+    package: values.package,
   };
 }
 
@@ -122,6 +134,7 @@ function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): strin
     ...request.policies.map((p) => `--policies ${shellQuoted(p)}`),
     ...request.skip.map((s) => `--skip ${s}`),
     ...(request.language === "yaml" ? ["--language yaml"] : []),
+    ...(request.package === undefined ? [] : [`--package ${shellQuoted(request.package)}`]),
   ].join(" ");
 }
 
@@ -186,6 +199,7 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   try {
+    if (command.startsWith("-")) throw new UsageError(`unknown option ${command}`);
     if (command !== "adopt") throw new UsageError(`unknown command ${JSON.stringify(command)}: the one command is adopt`);
     const request = parseAdopt(rest);
     if (!request) {
@@ -206,8 +220,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${summary(result)}\n`);
     return 0;
   } catch (error) {
-    const hint = error instanceof UsageError ? " (pulumi-semgrep adopt --help lists the options)" : "";
-    process.stderr.write(`pulumi-semgrep ${command}: ${messageOf(error)}${hint}\n`);
+    const where = command === "adopt" ? "pulumi-semgrep adopt" : "pulumi-semgrep";
+    const hint = error instanceof UsageError ? ` (${where} --help lists the options)` : "";
+    process.stderr.write(`${where}: ${messageOf(error)}${hint}\n`);
     return isRequestError(error) ? 2 : 1;
   }
 }

@@ -4,36 +4,41 @@
  * Prints one line holding its address (`http://HOST:PORT`) once it listens.
  */
 import { parseArgs } from "node:util";
+import { argumentProblem, asksForHelp } from "../cli/arguments";
 import { DETECTION_PRODUCTS, type DetectionProduct } from "../client/schemas/enums";
 import { type PresetName, PRESETS } from "./model";
 import { DEFAULT_TOKEN, startEmulator } from "./server";
 
 const USAGE = `Usage: pulumi-semgrep-emulator [options]
 
+Runs the Semgrep API emulator until SIGTERM or SIGINT; prints one line holding its address
+(http://HOST:PORT) once it listens.
+
   --port N           port to listen on (0 = any free port; default 0)
   --host HOST        address to listen on (default 127.0.0.1)
   --token TOKEN      an accepted bearer token (default ${DEFAULT_TOKEN}); give it more than once
                      to accept several, each valid for every request (to test a token rotation)
   --data FILE        state file: loaded at start if present, every change persisted there
+                     (default none: the state lives in memory, from the preset)
   --preset NAME      sample data: ${PRESETS.join(" | ")} (default demo)
   --fault-rate R     share of requests answered with a transient fault (0 to 1; default 0)
   --latency-ms N     delay before every answer (default 0)
-  --seed N           seed of the fault sequence, to replay it
+  --seed N           seed of the fault sequence, to replay it (default none: a new sequence each run)
   --omit-empty       leave out of every answer the fields at their default value (false, 0, "",
                      empty lists, null) except those the OpenAPI marks required, as protobuf's
-                     JSON mapping does
+                     JSON mapping does (default off)
   --policies-v2      the deployment is migrated to unified policies: the Policies V2 operations
                      answer, and the v1 policy operations answer 410 Gone with the error code
                      DEPLOYMENT_MIGRATED. Without it the deployment still uses v1 policies, and
                      every Policies V2 operation answers 403 with the error code
-                     DEPLOYMENT_NOT_MIGRATED (a deployment has one of the two, as live)
+                     DEPLOYMENT_NOT_MIGRATED (a deployment has one of the two, as live; default off)
   --detection-products LIST
                      the products with a Policies V2 detection policy, comma-separated
                      (default ${DETECTION_PRODUCTS.join(",")}); the others answer 404 PRODUCT_NOT_ENABLED
   --dry-run-refusals Policies V2 dry runs answer in the live service's other form: an invalid
                      bundle is refused with 400 (409 RESERVED_SLUG) and the first problem's code
                      and fields, as its apply would be, instead of 200 with validation_errors;
-                     a clean dry run leaves out state_version
+                     a clean dry run leaves out state_version (default off)
   -h, --help         this text
 
 Admin endpoints (no token): GET /_emulator/requests (the request log), POST /_emulator/reset,
@@ -42,8 +47,9 @@ GET /_emulator/state, POST /_emulator/faults {"faultRate", "latencyMs", "retryAf
 (handled, answer never arrives) and concurrent-write (another client's apply lands just before a
 Policies V2 apply, which then meets 409 STATE_VERSION_MISMATCH; drawn by the applies only).`;
 
+/** A flag or value it cannot take: one line, status 2, before anything starts. */
 function fail(message: string): never {
-  process.stderr.write(`pulumi-semgrep-emulator: ${message}\n\n${USAGE}\n`);
+  process.stderr.write(`pulumi-semgrep-emulator: ${message} (pulumi-semgrep-emulator --help lists the options)\n`);
   process.exit(2);
 }
 
@@ -79,21 +85,20 @@ function readFlags() {
         "policies-v2": { type: "boolean" },
         "detection-products": { type: "string" },
         "dry-run-refusals": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
       },
       strict: true,
     }).values;
   } catch (error) {
-    fail((error as Error).message);
+    fail(argumentProblem(error));
   }
 }
 
 async function main(): Promise<void> {
-  const values = readFlags();
-  if (values.help) {
+  if (asksForHelp(process.argv.slice(2))) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const values = readFlags();
   if (values.token?.includes("")) fail("--token: a token cannot be empty");
   if (values.preset !== undefined && !PRESETS.includes(values.preset as PresetName)) fail(`--preset must be one of ${PRESETS.join(", ")}`);
   const emulator = await startEmulator({

@@ -52,7 +52,7 @@ const hex = (random: Random, length: number): string => Array.from({ length }, (
 export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
   const size = SIZES[name];
   const random = prng(name === "demo" ? 1 : 2);
-  const projects = buildProjects(random, size.extraProjects, name === "large");
+  const projects = buildProjects(random, size.extraProjects);
   const policies = [
     policy(
       SAST_POLICY_ID,
@@ -227,12 +227,11 @@ const TEAMS = ["web", "platform", "data", "identity", "growth", "mobile"];
 const scanned = (project: StoredProject) => project.managedScanConfig.diff_scan.enabled || project.managedScanConfig.full_scan.enabled;
 
 /**
- * The projects of a preset. With `systemTagged` (the `large` preset), every project with managed
- * scans carries the system tag `managed-scan`, as on the service; the `demo` preset's projects keep
- * the tag sets its examples and docs show (the emulator tags them when a write switches their
- * managed scans on).
+ * The projects of a preset. Every project with managed scans carries the system tag
+ * `managed-scan` from the start, as on the service (which adds it when a project's managed scans
+ * are switched on, and the emulator does too: provider/emulator/api.ts).
  */
-function buildProjects(random: Random, extra: number, systemTagged: boolean): StoredProject[] {
+function buildProjects(random: Random, extra: number): StoredProject[] {
   const projects: StoredProject[] = [];
   const add = (name: string, tags: string[], defaultBranch: string, diff: boolean, full: boolean) => {
     const id = 101 + projects.length;
@@ -256,7 +255,7 @@ function buildProjects(random: Random, extra: number, systemTagged: boolean): St
     const tags = random() < 0.6 ? [`team:${pick(random, TEAMS)}`] : [];
     add(name, tags, random() < 0.85 ? "refs/heads/main" : "refs/heads/master", random() < 0.5, random() < 0.3);
   }
-  if (systemTagged) for (const project of projects) if (scanned(project)) project.tags.push(MANAGED_SCAN_TAG);
+  for (const project of projects) if (scanned(project)) project.tags.push(MANAGED_SCAN_TAG);
   return projects;
 }
 

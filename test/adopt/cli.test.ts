@@ -100,7 +100,7 @@ describe("pulumi-semgrep adopt: usage", () => {
       const run = await adoptCli(args, { cwd });
       expect(run.status).toBe(0);
       expect(run.stderr).toBe("");
-      for (const flag of ["--deployment", "--out", "--projects", "--policies", "--skip", "--force", "--url"])
+      for (const flag of ["--deployment", "--out", "--projects", "--policies", "--skip", "--force", "--language", "--url", "--package"])
         expect(run.stdout).toContain(flag);
       for (const area of ["projects", "policies", "unified-policies"]) expect(run.stdout).toContain(area);
       expect(run.stdout).toContain("SEMGREP_APP_TOKEN");
@@ -134,6 +134,20 @@ describe("pulumi-semgrep adopt: usage", () => {
       names: ["--policies and --skip policies"],
     },
   ])("$case: one line naming the flag, status 2, no request, nothing written", async ({ args, names }) => {
+    const cwd = workDir();
+    const out = join(cwd, "out");
+    expectRefused(await adoptCli(["adopt", ...args, "--out", out], { cwd }), out, ...names);
+    expect(fixture.requests()).toEqual([]);
+  });
+
+  it.each([
+    { case: "an empty --package", args: ["--deployment", "acme", "--package", " "], names: ["--package needs an npm install spec"] },
+    {
+      case: "a --package path that does not exist",
+      args: ["--deployment", "acme", "--package", "./pulumi-semgrep-9.9.9.tgz"],
+      names: ["--package ./pulumi-semgrep-9.9.9.tgz: no such file or directory"],
+    },
+  ])("$case: one line naming it, status 2, no request, nothing written", async ({ args, names }) => {
     const cwd = workDir();
     const out = join(cwd, "out");
     expectRefused(await adoptCli(["adopt", ...args, "--out", out], { cwd }), out, ...names);
@@ -251,6 +265,31 @@ describe("pulumi-semgrep adopt: token, address and deployment", () => {
       /^pulumi-semgrep adopt: SEMGREP_APP_URL /,
     );
     expect(fixture.requests()).toHaveLength(before);
+  });
+});
+
+describe("pulumi-semgrep adopt --package: a build that is not on the npm registry", () => {
+  it("a tarball's path, relative to where adopt runs, is written as seen from the project; the header names the flag", async () => {
+    const cwd = workDir();
+    writeFileSync(join(cwd, "pulumi-semgrep-1.2.3.tgz"), "");
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--package", "./pulumi-semgrep-1.2.3.tgz", "--out", "nested/out"], {
+      cwd,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const files = filesOf(join(cwd, "nested/out"));
+    const packageJson = JSON.parse(files["package.json"]!) as { dependencies: Record<string, string> };
+    expect(packageJson.dependencies["pulumi-semgrep"]).toBe("file:../../pulumi-semgrep-1.2.3.tgz");
+    expect(files["index.ts"]).toContain("pulumi-semgrep adopt --deployment acme --package ./pulumi-semgrep-1.2.3.tgz");
+    expect(files["README.md"]).toContain("file:../../pulumi-semgrep-1.2.3.tgz");
+  });
+
+  it("any other npm install spec is written as given", async () => {
+    const cwd = workDir();
+    const spec = "git+https://github.com/pulumi-semgrep/pulumi-semgrep.git#v0.1.0";
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--package", spec, "--out", "out"], { cwd });
+    expect(run.status, run.stderr).toBe(0);
+    const packageJson = JSON.parse(readFileSync(join(cwd, "out", "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(packageJson.dependencies["pulumi-semgrep"]).toBe(spec);
   });
 });
 

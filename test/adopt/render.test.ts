@@ -60,6 +60,31 @@ describe("renderProject", () => {
     expect(packageJson.dependencies).toEqual({ "@pulumi/pulumi": "^3.200.0", "pulumi-semgrep": "1.2.3" });
   });
 
+  it("the README says how to install the package when it is not on the npm registry: npm pack in a clone, a tarball's path", () => {
+    const readme = render()["README.md"]!.replace(/\s+/g, " ");
+    expect(readme).toContain("## Installing pulumi-semgrep");
+    expect(readme).toContain("`package.json` depends on `pulumi-semgrep` 1.2.3, from the npm registry.");
+    expect(readme).toContain("in a clone of pulumi-semgrep, `npm ci && npm pack` writes `pulumi-semgrep-<version>.tgz`");
+    expect(readme).toContain(
+      'Set `"pulumi-semgrep": "file:<path to the tarball, from this directory>"` in `package.json`, then `npm install`',
+    );
+    expect(readme).toContain("`pulumi-semgrep adopt --package <path to the tarball>` writes it so from the start");
+  });
+
+  it("with --package: package.json depends on the spec given, and the README names it", () => {
+    const files = renderProject(planAdoption(live()), { ...CONTEXT, package: "file:../pulumi-semgrep-1.2.3.tgz" }).files;
+    const packageJson = JSON.parse(files["package.json"]!) as { dependencies: Record<string, string> };
+    expect(packageJson.dependencies).toEqual({ "@pulumi/pulumi": "^3.200.0", "pulumi-semgrep": "file:../pulumi-semgrep-1.2.3.tgz" });
+    const readme = files["README.md"]!.replace(/\s+/g, " ");
+    expect(readme).toContain(
+      "`package.json` installs `pulumi-semgrep` from `file:../pulumi-semgrep-1.2.3.tgz`, as adopt's `--package` said",
+    );
+    expect(readme).toContain('set `"pulumi-semgrep": "1.2.3"` there and run `npm install` again');
+    // Only package.json and the README differ from a run without it.
+    const plain = render();
+    expect(Object.keys(files).filter((path) => files[path] !== plain[path])).toEqual(["README.md", "package.json"]);
+  });
+
   it("a policy's data file holds one rule per line, sorted by path; the rule left out is a comment", () => {
     const text = render()["policies/default-sast-policy.ts"]!;
     const body = text.slice(text.indexOf("export const modes: Record<string, PolicyMode> = {\n"));
@@ -217,7 +242,18 @@ describe("renderYamlProject (adopt --language yaml)", () => {
       "pulumi plugin install resource semgrep 1.2.3 --file pulumi-resource-semgrep-v1.2.3-<os>-<arch>.tar.gz",
     );
     expect(files["README.md"]).toContain("pulumi config set --secret semgrep:token");
+    // The plugin from the registry's package, or from a tarball of a build that is not published there.
+    expect(files["README.md"]).toContain("npm install -g pulumi-semgrep@1.2.3 (puts pulumi-resource-semgrep on the PATH)");
+    expect(files["README.md"]!.replace(/\s+/g, " ")).toContain(
+      "in a clone of pulumi-semgrep, `npm ci && npm pack` writes `pulumi-semgrep-<version>.tgz`; `npm install -g <path to the tarball>` installs it",
+    );
     expect(files["README.md"]).toMatch(/pulumi up +# records the resources: it finds everything as declared and writes nothing/);
+  });
+
+  it("with --package: the README installs the plugin from the spec given", () => {
+    const readme = renderYamlProject(planAdoption(live()), { ...CONTEXT, package: "file:../pulumi-semgrep-1.2.3.tgz" }).files["README.md"]!;
+    expect(readme).toContain("npm install -g file:../pulumi-semgrep-1.2.3.tgz (puts pulumi-resource-semgrep on the PATH)");
+    expect(readme.replace(/\s+/g, " ")).toContain("`file:../pulumi-semgrep-1.2.3.tgz` is adopt's `--package`");
   });
 
   it("declares the TypeScript program's resources, by the same names, as semgrep:index:<Kind> with the plan's values", () => {

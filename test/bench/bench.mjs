@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench -- --out FILE [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]
+// `npm run bench -- [--out FILE] [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R]
 //                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]
 //                  [--adopt-projects N] [--adopt-rules N] [--native true|false] [--installed DIR]`
 // Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
@@ -16,9 +16,10 @@
 // than the fewest the API allows, an up or destroy left a value other than it should, or adopt or
 // its project's first up wrote anything: the test suite runs this entry at small sizes
 // (test/bench/bench.test.ts). --installed: a directory whose node_modules holds the packed
-// package already (the test suite's), instead of packing it here.
+// package already (the test suite's), instead of packing it here. `npm run bench -- --help` lists
+// every flag with its default.
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { readCommandLine, usageError } from "../tools/command-line.mjs";
 import { installPackedPackage } from "../tools/install-packed.mjs";
 import { pulumiCliDir } from "../tools/pulumi-run.mjs";
 import { formatNativeTable, formatPerRule, formatTable, runBench } from "./bench-core.mjs";
@@ -26,55 +27,91 @@ import { formatAdoptTable, runBenchAdopt } from "./bench-adopt.mjs";
 import { formatModesTable, runBenchModes } from "./bench-modes.mjs";
 import { formatV2Table, runBenchV2 } from "./bench-v2.mjs";
 
-const { values } = parseArgs({
-  options: {
-    out: { type: "string" },
-    projects: { type: "string", default: "50" },
-    "sast-rules": { type: "string", default: "200" },
-    "secrets-rules": { type: "string", default: "100" },
-    "fault-rate": { type: "string", default: "0.3" },
-    "v2-disabled": { type: "string", default: "5000" },
-    "v2-remediation": { type: "string", default: "50" },
-    "modes-rules": { type: "string", default: "5000" },
-    "modes-singles": { type: "string", default: "1000,2000" },
-    "adopt-projects": { type: "string" },
-    "adopt-rules": { type: "string" },
-    native: { type: "string", default: "true" },
-    installed: { type: "string" },
+const BENCH = {
+  command: "npm run bench",
+  about: `Runs the benchmark through the real Pulumi CLI against the emulator's \`large\` preset: the v1
+stack (projects, rule modes, an SBOM export) as a Node.js program and, unless --native false, as a
+YAML program through the native plugin; the v2 stack (one DetectionPolicy, RemediationPolicy
+resources); rule modes at scale; then \`pulumi-semgrep adopt\` of the whole preset and the generated
+project's first up. Prints short tables; exits 1 when a phase made more requests than the fewest
+the API allows, an up or destroy left a value other than it should, or adopt or its project's
+first up wrote anything.`,
+  flags: {
+    out: { type: "string", value: "FILE", help: "write the result as JSON to FILE", defaultText: "none, the tables only" },
+    projects: { type: "string", value: "N", default: "50", help: "projects of the v1 stack" },
+    "sast-rules": { type: "string", value: "N", default: "200", help: "rules of the SAST policy the v1 stack sets modes of" },
+    "secrets-rules": { type: "string", value: "N", default: "100", help: "rules of the secrets policy the v1 stack sets modes of" },
+    "fault-rate": {
+      type: "string",
+      value: "R",
+      default: "0.3",
+      help: "share of requests answered with a transient fault in the v1 stack's run under faults (0 to 1; 0 skips it)",
+    },
+    "v2-disabled": { type: "string", value: "N", default: "5000", help: "rules in the v2 DetectionPolicy's `disabled` (at least 2)" },
+    "v2-remediation": { type: "string", value: "N", default: "50", help: "RemediationPolicy resources of the v2 stack" },
+    "modes-rules": {
+      type: "string",
+      value: "N",
+      default: "5000",
+      help: "rules the SAST policy is cut to for rule modes at scale, all selected by one PolicyRuleModes (0 skips the phase)",
+    },
+    "modes-singles": {
+      type: "string",
+      value: "N,N",
+      default: "1000,2000",
+      help: "sizes of the stacks of one PolicyRuleMode per rule beside it",
+    },
+    "adopt-projects": { type: "string", value: "N", help: "projects of the preset adopt reads", defaultText: "all" },
+    "adopt-rules": { type: "string", value: "N", help: "rules each v1 policy is cut to for adopt", defaultText: "all" },
+    native: {
+      type: "string",
+      value: "true|false",
+      default: "true",
+      help: "run the v1 stack as a YAML program through the native plugin too",
+    },
+    installed: {
+      type: "string",
+      value: "DIR",
+      help: "a directory whose node_modules holds the packed package already (the test suite's)",
+      defaultText: "pack and install it here",
+    },
   },
-});
-if (!["true", "false"].includes(String(values.native))) throw new Error(`--native must be true or false, not ${values.native}`);
+};
+const { values } = readCommandLine(BENCH);
+if (!["true", "false"].includes(String(values.native))) usageError(BENCH, `--native must be true or false, not ${values.native}`);
 /** A whole number option, at least `min`. */
 function count(name, min = 0) {
   const value = Number(values[name]);
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number of at least ${min}, not ${values[name]}`);
+  if (!Number.isInteger(value) || value < min)
+    usageError(BENCH, `--${name} must be a whole number of at least ${min}, not ${values[name]}`);
   return value;
 }
-const log = (line) => process.stderr.write(`[bench] ${line}\n`);
-const v2Options = { disabled: count("v2-disabled", 2), remediation: count("v2-remediation") };
-pulumiCliDir();
-if (!values.installed) log("packing and installing the package");
-const installedDir = values.installed ?? installPackedPackage();
-const result = await runBench({
-  installedDir,
+const faultRate = Number(values["fault-rate"]);
+if (!(faultRate >= 0 && faultRate <= 1)) usageError(BENCH, `--fault-rate must be between 0 and 1, not ${values["fault-rate"]}`);
+// Every value checked before anything runs: a mistyped one stops the benchmark at once, not after an hour.
+const v1Options = {
   projects: count("projects"),
   rules: [count("sast-rules"), count("secrets-rules")],
-  faultRate: Number(values["fault-rate"]),
+  faultRate,
   native: values.native === "true",
-  log,
-});
-const v2 = await runBenchV2({ installedDir, ...v2Options, log });
+};
+const v2Options = { disabled: count("v2-disabled", 2), remediation: count("v2-remediation") };
 const modesRules = count("modes-rules");
 const singles = String(values["modes-singles"]).split(",").filter(Boolean).map(Number);
 if (singles.some((n) => !Number.isInteger(n) || n < 1))
-  throw new Error(`--modes-singles must be whole numbers, not ${values["modes-singles"]}`);
-const modes = modesRules ? await runBenchModes({ installedDir, bulkRules: modesRules, singles, log }) : undefined;
-const adopt = await runBenchAdopt({
-  installedDir,
+  usageError(BENCH, `--modes-singles must be whole numbers of at least 1, not ${values["modes-singles"]}`);
+const adoptOptions = {
   projects: values["adopt-projects"] === undefined ? undefined : count("adopt-projects"),
   rules: values["adopt-rules"] === undefined ? undefined : count("adopt-rules"),
-  log,
-});
+};
+const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+pulumiCliDir();
+if (!values.installed) log("packing and installing the package");
+const installedDir = values.installed ?? installPackedPackage();
+const result = await runBench({ installedDir, ...v1Options, log });
+const v2 = await runBenchV2({ installedDir, ...v2Options, log });
+const modes = modesRules ? await runBenchModes({ installedDir, bulkRules: modesRules, singles, log }) : undefined;
+const adopt = await runBenchAdopt({ installedDir, ...adoptOptions, log });
 if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes, adopt }, null, 2)}\n`);
 console.log(formatTable(result));
 if (result.native) console.log(`\n${formatNativeTable(result)}`);

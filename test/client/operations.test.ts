@@ -166,7 +166,13 @@ describe("policies and rules", () => {
 describe("projects", () => {
   it("reads a project (8)", async () => {
     const project = await env.client().projects.get("acme", "acme/web-app");
-    expect(project).toMatchObject({ id: 101, name: "acme/web-app", tags: ["team:web", "tier:1"], default_branch: "refs/heads/main" });
+    // managed-scan: the system tag the service sets on a project with managed scans.
+    expect(project).toMatchObject({
+      id: 101,
+      name: "acme/web-app",
+      tags: ["team:web", "tier:1", "managed-scan"],
+      default_branch: "refs/heads/main",
+    });
     expect(project.managed_scan_config?.diff_scan?.enabled).toBe(true);
   });
 
@@ -178,7 +184,7 @@ describe("projects", () => {
       managed_scan_config: { full_scan: { enabled: true } },
     });
     expect(updated.primary_branch).toBe("refs/heads/release");
-    expect(updated.tags).toEqual(["pci"]);
+    expect(updated.tags).toEqual(["pci", "managed-scan"]); // the system tag stays whatever the write sends
     expect(updated.managed_scan_config).toEqual({ diff_scan: { enabled: true }, full_scan: { enabled: true } });
     const follows = await client.projects.update("acme", "acme/payments-api", { primary_branch: "None" });
     expect(follows.primary_branch).toBe(follows.default_branch);
@@ -192,9 +198,9 @@ describe("projects", () => {
   it("adds tags (11) and removes tags (12) as a set", async () => {
     const client = env.client();
     const added = await client.projects.addTags("acme", "acme/web-app", ["owner:appsec", "tier:1"]);
-    expect(added.tags).toEqual(["team:web", "tier:1", "owner:appsec"]);
+    expect(added.tags).toEqual(["team:web", "tier:1", "managed-scan", "owner:appsec"]);
     const removed = await client.projects.removeTags("acme", "acme/web-app", ["tier:1", "not-there"]);
-    expect(removed.tags).toEqual(["team:web", "owner:appsec"]);
+    expect(removed.tags).toEqual(["team:web", "managed-scan", "owner:appsec"]);
     const [request] = env.requests("projects.removeTags");
     expect(request?.path).toBe("/api/v1/deployments/acme/projects/acme%2Fweb-app/tags");
   });

@@ -6,9 +6,9 @@
  * service exactly as it was before adopt. One emulator per scenario, shared by its steps (in order).
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { copyFileSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
@@ -23,7 +23,7 @@ import {
 } from "../../provider/emulator";
 import { writesSince } from "../support/emulator";
 import type { StateResource } from "../support/program";
-import { type PulumiWorkspace, pulumiWorkspace } from "../support/pulumi";
+import { offlinePulumiEnv, type PulumiWorkspace, pulumiWorkspace, runPulumi } from "../support/pulumi";
 
 const REPO = join(__dirname, "../..");
 const SLUG = DEMO_DEPLOYMENT.slug;
@@ -35,12 +35,15 @@ const TYPE = "pulumi-nodejs:dynamic/semgrep:";
 const installed = () => inject("installedPackageDir");
 const run = promisify(execFile);
 
-/** Runs the installed package's bin as `npx pulumi-semgrep adopt` does, with the emulator's token and address in the environment. */
-async function adopt(emulator: RunningEmulator, out: string) {
+/**
+ * Runs the installed package's bin as `npx pulumi-semgrep adopt` does, with the emulator's token
+ * and address in the environment; `more`: further arguments, `cwd`: where it runs.
+ */
+async function adopt(emulator: RunningEmulator, out: string, more: string[] = [], cwd?: string) {
   const bin = join(installed(), "node_modules/.bin/pulumi-semgrep");
   const env = { ...process.env, SEMGREP_APP_TOKEN: TOKEN, SEMGREP_APP_URL: emulator.url, SEMGREP_API_TOKEN: "", SEMGREP_URL: "" };
   try {
-    const { stdout, stderr } = await run(bin, ["adopt", "--deployment", SLUG, "--out", out], { env, maxBuffer: 1 << 24 });
+    const { stdout, stderr } = await run(bin, ["adopt", "--deployment", SLUG, "--out", out, ...more], { cwd, env, maxBuffer: 1 << 24 });
     return { status: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -427,6 +430,65 @@ describe("adopting a migrated deployment (unified policies, irregular live state
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     // What step 6 changed, put back: adopt found it as declared, the edit's up recorded it.
     expect(writesSince(emulator, mark).sort()).toEqual(["policiesV2.applyDetectionPolicy 200", "policiesV2.applyRemediationPolicies 200"]);
+    expectSameState(snapshot(emulator), before);
+  });
+});
+
+// A build that is not on the npm registry (a clone, a tarball): `adopt --package <tarball>` writes a
+// project that `npm install` installs from the tarball, and that runs as any adopted project does.
+// The tarball is the one the test run's global setup packed (test/support/global-setup.ts).
+describe.skipIf(inject("omitEmpty"))("adopt --package: a project that installs the packed tarball, and runs", { timeout: 600_000 }, () => {
+  let emulator: RunningEmulator;
+  let before: EmulatorState;
+  let project: string;
+  let pulumi: (args: string[]) => Promise<{ stdout: string }>;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ preset: "demo", token: TOKEN, retryAfterSeconds: 0 });
+    before = snapshot(emulator);
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("writes the tarball's path, given relative to where adopt runs, as seen from the project", async () => {
+    const packed = dirname(installed());
+    const tarball = readdirSync(packed).find((f) => /^pulumi-semgrep-.*\.tgz$/.test(f));
+    expect(tarball, `the global setup's tarball in ${packed}`).toBeDefined();
+    // As a user who packed a clone: the tarball beside the directory adopt writes.
+    const work = mkdtempSync(join(tmpdir(), "pulumi-semgrep-adopt-package-"));
+    copyFileSync(join(packed, tarball!), join(work, tarball!));
+    const result = await adopt(emulator, "semgrep-acme", ["--package", `./${tarball}`], work);
+    expect(result.status, result.stderr).toBe(0);
+    project = join(work, "semgrep-acme");
+    const packageJson = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(packageJson.dependencies["pulumi-semgrep"]).toBe(`file:../${tarball}`);
+    expect(readFileSync(join(project, "README.md"), "utf8")).toContain(`file:../${tarball}`);
+  });
+
+  it("npm install installs the package from the tarball, a copy under node_modules (no link to the clone)", async () => {
+    await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project, maxBuffer: 1 << 24 });
+    const installedHere = join(project, "node_modules/pulumi-semgrep");
+    expect(lstatSync(installedHere).isSymbolicLink()).toBe(false);
+    const version = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
+    expect((JSON.parse(readFileSync(join(installedHere, "package.json"), "utf8")) as { version: string }).version).toBe(version);
+  });
+
+  it("the first up, in the generated directory with its own node_modules, writes nothing; a preview expects no change; destroy leaves the service as it was", async () => {
+    const env = offlinePulumiEnv(mkdtempSync(join(tmpdir(), "pulumi-semgrep-adopt-package-home-")), {
+      SEMGREP_APP_TOKEN: TOKEN,
+      SEMGREP_APP_URL: emulator.url,
+    });
+    pulumi = (args) => runPulumi(args, { cwd: project, env });
+    await pulumi(["stack", "init", SLUG]);
+    const mark = emulator.requests().length;
+    await pulumi(["up", "--yes", "--skip-preview"]);
+    expect(writesSince(emulator, mark)).toEqual([]);
+    const resources = JSON.parse((await pulumi(["stack", "export"])).stdout) as { deployment: { resources?: StateResource[] } };
+    expect(resources.deployment.resources!.filter((r) => r.type === `${TYPE}ProjectSettings`)).toHaveLength(before.projects.length);
+    await pulumi(["preview", "--expect-no-changes"]);
+    await pulumi(["destroy", "--yes", "--skip-preview"]);
+    expect(writesSince(emulator, mark)).toEqual([]);
     expectSameState(snapshot(emulator), before);
   });
 });

@@ -100,9 +100,11 @@ exports.viaPromise = semgrep.getProject({ deploymentSlug: "acme", projectName: "
     await workspace.run(["up", "--yes", "--skip-preview"]);
     // getProjectOutput's tags are a secret; getProject, a plain Promise, cannot mark them.
     const outputs = JSON.parse((await workspace.run(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
-    expect(outputs).toEqual({ viaOutput: "[secret]", viaPromise: ["team:web", "tier:1"] });
+    // The project's tags as the service has them: the system tag managed-scan of a project with managed scans included.
+    const tags = ["team:web", "tier:1", "managed-scan"];
+    expect(outputs).toEqual({ viaOutput: "[secret]", viaPromise: tags });
     const shown = JSON.parse((await workspace.run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
-    expect(shown).toEqual({ viaOutput: ["team:web", "tier:1"], viaPromise: ["team:web", "tier:1"] });
+    expect(shown).toEqual({ viaOutput: tags, viaPromise: tags });
     expect((await workspace.run(["stack", "export"])).stdout).not.toContain(emulator.token);
   }, 120_000);
 });

@@ -57,15 +57,16 @@ const SQL_INJECTION = "python.django.security.injection.sql.sql-injection-using-
 
 /**
  * Sets three values the program declares outside it, as someone would in the web UI (a tag
- * removed, a managed scan switched off, a rule's mode weakened), or sets them back (`undo`).
+ * added, a managed scan switched off, a rule's mode weakened), or sets them back (`undo`).
  */
 async function outOfBand(emulator: RunningEmulator, change: "drift" | "undo"): Promise<void> {
   const client = new SemgrepClient({ baseUrl: emulator.url, token: emulator.token, env: {} });
   const drift = change === "drift";
   try {
-    // The demo's acme/payments-api has ["team:payments", "pci", "tier:0"]: the last tag, so that adding it back keeps the order.
-    if (drift) await client.projects.removeTags("acme", "acme/payments-api", ["tier:0"]);
-    else await client.projects.addTags("acme", "acme/payments-api", ["tier:0"]);
+    // The demo's acme/payments-api has ["team:payments", "pci", "tier:0", "managed-scan"]: a tag added goes last, after the
+    // system tag, so that removing it again keeps the order (a tag of the declared ones removed and added back would not).
+    if (drift) await client.projects.addTags("acme", "acme/payments-api", ["hotfix"]);
+    else await client.projects.removeTags("acme", "acme/payments-api", ["hotfix"]);
     await client.projects.updateManagedScans("acme", "acme/web-app", { full_scan: { enabled: !drift } });
     await client.policies.updateRuleMode("1", SAST_POLICY_ID, {
       rulePath: SQL_INJECTION,
@@ -141,10 +142,10 @@ describe("examples/drift-check", () => {
     expect(output).toContain("Resources: ~ 3 to update 1 unchanged");
     // Each drifted value, named: the refresh shows the live value, the update the declared one it would put back.
     expect(output).toMatch(
-      /ProjectSettings::acme-payments-api\] --outputs:-- ~ tags : \[ \[0\]: "team:payments" \[1\]: "pci" - \[2\]: "tier:0" \]/,
+      /ProjectSettings::acme-payments-api\] --outputs:-- ~ tags : \[ \[0\]: "team:payments" \[1\]: "pci" \[2\]: "tier:0" \[3\]: "managed-scan" \+ \[4\]: "hotfix" \]/,
     );
     expect(output).toMatch(
-      /ProjectSettings::acme-payments-api\] [^[]*~ tags : \[ \[0\]: "team:payments" \[1\]: "pci" \+ \[2\]: "tier:0" \]/,
+      /ProjectSettings::acme-payments-api\] [^[]*~ tags : \[ \[0\]: "team:payments" \[1\]: "pci" \[2\]: "tier:0" - \[3\]: "hotfix" \]/,
     );
     expect(output).toContain("~ fullScan: { ~ enabled: true => false }");
     expect(output).toContain("~ fullScan: { ~ enabled: false => true }");

@@ -61,13 +61,13 @@ describe("examples/go through the Go language host and the native plugin", { tim
   afterAll(() => example?.remove());
 
   it("up declares the tags, the settings and the rule modes, and exports the data sources' and resources' values", async () => {
-    expect(project("acme/payments-api").tags).toEqual(["team:payments", "pci", "tier:0"]);
+    expect(project("acme/payments-api").tags).toEqual(["team:payments", "pci", "tier:0", "managed-scan"]);
     expect(ruleModes()).toEqual({ [EVAL_RULE]: "MODE_COMMENT", [EXEC_RULE]: "MODE_DISABLED" });
     const mark = env.requests().length;
     const up = await example.step("up");
     expect(up.stdout).toMatch(/4 created/); // the stack, ProjectTags, ProjectSettings, PolicyRuleModes
 
-    expect(project("acme/payments-api").tags).toEqual(["team:payments", "pci", "tier:0", "managed-by:pulumi", OWNER_TAG]);
+    expect(project("acme/payments-api").tags).toEqual(["team:payments", "pci", "tier:0", "managed-scan", "managed-by:pulumi", OWNER_TAG]);
     expect(project("acme/mobile-app")).toMatchObject({
       primaryBranch: "refs/heads/release",
       managedScanConfig: { diff_scan: { enabled: true } },
@@ -89,7 +89,8 @@ describe("examples/go through the Go language host and the native plugin", { tim
       ruleModeCounts: { MODE_BLOCK: 1, MODE_COMMENT: 1 },
     });
     const shown = JSON.parse((await example.run(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
-    expect(shown.paymentsTags).toEqual(["team:payments", "pci", "tier:0", "managed-by:pulumi", OWNER_TAG]);
+    // The project's whole tag set, the system tag managed-scan included.
+    expect(shown.paymentsTags).toEqual(["team:payments", "pci", "tier:0", "managed-scan", "managed-by:pulumi", OWNER_TAG]);
     const exported = await state.exported();
     expect(exported).not.toContain(OWNER_TAG);
     expect(exported).not.toContain(env.emulator.token);

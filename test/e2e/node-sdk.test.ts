@@ -106,7 +106,11 @@ exports.added = tags.addedTags;
     const workspace = await sdkWorkspace(emulator, { "index.js": index });
     await workspace.run(["up", "--yes", "--skip-preview"]);
     const live = liveOf(emulator);
-    expect(live.projects["acme/web-app"]).toMatchObject({ primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] });
+    // Sorted: the declared tags and the system tag the service keeps on a project with managed scans.
+    expect(live.projects["acme/web-app"]).toMatchObject({
+      primaryBranch: "refs/heads/release",
+      tags: ["managed-scan", "team:web", "tier:0"],
+    });
     expect(live.projects["acme/payments-api"]!.tags).toContain("owner:appsec");
     expect(live.projects["acme/infra"]!.scans.diff_scan).toEqual({ enabled: true });
     expect(live.modes[`${SAST_POLICY_ID}/${EVAL}`]).toBe("MODE_BLOCK");

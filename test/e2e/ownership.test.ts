@@ -48,7 +48,11 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
     workspace.write(resources("-renamed"));
     const up = printed(await workspace.run(["up", "--yes"]));
     expect(evalMode()).toBe("MODE_BLOCK");
-    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/develop", tags: ["team:web", "owner:appsec"] });
+    // managed-scan: the system tag of a project with managed scans, which the service keeps whatever a write sends.
+    expect(project("acme/web-app")).toMatchObject({
+      primaryBranch: "refs/heads/develop",
+      tags: ["team:web", "owner:appsec", "managed-scan"],
+    });
     expect(project("acme/mobile-app").tags).toEqual(["pci"]);
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
 
@@ -88,7 +92,7 @@ new semgrep.ProjectTags("mobile-tags${suffix}", { ...${mobile}, tags: ["pci"] }$
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
     expect(evalMode()).toBe("MODE_COMMENT");
-    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1"] });
+    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1", "managed-scan"] });
     expect(project("acme/mobile-app").tags).toEqual([]);
   }, 180_000);
 });
@@ -126,7 +130,7 @@ new semgrep.ManagedScan("mobile-scans", { ...${mobile}, diffScan: { enabled: tru
 `),
     );
     await workspace.run(["up", "--yes", "--skip-preview"]);
-    expect(project("acme/web-app").tags).toEqual(["x"]);
+    expect(project("acme/web-app").tags).toEqual(["x", "managed-scan"]);
 
     workspace.write(
       program(`
@@ -286,10 +290,10 @@ new Team("acme:Platform", "platform", "MODE_MONITOR");
     await workspace.run(["up", "--yes", "--skip-preview"]);
     workspace.write(program(`new semgrep.ProjectTags("web-tags", { ...${web}, tags: ["c"] });`));
     await workspace.run(["up", "--yes", "--skip-preview"]);
-    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1", "c"]);
+    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1", "c", "managed-scan"]);
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1"]);
+    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1", "managed-scan"]);
   }, 180_000);
 });
 
@@ -312,13 +316,13 @@ new Team("web");
     );
     await workspace.run(["preview"]);
     await workspace.run(["up", "--yes", "--skip-preview"]);
-    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/develop", tags: ["team:web", "tier:1"] });
+    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/develop", tags: ["team:web", "tier:1", "managed-scan"] });
     expect(evalMode()).toBe("MODE_BLOCK");
     const state = await workspace.resources();
     expect(state["web-eval"]!.outputs.resourceParent).toBe("urn:pulumi:test::e2e::acme:Team::web");
     await workspace.run(["preview", "--refresh", "--expect-no-changes"]);
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1"] });
+    expect(project("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1", "managed-scan"] });
     expect(evalMode()).toBe("MODE_COMMENT");
   }, 180_000);
 });

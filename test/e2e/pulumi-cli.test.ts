@@ -43,7 +43,8 @@ describe("the Pulumi CLI toolchain", () => {
 
       await workspace.run(["up", "--yes", "--skip-preview"]);
       const outputs = JSON.parse((await workspace.run(["stack", "output", "--json", "--show-secrets"])).stdout) as { tags: string[] };
-      expect(outputs.tags).toEqual(["team:web", "tier:1", "managed-by:pulumi"]);
+      // The project's whole set: the service's system tag managed-scan (web-app has managed scans), then the one added.
+      expect(outputs.tags).toEqual(["team:web", "tier:1", "managed-scan", "managed-by:pulumi"]);
       expect(
         emulator
           .requests()
@@ -54,7 +55,7 @@ describe("the Pulumi CLI toolchain", () => {
       await workspace.run(["preview", "--expect-no-changes"]);
       const destroyed = await workspace.run(["destroy", "--yes", "--skip-preview"]);
       expect(destroyed.stdout).toMatch(/2 deleted/);
-      expect(emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1"]);
+      expect(emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1", "managed-scan"]);
     } finally {
       await emulator.close();
     }

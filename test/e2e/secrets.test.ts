@@ -185,7 +185,7 @@ describe("a token rotated after the last up", () => {
       );
       await workspace.run(["refresh", "--yes", "--skip-preview", "--run-program"]);
       await workspace.run(["destroy", "--yes", "--skip-preview"]);
-      expect(after.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1"]);
+      expect(after.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1", "managed-scan"]);
     } finally {
       await after.close();
     }

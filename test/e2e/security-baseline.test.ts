@@ -65,7 +65,8 @@ describe("the security-baseline example through the Pulumi CLI", () => {
       primaryBranch: "refs/heads/main",
       managedScanConfig: { diff_scan: { enabled: true }, full_scan: { enabled: true } },
     });
-    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1", "owner:appsec", "baseline:2026"]);
+    // The ProjectTags' tags go after the project's own, the system tag managed-scan among them.
+    expect(project("acme/web-app").tags).toEqual(["team:web", "tier:1", "managed-scan", "owner:appsec", "baseline:2026"]);
     expect(project("acme/mobile-app").managedScanConfig.diff_scan.enabled).toBe(true);
     expect(rule(EVAL).policyMode).toBe("MODE_BLOCK");
     expect(emulator.state().sbomExports).toHaveLength(1);
@@ -106,23 +107,23 @@ describe("the security-baseline example through the Pulumi CLI", () => {
 
   it("finds out-of-band changes on refresh and corrects them on the next up", async () => {
     rule(EVAL).policyMode = "MODE_MONITOR";
-    project("acme/web-app").tags = ["team:web"];
+    project("acme/web-app").tags = ["team:web", "managed-scan"]; // tier:1 removed by hand; the service keeps its system tag
     const refresh = await workspace.run(["refresh", "--yes"]);
     expect(refresh.stdout).toMatch(/~ 2 updated|2 updated/);
     const preview = await workspace.run(["preview", "--diff"]);
     expect(preview.stdout).toMatch(/~ 2 to update/);
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(rule(EVAL).policyMode).toBe("MODE_BLOCK");
-    expect(project("acme/web-app").tags).toEqual(["team:web", "owner:appsec", "baseline:2026"]);
+    expect(project("acme/web-app").tags).toEqual(["team:web", "managed-scan", "owner:appsec", "baseline:2026"]);
     await workspace.run(["preview", "--expect-no-changes"]);
   });
 
   it("destroys, restoring every value as it was found (but the tag removed by hand)", async () => {
     await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    project("acme/web-app").tags.push("tier:1"); // removed out of band above, not by the stack
     const after = JSON.parse(snapshot());
     const expected = JSON.parse(before);
-    expected.projects.find((p: { name: string }) => p.name === "acme/web-app").tags = ["team:web", "tier:1"];
+    // tier:1 was removed by hand above, not by the stack: it stays removed.
+    expected.projects.find((p: { name: string }) => p.name === "acme/web-app").tags = ["team:web", "managed-scan"];
     expect(after).toEqual(expected);
   });
 });

@@ -136,19 +136,25 @@ describe("pulumi-semgrep-emulator", () => {
     );
   });
 
-  it("refuses unknown flags and bad values with its usage", () => {
-    for (const args of [
-      ["--nope"],
-      ["--fault-rate", "1.5"],
-      ["--preset", "huge"],
-      ["--port", "http"],
-      ["--detection-products", "code,sca"],
-      ["--token", "a", "--token", ""],
-    ]) {
+  it("refuses unknown flags and bad values in one line naming the flag and pointing at --help, status 2", () => {
+    for (const [args, names] of [
+      [["--nope"], "unknown option --nope"],
+      [["--port"], "--port needs a value"],
+      [["--fault-rate", "1.5"], '--fault-rate: "1.5" is not valid'],
+      [["--preset", "huge"], "--preset must be one of demo, large"],
+      [["--port", "http"], '--port: "http" is not valid'],
+      [["--detection-products", "code,sca"], '--detection-products: "sca" is not one of'],
+      [["--token", "a", "--token", ""], "--token: a token cannot be empty"],
+    ] as const) {
       // A flag taken by mistake starts the emulator: the timeout ends it and the test fails.
       const result = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", timeout: 20_000 });
-      expect(result.status).toBe(2);
-      expect(result.stderr).toMatch(/Usage: pulumi-semgrep-emulator/);
+      expect({ args, status: result.status, stdout: result.stdout, lines: result.stderr.trimEnd().split("\n") }).toEqual({
+        args,
+        status: 2,
+        stdout: "",
+        lines: [expect.stringContaining(`pulumi-semgrep-emulator: ${names}`)],
+      });
+      expect(result.stderr.trimEnd()).toMatch(/ \(pulumi-semgrep-emulator --help lists the options\)$/);
     }
   });
 });

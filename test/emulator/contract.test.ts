@@ -170,7 +170,7 @@ describe("projects and tags", () => {
   it("removes tags named by repeated query keys; a tag the project lacks is no error", async () => {
     const answer = await call("DELETE", "/deployments/acme/projects/acme%2Fweb-app/tags?tags=tier%3A1&tags=absent");
     expect(answer.status).toBe(200);
-    expect((answer.body.project as { tags: string[] }).tags).toEqual(["team:web"]);
+    expect((answer.body.project as { tags: string[] }).tags).toEqual(["team:web", "managed-scan"]);
   });
 
   it("answers 414 to a request line longer than a proxy takes, and logs it like any request", async () => {
@@ -179,7 +179,7 @@ describe("projects and tags", () => {
     expect(answer.status).toBe(414);
     expect(answer.body.error).toMatch(/request URI too long \(\d+ bytes; at most 8192\)/);
     expect(env.requests()).toEqual([expect.objectContaining({ method: "DELETE", status: 414, operation: "projects.removeTags" })]);
-    expect(env.emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1"]);
+    expect(env.emulator.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["team:web", "tier:1", "managed-scan"]);
   });
 
   it("replaces the whole tag set with PATCH, and primary_branch None follows the default branch", async () => {
@@ -322,7 +322,7 @@ describe("admin endpoints", () => {
     expect((await admin("POST", "reset")).status).toBe(200);
     expect((await admin("GET", "requests")).body.requests).toEqual([]);
     const state = (await admin("GET", "state")).body as { projects: Array<{ name: string; tags: string[] }> };
-    expect(state.projects.find((p) => p.name === "acme/web-app")?.tags).toEqual(["team:web", "tier:1"]);
+    expect(state.projects.find((p) => p.name === "acme/web-app")?.tags).toEqual(["team:web", "tier:1", "managed-scan"]);
   });
 
   it("changes fault rate and latency while running, and refuses bad settings", async () => {

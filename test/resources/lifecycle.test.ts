@@ -74,6 +74,12 @@ interface Row {
   /** Outputs the service gives (identity and live values): a read from the id alone must give them as the full read does. */
   liveOutputs: string[];
   /**
+   * The outputs the service adds to for given inputs, where it does: a ProjectSettings' `tags`
+   * output is the project's whole tag set, the system tag `managed-scan` (which the service keeps
+   * on a project with managed scans) included. Without it, the outputs hold the inputs as given.
+   */
+  outputsFor?: (inputs: Props) => Props;
+  /**
    * Requests a valid `check` makes: none, or, for the Policies V2 kinds, a read of the bundle and the
    * service's dry run (previews read; they never write).
    */
@@ -126,12 +132,17 @@ const rows: Row[] = [
       const { primaryBranch, tags, managedScanConfig } = project(state, "acme/web-app");
       return { primaryBranch, tags, managedScanConfig };
     },
-    liveBefore: { primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1"], managedScanConfig: scans(true, true) },
-    liveCreated: { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci"], managedScanConfig: scans(true, false) },
+    // managed-scan: the system tag of a project with managed scans, which the service keeps whatever a write sends.
+    liveBefore: { primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1", "managed-scan"], managedScanConfig: scans(true, true) },
+    liveCreated: { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci", "managed-scan"], managedScanConfig: scans(true, false) },
     change: {
       inputs: { tags: ["team:web", "pci", "tier:2"] },
       replaces: [],
-      live: { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci", "tier:2"], managedScanConfig: scans(true, false) },
+      live: {
+        primaryBranch: "refs/heads/develop",
+        tags: ["team:web", "pci", "tier:2", "managed-scan"],
+        managedScanConfig: scans(true, false),
+      },
     },
     drift: {
       write: (client) => client.projects.update("acme", "acme/web-app", { primary_branch: "refs/heads/hotfix" }),
@@ -142,10 +153,15 @@ const rows: Row[] = [
       input: "tags",
       replaces: [],
       changes: true,
-      liveAfterDelete: { primaryBranch: "refs/heads/main", tags: ["team:web", "pci"], managedScanConfig: scans(true, true) },
+      liveAfterDelete: {
+        primaryBranch: "refs/heads/main",
+        tags: ["team:web", "pci", "managed-scan"],
+        managedScanConfig: scans(true, true),
+      },
     },
     restoresOnDelete: true,
     liveOutputs: ["deploymentSlug", "projectName", ...LIVE_PROJECT_OUTPUTS],
+    outputsFor: (inputs) => ({ tags: [...(inputs.tags as string[]), "managed-scan"] }),
     checkRequests: 0,
     requests: { create: 2, diff: 0, delete: 1 },
   },
@@ -156,16 +172,16 @@ const rows: Row[] = [
     invalid: { inputs: { tags: ["pci", "pci"] }, property: "tags" },
     id: "acme/acme/web-app",
     live: (state) => project(state, "acme/web-app").tags,
-    liveBefore: ["team:web", "tier:1"],
-    liveCreated: ["team:web", "tier:1", "pci", "owner:appsec"],
+    liveBefore: ["team:web", "tier:1", "managed-scan"],
+    liveCreated: ["team:web", "tier:1", "managed-scan", "pci", "owner:appsec"],
     change: {
       inputs: { tags: ["pci", "owner:appsec", "tier:2"] },
       replaces: [],
-      live: ["team:web", "tier:1", "pci", "owner:appsec", "tier:2"],
+      live: ["team:web", "tier:1", "managed-scan", "pci", "owner:appsec", "tier:2"],
     },
     drift: {
       write: (client) => client.projects.removeTags("acme", "acme/web-app", ["pci"]),
-      props: { tags: ["owner:appsec"], projectTags: ["team:web", "tier:1", "owner:appsec"] },
+      props: { tags: ["owner:appsec"], projectTags: ["team:web", "tier:1", "managed-scan", "owner:appsec"] },
       inputs: { tags: ["owner:appsec"] },
     },
     // `tags` is required; its only optional input, restoreOnDelete, is behaviour, not a field of the project.
@@ -385,6 +401,7 @@ const runs = FRONT_ENDS.flatMap((frontEnd) => rows.map((row) => ({ ...row, front
 describe.each(runs)("$kind ($frontEnd)", (row) => {
   const calls = provider(row.kind, row.frontEnd);
   const live = () => structuredClone(row.live(env.emulator.state()));
+  const outputsOf = (inputs: Props): Props => ({ ...inputs, ...row.outputsFor?.(inputs) });
   const declared = { ...row.declared, resourceName: RESOURCE_NAME };
   const changed = { ...declared, ...row.change.inputs };
   const update = "live" in row.change ? row.change : undefined;
@@ -413,7 +430,7 @@ describe.each(runs)("$kind ($frontEnd)", (row) => {
     expect(live()).toEqual(row.liveCreated);
     if (typeof row.id === "string") expect(id).toBe(row.id);
     else expect(id).toMatch(row.id);
-    expect(outs).toMatchObject(inputs);
+    expect(outs).toMatchObject(outputsOf(inputs));
   });
 
   // 3. A no-op `up` shows nothing; a changed declaration updates or replaces exactly as the row says.
@@ -431,7 +448,7 @@ describe.each(runs)("$kind ($frontEnd)", (row) => {
     newProcess();
     const read = await calls.read(id, outs);
     expect(read.id).toBe(id);
-    expect(read.props).toMatchObject(inputs);
+    expect(read.props).toMatchObject(outputsOf(inputs));
     expect(await calls.diff(read.props!, inputs)).toMatchObject({ changes: false });
     expect(keptInputs(read, inputs)).toEqual(inputs);
   });
@@ -454,7 +471,7 @@ describe.each(runs)("$kind ($frontEnd)", (row) => {
     const news = await checked(calls, changed);
     const updated = await calls.update(id, outs, news);
     expect(live()).toEqual(update!.live);
-    expect(updated.outs).toMatchObject(news);
+    expect(updated.outs).toMatchObject(outputsOf(news));
     newProcess();
     const read = await calls.read(id, updated.outs);
     expect(read.id).toBe(id);

@@ -134,7 +134,7 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
       await settings.delete(oldSettings.id, oldSettings.outs);
       await tags.delete(oldTags.id, oldTags.outs);
       expect(writes()).toEqual([]);
-      expect(live("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/develop", tags: ["team:web"] });
+      expect(live("acme/web-app")).toMatchObject({ primaryBranch: "refs/heads/develop", tags: ["team:web", "managed-scan"] });
       expect(live("acme/mobile-app").tags).toEqual(["pci"]);
       expect(warnings()).toEqual([
         expect.stringMatching(/^ProjectSettings "web" .* the primaryBranch of project acme\/web-app .* it was "refs\/heads\/main"/),
@@ -251,7 +251,7 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
       await checked(tags, bInputs);
       expect(await tags.diff(b.outs, bInputs)).toMatchObject({ changes: false });
       await tags.delete(a.id, a.outs);
-      expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "shared", "b"]);
+      expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "managed-scan", "shared", "b"]);
       expect(warnings()).toEqual([
         expect.stringMatching(
           /^ProjectTags "tags-a" was deleted and left the tag "shared" of project acme\/web-app \(deployment acme\) to ProjectTags "tags-b", which declares it\./,
@@ -327,7 +327,7 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
       newRun();
       await settings.create(await checked(settings, { ...web, tags: ["x", "y"], resourceName: "web" }));
       await tags.delete(a.id, a.outs);
-      expect(live("acme/web-app").tags).toEqual(["x", "y"]);
+      expect(live("acme/web-app").tags).toEqual(["x", "y", "managed-scan"]); // the system tag stays, as on the service
       expect(warnings()).toEqual([
         expect.stringMatching(
           /^ProjectTags "web-tags" was deleted and left the tag "x" .* to ProjectSettings "web", which was created in this run/,
@@ -340,7 +340,7 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
       newRun();
       await tags.create(await checked(tags, { ...web, tags: ["c"], resourceName: "web-tags" }));
       await settings.delete(s.id, s.outs);
-      expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "c"]);
+      expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "c", "managed-scan"]);
       expect(notices.map((n) => n.message)).toContainEqual(
         expect.stringMatching(
           /ProjectSettings "web" was deleted: it put back the tags of project acme\/web-app .* it found, and kept "c", which ProjectTags of the stack declare/,

@@ -30,7 +30,7 @@ describe("ProjectSettings", () => {
       projectId: 101,
       primaryBranch: "refs/heads/develop",
       defaultBranch: "refs/heads/main",
-      tags: ["team:web", "pci"],
+      tags: ["team:web", "pci", "managed-scan"], // the project's whole set: the system tag stays, as on the service
       managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: false } },
       originalPrimaryBranch: "refs/heads/main",
       originalTags: ["team:web", "tier:1"],
@@ -58,14 +58,18 @@ describe("ProjectSettings", () => {
     live("acme/web-app").primaryBranch = "refs/heads/hotfix";
     forgetProcessMemory(); // `pulumi refresh` runs in a new provider process
     const read = await settings.read(id, outs);
-    expect(read.props).toMatchObject({ tags: ["team:web", "added-by-hand"], primaryBranch: "refs/heads/hotfix" });
+    expect(read.props).toMatchObject({ tags: ["team:web", "managed-scan", "added-by-hand"], primaryBranch: "refs/heads/hotfix" });
     expect(read.inputs).toMatchObject({ tags: ["team:web", "added-by-hand"], primaryBranch: "refs/heads/hotfix" });
 
     expect(await settings.diff(read.props!, inputs)).toMatchObject({ changes: true, replaces: [] });
     env.emulator.reset();
     live("acme/web-app").tags.push("added-by-hand");
     const updated = await settings.update(id, read.props!, inputs);
-    expect(updated.outs).toMatchObject({ tags: ["team:web"], primaryBranch: "refs/heads/main", originalTags: ["team:web", "tier:1"] });
+    expect(updated.outs).toMatchObject({
+      tags: ["team:web", "managed-scan"],
+      primaryBranch: "refs/heads/main",
+      originalTags: ["team:web", "tier:1"],
+    });
     expect(env.requests().map((r) => `${r.method} ${r.operation}`)).toEqual(["PATCH projects.update"]);
   });
 
@@ -92,7 +96,7 @@ describe("ProjectSettings", () => {
       managedScanConfig: { diffScan: { enabled: false }, fullScan: { enabled: true } },
     });
     const { id, outs } = await settings.create(inputs);
-    expect(live("acme/payments-api")).toMatchObject({ tags: [], primaryBranch: "refs/heads/release" });
+    expect(live("acme/payments-api")).toMatchObject({ tags: ["managed-scan"], primaryBranch: "refs/heads/release" });
     await settings.delete(id, outs);
     expect(live("acme/payments-api")).toEqual(before);
   });
@@ -185,7 +189,7 @@ describe("ProjectTags", () => {
     );
     expect(first.outs).toMatchObject({ tags: ["tier:1", "owner:appsec"], addedTags: ["owner:appsec"] });
     await tags.delete(first.id, first.outs);
-    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1"]);
+    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "managed-scan"]);
   });
 
   it("two ProjectTags and a ProjectSettings that does not declare tags share a project", async () => {
@@ -194,13 +198,13 @@ describe("ProjectTags", () => {
     const s = await settings.create(
       await checked(settings, { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop" }),
     );
-    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "a", "b"]);
+    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "managed-scan", "a", "b"]);
     await tags.delete(a.id, a.outs);
-    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "b"]);
+    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "managed-scan", "b"]);
     await settings.delete(s.id, s.outs);
-    expect(live("acme/web-app")).toMatchObject({ tags: ["team:web", "tier:1", "b"], primaryBranch: "refs/heads/main" });
+    expect(live("acme/web-app")).toMatchObject({ tags: ["team:web", "tier:1", "managed-scan", "b"], primaryBranch: "refs/heads/main" });
     await tags.delete(b.id, b.outs);
-    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1"]);
+    expect(live("acme/web-app").tags).toEqual(["team:web", "tier:1", "managed-scan"]);
   });
 
   it("re-adds a tag removed out of band, and drops a tag it added when no longer declared", async () => {

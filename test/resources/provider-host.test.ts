@@ -152,7 +152,7 @@ describe("through the dynamic-provider host", () => {
     expect(created.id).toBe("acme/acme/web-app");
     expect(created.outs).toMatchObject({
       primaryBranch: "refs/heads/develop",
-      tags: ["a"],
+      tags: ["a", "managed-scan"], // the project's whole set: the service keeps its system tag
       originalTags: ["team:web", "tier:1"],
       __provider: providers.ProjectSettings,
     });
@@ -161,13 +161,13 @@ describe("through the dynamic-provider host", () => {
     env.emulator.state().projects[0]!.tags.push("by-hand");
     await startHost(); // `pulumi refresh` starts a new provider process
     const refreshed = await read("ProjectSettings", created.id, created.outs);
-    expect(refreshed.props.tags).toEqual(["a", "by-hand"]);
+    expect(refreshed.props.tags).toEqual(["a", "managed-scan", "by-hand"]);
     expect(refreshed.inputs).toMatchObject({ tags: ["a", "by-hand"] });
 
     const changed = await diff("ProjectSettings", created.id, refreshed.props, { ...inputs, __provider: providers.ProjectSettings });
     expect(changed).toEqual({ changes: 2, replaces: [] }); // DIFF_SOME
     const outs = await update("ProjectSettings", created.id, refreshed.props, { ...inputs, __provider: providers.ProjectSettings });
-    expect(outs.tags).toEqual(["a"]);
+    expect(outs.tags).toEqual(["a", "managed-scan"]);
 
     const replaced = await diff("ProjectSettings", created.id, outs, {
       ...inputs,
@@ -177,7 +177,10 @@ describe("through the dynamic-provider host", () => {
     expect(replaced).toEqual({ changes: 2, replaces: ["projectName"] });
 
     await remove("ProjectSettings", created.id, outs);
-    expect(env.emulator.state().projects[0]).toMatchObject({ tags: ["team:web", "tier:1"], primaryBranch: "refs/heads/main" });
+    expect(env.emulator.state().projects[0]).toMatchObject({
+      tags: ["team:web", "tier:1", "managed-scan"],
+      primaryBranch: "refs/heads/main",
+    });
   });
 
   it("reports a rule not in the policy as a create error naming both", async () => {

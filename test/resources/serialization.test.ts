@@ -74,7 +74,7 @@ describe("the installed package's __provider", () => {
 
   /** What each kind's update (test/fixtures/serialize-resources.js, `changed`) must report. */
   const UPDATED: Record<(typeof KINDS)[number], Record<string, unknown> | undefined> = {
-    ProjectSettings: { tags: ["team:web"] },
+    ProjectSettings: { tags: ["team:web", "managed-scan"] }, // the whole set: the service keeps its system tag
     ProjectTags: { tags: ["owner:appsec", "reviewed"] },
     ManagedScan: { diffScan: { enabled: false } },
     PolicyRuleMode: { mode: "MODE_COMMENT" },

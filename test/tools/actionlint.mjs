@@ -15,7 +15,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { readCommandLine } from "./command-line.mjs";
 import { cacheRoot, go, log as logAs } from "./go-build.mjs";
 
 const REPO = join(fileURLToPath(import.meta.url), "../../..");
@@ -83,23 +83,17 @@ export function lint(files, binary = actionlint()) {
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-const USAGE = `usage: npm run actionlint [-- FILE...] | node test/tools/actionlint.mjs [--path] [FILE...]
-
-Lints the workflows (every file of .github/workflows/, or the FILEs given) with actionlint
-${ACTIONLINT_VERSION}, built from the Go module proxy once and cached. Exits 1 on any finding.
-
-  --path      print the binary's path instead (building it when missing)
-  -h, --help  this text`;
-
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = readCommandLine({
+    command: "npm run actionlint",
+    about: `Lints the workflows (every file of .github/workflows/, or the FILEs given) with actionlint
+${ACTIONLINT_VERSION} (the GitHub Actions workflow linter), built once from the Go module proxy (needs \`go\`; about a
+minute) and cached in ${cachedBinary()}. Exits 1 on any finding. Progress goes to stderr.`,
+    flags: { path: { type: "boolean", default: false, help: "print the binary's path instead (building it when missing)" } },
+    positionals: { synopsis: "[FILE...]", help: "FILE: a workflow to lint instead of every one of .github/workflows/." },
+  });
   try {
-    const { values, positionals } = parseArgs({
-      allowPositionals: true,
-      options: { path: { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
-    });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-    } else if (values.path) {
+    if (values.path) {
       process.stdout.write(`${actionlint()}\n`);
     } else {
       const files = positionals.length ? positionals.map((f) => resolve(f)) : workflowFiles();

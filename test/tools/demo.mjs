@@ -9,7 +9,18 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readCommandLine } from "./command-line.mjs";
 import { offlinePulumiEnv, runPulumi } from "./pulumi-run.mjs";
+
+readCommandLine({
+  command: "npm run demo",
+  about: `Starts the Semgrep API emulator (demo preset), then runs the root Pulumi.yaml program
+(examples/security-baseline) against it through the real Pulumi CLI, with a local file backend in
+a temporary directory: \`pulumi up\`, a preview that must find no change, \`pulumi destroy\`; prints
+each one's API requests and whether destroy put back every project setting and rule mode it
+found (exit 1 if not). Needs \`npm run build\` (npm ci runs it) and the Pulumi CLI (on PATH, or
+built once by \`npm run pulumi:cli\`).`,
+});
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const { startEmulator } = createRequire(import.meta.url)("../../dist/emulator");

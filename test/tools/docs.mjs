@@ -18,6 +18,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { readCommandLine } from "./command-line.mjs";
 import { brokenLinks, handWrittenPages } from "./markdown.mjs";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -748,8 +749,7 @@ function indexPage(resources, functions) {
 
 // ---- Command line --------------------------------------------------------------------------
 
-function main(argv) {
-  const check = argv.includes("--check");
+function main({ check }) {
   let pages;
   try {
     pages = generateDocs();
@@ -790,5 +790,18 @@ function main(argv) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = main(process.argv.slice(2));
+  const { values } = readCommandLine({
+    command: "npm run docs",
+    about: `Writes the reference pages in ${DOCS}/ (one per resource kind and one per data-source function),
+generated from the kinds' declarations and the package's doc comments; \`npm run docs:check\` checks
+them. Reads the built declarations in dist/ (the npm scripts build first).`,
+    flags: {
+      check: {
+        type: "boolean",
+        default: false,
+        help: `write nothing: exit 1 naming each stale, missing or extra page (${CHECK_COMMAND} passes it)`,
+      },
+    },
+  });
+  process.exitCode = main(values);
 }

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { readCommandLine } from "./command-line.mjs";
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
 export const PLUGIN = "pulumi-resource-semgrep";
@@ -266,9 +267,24 @@ export async function pack(outDir = join(REPO, "dist/plugins")) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const at = process.argv.indexOf("--out");
+  const { values } = readCommandLine({
+    command: "npm run plugin:pack",
+    about: `Writes the release tarballs of the native provider plugin, ${tarballName("<version>", "<os>", "<arch>")},
+for linux, darwin and windows on amd64 and arm64: each holds one self-contained bundle of
+dist/native/main.js (the npm script builds first), schema.json, a package.json, LICENSE and a
+launcher named as the Pulumi CLI looks for a plugin executable. Node.js >= ${MIN_NODE} on the user's PATH is
+the one requirement. Prints the tarballs' paths, one a line; sizes go to stderr.`,
+    flags: {
+      out: {
+        type: "string",
+        value: "DIR",
+        help: "where to write the tarballs (emptied first)",
+        defaultText: "the repository's dist/plugins",
+      },
+    },
+  });
   try {
-    const written = await pack(at > 0 ? resolve(process.argv[at + 1]) : undefined);
+    const written = await pack(values.out === undefined ? undefined : resolve(values.out));
     process.stdout.write(written.map((p) => `${p}\n`).join(""));
   } catch (error) {
     log(`error: ${error instanceof Error ? error.message : String(error)}`);

@@ -13,6 +13,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
+import { readCommandLine } from "./command-line.mjs";
 import { buildTool as buildGoTool, cacheRoot, download, log as logAs } from "./go-build.mjs";
 
 const YAML_HOST = "pulumi-language-yaml";
@@ -194,6 +195,13 @@ function main() {
   return binDir;
 }
 
+readCommandLine({
+  command: "npm run pulumi:cli",
+  about: `Prints, as its last line, the directory holding the Pulumi CLI and its language hosts
+(${BINARIES.join(", ")}): the installed CLI when \`pulumi\` is on
+PATH, else a build from the Go module proxy (once, several minutes; cached in
+${join(cacheRoot(), "pulumi-cli")}, keyed by version). Progress goes to stderr.`,
+});
 try {
   process.stdout.write(`${main()}\n`);
 } catch (error) {

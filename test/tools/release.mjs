@@ -16,7 +16,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { readCommandLine, usageError } from "./command-line.mjs";
 import { isBuildOutput } from "./sdk.mjs";
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -477,15 +477,39 @@ export async function runStep(
   return { ...result, version, skipped: ctx.skipped };
 }
 
+const RELEASE = {
+  command: "node test/tools/release.mjs",
+  about: `One step of the release, as .github/workflows/release.yml runs it on a pushed tag v<version>:
+builds the step's artifacts, checks them, then publishes them. Prints a JSON summary on stdout; the
+log goes to stderr.`,
+  positionals: { synopsis: "<step>", help: `<step> is one of ${Object.keys(STEPS).join(", ")}.` },
+  flags: {
+    "dry-run": {
+      type: "boolean",
+      default: false,
+      help: "do every build this machine can do, and print, without running, each publish command and each build whose tool is missing here",
+    },
+    tag: {
+      type: "string",
+      value: "v<version>",
+      help: "the release's tag; every step refuses one other than v + package.json's version",
+      defaultText: "GITHUB_REF_NAME when GITHUB_REF_TYPE is tag, else none",
+    },
+    out: {
+      type: "string",
+      value: "DIR",
+      help: "where the artifacts go: the plugin tarballs into DIR/plugins, the others into DIR/release/<step>",
+      defaultText: "the repository's dist",
+    },
+  },
+};
+
 /** The command line: `<step> [--dry-run] [--tag v<version>] [--out DIR]`; a JSON summary on stdout. */
 async function main(argv) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { "dry-run": { type: "boolean", default: false }, tag: { type: "string" }, out: { type: "string" } },
-  });
-  if (positionals.length !== 1)
-    throw new ReleaseError(`usage: release.mjs <${Object.keys(STEPS).join("|")}> [--dry-run] [--tag v<version>] [--out DIR]`);
+  const { values, positionals } = readCommandLine(RELEASE, argv);
+  if (positionals.length !== 1) usageError(RELEASE, `give one step, not ${positionals.length}: one of ${Object.keys(STEPS).join(", ")}`);
+  if (!(positionals[0] in STEPS))
+    usageError(RELEASE, `unknown step ${JSON.stringify(positionals[0])}: one of ${Object.keys(STEPS).join(", ")}`);
   const result = await runStep(positionals[0], { dryRun: values["dry-run"], tag: values.tag, out: values.out });
   writeFileSync(1, `${JSON.stringify(result)}\n`);
 }

@@ -14,6 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { readCommandLine } from "./command-line.mjs";
 import {
   compile,
   docOf,
@@ -501,7 +502,7 @@ function mergeForms(a, b) {
 
 // ---- Command line --------------------------------------------------------------------------
 
-function main(argv) {
+function main({ check }) {
   let schema;
   try {
     schema = generateSchema();
@@ -510,7 +511,7 @@ function main(argv) {
     console.error(error.message);
     return 1;
   }
-  if (argv.includes("--check")) {
+  if (check) {
     const differences = compareSchema(schema);
     if (differences.length) {
       console.error(describeSchemaDifferences(differences));
@@ -529,5 +530,18 @@ function main(argv) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = main(process.argv.slice(2));
+  const { values } = readCommandLine({
+    command: WRITE_COMMAND,
+    about: `Writes ${SCHEMA_FILE}, the Pulumi package schema the native plugin serves and the SDKs are
+generated from, from the kinds' declarations and the data-source functions' types; \`npm run
+schema:check\` checks it. Reads the built declarations in dist/ (the npm scripts build first).`,
+    flags: {
+      check: {
+        type: "boolean",
+        default: false,
+        help: "write nothing: exit 1 naming each stale entry (npm run schema:check passes it)",
+      },
+    },
+  });
+  process.exitCode = main(values);
 }

@@ -25,6 +25,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readCommandLine } from "./command-line.mjs";
 import { buildTool, cacheRoot, go, log as logAs } from "./go-build.mjs";
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -162,8 +163,8 @@ export function staleFiles(sdkDir = join(REPO, "sdk"), schemaFile = join(REPO, "
   }
 }
 
-function main() {
-  if (!process.argv.includes("--check")) {
+function main({ check }) {
+  if (!check) {
     generate(join(REPO, "sdk"));
     log(`wrote ${SDK_DIRS.map((d) => join("sdk", d)).join(", ")} from schema.json`);
     return;
@@ -180,8 +181,21 @@ function main() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = readCommandLine({
+    command: "npm run sdk",
+    about: `Writes the SDKs in sdk/ (${SDK_DIRS.join(", ")}) from schema.json with Pulumi's own code generators,
+built once from the Go module proxy and cached in ${join(cacheRoot(), "sdkgen")} (needs \`go\`);
+\`npm run sdk:check\` checks them.`,
+    flags: {
+      check: {
+        type: "boolean",
+        default: false,
+        help: "write nothing: exit 1 naming the files that differ from what schema.json generates (npm run sdk:check passes it)",
+      },
+    },
+  });
   try {
-    main();
+    main(values);
   } catch (error) {
     log(`error: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

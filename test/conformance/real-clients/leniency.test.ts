@@ -72,23 +72,23 @@ describe("removing tags (Semgrep's tag scripts)", () => {
   it('takes the tags in a JSON body {"tags": [...]}, and removes them', async () => {
     const answer = await send(sparse, "DELETE", tags, { tags: ["team:web"] });
     expect(answer.status).toBe(200);
-    expect(tagsOf(answer)).toEqual(["tier:1"]);
-    expect(sparse.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["tier:1"]);
+    expect(tagsOf(answer)).toEqual(["tier:1", "managed-scan"]);
+    expect(sparse.state().projects.find((p) => p.name === "acme/web-app")!.tags).toEqual(["tier:1", "managed-scan"]);
   });
 
   it("still takes the OpenAPI's query form, and both at once", async () => {
-    expect(tagsOf(await send(sparse, "DELETE", `${tags}?tags=tier%3A1`))).toEqual(["team:web"]);
+    expect(tagsOf(await send(sparse, "DELETE", `${tags}?tags=tier%3A1`))).toEqual(["team:web", "managed-scan"]);
     await send(sparse, "PUT", tags, { tags: ["a", "b"] });
     const both = await send(sparse, "DELETE", `${tags}?tags=a`, { tags: ["b"] });
     expect(both.status).toBe(200);
-    expect(tagsOf(both)).toEqual(["team:web"]);
+    expect(tagsOf(both)).toEqual(["team:web", "managed-scan"]);
   });
 
   it("answers 200 to a removal naming no tag, and removes nothing", async () => {
     for (const body of [undefined, {}, { tags: [] }]) {
       const answer = await send(sparse, "DELETE", tags, body);
       expect({ body, status: answer.status }).toEqual({ body, status: 200 });
-      expect(tagsOf(answer)).toEqual(["team:web", "tier:1"]);
+      expect(tagsOf(answer)).toEqual(["team:web", "tier:1", "managed-scan"]);
     }
   });
 });

@@ -35,14 +35,23 @@ const tagsOfMobile = async () => (await call("GET", MOBILE)).body.project!.tags;
 describe("the system tag managed-scan", () => {
   it("is added when a project's managed scans are switched on, and read back by GET and the project list", async () => {
     expect(await tagsOfMobile()).toEqual([]);
+    const managedBefore = new Set(
+      env.emulator
+        .state()
+        .projects.filter((p) => p.tags.includes("managed-scan"))
+        .map((p) => p.name),
+    );
     const answer = await onboard();
     expect(answer.status).toBe(200);
     expect(answer.body.project!.tags).toEqual(["managed-scan"]);
     expect(await tagsOfMobile()).toEqual(["managed-scan"]);
-    // Scripts find managed-scan projects by the tag in the project list.
+    // Scripts find managed-scan projects by the tag in the project list: mobile-app is now one of them.
     const list = await call("GET", "/deployments/acme/projects?page=0&page_size=1000");
     const managed = list.body.projects!.filter((p) => p.tags.includes("managed-scan")).map((p) => p.name);
-    expect(managed).toEqual(["acme/mobile-app"]);
+    expect(managed).toContain("acme/mobile-app");
+    expect(managed).toEqual(
+      list.body.projects!.filter((p) => p.name === "acme/mobile-app" || managedBefore.has(p.name)).map((p) => p.name),
+    );
   });
 
   it("stays through a PATCH of tags that omits it, and one that clears every tag", async () => {
@@ -81,28 +90,32 @@ describe("the system tag managed-scan", () => {
     expect(on.body.project!.tags).toEqual(["pci", "managed-scan"]);
   });
 
-  it("is carried by every project of the large preset whose managed scans are on, and by no other", async () => {
-    const large = await startEmulator({ preset: "large" });
-    try {
-      const projects: Array<ProjectAnswer & { managed_scan_config?: unknown }> = [];
-      for (let page = 0; ; page++) {
-        const answer = await call("GET", `/deployments/acme/projects?page=${page}&page_size=100`, undefined, large);
-        if (!answer.body.projects!.length) break;
-        projects.push(...answer.body.projects!);
+  // Both presets start as the service would have them: demo's projects with managed scans are tagged from the start too.
+  it.each(["demo", "large"] as const)(
+    "is carried by every project of the %s preset whose managed scans are on, and by no other",
+    async (preset) => {
+      const emulator = await startEmulator({ preset });
+      try {
+        const projects: Array<ProjectAnswer & { managed_scan_config?: unknown }> = [];
+        for (let page = 0; ; page++) {
+          const answer = await call("GET", `/deployments/acme/projects?page=${page}&page_size=100`, undefined, emulator);
+          if (!answer.body.projects!.length) break;
+          projects.push(...answer.body.projects!);
+        }
+        expect(projects.length).toBeGreaterThan(preset === "large" ? 100 : 10);
+        const scanned = new Set(
+          emulator
+            .state()
+            .projects.filter((p) => p.managedScanConfig.diff_scan.enabled || p.managedScanConfig.full_scan.enabled)
+            .map((p) => p.name),
+        );
+        expect(scanned.size).toBeGreaterThan(0);
+        for (const project of projects) expect(project.tags.includes("managed-scan"), project.name).toBe(scanned.has(project.name));
+        const web = await call("GET", "/deployments/acme/projects/acme/web-app", undefined, emulator);
+        expect(web.body.project!.tags).toEqual(["team:web", "tier:1", "managed-scan"]);
+      } finally {
+        await emulator.close();
       }
-      expect(projects.length).toBeGreaterThan(100);
-      const scanned = new Set(
-        large
-          .state()
-          .projects.filter((p) => p.managedScanConfig.diff_scan.enabled || p.managedScanConfig.full_scan.enabled)
-          .map((p) => p.name),
-      );
-      expect(scanned.size).toBeGreaterThan(0);
-      for (const project of projects) expect(project.tags.includes("managed-scan"), project.name).toBe(scanned.has(project.name));
-      const web = await call("GET", "/deployments/acme/projects/acme/web-app", undefined, large);
-      expect(web.body.project!.tags).toEqual(["team:web", "tier:1", "managed-scan"]);
-    } finally {
-      await large.close();
-    }
-  });
+    },
+  );
 });
