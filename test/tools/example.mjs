@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { readCommandLine, usageError } from "./command-line.mjs";
 import { changedSince, snapshotOf } from "./emulator-state.mjs";
 import { copyExample, ExampleError, runtimeOf, wireSdk } from "./example-sdks.mjs";
 import { pack, REPO, tarballForHere } from "./plugin-pack.mjs";
@@ -153,22 +153,19 @@ export async function runExample(source, { print = () => undefined, ...options }
   }
 }
 
-const USAGE = `usage: node test/tools/example.mjs <example directory> (npm run example -- <dir>)
-
-Runs one SDK example (examples/nodejs-sdk, examples/python, examples/csharp, examples/go) against
-the emulator (demo preset) started here: up, preview --expect-no-changes, destroy, and checks that
-destroy put back every value the run changed. Exits 1 naming the step or the values otherwise.
-The example's language must be installed (node, python3, dotnet or go), and the package built (npm run build).
-
-  -h, --help   this text`;
+/** The command line (test/tools/command-line.mjs): one example directory, no flags. */
+const TOOL = {
+  command: "npm run example",
+  about: `Runs one example (examples/nodejs-sdk, examples/python, examples/csharp, examples/go) against the
+emulator (demo preset) started here: up, preview --expect-no-changes, destroy, and checks that destroy put back
+every value the run changed. Exits 1 naming the step or the values otherwise. The example's language must be
+installed (node, python3, dotnet or go); the npm script builds the package first.`,
+  positionals: { synopsis: "<example directory>", help: "The directory of the example, e.g. examples/go." },
+};
 
 async function main(argv) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: "boolean", short: "h" } } });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (positionals.length !== 1) throw new ExampleError(USAGE);
+  const { positionals } = readCommandLine(TOOL, argv);
+  if (positionals.length !== 1) usageError(TOOL, positionals.length ? "give one example directory" : "which example? give its directory");
   const source = resolve(positionals[0]);
   const name = relative(REPO, source).startsWith("..") ? source : relative(REPO, source);
   if (!existsSync(join(source, "Pulumi.yaml"))) throw new ExampleError(`${name} holds no Pulumi.yaml: give the directory of an example`);

@@ -47,8 +47,11 @@ const COMMANDS: Command[] = [
   ...binCommands,
   { name: "node test/tools/release.mjs", file: "test/tools/release.mjs", args: [] },
 ];
-/** The plugin's arguments are the Pulumi engine's, whatever flags a CLI passes: it refuses none (below). */
-const TAKES_ANY_FLAG = new Set(["pulumi-resource-semgrep"]);
+/**
+ * Tools whose flags are another program's: the plugin's are the Pulumi engine's, whatever flags a CLI
+ * passes (it refuses none: below); the test tiers pass theirs on to vitest (`npm run test:unit -- -t name`).
+ */
+const TAKES_ANY_FLAG = new Set(["pulumi-resource-semgrep", "npm run test:unit", "npm run test:e2e"]);
 
 /**
  * Runs `command` with `extra` arguments in a home, cache and PATH of its own, empty but for node: a

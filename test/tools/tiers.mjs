@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readCommandLine, usageError } from "./command-line.mjs";
 
 export const REPO = join(fileURLToPath(import.meta.url), "../../..");
 
@@ -59,19 +60,25 @@ export function vitestArgs(tier) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [tier, ...rest] = process.argv.slice(2);
-  if (tier === "-h" || tier === "--help" || !tier) {
-    process.stdout.write("usage: node test/tools/tiers.mjs <unit|e2e> [vitest flags] (npm run test:unit, npm run test:e2e)\n");
-    process.exit(tier ? 0 : 1);
-  }
-  let args;
+  // Flags after the tier (and after `--`) are vitest's: only the tier is ours.
+  const [first, ...rest] = process.argv.slice(2);
+  const tool = {
+    command: "node test/tools/tiers.mjs",
+    about: `Runs one test tier with vitest (npm run test:unit, npm run test:e2e): unit, every file that needs
+Node.js and the emulator only; e2e, the files that need the Pulumi CLI, Go or Python, in both vitest projects.
+Arguments after the tier go to vitest.`,
+    positionals: { synopsis: "<unit|e2e> [vitest arguments]", help: "The tier: unit or e2e." },
+  };
+  const args = process.argv.slice(2);
+  readCommandLine(tool, args.includes("--help") || args.includes("-h") ? ["--help"] : first?.startsWith("-") ? [first] : []);
+  if (first === undefined) usageError(tool, "which tier? unit or e2e");
+  let vitestArguments;
   try {
-    args = vitestArgs(tier);
+    vitestArguments = vitestArgs(first);
   } catch (error) {
-    process.stderr.write(`[tiers] error: ${error.message}\n`);
-    process.exit(1);
+    usageError(tool, error.message);
   }
   const vitest = join(REPO, "node_modules/vitest/vitest.mjs");
-  const result = spawnSync(process.execPath, [vitest, ...args, ...rest], { cwd: REPO, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [vitest, ...vitestArguments, ...rest], { cwd: REPO, stdio: "inherit" });
   process.exit(result.status ?? 1);
 }
