@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SemgrepClient } from "../client";
-import { resolveCredentials } from "../client/config";
+import { DEFAULT_BASE_URL, resolveCredentials } from "../client/config";
 import { type AdoptionPlan, planAdoption } from "./plan";
 import { checkPackageSpec, dependencySpec } from "./package-spec";
 import { AdoptRequestError, type Area, findDeployment, type Progress, readDeployment } from "./read";
@@ -75,6 +75,12 @@ export interface AdoptResult {
   files: { path: string; bytes: number; holds?: string }[];
   /** Values and objects not declared, and why. */
   notes: string[];
+  /**
+   * Where the address came from (`--url`, `SEMGREP_APP_URL`, `SEMGREP_URL`) when not the default: a new
+   * stack would talk to https://semgrep.dev, so the next commands set `semgrep:url` (named, not
+   * printed: the output holds no address).
+   */
+  urlSource?: string;
 }
 
 /** This package's own package.json (two levels up from both provider/adopt and dist/adopt): the version the project depends on. */
@@ -129,6 +135,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       throw new AdoptReadError(`reading deployment ${deployment.slug}: ${(error as Error).message}`, { cause: error });
     });
     const plan = planAdoption(live);
+    const urlSource = credentials.baseUrl === undefined || credentials.baseUrl === DEFAULT_BASE_URL ? undefined : credentials.baseUrlSource;
     const language = options.language ?? "typescript";
     const render = language === "yaml" ? renderYamlProject : renderProject;
     const rendered = render(plan, {
@@ -141,6 +148,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
     return {
       dir,
       language,
+      ...(urlSource === undefined ? {} : { urlSource }),
       leftOver: language === "yaml" ? typescriptLeftovers(dir, rendered.files) : [],
       deployment,
       resources: {

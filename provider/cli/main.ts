@@ -142,6 +142,12 @@ function summary(result: AdoptResult): string {
   const dir = result.dir.replace(/(.)\/+$/, "$1"); // `--out out/` is shown as out/, not out//
   const kinds = Object.entries(result.resources).filter(([, n]) => n > 0);
   const width = Math.max(...result.files.map((f) => f.path.length));
+  // A new stack talks to https://semgrep.dev unless told: the address adopt read from, when another
+  // (by the variable that holds it, or as the --url given: the output itself prints no address).
+  const urlStep =
+    result.urlSource === undefined
+      ? ""
+      : ` && pulumi config set semgrep:url ${/^[A-Z_]+$/.test(result.urlSource) ? `"$${result.urlSource}"` : "<the --url address>"}`;
   return [
     `Wrote ${dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
     `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""}`,
@@ -156,8 +162,8 @@ function summary(result: AdoptResult): string {
       : []),
     "Next:",
     result.language === "yaml"
-      ? `  install the plugin pulumi-resource-semgrep (README.md), then: cd ${shellQuoted(dir)} && pulumi stack init ${result.deployment.slug} && pulumi config set --secret semgrep:token && pulumi up   # writes nothing to Semgrep`
-      : `  cd ${shellQuoted(dir)} && npm install && pulumi stack init ${result.deployment.slug} && pulumi up   # writes nothing to Semgrep`,
+      ? `  install the plugin pulumi-resource-semgrep (README.md), then: cd ${shellQuoted(dir)} && pulumi stack init ${result.deployment.slug} && pulumi config set --secret semgrep:token${urlStep} && pulumi up   # writes nothing to Semgrep`
+      : `  cd ${shellQuoted(dir)} && npm install && pulumi stack init ${result.deployment.slug}${urlStep} && pulumi up   # writes nothing to Semgrep`,
   ].join("\n");
 }
 

@@ -243,6 +243,10 @@ describe("pulumi-semgrep adopt: token, address and deployment", () => {
     });
     expect(good.status, good.stderr).toBe(0);
     expect(existsSync(join(cwd, "semgrep-acme", "projects.ts"))).toBe(true);
+    // A new stack would talk to https://semgrep.dev: the next commands point it at the address read from.
+    expect(good.stdout).toContain("pulumi stack init acme && pulumi config set semgrep:url <the --url address> && pulumi up");
+    // The files stay the same bytes whatever the address (the README names the step, not the address).
+    expect(readFileSync(join(cwd, "semgrep-acme", "README.md"), "utf8")).toContain("# pulumi config set semgrep:url <address>");
 
     const out = join(cwd, "out");
     const before = fixture.requests().length;
@@ -361,8 +365,11 @@ describe("pulumi-semgrep adopt: the directory", () => {
     expect(first.status, first.stderr).toBe(0);
     expect(readdirSync(cwd)).toEqual(["semgrep-acme"]);
     expect(first.stdout).toContain("Wrote semgrep-acme/ for deployment acme (1):");
+    // The next commands set semgrep:url without printing the address: the --url given, or the variable that held it.
+    expect(first.stdout).toContain("pulumi stack init acme && pulumi config set semgrep:url <the --url address> && pulumi up");
     const second = await adoptCli(["adopt", "--deployment", "acme", "--out", "again/"], { cwd });
     expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`pulumi stack init acme && pulumi config set semgrep:url "$SEMGREP_APP_URL" && pulumi up`);
     expect(second.stdout).toContain("Wrote again/ for deployment acme (1):");
     expect(second.stdout).toContain("  cd again && npm install");
     const files = filesOf(join(cwd, "semgrep-acme"));
