@@ -32,8 +32,10 @@ export default defineConfig({
             "test/e2e/{examples,example-runner,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated,demo}.test.ts",
             "test/e2e/native-schema.test.ts", // no emulator: the schema and the YAML type checker only
             // The native front end over the same handlers: their reads are this pass's in the files above
-            // and in yaml-import (whose subject, declarations generated from answers, runs here).
+            // and in yaml-import (whose subject, declarations generated from answers, runs here). The
+            // Node.js SDK's file is about its packaging and the move between front ends (about 2 minutes).
             "test/e2e/yaml-native.test.ts",
+            "test/e2e/node-sdk.test.ts",
           ],
           provide: { omitEmpty: true },
         },

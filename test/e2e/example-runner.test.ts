@@ -3,8 +3,8 @@
  * test/tools/example.mjs), as a command: its own emulator, the example's SDK wired in, up, a
  * no-change preview, destroy, and the emulator's state after destroy compared with the one before.
  * It passes on examples/nodejs-sdk as shipped, and fails (exit 1) naming what went wrong: a value
- * destroy left (the same program with `retainOnDelete` on its tags), or the step that failed (a
- * program whose `up` fails). The Go example runs through the same steps in go-sdk.test.ts (once:
+ * destroy left (examples/yaml with `retainOnDelete` on its tags), or the step that failed (a
+ * program whose `up` fails); the failing runs take the YAML example, which has no SDK to build. The Go example runs through the same steps in go-sdk.test.ts (once:
  * its first compile takes minutes); Python and C# run in CI only (no toolchain here).
  */
 import { spawn } from "node:child_process";
@@ -33,16 +33,16 @@ function runner(args: string[]): Promise<{ status: number | null; stdout: string
 const copies: string[] = [];
 afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** A copy of examples/nodejs-sdk whose index.ts is changed by `edit`. */
-function editedExample(edit: (index: string) => string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-runner-test-")), "nodejs-sdk");
+/** A copy of examples/yaml whose program is changed by `edit`: a failing run without an SDK to build (seconds, not half a minute). */
+function editedExample(edit: (program: string) => string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-runner-test-")), "yaml");
   copies.push(join(dir, ".."));
-  cpSync(EXAMPLE, dir, { recursive: true });
-  const index = join(dir, "index.ts");
-  const text = readFileSync(index, "utf8");
+  cpSync(join(REPO, "examples/yaml"), dir, { recursive: true });
+  const program = join(dir, "Pulumi.yaml");
+  const text = readFileSync(program, "utf8");
   const edited = edit(text);
   expect(edited).not.toBe(text);
-  writeFileSync(index, edited);
+  writeFileSync(program, edited);
   return dir;
 }
 
@@ -58,23 +58,21 @@ describe("npm run example (test/tools/example.mjs)", { timeout: 300_000 }, () =>
   });
 
   it("fails naming the value when destroy leaves one (the tags kept by retainOnDelete)", async () => {
-    const dir = editedExample((index) =>
-      index.replace('tags: ["owner:appsec"],\n});', 'tags: ["owner:appsec"],\n}, { retainOnDelete: true });'),
+    const dir = editedExample((program) =>
+      program.replace('      tags: ["owner:appsec"]\n', '      tags: ["owner:appsec"]\n    options:\n      retainOnDelete: true\n'),
     );
     const run = await runner([dir]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(
-      "nodejs-sdk: after destroy, the emulator's state differs from the one before the run (destroy left a value):",
-    );
+    expect(run.stderr).toContain("yaml: after destroy, the emulator's state differs from the one before the run (destroy left a value):");
     expect(run.stderr).toMatch(/ {2}projects\["acme\/web-app"\]\.tags: \[[^\]]*\] → \[[^\]]*"owner:appsec"[^\]]*\]\n/);
     expect(run.stderr).not.toContain("passed");
   });
 
   it("fails naming the step and the reason when the example fails", async () => {
-    const dir = editedExample((index) => index.replace('projectName: "acme/web-app"', 'projectName: "acme/no-such-project"'));
+    const dir = editedExample((program) => program.replace("projectName: acme/web-app", "projectName: acme/no-such-project"));
     const run = await runner([dir]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/\[example\] error: .*nodejs-sdk: pulumi up --yes --skip-preview failed \(exit \d+\):/);
+    expect(run.stderr).toMatch(/\[example\] error: .*yaml: pulumi up --yes --skip-preview failed \(exit \d+\):/);
     expect(run.stderr).toContain("acme/no-such-project");
   });
 
@@ -84,6 +82,6 @@ describe("npm run example (test/tools/example.mjs)", { timeout: 300_000 }, () =>
     expect(missing.stderr).toContain("[example] error: examples holds no Pulumi.yaml: give the directory of an example");
     const help = await runner(["--help"]);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^usage: node test\/tools\/example.mjs <example directory>/);
+    expect(help.stdout).toMatch(/^Usage: npm run example -- <example directory>/);
   });
 });

@@ -15,7 +15,7 @@
  * tarball (test/support/node-sdk.ts); examples/nodejs-sdk runs as CI's example job runs it, through
  * the example runner (test/tools/example.mjs: a copy with the SDK installed by npm from the same step's tarball).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
@@ -199,10 +199,13 @@ describe("moving a TypeScript stack from the dynamic classes to the SDK", () => 
   it.each([
     { form: "an alias on each resource", options: (kind: string) => `{ aliases: [{ type: "${DYNAMIC}${kind}" }] }`, preamble: "" },
     {
-      form: "one stack transformation",
+      form: "one stack transformation (docs/snippets/stack-transformation.ts, as the guide shows it)",
       options: () => "",
-      preamble: `pulumi.runtime.registerStackTransformation(({ type, props, opts }) =>
-  type.startsWith("${NATIVE}") ? { props, opts: pulumi.mergeOptions(opts, { aliases: [{ type: type.replace("${NATIVE}", "${DYNAMIC}") }] }) } : undefined);`,
+      // The program imports pulumi itself: the snippet's own import line is left out.
+      preamble: readFileSync(join(REPO, "docs/snippets/stack-transformation.ts"), "utf8").replace(
+        /^import \* as pulumi from "@pulumi\/pulumi";$/m,
+        "",
+      ),
     },
   ])("with $form: no change previewed, no write, every original kept, destroy restores", async ({ options, preamble }) => {
     const emulator = await startedEmulator();

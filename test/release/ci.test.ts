@@ -7,7 +7,7 @@
  * toolchain and a released Pulumi CLI. `.ci/run` itself stops, naming them, without the OpenAPI files.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -160,8 +160,13 @@ describe(".ci/run", () => {
       mkdirSync(join(root, "repo/.ci"), { recursive: true });
       cpSync(join(REPO, ".ci/run"), join(root, "repo/.ci/run"));
       const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SEMGREP_OPENAPI_")));
-      // Without Go on the PATH, a run that gets past the OpenAPI files stops at the next check, doing nothing.
-      const result = spawnSync("bash", [join(root, "repo/.ci/run")], { encoding: "utf8", env: { ...base, PATH: "/usr/bin:/bin", ...env } });
+      // A PATH holding only what the script needs before its Go check (dirname): a run that gets past
+      // the OpenAPI files stops there, doing nothing, whether or not the machine has Go in /usr/bin.
+      const bin = join(root, "bin");
+      mkdirSync(bin);
+      symlinkSync(spawnSync("bash", ["-c", "command -v dirname"], { encoding: "utf8" }).stdout.trim(), join(bin, "dirname"));
+      const bash = spawnSync("bash", ["-c", "command -v bash"], { encoding: "utf8" }).stdout.trim();
+      const result = spawnSync(bash, [join(root, "repo/.ci/run")], { encoding: "utf8", env: { ...base, PATH: bin, ...env } });
       return { ...result, root };
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -8,7 +8,8 @@
 //   dotnet  PulumiSemgrep.Semgrep packed by the release's step (`dotnet pack`) into a local
 //           source a nuget.config beside the project adds, with a package folder of its own
 //           (a NuGet cache of an earlier build of the same version would win otherwise);
-//   go      go.mod's `replace` to sdk/go/semgrep, then `go mod tidy` (which writes go.sum).
+//   go      go.mod's `replace` to sdk/go/semgrep, then `go mod tidy` (which writes go.sum);
+//   yaml    nothing: a YAML program needs only the plugin (examples/yaml).
 // Each returns the environment the example's Pulumi runs need besides the offline one.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -138,8 +139,11 @@ async function golang(dir) {
   return env;
 }
 
+/** A YAML program has no SDK: the plugin, which every example gets, is all it needs. */
+const yaml = async () => ({});
+
 /** The languages an example may be in, by Pulumi.yaml's runtime name. */
-export const LANGUAGES = { nodejs, python, dotnet, go: golang };
+export const LANGUAGES = { nodejs, python, dotnet, go: golang, yaml };
 
 /**
  * Wires the SDK of the example in `dir` (a copy: it is changed) by its runtime; `work` is a

@@ -156,7 +156,7 @@ export async function runExample(source, { print = () => undefined, ...options }
 /** The command line (test/tools/command-line.mjs): one example directory, no flags. */
 const TOOL = {
   command: "npm run example",
-  about: `Runs one example (examples/nodejs-sdk, examples/python, examples/csharp, examples/go) against the
+  about: `Runs one example (examples/nodejs-sdk, examples/python, examples/csharp, examples/go, examples/yaml) against the
 emulator (demo preset) started here: up, preview --expect-no-changes, destroy, and checks that destroy put back
 every value the run changed. Exits 1 naming the step or the values otherwise. The example's language must be
 installed (node, python3, dotnet or go); the npm script builds the package first.`,

@@ -5,7 +5,8 @@
  * trace. The commands are read, not listed: every `node <file>` of package.json's scripts (run
  * directly with node, with the script's own arguments, as `npm run <script> -- --help` runs it
  * after any build the script does first), every bin of package.json (and `pulumi-semgrep adopt`),
- * and test/tools/release.mjs, which the release workflow runs.
+ * and every other tool under test/ with a main guard (release.mjs and openapi-files.mjs, which the
+ * workflows run).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -42,11 +43,19 @@ const binCommands: Command[] = Object.entries(pkg.bin).flatMap(([bin, file]) => 
   { name: bin, file, args: [] },
   ...(bin === "pulumi-semgrep" ? [{ name: "pulumi-semgrep adopt", file, args: ["adopt"] }] : []),
 ]);
-const COMMANDS: Command[] = [
-  ...scriptCommands,
-  ...binCommands,
-  { name: "node test/tools/release.mjs", file: "test/tools/release.mjs", args: [] },
-];
+/** A module run as a program: `if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))`. */
+const MAIN_GUARD = /process\.argv\[1\][^\n]*import\.meta\.url/;
+/**
+ * Every other tool under test/ that a person or a workflow runs with node (release.mjs and
+ * openapi-files.mjs from the workflows, tiers.mjs, …): each .mjs with a main guard that no script runs.
+ */
+const toolCommands: Command[] = readdirSync(join(REPO, "test"), { recursive: true, encoding: "utf8" })
+  .map((name) => `test/${name.split("\\").join("/")}`)
+  .filter((file) => file.endsWith(".mjs") && MAIN_GUARD.test(readFileSync(join(REPO, file), "utf8")))
+  .filter((file) => !scriptCommands.some((command) => command.file === file))
+  .sort()
+  .map((file) => ({ name: `node ${file}`, file, args: [] }));
+const COMMANDS: Command[] = [...scriptCommands, ...binCommands, ...toolCommands];
 /**
  * Tools whose flags are another program's: the plugin's are the Pulumi engine's, whatever flags a CLI
  * passes (it refuses none: below); the test tiers pass theirs on to vitest (`npm run test:unit -- -t name`).

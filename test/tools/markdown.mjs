@@ -3,8 +3,10 @@
 //
 // 1. Programs are files. A fenced block right under a marker `<!-- file: examples/yaml/Pulumi.yaml -->`
 //    is that file's text, copied in by `npm run docs`: the file is what the tests run or compile
-//    (examples/, docs/snippets/), and the page only shows it. `npm run docs:check` fails when a
-//    block differs from its file, so a page cannot show a program that no test runs.
+//    (examples/, run by the tests; docs/snippets/, type-checked by `npm run typecheck`), and the
+//    page only shows it. `npm run docs:check` fails when a block differs from its file, when a
+//    marker names a file elsewhere, and when a program's block (TypeScript, YAML, Python, Go, C#,
+//    JSON) has no marker: one that is not a whole program says so with `<!-- fragment: why -->`.
 // 2. Links resolve. Every relative link (`[text](docs/guides/adopting.md#the-flags)`) names a file
 //    or directory of the repository, and its `#anchor` a heading of that file (GitHub's slugs). So
 //    does a link to this repository's main branch on GitHub (the Registry's pages, docs/_index.md and
@@ -20,6 +22,12 @@ const GENERATED = [/^docs\/resources\//, /^docs\/functions\//, /^docs\/reference
 const SKIPPED = new Set(["node_modules", "dist", "sdk", ".git", ".tmp", "bin", "obj"]);
 
 const MARKER = /^<!-- file: (\S+) -->$/;
+/** A block shown on purpose without its file: a few lines of a larger program, named as such. */
+const FRAGMENT = /^<!-- fragment: .+ -->$/;
+/** Where the files shown live: what the tests run (examples/) or compile (docs/snippets/). */
+const SHOWN_FROM = /^(examples|docs\/snippets)\//;
+/** The languages of programs: a block in one of these is a file's, or a fragment. */
+const PROGRAM_LANGUAGES = new Set(["ts", "typescript", "js", "javascript", "yaml", "yml", "python", "py", "go", "csharp", "cs", "json"]);
 /** This repository's files on GitHub: `${REPOSITORY_URL}/blob/main/<path>` (a file) or `/tree/main/<path>` (a directory). */
 export const REPOSITORY_URL = "https://github.com/pulumi-semgrep/pulumi-semgrep";
 const ON_GITHUB = new RegExp(`^${REPOSITORY_URL.replace(/[.]/g, "\\.")}/(?:blob|tree)/main/`);
@@ -53,7 +61,21 @@ export function withFiles(root, path, text) {
   for (let i = 0; i < lines.length; i++) {
     out.push(lines[i]);
     const marker = MARKER.exec(lines[i].trim());
-    if (!marker) continue;
+    if (!marker) {
+      const fence = FENCE.exec(lines[i]);
+      if (fence) {
+        // A block without a marker: skip to its end, refusing a program's that is neither a file's nor a fragment.
+        if (PROGRAM_LANGUAGES.has(fence[2]) && !FRAGMENT.test((lines[i - 1] ?? "").trim()))
+          problems.push(
+            `${path}:${i + 1}: a ${fence[2]} block without <!-- file: PATH --> above it (the file a test runs or compiles), or <!-- fragment: why --> for a few lines of a larger program`,
+          );
+        const close = lines.findIndex((l, j) => j > i && l.trim() === fence[1]);
+        const end = close < 0 ? lines.length - 1 : close;
+        out.push(...lines.slice(i + 1, end + 1));
+        i = end;
+      }
+      continue;
+    }
     const line = i + 1;
     const file = marker[1];
     const open = FENCE.exec(lines[i + 1] ?? "");
@@ -66,8 +88,15 @@ export function withFiles(root, path, text) {
       problems.push(`${path}:${line}: the code block under <!-- file: ${file} --> is never closed`);
       continue;
     }
-    if (!existsSync(join(root, file)) || !statSync(join(root, file)).isFile()) {
-      problems.push(`${path}:${line}: <!-- file: ${file} --> names no file of the repository`);
+    const misnamed = !SHOWN_FROM.test(file)
+      ? "must name a file under examples/ or docs/snippets/ (what the tests run or compile)"
+      : !existsSync(join(root, file)) || !statSync(join(root, file)).isFile()
+        ? "names no file of the repository"
+        : undefined;
+    if (misnamed) {
+      problems.push(`${path}:${line}: <!-- file: ${file} --> ${misnamed}`);
+      out.push(...lines.slice(i + 1, close + 1)); // the block stays as it is, not taken for one without a marker
+      i = close;
       continue;
     }
     const body = readFileSync(join(root, file), "utf8").replace(/\n$/, "");

@@ -96,6 +96,19 @@ describe("file blocks", () => {
     });
   });
 
+  it("refuse a program's block without a marker, and a marker naming a file the tests do not cover; a fragment says so", () => {
+    const page = [
+      `${fence}ts\nnew PolicyRuleMode("x", {});\n${fence}`,
+      `<!-- fragment: one line of a program -->\n${fence}ts\nnew PolicyRuleMode("x", {});\n${fence}`,
+      `${fence}sh\nnpm run demo\n${fence}`,
+      `<!-- file: package.json -->\n${fence}json\n${fence}`,
+    ].join("\n\n");
+    expect(withFiles(root, "docs/x.md", page).problems).toEqual([
+      "docs/x.md:1: a ts block without <!-- file: PATH --> above it (the file a test runs or compiles), or <!-- fragment: why --> for a few lines of a larger program",
+      "docs/x.md:14: <!-- file: package.json --> must name a file under examples/ or docs/snippets/ (what the tests run or compile)",
+    ]);
+  });
+
   it("name a marker without a file, and a marker over no block, with the line", () => {
     const page = `<!-- file: examples/gone.ts -->\n${fence}ts\n${fence}\n\n<!-- file: examples/a/index.ts -->\nNot a block.\n`;
     expect(withFiles(root, "docs/x.md", page).problems).toEqual([

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { readCommandLine, usageError } from "./command-line.mjs";
 
 /** The commit of https://github.com/semgrep/semgrep-docs the files are taken from. */
 export const COMMIT = "a900180dba5b46286840644bb740e5e697a315e8";
@@ -71,26 +71,21 @@ export async function download({ out, base = BASE, files = FILES, verify = true 
   return lines;
 }
 
-const USAGE = `usage: node test/tools/openapi-files.mjs --out DIR [--no-verify]
-
-Downloads Semgrep's published OpenAPI files (v1 and v2, from semgrep/semgrep-docs at commit
-${COMMIT.slice(0, 12)}) into DIR, checks their SHA-256, and prints SEMGREP_OPENAPI_V1=… and
-SEMGREP_OPENAPI_V2=… (also appended to $GITHUB_ENV when it is set).
-
-  --out DIR      where to write them (required)
-  --no-verify    skip the SHA-256 check and print each file's (to pin newer files)
-  -h, --help     this text`;
+/** The command line (test/tools/command-line.mjs). */
+const TOOL = {
+  command: "node test/tools/openapi-files.mjs",
+  about: `Downloads Semgrep's published OpenAPI files (v1 and v2, from semgrep/semgrep-docs at commit
+${COMMIT.slice(0, 12)}) into DIR, checks their SHA-256, and prints SEMGREP_OPENAPI_V1=… and SEMGREP_OPENAPI_V2=… (also
+appended to $GITHUB_ENV when it is set).`,
+  flags: {
+    out: { type: "string", value: "DIR", defaultText: "none: required", help: "where to write them" },
+    "no-verify": { type: "boolean", default: false, help: "skip the SHA-256 check and print each file's (to pin newer files)" },
+  },
+};
 
 async function main(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: { out: { type: "string" }, "no-verify": { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  if (!values.out) throw new OpenApiError(`--out DIR is required\n${USAGE}`);
+  const { values } = readCommandLine(TOOL, argv);
+  if (!values.out) usageError(TOOL, "--out DIR is required");
   const lines = await download({ out: resolve(values.out), verify: !values["no-verify"] });
   if (process.env.GITHUB_ENV) appendFileSync(process.env.GITHUB_ENV, lines.map((l) => `${l}\n`).join(""));
   process.stdout.write(lines.map((l) => `${l}\n`).join(""));

@@ -18,7 +18,6 @@ const E2E_ONLY = [
   "support/pulumi",
   "support/program",
   "support/yaml-program",
-  "support/go-program",
   "support/native-plugin",
   "support/node-sdk",
   "tools/pulumi-run.mjs",
