@@ -4,7 +4,6 @@
  * case asserts the exit status, what stdout and stderr say, the files written (or that nothing
  * was), and the requests the emulator saw.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -12,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SAST_POLICY_ID, type RunningEmulator, SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
 import { useEmulator, useEmulators } from "../support/emulator";
+import { runCommand } from "../support/run-command";
 
 const BIN = join(__dirname, "../../dist/cli/main.js");
 /** A token no message or file may show. */
@@ -43,15 +43,12 @@ function adoptCli(args: string[], options: { cwd: string; env?: Record<string, s
     SEMGREP_URL: "",
     ...options.env,
   };
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, stdout, stderr, errorLines: stderr.split("\n").filter(Boolean) }));
-  });
+  return runCommand(process.execPath, [BIN, ...args], { cwd: options.cwd, env }).then(({ status, stdout, stderr }) => ({
+    status,
+    stdout,
+    stderr,
+    errorLines: stderr.split("\n").filter(Boolean),
+  }));
 }
 
 /** A fresh working directory. */

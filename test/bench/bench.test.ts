@@ -18,13 +18,13 @@
  * policy, so that the largest policy's listing takes two pages): the bin reads at the minimum,
  * operation by operation, and the generated project's first up makes only its reads (0 writes).
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, beforeAll, describe, expect, inject, it } from "vitest";
 import { PHASES } from "./bench-core.mjs";
 import { minimumV2Requests, V2_PHASES } from "./bench-v2.mjs";
+import { type CommandRun, runCommand } from "../support/run-command";
 
 /** The sizes; every other flag is left at its default. */
 const SMALL = {
@@ -96,20 +96,11 @@ interface AdoptStep {
   operations: Record<string, { requests: number; minimum: number }>;
 }
 
-/** Runs `node test/bench/bench.mjs` as `npm run bench` does (after the build the suite has made); resolves with its exit status and output. */
-function runBenchEntry(args: string[]): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, "bench.mjs"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, output }));
-  });
-}
+/** Runs `node test/bench/bench.mjs` as `npm run bench` does (after the build the suite has made): its exit status and output. */
+const runBenchEntry = (args: string[]) => runCommand(process.execPath, [join(__dirname, "bench.mjs"), ...args]);
 
 describe("npm run bench, small", () => {
-  let run: { status: number | null; output: string };
+  let run: CommandRun;
   let written: BenchResult | undefined;
   /** The result the entry wrote (also when it exited 1 for a missed minimum, so that the tests below say which). */
   const result = (): BenchResult => written ?? assert.fail("the benchmark wrote no result: see the first test's output");

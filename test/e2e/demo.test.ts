@@ -4,11 +4,12 @@
  * and its closing line. The demo once stayed broken for two days (a scratch program had replaced
  * the root Pulumi.yaml) because nothing ran it; this file fails when it breaks, naming it.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { runCommand } from "../support/run-command";
 
 const REPO = join(__dirname, "../..");
 
@@ -29,17 +30,6 @@ function trackedRootFiles(): string[] {
   return git.stdout.split("\n").filter((path) => path && !path.includes("/"));
 }
 
-function npmRunDemo(env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "demo"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, output }));
-  });
-}
-
 describe("npm run demo (the README's first command)", () => {
   it("the root Pulumi.yaml is the demo's project, and no other program lives at the root", () => {
     expect(parse(readFileSync(join(REPO, "Pulumi.yaml"), "utf8")), "the root Pulumi.yaml is what `npm run demo` runs").toEqual(
@@ -51,7 +41,7 @@ describe("npm run demo (the README's first command)", () => {
   it("exits 0, its last line saying it passed, and leaves no stack config in the checkout", { timeout: 300_000 }, async () => {
     // A shell's own credentials must not matter: the demo runs against its own emulator.
     const env = { ...process.env, SEMGREP_APP_TOKEN: "not-the-emulators", SEMGREP_APP_URL: "http://127.0.0.1:9" };
-    const { status, output } = await npmRunDemo(env);
+    const { status, output } = await runCommand("npm", ["run", "demo"], { cwd: REPO, env });
     const lines = output.trimEnd().split("\n");
     expect({ status, last: lines.at(-1) }, output).toEqual({
       status: 0,

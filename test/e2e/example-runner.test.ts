@@ -7,28 +7,18 @@
  * program whose `up` fails); the failing runs take the YAML example, which has no SDK to build. The Go example runs through the same steps in go-sdk.test.ts (once:
  * its first compile takes minutes); Python and C# run in CI only (no toolchain here).
  */
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCommand } from "../support/run-command";
 import { REPO } from "../tools/plugin-pack.mjs";
 
 const RUNNER = join(REPO, "test/tools/example.mjs");
 const EXAMPLE = join(REPO, "examples/nodejs-sdk");
 
-/** `node test/tools/example.mjs ARGS` (without blocking this worker): its exit status and output. */
-function runner(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RUNNER, ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
+/** `node test/tools/example.mjs ARGS`: its exit status and output. */
+const runner = (args: string[]) => runCommand(process.execPath, [RUNNER, ...args], { cwd: REPO });
 
 const copies: string[] = [];
 afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
