@@ -105,8 +105,6 @@ function parseAdopt(argv: string[]) {
   // An area both chosen from and skipped: which one was meant cannot be told, so neither is guessed.
   const projects = listFlag(values.projects);
   const policies = listFlag(values.policies);
-  if (values.package !== undefined && !values.package.trim())
-    throw new UsageError("--package needs an npm install spec: a version, a tarball from npm pack, a path or a git URL");
   if (projects.length && skip.includes("projects")) throw new UsageError("--projects and --skip projects contradict: give one of them");
   if (policies.length && skip.includes("policies")) throw new UsageError("--policies and --skip policies contradict: give one of them");
   return {

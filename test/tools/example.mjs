@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run example -- <dir>` (node test/tools/example.mjs <dir>): one SDK example program
-// (examples/nodejs-sdk, examples/python, examples/csharp, examples/go) run as a user runs it, against
+// `npm run example -- <dir>` (node test/tools/example.mjs <dir>): one example program (the SDK
+// ones, examples/nodejs-sdk, python, csharp and go, and examples/yaml) run as a user runs it, against
 // the emulator (demo preset) started here, with a local file backend:
 //   1. a copy of the example in a temporary directory, this repository's SDK of its language
 //      wired in (example-sdks.mjs) and the native plugin installed from `npm run plugin:pack`'s
