@@ -264,7 +264,7 @@ describe("PolicyRuleModes", () => {
     expect(refused.failures).toHaveLength(2);
     expect(refused.failures?.[0]).toMatchObject({ property: "select" });
     expect(refused.failures?.[0]?.reason).toContain(
-      `PolicyRuleModes "python" declares the mode of rule ${EVAL} in policy ${SAST_POLICY_ID} (deployment 1), which PolicyRuleMode "eval" declares too (its select matches it)`,
+      `PolicyRuleModes "python" declares the mode of rule ${EVAL} in policy ${SAST_POLICY_ID} (deployment 1), which PolicyRuleMode "eval" declares too (the select of PolicyRuleModes "python" matches it)`,
     );
     expect(refused.failures?.[1]?.reason).toContain('which PolicyRuleModes "django" declares too');
     expect(env.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/deployments/1/policies/${SAST_POLICY_ID}`]);
@@ -294,7 +294,9 @@ describe("PolicyRuleModes", () => {
       declared({ resourceName: "critical", select: { severities: ["SEVERITY_CRITICAL"] }, mode: "MODE_MONITOR" }),
     );
     expect(second.failures?.map((f) => f.reason).join("\n")).toContain('PolicyRuleModes "critical" declares the mode of ');
-    expect(second.failures?.map((f) => f.reason).join("\n")).toContain('which PolicyRuleModes "django" declares too (its select matches');
+    expect(second.failures?.map((f) => f.reason).join("\n")).toContain(
+      'which PolicyRuleModes "django" declares too (the select of PolicyRuleModes "critical" matches',
+    );
     // Selectors that cannot meet are no conflict, and a selector alone on its policy lists nothing at check.
     forgetProcessMemory();
     env.emulator.requests().length = 0;

@@ -16,7 +16,7 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { planUndo } from "../runtime/fields";
 import { about, unlessGone } from "../runtime/lookup";
-import { diffOwned, known, noteFoundAsDeclared, settleOwner } from "../runtime/owned";
+import { diffOwned, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
 
@@ -113,6 +113,8 @@ async function apply(declared: Inputs, before?: { added: boolean; original: Exce
 }
 
 export const detectionPolicyException: Handler<Kind> = {
+  recorded,
+
   // The service's verdict on the bundle with this exception (dry-run.ts).
   check: (_olds, news) =>
     checkWithDryRun(KIND, news, claimsOf, async (declared) => {
@@ -126,12 +128,11 @@ export const detectionPolicyException: Handler<Kind> = {
       return failuresOf(KIND, declared, errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
     }),
 
-  diff: async (_id, olds, news) => diffOwned(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds)),
+  diff: async (_id, olds, news) => diffOwned(olds, news, diffDeclared(olds, news, fieldRules(KIND))),
 
   create: (declared) =>
     about(subject(declared), async () => {
       const outs = await apply(declared);
-      settleOwner(KIND, declared, "created", recorded(outs));
       return { id: exceptionResourceId(declared), outs };
     }),
 
@@ -158,7 +159,6 @@ export const detectionPolicyException: Handler<Kind> = {
           ? undefined
           : (olds.originalExceptionType ?? (olds.exceptionType !== declared.exceptionType ? olds.exceptionType : undefined));
       const outs = await apply(declared, { added: olds.added === true, original });
-      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),
 

@@ -24,7 +24,7 @@ import { apiClient } from "../runtime/credentials";
 import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
-import { diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
+import { diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
 import { diffDeclared } from "../runtime/diff";
@@ -123,6 +123,8 @@ async function dryRunFailures(declared: Inputs) {
 }
 
 export const detectionPolicy: Handler<Kind> = {
+  recorded,
+
   check: (_olds, news) =>
     checkWithDryRun(
       KIND,
@@ -137,7 +139,7 @@ export const detectionPolicy: Handler<Kind> = {
     // A field the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedFieldsOf(olds).filter((field) => news[field] === undefined);
     const originals = (olds.originals ?? {}) as Partial<DetectionFields>;
-    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
       object: detectionObject(news.deploymentId, news.product),
       fields: dropped.map((field) => ({ name: field, original: originals[field], last: olds[field] })),
     });
@@ -146,7 +148,6 @@ export const detectionPolicy: Handler<Kind> = {
   create: (declared) =>
     about(subject(declared), async () => {
       const outs = await apply(declared, { managed: [], originals: {} });
-      settleOwner(KIND, declared, "created", recorded(outs));
       return { id: `${declared.deploymentId}/${declared.product}`, outs };
     }),
 
@@ -168,7 +169,6 @@ export const detectionPolicy: Handler<Kind> = {
   update: (_id, olds, declared) =>
     about(subject(declared), async () => {
       const outs = await apply(declared, { managed: managedFieldsOf(olds), originals: (olds.originals ?? {}) as Partial<DetectionFields> });
-      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),
 

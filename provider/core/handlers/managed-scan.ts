@@ -7,7 +7,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
-import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
+import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { projectOf } from "./project-index";
 import { createOnProject, liveManagedScans, projectObject, projectSubject, readProject } from "./projects";
@@ -75,6 +75,8 @@ async function apply(declared: Inputs, live: Props, before: { managed: Toggle[];
 }
 
 export const managedScan: Handler<Kind> = {
+  recorded,
+
   check: (_olds, news) =>
     checkOwned(KIND, news, (declared) =>
       known(declared.deploymentSlug, declared.projectName) ? declaredToggles(declared).map((t) => claimOf(declared, t)) : [],
@@ -83,14 +85,14 @@ export const managedScan: Handler<Kind> = {
   diff: async (_id, olds, news) => {
     // A toggle the program no longer declares is no longer managed: its original leaves the state.
     const dropped = managedTogglesOf(olds).filter((t) => news[t] === undefined);
-    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
       object: projectObject(news),
       fields: dropped.map((t) => ({ name: t, original: olds[ORIGINAL_OUTPUT[t]], last: olds[t] })),
     });
   },
 
   create: (declared) =>
-    createOnProject(KIND, declared, (project) => apply(declared, liveOf(project), { managed: [], originals: {} }), recorded),
+    createOnProject(KIND, declared, (project) => apply(declared, liveOf(project), { managed: [], originals: {} })),
 
   read: (id, props) =>
     readProject(KIND, id, props, (project) => {
@@ -104,7 +106,6 @@ export const managedScan: Handler<Kind> = {
   update: (_id, olds, declared) =>
     about(projectSubject(KIND, declared), async () => {
       const outs = await apply(declared, olds, { managed: managedTogglesOf(olds), originals: olds });
-      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),
 

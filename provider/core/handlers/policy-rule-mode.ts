@@ -6,7 +6,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { planUndo } from "../runtime/fields";
-import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver, settleOwner } from "../runtime/owned";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver } from "../runtime/owned";
 import { accept, type Claim, type Offer, offered, ownerName } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
 import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
@@ -66,7 +66,7 @@ async function requireRule(declared: Inputs): Promise<Rule> {
     const other = selectorTaking(declared.deploymentId, declared.policyId, rule, self);
     if (other && self) {
       throw new Error(
-        `${ownerName(self)} declares the mode of ${ruleObject(declared)}, which ${ownerName(other)} declares too (its select matches the rule). ` +
+        `${ownerName(self)} declares the mode of ${ruleObject(declared)}, which ${ownerName(other)} declares too (the select of ${ownerName(other)} matches the rule). ` +
           "Declare each rule in one resource only: leave it out with select.exclude, or drop this resource.",
       );
     }
@@ -88,6 +88,8 @@ function handedOver(declared: Props): Offer | undefined {
 }
 
 export const policyRuleMode: Handler<Kind> = {
+  recorded,
+
   check: async (_olds, news) => {
     let registered: Inputs | undefined;
     const result = checkOwned(KIND, news, (declared) => {
@@ -114,7 +116,7 @@ export const policyRuleMode: Handler<Kind> = {
   diff: async (_id, olds, news) => {
     const declared = diffDeclared(olds, news, fieldRules(KIND));
     // A rule another resource of the run hands over: the update takes its original (see update).
-    return diffOwned(KIND, olds, news, handedOver(news) ? { ...declared, changes: true } : declared, recorded(olds));
+    return diffOwned(olds, news, handedOver(news) ? { ...declared, changes: true } : declared);
   },
 
   create: (declared) => {
@@ -132,7 +134,6 @@ export const policyRuleMode: Handler<Kind> = {
         await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
       }
       if (rule.policyMode !== declared.mode) rule = await writeRuleMode(declared, declared.mode);
-      settleOwner(KIND, props, "created", { mode: originalMode ?? null });
       return {
         id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
         outs: outputs({ ...declared, ...ruleOutputs(rule), originalMode }),
@@ -183,7 +184,6 @@ export const policyRuleMode: Handler<Kind> = {
         ...rule,
         originalMode: ((taken ? taken.original : olds.originalMode) as Inputs["mode"] | undefined) ?? first,
       });
-      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),
 

@@ -22,7 +22,6 @@ import {
   type HandOver,
   known,
   noteFoundAsDeclared,
-  settleOwner,
   noteHandOver,
   warnAllHandedOver,
 } from "../runtime/owned";
@@ -239,6 +238,28 @@ function takesOffer(news: Inputs): boolean {
 }
 
 /**
+ * Of the rules this update stops managing that another resource of the run declares (`paths`),
+ * those that resource now holds. A taker checked already runs beside this update (it does not
+ * `dependsOn` this resource): whether it holds the rule is known once it has settled or failed,
+ * so this waits for it (until the call's one deadline). A rule whose takers all failed is put
+ * back like any other: nobody else will.
+ */
+async function heldElsewhere(props: Props, paths: readonly string[]): Promise<Set<string>> {
+  const self = ownerOf(KIND, props);
+  if (!self || !paths.length) return new Set();
+  await othersSettled(
+    paths.map((path) => claimOn(props, path, undefined)),
+    self,
+  );
+  // A selector's rules are claims only once it has listed the policy: with no claim yet, it is left the rule as before.
+  const failedAll = (path: string) => {
+    const others = declarersOf(claimOn(props, path, undefined)).filter((holder) => !sameOwner(holder.owner, self));
+    return others.length > 0 && others.every((holder) => holder.failed);
+  };
+  return new Set(paths.filter((path) => !failedAll(path)));
+}
+
+/**
  * Warns, for the rules this update leaves to another resource of the run, where that resource
  * took the rule without the original this resource offered (it was created before this
  * resource's diff: it does not `dependsOn` this resource), with both values and that remedy.
@@ -248,9 +269,6 @@ async function warnHandedOverRules(props: Props, rules: ReadonlyArray<readonly [
   if (!self) return;
   for (const [path, original] of rules) {
     const claim = claimOn(props, path, undefined);
-    // A taker checked already runs beside this update (it does not `dependsOn` this resource):
-    // whether it took the offer (made in this resource's diff) is known once it has settled.
-    await othersSettled(claim, self);
     const holder = holderOf(claim);
     const given = offerOf(claim, self);
     if (!holder?.settled || given?.acceptedBy) continue;
@@ -322,7 +340,8 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   // check comes after this update when it `dependsOn` this resource, and a put-back here would
   // leave the rule in its original mode until the taker sets it again.
   const putBacks = [...recorded].filter(([path]) => !wanted.has(path));
-  const handedOver = new Set(
+  const handedOver = await heldElsewhere(
+    declared,
     putBacks.filter(([path]) => owner && declaredElsewhere(declared, owner, rules.get(path))).map(([path]) => path),
   );
   const restoring = declared.restoreOnDelete !== false;
@@ -595,7 +614,7 @@ export const policyRuleModes: Handler<Kind> = {
     // A PolicyRuleMode becoming this resource is an update whatever the inputs: its state must take
     // this kind's shape. A rule another resource hands over is one too (takesOffer).
     const result = diffModes(olds, news);
-    return diffOwned(KIND, olds, news, { ...result, changes: result.changes || olds !== stored || takesOffer(news) }, {});
+    return diffOwned(olds, news, { ...result, changes: result.changes || olds !== stored || takesOffer(news) });
   },
 
   create: (declared) =>
@@ -604,7 +623,6 @@ export const policyRuleModes: Handler<Kind> = {
         throw new Error("PolicyRuleModes needs its resource name: construct it with the PolicyRuleModes class");
       const id = `${declared.deploymentId}/${declared.policyId}/${declared.resourceName}`;
       const outs = await converge(id, declared);
-      settleOwner(KIND, declared, "created", {});
       return { id, outs };
     }),
 
@@ -627,7 +645,6 @@ export const policyRuleModes: Handler<Kind> = {
       // becoming this resource converges, to record this kind's outputs (one listing, no write).
       const same = !diffModes(olds, declared).changes && olds === stored;
       const outs = same ? sameRules(olds, declared) : await converge(id, declared, olds);
-      settleOwner(KIND, declared, "updated", {});
       return { outs };
     }),
 

@@ -8,7 +8,7 @@ import { diffDeclared, sameSet } from "../runtime/diff";
 import { type FieldToApply, fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
-import { checkOwned, describeResource, diffDropping, known, noteFieldsFoundAsDeclared, settleOwner } from "../runtime/owned";
+import { checkOwned, describeResource, diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import { type Claim, holderOf } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
 import { projectOf } from "./project-index";
@@ -223,6 +223,8 @@ async function undoTagsBesideProjectTags(props: Props, original: string[]): Prom
 }
 
 export const projectSettings: Handler<Kind> = {
+  recorded,
+
   check: (_olds, news) => checkOwned(KIND, news, claimsOf),
 
   diff: async (_id, olds, news) => {
@@ -230,14 +232,14 @@ export const projectSettings: Handler<Kind> = {
     const dropped = managedFieldsOf(olds).filter((field) => !declaredFields(news).includes(field));
     const originals = originalsOf(olds);
     const last = valuesOf(olds);
-    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
       object: projectObject(news),
       fields: dropped.map((field) => ({ name: field, original: originals[field], last: last[field] })),
     });
   },
 
   create: (declared) =>
-    createOnProject(KIND, declared, (project) => apply(declared, projectOutputs(project), { managed: [], originals: {} }), recorded),
+    createOnProject(KIND, declared, (project) => apply(declared, projectOutputs(project), { managed: [], originals: {} })),
 
   read: (id, props) =>
     readProject(KIND, id, props, (project) => {
@@ -248,7 +250,6 @@ export const projectSettings: Handler<Kind> = {
   update: (_id, olds, declared) =>
     about(projectSubject(KIND, declared), async () => {
       const outs = await apply(declared, olds, { managed: managedFieldsOf(olds), originals: originalsOf(olds) });
-      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),
 

@@ -9,7 +9,7 @@ import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
-import { checkOwned, diffOwned, known, noteFoundAsDeclared, settleOwner, warnHandedOver } from "../runtime/owned";
+import { checkOwned, diffOwned, known, noteFoundAsDeclared, warnHandedOver } from "../runtime/owned";
 import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "../runtime/ownership";
 import { projectOf } from "./project-index";
 import { createOnProject, projectObject, projectSubject, readProject, tagClaim } from "./projects";
@@ -99,11 +99,13 @@ async function removeAdded(
 const releasedTags = (declared: Props): string[] => knownTags(declared).filter((t) => wasReleased(tagClaim(declared, t)));
 
 export const projectTags: Handler<Kind> = {
+  recorded,
+
   check: (_olds, news) => checkOwned(KIND, news, claimsOf),
 
   diff: async (_id, olds, news) => {
     const result = diffDeclared(olds, news, fieldRules(KIND));
-    return diffOwned(KIND, olds, news, releasedTags(news).length ? { ...result, changes: true } : result, recorded(olds));
+    return diffOwned(olds, news, releasedTags(news).length ? { ...result, changes: true } : result);
   },
 
   create: (declared) => {
@@ -126,7 +128,7 @@ export const projectTags: Handler<Kind> = {
       if (missing.length) project = await projectOf(declared).addTags(missing);
       return outputs(declared, project, [...missing, ...takenInRun]);
     };
-    return createOnProject(KIND, declared, adopt, recorded);
+    return createOnProject(KIND, declared, adopt);
   },
 
   read: (id, props) =>
@@ -168,7 +170,6 @@ export const projectTags: Handler<Kind> = {
       const outs: Outputs<Kind> = project
         ? outputs(declared, project, added)
         : checked({ ...declared, addedTags: added, projectTags: present, projectId: olds.projectId as number });
-      settleOwner(KIND, news, "updated", recorded(outs));
       return { outs };
     });
   },

@@ -4,7 +4,6 @@ import type { ResourceKind } from "../kinds";
 import type { Props } from "../runtime/check";
 import { projectApi, projectOf } from "./project-index";
 import { about, missingDeployment, unlessGone } from "../runtime/lookup";
-import { settleOwner } from "../runtime/owned";
 import { type Claim, heldUnder } from "../runtime/ownership";
 import { secretInputsOf } from "../runtime/resource-meta";
 
@@ -45,11 +44,9 @@ export function createOnProject<O extends Props>(
   kind: ResourceKind,
   declared: Props & { deploymentSlug: string; projectName: string },
   adopt: (project: Project) => Promise<O>,
-  recorded: (outs: O) => Record<string, unknown>,
 ): Promise<{ id: string; outs: O }> {
   return about(projectSubject(kind, declared), async () => {
     const outs = await adopt(await requireProject(declared.deploymentSlug, declared.projectName));
-    settleOwner(kind, declared, "created", recorded(outs));
     return { id: projectResourceId(declared), outs };
   });
 }

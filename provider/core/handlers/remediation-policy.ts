@@ -14,7 +14,7 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
-import { diffDropping, known, noteFoundAsDeclared, settleOwner } from "../runtime/owned";
+import { diffDropping, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
 
@@ -153,6 +153,8 @@ async function apply(declared: Inputs, before?: { original: RemediationPolicySta
 }
 
 export const remediationPolicy: Handler<Kind> = {
+  recorded,
+
   check: (_olds, news) =>
     checkWithDryRun(
       KIND,
@@ -174,7 +176,7 @@ export const remediationPolicy: Handler<Kind> = {
     const dropped = managedOf(olds).filter((field) => news[field] === undefined);
     // What it changed of a dropped field stays as it is: the preview says so (owned.ts).
     const original = olds.original as RemediationPolicyState | undefined;
-    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), recorded(olds), {
+    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
       object: `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
       fields: dropped.map((field) => ({
         name: field,
@@ -187,7 +189,6 @@ export const remediationPolicy: Handler<Kind> = {
   create: (declared) =>
     about(subject(declared), async () => {
       const outs = await apply(declared);
-      settleOwner(KIND, declared, "created", recorded(outs));
       return { id: `${declared.deploymentId}/${declared.slug}`, outs };
     }),
 
@@ -216,7 +217,6 @@ export const remediationPolicy: Handler<Kind> = {
         original: olds.original as RemediationPolicyState | undefined,
         created: recordedPolicy(olds) === ABSENT,
       });
-      settleOwner(KIND, declared, "updated", recorded(outs));
       return { outs };
     }),
 

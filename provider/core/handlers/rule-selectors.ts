@@ -152,7 +152,8 @@ export async function overlapFailures(
         ? failure.object(paths[0]!)
         : `${paths.length} rule${paths.length === 1 ? "" : "s"} of policy ${policyId} (deployment ${deploymentId})`;
     const listed = paths.length === 1 && !failure.secret ? "" : ` (${failure.secret ? "[secret]" : someOf(paths)})`;
-    const how = bySelector ? "its select matches" : `the select of ${ownerName(other)} matches`;
+    // Named whichever select it is: "its select" would read as the other resource's.
+    const how = `the select of ${ownerName(bySelector ? self : other)} matches`;
     return {
       property: failure.secret ? "" : failure.property,
       reason:

@@ -16,10 +16,11 @@ import { detectionPolicyException } from "../handlers/detection-policy-exception
 import { managedScan } from "../handlers/managed-scan";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
 import { noteCall } from "./owned";
+import { fail, settle, withCallDeadline } from "./ownership";
 import { withPartialState } from "./partial";
 import { policyRuleModes } from "../handlers/policy-rule-modes";
-import { type Redact, redactedError, redactorFor, withRedaction } from "./redact";
-import { secretInputsOf, withoutPlaceholders } from "./resource-meta";
+import { claimSecrets, type Redact, redactedError, redactorFor, withRedaction } from "./redact";
+import { ownerOf, secretInputsOf, withoutPlaceholders } from "./resource-meta";
 import { projectSettings } from "../handlers/project-settings";
 import { projectTags } from "../handlers/project-tags";
 import { remediationPolicy } from "../handlers/remediation-policy";
@@ -60,10 +61,13 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
   const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
-  // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret inputs.
+  // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret
+  // inputs, and those of every other resource's secret claims (the secrecy travels with the claim).
+  for (const props of args.filter(isProps)) claimSecrets(kind, props);
   const redact = redactorFor(kind, args.filter(isProps));
   try {
-    const result = withoutUndefined(await withRedaction(redact, () => fn.apply(handler, given)));
+    const result = withoutUndefined(await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, given))));
+    settleAfter(kind, method, given, result);
     if (method === "check") return withRedactedFailures(result as pulumi.dynamic.CheckResult, given[1] as Props, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
     if (byIdAlone && (result as pulumi.dynamic.ReadResult).id === "") {
@@ -74,6 +78,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     }
     return result;
   } catch (error) {
+    failAfter(kind, method, given);
     const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
     const reported = withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
     if (!isServiceError(error) || !(reported instanceof Error)) throw reported;
@@ -81,6 +86,40 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     if (method === "check") return { inputs: given[1], failures: [{ property: "", reason: reported.message }] };
     throw withoutStackTrace(reported);
   }
+}
+
+/**
+ * Where the resource's own inputs are among a method's arguments (its name and parent, for its
+ * claims: ownership.ts), for the methods after which the dispatcher settles its claims.
+ */
+const DECLARING_ARGUMENT: Partial<Record<Method, number>> = { check: 1, diff: 2, create: 0, update: 2 };
+
+/**
+ * Settles the resource's claims once the service holds what it declares: after a create, an
+ * update, or a diff that finds nothing to change, with the originals its outputs (a diff: its
+ * olds) recorded. A check that failed (a conflict, a refused input) holds nothing: nobody waits for it.
+ * Here rather than in each handler, so that no path forgets it.
+ */
+function settleAfter(kind: ResourceKind, method: Method, given: unknown[], result: unknown): void {
+  const owner = ownerAt(kind, method, given);
+  if (!owner) return;
+  const recorded = (state: unknown) => handlers[kind].recorded?.((state ?? {}) as Props) ?? {};
+  if (method === "check" && (result as pulumi.dynamic.CheckResult).failures?.length) fail(owner);
+  else if (method === "diff" && !(result as pulumi.dynamic.DiffResult).changes) settle(owner, "unchanged", recorded(given[1]));
+  else if (method === "create") settle(owner, "created", recorded((result as pulumi.dynamic.CreateResult).outs));
+  else if (method === "update") settle(owner, "updated", recorded((result as pulumi.dynamic.UpdateResult).outs));
+}
+
+/** A check, diff, create or update that failed: the resource holds nothing it declares (ownership.ts fail). */
+function failAfter(kind: ResourceKind, method: Method, given: unknown[]): void {
+  const owner = ownerAt(kind, method, given);
+  if (owner) fail(owner);
+}
+
+function ownerAt(kind: ResourceKind, method: Method, given: unknown[]) {
+  const at = DECLARING_ARGUMENT[method];
+  const props = at === undefined ? undefined : given[at];
+  return isProps(props) ? ownerOf(kind, props) : undefined;
 }
 
 /** An error of the service or of the connection to it (the client's errors), whose message says what to do. */

@@ -25,6 +25,14 @@ export type Outputs<D extends KindDeclaration> = OutputsOf<D> & MetaProps;
 export type State<D extends KindDeclaration> = Partial<Outputs<D>> & Props;
 
 export interface Handler<D extends KindDeclaration = KindDeclaration> {
+  /**
+   * What a resource in this state (outputs, or the olds of a diff) recorded as the original of
+   * each field it claims, by claim field (`null` for none): the dispatcher settles the resource's
+   * claims with it after a create, an update or a diff that finds nothing to change
+   * (ownership.ts settle), for the warnings of a delete that leaves a field to it. A kind whose
+   * claims record no original of their own (one claim per rule) leaves it out.
+   */
+  recorded?(state: Props): Record<string, unknown>;
   check(olds: Props, news: Props): pulumi.dynamic.CheckResult | Promise<pulumi.dynamic.CheckResult>;
   diff(id: string, olds: State<D>, news: Checked<D>): Promise<pulumi.dynamic.DiffResult>;
   create(inputs: Checked<D>): Promise<pulumi.dynamic.CreateResult<Outputs<D>>>;

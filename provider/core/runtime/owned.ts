@@ -9,7 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { KINDS, ResourceKind } from "../kinds";
 import type { CheckedInputs } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
-import { type Claim, declare, type Holder, type Offer, type Owner, ownerName, sameOwner, type Settlement, settle } from "./ownership";
+import { type Claim, declare, type Holder, type Offer, type Owner, ownerName, sameOwner } from "./ownership";
 import { notify, notifyOnce, someOf } from "./notices";
 import { onForget } from "./process-memory";
 import { resourceType } from "./engine-watch";
@@ -75,19 +75,11 @@ export function checkOwned<K extends ResourceKind>(
 }
 
 /**
- * `diff` of an owning resource: the declared fields' result, plus metadata changes. No change
- * means the service holds what it declares, with the originals its state `recorded` (by claim field).
+ * `diff` of an owning resource: the declared fields' result, plus metadata changes. (No change
+ * means the service holds what it declares: the dispatcher then settles the resource's claims.)
  */
-export function diffOwned(
-  kind: ResourceKind,
-  olds: Props,
-  news: Props,
-  result: pulumi.dynamic.DiffResult,
-  recorded: Record<string, unknown>,
-): pulumi.dynamic.DiffResult {
-  const changes = result.changes === true || metaChanged(olds, news);
-  if (!changes) settleOwner(kind, news, "unchanged", recorded);
-  return { ...result, changes };
+export function diffOwned(olds: Props, news: Props, result: pulumi.dynamic.DiffResult): pulumi.dynamic.DiffResult {
+  return { ...result, changes: result.changes === true || metaChanged(olds, news) };
 }
 
 /**
@@ -101,17 +93,10 @@ export async function diffDropping(
   olds: Props,
   news: Props,
   result: pulumi.dynamic.DiffResult,
-  recorded: Record<string, unknown>,
   dropped: { object: string; fields: readonly DroppedField[] },
 ): Promise<pulumi.dynamic.DiffResult> {
   await noteDroppedFields(kind, olds, news, dropped.object, dropped.fields);
-  return diffOwned(kind, olds, news, { ...result, changes: result.changes || dropped.fields.length > 0 }, recorded);
-}
-
-/** Records that the service now holds what the resource declares, and what it recorded as originals (by claim field; `null` for none). */
-export function settleOwner(kind: ResourceKind, props: Props, how: Settlement, recorded: Record<string, unknown>): void {
-  const owner = ownerOf(kind, props);
-  if (owner) settle(owner, how, recorded);
+  return diffOwned(olds, news, { ...result, changes: result.changes || dropped.fields.length > 0 });
 }
 
 /** `PolicyRuleMode "block-eval"`; for state written before names were kept, `a PolicyRuleMode (state from before 0.2)`. */

@@ -12,6 +12,7 @@
  * (run-registry.ts), so that a delete in one front end leaves to a resource of the other what it
  * holds (a stack moved from the dynamic classes to the generated SDK without an alias).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { onForget } from "./process-memory";
 import { holdersElsewhere, recordSettled, type Settled } from "./run-registry";
 
@@ -49,6 +50,12 @@ export interface Holder {
   secret: boolean;
   /** Set once the service holds what the resource declares: it was created or updated in this run, or needed no change. */
   settled?: Settlement;
+  /** Set when the resource's check, diff, create or update failed in this run: it holds nothing, and nobody waits for it. */
+  failed?: boolean;
+  /** Resolves once the resource settled or failed (see othersSettled); a holder of another process has none. */
+  ended?: Promise<void>;
+  /** Resolves `ended`. */
+  end?: () => void;
   /** What the holder recorded as the field's original when it settled; `null` when it recorded none. */
   recorded?: unknown;
   /**
@@ -120,7 +127,7 @@ export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
     const list = entries.get(claimKey) ?? [];
     const other = list.find((e) => !(e.shared && claim.shared));
     if (other) conflicts.push({ claim, other: other.owner });
-    list.push({ owner, shared: claim.shared ?? false, value: claim.value, secret: claim.secret ?? false });
+    list.push({ owner, shared: claim.shared ?? false, value: claim.value, secret: claim.secret ?? false, ...ending() });
     entries.set(claimKey, list);
     keys.add(claimKey);
   }
@@ -128,22 +135,52 @@ export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
   return conflicts;
 }
 
+/** A holder's `ended` promise and what resolves it. */
+function ending(): Required<Pick<Holder, "ended" | "end">> {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  return { ended, end };
+}
+
+/** The claims `owner` made in this run, as holders. */
+function holdersOf(owner: Owner): Array<{ key: string; holder: Holder }> {
+  return [...(keysByOwner.get(ownerKey(owner)) ?? [])].flatMap((key) =>
+    entries
+      .get(key)!
+      .filter((entry) => sameOwner(entry.owner, owner))
+      .map((holder) => ({ key, holder })),
+  );
+}
+
 /**
  * Marks what a resource declares as held on the service: created, updated, or already as
- * declared; with, by claim field, what it recorded as the original (`null` for none).
+ * declared; with, by claim field, what it recorded as the original (`null` for none). Only the
+ * dispatcher calls it (dispatch.ts), after the resource's diff, create or update.
  */
 export function settle(owner: Owner, how: Settlement, recorded: Record<string, unknown> = {}): void {
   const shared: Settled[] = [];
-  for (const claimKey of keysByOwner.get(ownerKey(owner)) ?? []) {
-    for (const entry of entries.get(claimKey)!) {
-      if (!sameOwner(entry.owner, owner)) continue;
-      entry.settled = how;
-      const field = claimKey.slice(claimKey.indexOf("\u0000") + 1);
-      if (field in recorded) entry.recorded = recorded[field];
-      shared.push({ key: claimKey, owner, holder: entry });
-    }
+  for (const { key, holder } of holdersOf(owner)) {
+    holder.settled = how;
+    holder.failed = false;
+    const field = key.slice(key.indexOf("\u0000") + 1);
+    if (field in recorded) holder.recorded = recorded[field];
+    holder.end?.();
+    shared.push({ key, owner, holder });
   }
   recordSettled(shared);
+}
+
+/**
+ * Marks a resource whose check, diff, create or update failed: it holds nothing it declares (a
+ * delete puts its originals back rather than leave them to it), and whoever waits for it to
+ * settle stops waiting now. Only the dispatcher calls it.
+ */
+export function fail(owner: Owner): void {
+  for (const { holder } of holdersOf(owner)) {
+    if (holder.settled) continue; // settled earlier in the run (its diff found nothing to change): it still holds
+    holder.failed = true;
+    holder.end?.();
+  }
 }
 
 /** Every resource that declares `claim` in this run, settled or not. */
@@ -227,15 +264,37 @@ export function accept(claim: Claim, taker: Owner): void {
 }
 
 /**
- * Waits until every other resource of the run that declares `claim` has settled (its create or
- * update done, or its diff found nothing to change), at most `timeoutMs`: a resource checked
- * already runs beside the caller (the engine runs steps in parallel), and whether it took an offer
- * is known only then. A resource not checked yet is not waited for: it comes later and finds the offer.
+ * How long one provider call may wait, in all, for the other resources it hands values to: the
+ * engine runs their steps beside it, and a step that never ends must not hold this one.
  */
-export async function othersSettled(claim: Claim, self: Owner, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const pending = () => declarersOf(claim).some((holder) => !sameOwner(holder.owner, self) && !holder.settled);
-  while (pending() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+export const WAIT_FOR_OTHERS_MS = 30_000;
+
+const callDeadlines = new AsyncLocalStorage<number>();
+
+/** Runs one provider call (dispatch.ts) with its one deadline for waiting on others. */
+export function withCallDeadline<T>(work: () => T, waitMs = WAIT_FOR_OTHERS_MS): T {
+  return callDeadlines.run(Date.now() + waitMs, work);
+}
+
+/** The current call's deadline for waiting on others (ms since the epoch); outside a call, from now. */
+export const callDeadline = () => callDeadlines.getStore() ?? Date.now() + WAIT_FOR_OTHERS_MS;
+
+/**
+ * Waits until every other resource of the run that declares one of `claims` has settled (its
+ * create or update done, or its diff found nothing to change) or failed, until `deadline` (ms
+ * since the epoch) at the latest: a resource checked already runs beside the caller (the engine
+ * runs steps in parallel), and whether it took an offer is known only then. One wait for all the
+ * claims, so the deadline is the call's, however many values it hands over. A resource not
+ * checked yet is not waited for: it comes later and finds the offer. Resolves whether they
+ * settled or the deadline passed: the caller reads what is known then.
+ */
+export async function othersSettled(claims: readonly Claim[], self: Owner, deadline = callDeadline()): Promise<void> {
+  const pending = new Set(claims.flatMap((claim) => declarersOf(claim).filter((h) => !sameOwner(h.owner, self) && !h.settled && !h.failed)));
+  if (!pending.size) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+  await Promise.race([Promise.all([...pending].map((holder) => holder.ended ?? Promise.resolve())), timeout]);
+  clearTimeout(timer);
 }
 
 /** The offer `from` made with `claim` in this run, if any (accepted or not). */

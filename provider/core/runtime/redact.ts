@@ -8,8 +8,10 @@
  * that quote a value (a dry run's validation errors).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import * as enums from "../../client/schemas/enums";
 import { DERIVED_OUTPUTS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
+import { onForget } from "./process-memory";
 import { secretInputsOf } from "./resource-meta";
 
 export type Redact = (text: string) => string;
@@ -73,9 +75,52 @@ export function redactorOf(secrets: readonly string[]): Redact {
   return (text) => text.replace(pattern, SECRET);
 }
 
-/** The redactor for a method call given these properties (olds and news alike). */
+/**
+ * The redactor for a method call given these properties (olds and news alike): the texts of the
+ * call's own secret inputs, then those of every other resource's secret claims ({@link claimSecrets}).
+ */
 export function redactorFor(kind: ResourceKind, propsList: readonly Props[]): Redact {
-  return redactorOf([...new Set(propsList.flatMap((props) => secretTexts(kind, props)))]);
+  const own = redactorOf([...new Set(propsList.flatMap((props) => secretTexts(kind, props)))]);
+  return (text) => othersSecrets(own(text));
+}
+
+/**
+ * The API's own words (`MODE_BLOCK`, `SEVERITY_HIGH`): a secret mode hides them in its own
+ * resource's messages, but another resource's message that names the mode it sets itself, or
+ * a list of the modes a policy forbids, leaks nothing by them and would make no sense without them.
+ */
+const VOCABULARY: ReadonlySet<string> = new Set(
+  Object.values(enums).flatMap((value) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [])),
+);
+
+/**
+ * The texts of the secret claims resources of this process made (their secret inputs: a secret
+ * `modes` map's rule paths, a secret branch name), which every message hides whichever resource
+ * prints it: a selector's conflict with a secret `modes` names a rule the other resource keeps
+ * secret, and only the secret's owner knows that it is one. The secrecy travels with the claim.
+ */
+const claimed = new Set<string>();
+let othersRedactor: Redact | undefined;
+onForget(() => {
+  claimed.clear();
+  othersRedactor = undefined;
+});
+
+/** Records the secret texts of a resource's inputs (dispatch.ts calls it for every method call) as claimed secrets. */
+export function claimSecrets(kind: ResourceKind, props: Props): void {
+  let added = false;
+  for (const text of secretTexts(kind, props)) {
+    if (VOCABULARY.has(text) || claimed.has(text)) continue;
+    claimed.add(text);
+    added = true;
+  }
+  if (added) othersRedactor = undefined;
+}
+
+/** `text` with every claimed secret of the process hidden. */
+function othersSecrets(text: string): string {
+  othersRedactor ??= redactorOf([...claimed]);
+  return othersRedactor(text);
 }
 
 const scope = new AsyncLocalStorage<Redact>();
@@ -85,10 +130,10 @@ export function withRedaction<T>(redact: Redact, work: () => T): T {
   return scope.run(redact, work);
 }
 
-/** `text` as the current method call may show it. */
+/** `text` as the current method call may show it; outside a call, with the process's claimed secrets hidden. */
 export function redacted(text: string): string {
   const redact = scope.getStore();
-  return redact ? redact(text) : text;
+  return redact ? redact(text) : othersSecrets(text);
 }
 
 /** `error` with its message redacted (a new error, its cause the original, which is never printed), or itself when nothing changes. */

@@ -1,0 +1,105 @@
+/**
+ * The coordination the dispatcher owns (dispatch.ts, ownership.ts): a resource's claims are
+ * settled after its create, update or unchanged diff, and marked failed after a failed check,
+ * diff, create or update, whichever handler it is, so that nobody waits for a resource that will
+ * never hold what it declares; a wait for others has one deadline for the whole call, however
+ * many values it hands over.
+ */
+import { describe, expect, it } from "vitest";
+import { SAST_POLICY_ID } from "../../provider/emulator";
+import { type Claim, holderOf, othersSettled } from "../../provider/core/runtime/ownership";
+import { checked, FRONT_ENDS, inStackWithHistory, provider, useProviderAgainst } from "../support/provider";
+import { useEmulator } from "../support/emulator";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+
+const env = useEmulator({ preset: "demo" });
+useProviderAgainst(env);
+
+const rules = () => env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
+const ruleClaim = (path: string): Claim => ({ object: `rule ${path} in policy ${SAST_POLICY_ID} (deployment 1)`, field: "mode" });
+const giverOwner = { kind: "PolicyRuleModes", name: "giver" };
+
+/** Whether `wait` resolves before `guardMs`: a wait that ends only at the 30 s deadline does not. */
+const endsWithin = async (wait: Promise<unknown>, guardMs: number) => {
+  let guard: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    wait.then(() => "ended"),
+    new Promise<string>((resolve) => (guard = setTimeout(() => resolve("still waiting"), guardMs))),
+  ]);
+  clearTimeout(guard);
+  return outcome;
+};
+
+describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
+  const modes = provider("PolicyRuleModes", frontEnd);
+  const single = provider("PolicyRuleMode", frontEnd);
+  const base = { deploymentId: "1", policyId: SAST_POLICY_ID };
+
+  it("settles a resource's claims after its create and its unchanged diff, with what it recorded", async () => {
+    const path = rules()[0]!.path;
+    const found = rules()[0]!.policyMode;
+    const other = found === "MODE_BLOCK" ? "MODE_COMMENT" : "MODE_BLOCK";
+    const inputs = await checked(single, { ...base, rulePath: path, mode: other, resourceName: "one" });
+    expect(holderOf(ruleClaim(path))).toBeUndefined(); // checked, not yet held
+    const { outs } = await single.create(inputs);
+    expect(holderOf(ruleClaim(path))).toMatchObject({ settled: "created", recorded: found });
+    expect(outs.originalMode).toBe(found);
+    const again = await checked(single, { ...base, rulePath: path, mode: other, resourceName: "one" });
+    expect(holderOf(ruleClaim(path))?.settled).toBeUndefined(); // checked again: a new claim
+    expect((await single.diff(outs, again)).changes).toBe(false);
+    expect(holderOf(ruleClaim(path))?.settled).toBe("unchanged");
+  });
+
+  it("marks failed a resource whose create fails, so a giver handing it 50 rules does not wait for it", async () => {
+    inStackWithHistory();
+    const paths = rules()
+      .slice(0, 50)
+      .map((r) => r.path);
+    const modeOf = (path: string) => rules().find((r) => r.path === path)!.policyMode;
+    const before = paths.map(modeOf);
+    const giverInputs = { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" };
+    const { id, outs } = await modes.create(await checked(modes, giverInputs));
+    // The next run: the giver drops the 50 rules; a taker (no dependsOn) declares them and one the
+    // policy does not have, so its create fails before any write, beside the giver's update.
+    forgetProcessMemory();
+    inStackWithHistory();
+    const giverNow = await checked(modes, { ...base, modes: { [rules()[60]!.path]: "MODE_COMMENT" }, resourceName: "giver" });
+    const taker = await checked(modes, {
+      ...base,
+      modes: Object.fromEntries([...paths, "no.such.rule"].map((p) => [p, "MODE_MONITOR"])),
+      resourceName: "taker",
+    });
+    expect((await modes.diff(outs, giverNow, id)).changes).toBe(true);
+    const update = modes.update(id, outs, giverNow);
+    await expect(modes.create(taker)).rejects.toThrow(/no\.such\.rule/);
+    expect(await endsWithin(update, 10_000)).toBe("ended");
+    // The taker holds nothing: the giver put its 50 originals back.
+    expect(paths.map(modeOf)).toEqual(before);
+    expect(holderOf(ruleClaim(paths[0]!))).toBeUndefined();
+  });
+
+  it("marks failed a resource whose check is refused (a conflict): nobody waits for it", async () => {
+    const path = rules()[1]!.path;
+    await checked(single, { ...base, rulePath: path, mode: "MODE_BLOCK", resourceName: "first" });
+    const refused = await single.check({ ...base, rulePath: path, mode: "MODE_MONITOR", resourceName: "second" });
+    expect(refused.failures).toHaveLength(1);
+    const waiting = othersSettled([ruleClaim(path)], { kind: "PolicyRuleMode", name: "first" }, Date.now() + 30_000);
+    expect(await endsWithin(waiting, 5_000)).toBe("ended");
+  });
+});
+
+it("waits for others until one deadline for all the claims of a call, not one per claim", async () => {
+  const paths = rules()
+    .slice(0, 50)
+    .map((r) => r.path);
+  // A taker checked but never created: a step that never ends.
+  await checked(provider("PolicyRuleModes"), {
+    deploymentId: "1",
+    policyId: SAST_POLICY_ID,
+    modes: Object.fromEntries(paths.map((p) => [p, "MODE_MONITOR"])),
+    resourceName: "stuck",
+  });
+  // 50 claims under a deadline of 300 ms: one wait, over well before 50 waits of 300 ms would be.
+  expect(await endsWithin(othersSettled(paths.map(ruleClaim), giverOwner, Date.now() + 300), 5_000)).toBe("ended");
+  expect(holderOf(ruleClaim(paths[0]!))).toBeUndefined();
+});
