@@ -91,8 +91,7 @@ export const managedScan: Handler<Kind> = {
     });
   },
 
-  create: (declared) =>
-    createOnProject(KIND, declared, (project) => apply(declared, liveOf(project), { managed: [], originals: {} })),
+  create: (declared) => createOnProject(KIND, declared, (project) => apply(declared, liveOf(project), { managed: [], originals: {} })),
 
   read: (id, props) =>
     readProject(KIND, id, props, (project) => {

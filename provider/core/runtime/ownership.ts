@@ -289,7 +289,9 @@ export const callDeadline = () => callDeadlines.getStore() ?? Date.now() + WAIT_
  * settled or the deadline passed: the caller reads what is known then.
  */
 export async function othersSettled(claims: readonly Claim[], self: Owner, deadline = callDeadline()): Promise<void> {
-  const pending = new Set(claims.flatMap((claim) => declarersOf(claim).filter((h) => !sameOwner(h.owner, self) && !h.settled && !h.failed)));
+  const pending = new Set(
+    claims.flatMap((claim) => declarersOf(claim).filter((h) => !sameOwner(h.owner, self) && !h.settled && !h.failed)),
+  );
   if (!pending.size) return;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
