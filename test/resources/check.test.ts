@@ -1,4 +1,5 @@
 /** `check` leaves preview unknowns alone and sends nothing to the API; `configure` takes the stack config. (Bad input: bad-input.test.ts.) */
+import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/core/runtime/check";
 import { configure } from "../../provider/core/runtime/credentials";
@@ -10,6 +11,10 @@ useProviderAgainst(env);
 
 const project = { deploymentSlug: "acme", projectName: "acme/web-app" };
 const rule = { deploymentId: "1", policyId: "10", rulePath: "a.b", mode: "MODE_BLOCK" };
+
+it("writes out the engine's unknown sentinel as the installed @pulumi/pulumi has it", () => {
+  expect(UNKNOWN).toBe(pulumi.runtime.unknownValue);
+});
 
 describe("preview unknowns", () => {
   it("accepts values not known yet, judging only the rest", async () => {
@@ -36,11 +41,11 @@ describe("configure", () => {
     process.env.SEMGREP_APP_TOKEN = "wrong";
     const config = { "semgrep:token": env.emulator.token, "semgrep:url": env.emulator.url } as Record<string, string>;
     try {
-      configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k]! } });
+      configure({ config: { get: (k: string) => config[k] } });
       const { outs } = await provider("ProjectTags").create({ ...project, tags: ["configured"] });
       expect(outs.tags).toEqual(["configured"]);
     } finally {
-      configure({ config: { get: () => undefined, require: () => "" } });
+      configure({ config: { get: () => undefined } });
       Object.assign(process.env, { SEMGREP_APP_URL: saved.url, SEMGREP_APP_TOKEN: saved.token });
     }
   });

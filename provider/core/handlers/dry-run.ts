@@ -9,7 +9,7 @@
  * `validation_errors`: {@link dryRunVerdict} takes both forms, and the failures name the
  * resource's field either way (from the problem's path, else from what the refusal names).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import type { CheckFailure, CheckResult } from "../runtime/handler";
 import {
   BadRequestError,
   DeploymentNotMigratedError,
@@ -158,7 +158,7 @@ export function failuresOf(
   props: Props,
   errors: readonly ValidationError[],
   options: { prefix?: string; index?: number; rename?: Record<string, string> } = {},
-): pulumi.dynamic.CheckFailure[] {
+): CheckFailure[] {
   return errors.map((error) => {
     const path = typeof error.context?.field === "string" ? error.context.field : "";
     const field = path ? topField(path, options.prefix, options.index) : "";
@@ -181,8 +181,8 @@ export async function checkWithDryRun<K extends ResourceKind>(
   kind: K,
   news: Props,
   claimsOf: (inputs: CheckedInputs<(typeof KINDS)[K]>) => Claim[],
-  dryRun: (declared: CheckedInputs<(typeof KINDS)[K]>) => Promise<pulumi.dynamic.CheckFailure[]>,
-): Promise<pulumi.dynamic.CheckResult> {
+  dryRun: (declared: CheckedInputs<(typeof KINDS)[K]>) => Promise<CheckFailure[]>,
+): Promise<CheckResult> {
   const result = checkOwned(kind, news, claimsOf);
   const declared = result.inputs as CheckedInputs<(typeof KINDS)[K]>;
   if (result.failures?.length || containsUnknown(declared)) return result;
@@ -201,7 +201,7 @@ export async function checkWithDryRun<K extends ResourceKind>(
  * `DEPLOYMENT_NOT_MIGRATED`): on `deploymentId`, naming the resource, at preview and before any
  * write, as the v1 kinds fail on a migrated deployment (410 `DEPLOYMENT_MIGRATED`) before theirs.
  */
-function notMigrated(kind: ResourceKind, declared: Props, error: DeploymentNotMigratedError): pulumi.dynamic.CheckFailure {
+function notMigrated(kind: ResourceKind, declared: Props, error: DeploymentNotMigratedError): CheckFailure {
   return {
     property: "deploymentId",
     reason:

@@ -4,14 +4,13 @@
  * listing per phase (rule-index.ts); writes are one request per rule whose mode changes.
  */
 import { isDeepStrictEqual } from "node:util";
-import type * as pulumi from "@pulumi/pulumi";
 import type { PolicyMode, Rule } from "../../client";
 import type { policyRuleModesKind } from "../kinds";
 import type { RuleSelectorArgs } from "../kinds/policy-rule-modes";
 import { meetsCriteria } from "../kinds/rule-criteria";
 import type { Props } from "../runtime/check";
 import { planUndo } from "../runtime/fields";
-import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
+import { type Checked, declaredOutputs, type Handler, type State, type DiffResult } from "../runtime/handler";
 import { about } from "../runtime/lookup";
 import { EngineGoneError, engineGone } from "../runtime/engine-watch";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
@@ -461,7 +460,7 @@ function declaredInputs(props: Props): Props {
  * (a mode changed elsewhere, a new rule the selector matches), which the next `up` converges. The
  * engine shows the input diff itself: a change of `modes` lists only the rules whose mode changes.
  */
-function diffModes(olds: State<Kind>, news: Inputs): pulumi.dynamic.DiffResult {
+function diffModes(olds: State<Kind>, news: Inputs): DiffResult {
   const replaces = (["deploymentId", "policyId"] as const).filter((k) => String(olds[k]) !== String(news[k]));
   const changed =
     !isDeepStrictEqual(olds.modes ?? {}, news.modes ?? {}) ||

@@ -3,11 +3,15 @@
  * its property, and leave alone what is not known yet (during preview the engine passes a
  * sentinel string in place of any value computed by another resource).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type { CheckFailure, CheckResult } from "./handler";
 import type { z } from "zod";
 
-/** The engine's stand-in for a value not known until apply. */
-export const UNKNOWN = pulumi.runtime.unknownValue;
+/**
+ * The engine's stand-in for a value not known until apply: a constant of Pulumi's resource
+ * protocol (`pulumi.runtime.unknownValue`; test/resources/check.test.ts holds them equal), written
+ * out so that the core needs nothing of `@pulumi/pulumi` at run time.
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export type Props = Record<string, unknown>;
 type Path = ReadonlyArray<PropertyKey>;
@@ -56,16 +60,12 @@ function describe(value: unknown, secret: boolean): string {
  * `secret` (which the program gave as a secret) therefore names no property, and its reason
  * shows `[secret]` in place of the value.
  */
-export function checkInputs<S extends z.ZodType<Props>>(
-  schema: S,
-  props: Props,
-  secret: ReadonlySet<string> = new Set(),
-): pulumi.dynamic.CheckResult {
+export function checkInputs<S extends z.ZodType<Props>>(schema: S, props: Props, secret: ReadonlySet<string> = new Set()): CheckResult {
   const unknowns = unknownPaths(props);
   const parsed = schema.safeParse(props);
   if (parsed.success) return { inputs: parsed.data };
 
-  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const failures: CheckFailure[] = [];
   for (const issue of parsed.error.issues) {
     if (unknowns.some((u) => isPrefix(u, issue.path) || isPrefix(issue.path, u))) continue;
     if (issue.code === "unrecognized_keys") {

@@ -4,7 +4,7 @@
  * the environment read at call time (SEMGREP_APP_TOKEN, else SEMGREP_API_TOKEN; SEMGREP_APP_URL,
  * else SEMGREP_URL). Held in this process's memory only.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import type { ConfigureRequest } from "./handler";
 import { AuthenticationError, causeChain, MissingTokenError, type SemgrepClient, sharedClient } from "../../client";
 import { resolveCredentials } from "../../client/config";
 import { redacted } from "./redact";
@@ -12,7 +12,7 @@ import { redacted } from "./redact";
 let configured: { token?: string; url?: string } = {};
 
 /** Called by the dynamic-provider host with the stack's configuration. */
-export function configure(req: pulumi.dynamic.ConfigureRequest): void {
+export function configure(req: ConfigureRequest): void {
   configureCredentials({ token: req.config.get("semgrep:token"), url: req.config.get("semgrep:url") });
 }
 

@@ -1,5 +1,5 @@
 /** `diff` for every resource: compare only what the program declares, and never decide on an unknown. */
-import type * as pulumi from "@pulumi/pulumi";
+import type { DiffResult } from "./handler";
 import { containsUnknown, type Props } from "./check";
 
 export interface FieldRule {
@@ -27,7 +27,7 @@ function changedFields(olds: Props, news: Props, fields: readonly FieldRule[]): 
  * The engine's diff: the changed declared fields, identity fields among them as replacements
  * (an unknown identity field too, so previews never understate what may happen).
  */
-export function diffDeclared(olds: Props, news: Props, fields: readonly FieldRule[]): pulumi.dynamic.DiffResult {
+export function diffDeclared(olds: Props, news: Props, fields: readonly FieldRule[]): DiffResult {
   const changed = changedFields(olds, news, fields);
   const replaces = changed.filter((f) => f.replaces).map((f) => f.name);
   const restoreChanged = (news.restoreOnDelete ?? true) !== (olds.restoreOnDelete ?? true);

@@ -5,11 +5,10 @@
  * (dynamic/runtime.ts), the native one from its gRPC server; both give the call's context (the
  * resource's name, parent and secret inputs) in the properties under the meta inputs' names.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { causeChain, SemgrepError } from "../../client";
 import { KINDS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
-import type { Handler } from "./handler";
+import type { Handler, CheckResult, ConfigureRequest, CreateResult, DiffResult, ReadResult, UpdateResult } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
 import { detectionPolicy } from "../handlers/detection-policy";
 import { detectionPolicyException } from "../handlers/detection-policy-exception";
@@ -49,7 +48,7 @@ const CHECKED_INPUTS_ARGUMENT: Partial<Record<Method, number>> = { create: 0, di
 
 /** Runs one provider method of one resource kind. */
 export async function run(kind: ResourceKind, method: Method, args: unknown[]): Promise<unknown> {
-  if (method === "configure") return configure(args[0] as pulumi.dynamic.ConfigureRequest);
+  if (method === "configure") return configure(args[0] as ConfigureRequest);
   const handler = handlers[kind];
   if (!handler)
     throw new Error(`pulumi-semgrep: unknown resource kind ${String(kind)}; is the installed pulumi-semgrep older than the program's?`);
@@ -68,9 +67,9 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   try {
     const result = withoutUndefined(await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, given))));
     settleAfter(kind, method, given, result);
-    if (method === "check") return withRedactedFailures(result as pulumi.dynamic.CheckResult, given[1] as Props, redact);
+    if (method === "check") return withRedactedFailures(result as CheckResult, given[1] as Props, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
-    if (byIdAlone && (result as pulumi.dynamic.ReadResult).id === "") {
+    if (byIdAlone && (result as ReadResult).id === "") {
       throw new Error(
         `${kind}: no object with the id "${String(given[0])}" (${KINDS[kind].id.format}) exists; ` +
           `\`${kind}.get\`, a YAML \`get:\` and \`pulumi import\` need the id of an existing object`,
@@ -104,10 +103,10 @@ function settleAfter(kind: ResourceKind, method: Method, given: unknown[], resul
   const owner = ownerAt(kind, method, given);
   if (!owner) return;
   const recorded = (state: unknown) => handlers[kind].recorded?.((state ?? {}) as Props) ?? {};
-  if (method === "check" && (result as pulumi.dynamic.CheckResult).failures?.length) fail(owner);
-  else if (method === "diff" && !(result as pulumi.dynamic.DiffResult).changes) settle(owner, "unchanged", recorded(given[1]));
-  else if (method === "create") settle(owner, "created", recorded((result as pulumi.dynamic.CreateResult).outs));
-  else if (method === "update") settle(owner, "updated", recorded((result as pulumi.dynamic.UpdateResult).outs));
+  if (method === "check" && (result as CheckResult).failures?.length) fail(owner);
+  else if (method === "diff" && !(result as DiffResult).changes) settle(owner, "unchanged", recorded(given[1]));
+  else if (method === "create") settle(owner, "created", recorded((result as CreateResult).outs));
+  else if (method === "update") settle(owner, "updated", recorded((result as UpdateResult).outs));
 }
 
 /** A check, diff, create or update that failed: the resource holds nothing it declares (ownership.ts fail). */
@@ -143,7 +142,7 @@ const isProps = (arg: unknown): arg is Props => arg !== null && typeof arg === "
  * `modes.<rule>`) names no property; and its reason hides the secret texts, which the service's
  * own validation messages quote.
  */
-function withRedactedFailures(result: pulumi.dynamic.CheckResult, news: Props, redact: Redact): pulumi.dynamic.CheckResult {
+function withRedactedFailures(result: CheckResult, news: Props, redact: Redact): CheckResult {
   if (!result.failures?.length) return result;
   const secret = secretInputsOf(news);
   const failures = result.failures.map(({ property, reason }) => ({

@@ -3,7 +3,6 @@
  * (provider/core/kinds): `create`, `read` and `update` return the declared outputs, so a handler that
  * returns an undeclared output (in an object literal) or one of the wrong type does not compile.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { CheckedInputs, KindDeclaration, OutputsOf } from "../kinds/declare";
 import type { Props } from "./check";
 
@@ -24,6 +23,44 @@ export type Outputs<D extends KindDeclaration> = OutputsOf<D> & MetaProps;
  */
 export type State<D extends KindDeclaration> = Partial<Outputs<D>> & Props;
 
+/**
+ * What the handlers return, in the core's own terms: the shapes both front ends turn into the
+ * engine's (the dynamic host takes them as they are; the native server builds protocol messages).
+ */
+export interface CheckFailure {
+  /** The input at fault (`""` for none: the engine prints the value of the property a failure names). */
+  property: string;
+  reason: string;
+}
+export interface CheckResult {
+  inputs?: Props;
+  failures?: CheckFailure[];
+}
+export interface DiffResult {
+  changes?: boolean;
+  /** The inputs whose change replaces the resource. */
+  replaces?: string[];
+  stables?: string[];
+  deleteBeforeReplace?: boolean;
+}
+export interface CreateResult<O = Props> {
+  id: string;
+  outs?: O;
+}
+export interface ReadResult<O = Props> {
+  /** Empty when the object is gone (the engine drops the resource). */
+  id?: string;
+  props?: O;
+  inputs?: Props;
+}
+export interface UpdateResult<O = Props> {
+  outs?: O;
+}
+/** The provider's configuration as the dynamic host passes it to `configure`. */
+export interface ConfigureRequest {
+  config: { get(key: string): string | undefined };
+}
+
 export interface Handler<D extends KindDeclaration = KindDeclaration> {
   /**
    * What a resource in this state (outputs, or the olds of a diff) recorded as the original of
@@ -33,11 +70,11 @@ export interface Handler<D extends KindDeclaration = KindDeclaration> {
    * claims record no original of their own (one claim per rule) leaves it out.
    */
   recorded?(state: Props): Record<string, unknown>;
-  check(olds: Props, news: Props): pulumi.dynamic.CheckResult | Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: State<D>, news: Checked<D>): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: Checked<D>): Promise<pulumi.dynamic.CreateResult<Outputs<D>>>;
-  read(id: string, props: State<D>): Promise<pulumi.dynamic.ReadResult<State<D>>>;
-  update(id: string, olds: State<D>, news: Checked<D>): Promise<pulumi.dynamic.UpdateResult<Outputs<D>>>;
+  check(olds: Props, news: Props): CheckResult | Promise<CheckResult>;
+  diff(id: string, olds: State<D>, news: Checked<D>): Promise<DiffResult>;
+  create(inputs: Checked<D>): Promise<CreateResult<Outputs<D>>>;
+  read(id: string, props: State<D>): Promise<ReadResult<State<D>>>;
+  update(id: string, olds: State<D>, news: Checked<D>): Promise<UpdateResult<Outputs<D>>>;
   delete(id: string, props: State<D>): Promise<void>;
 }
 

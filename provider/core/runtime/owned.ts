@@ -5,7 +5,7 @@
  * `delete` leaves to another resource of the run what it now holds, with a warning that says what
  * each recorded and what destroying the holder will do.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import type { CheckResult, DiffResult } from "./handler";
 import type { KINDS, ResourceKind } from "../kinds";
 import type { CheckedInputs } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
@@ -55,7 +55,7 @@ export function checkOwned<K extends ResourceKind>(
   kind: K,
   news: Props,
   claimsOf: (inputs: CheckedInputs<(typeof KINDS)[K]>) => Claim[],
-): pulumi.dynamic.CheckResult {
+): CheckResult {
   const result = checkResource(kind, news);
   const owner = ownerOf(kind, result.inputs);
   if (result.failures || !owner) return result;
@@ -78,7 +78,7 @@ export function checkOwned<K extends ResourceKind>(
  * `diff` of an owning resource: the declared fields' result, plus metadata changes. (No change
  * means the service holds what it declares: the dispatcher then settles the resource's claims.)
  */
-export function diffOwned(olds: Props, news: Props, result: pulumi.dynamic.DiffResult): pulumi.dynamic.DiffResult {
+export function diffOwned(olds: Props, news: Props, result: DiffResult): DiffResult {
   return { ...result, changes: result.changes === true || metaChanged(olds, news) };
 }
 
@@ -92,9 +92,9 @@ export async function diffDropping(
   kind: ResourceKind,
   olds: Props,
   news: Props,
-  result: pulumi.dynamic.DiffResult,
+  result: DiffResult,
   dropped: { object: string; fields: readonly DroppedField[] },
-): Promise<pulumi.dynamic.DiffResult> {
+): Promise<DiffResult> {
   await noteDroppedFields(kind, olds, news, dropped.object, dropped.fields);
   return diffOwned(olds, news, { ...result, changes: result.changes || dropped.fields.length > 0 });
 }
