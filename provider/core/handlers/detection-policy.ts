@@ -6,6 +6,7 @@
 import { type DetectionPolicyBundle, detectionBundleInput } from "../../client";
 import { fieldRules, type detectionPolicyKind } from "../kinds";
 import { sameExceptions } from "../kinds/detection-exceptions";
+import type { DetectionPolicyOriginals } from "../kinds/detection-policy";
 import { editBundle, readBundle, type Versioned } from "./bundles";
 import type { Props } from "../runtime/check";
 import { sameSet } from "../runtime/diff";
@@ -24,9 +25,10 @@ import { apiClient } from "../runtime/credentials";
 import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
+import { managedFields } from "../runtime/managed";
 import { diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import { secretInputsOf } from "../runtime/resource-meta";
 import { diffDeclared } from "../runtime/diff";
 
 const KIND = "DetectionPolicy";
@@ -39,9 +41,9 @@ const declaredFields = (props: Props): DetectionField[] => DETECTION_FIELDS.filt
 const subject = (props: Props) => `DetectionPolicy ${String(props.product)} of deployment ${String(props.deploymentId)}`;
 const endpointOf = (props: Props) => detectionEndpoint(String(props.deploymentId), props.product as Inputs["product"]);
 
-/** The fields the resource managed: its `managedFields` (every state has it). */
-const managedFieldsOf = (props: Props): DetectionField[] =>
-  DETECTION_FIELDS.filter((field) => Array.isArray(props.managedFields) && props.managedFields.includes(field));
+/** Its managed fields, as the declaration gives them (runtime/managed.ts): values, originals, their outputs. */
+const MANAGED = managedFields(KIND);
+const managedFieldsOf = (props: Props) => MANAGED.managed(props) as DetectionField[];
 
 function claimOf(props: Props, field: DetectionField): Claim {
   return {
@@ -50,12 +52,6 @@ function claimOf(props: Props, field: DetectionField): Claim {
     value: props[field],
     secret: secretInputsOf(props).includes(field),
   };
-}
-
-/** What a DetectionPolicy in this state recorded as each field's original (`null` for none). */
-function recorded(props: Props): Record<string, unknown> {
-  const originals = (props.originals ?? {}) as Partial<DetectionFields>;
-  return Object.fromEntries(managedFieldsOf(props).map((field) => [field, originals[field] ?? null]));
 }
 
 /** A live list in the declared order when it holds the same items: reviewers compare it with the program. */
@@ -99,14 +95,9 @@ async function apply(declared: Inputs, before: { managed: DetectionField[]; orig
     return Object.keys(plan.changes).length ? withFields(bundle, plan.changes as Partial<DetectionFields>) : undefined;
   });
   const done = recordedPlan!;
-  await noteFieldsFoundAsDeclared(
-    KIND,
-    declared,
-    detectionObject(declared.deploymentId, declared.product),
-    done.foundAsDeclared,
-    (f) => `originals.${f}`,
-  );
-  const originals = Object.fromEntries(Object.entries(done.originals).filter(([, v]) => v !== undefined));
+  await noteFieldsFoundAsDeclared(KIND, declared, detectionObject(declared.deploymentId, declared.product), done.foundAsDeclared);
+  // Always an object here (none recorded: `{}`), where a kind of nested originals may leave its output unset.
+  const { originals = {} } = MANAGED.originalOutputs(done.originals) as { originals?: DetectionPolicyOriginals };
   return outputs({ ...declared, ...liveOutputs(written, declared), originals, managedFields: fields });
 }
 
@@ -123,7 +114,8 @@ async function dryRunFailures(declared: Inputs) {
 }
 
 export const detectionPolicy: Handler<Kind> = {
-  recorded,
+  /** What a DetectionPolicy in this state recorded as each field's original (`null` for none). */
+  recorded: (props) => MANAGED.recorded(props),
 
   check: (_olds, news) =>
     checkWithDryRun(
@@ -137,11 +129,9 @@ export const detectionPolicy: Handler<Kind> = {
   diff: async (_id, olds, news) => {
     await noteListChanges(olds, news);
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    const dropped = managedFieldsOf(olds).filter((field) => news[field] === undefined);
-    const originals = (olds.originals ?? {}) as Partial<DetectionFields>;
     return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
       object: detectionObject(news.deploymentId, news.product),
-      fields: dropped.map((field) => ({ name: field, original: originals[field], last: olds[field] })),
+      fields: MANAGED.dropped(olds, news),
     });
   },
 
@@ -156,26 +146,19 @@ export const detectionPolicy: Handler<Kind> = {
       const live = await unlessGone(() => readBundle(endpointOf(props)));
       if (!live) return { id: "" };
       const values = liveOutputs(live, props);
-      const inputs: Props = {
-        deploymentId: props.deploymentId,
-        product: props.product,
-        restoreOnDelete: props.restoreOnDelete,
-        ...refreshedMetaInputs(KIND, props),
-      };
-      for (const field of managedFieldsOf(props)) inputs[field] = values[field];
-      return { id, props: { ...props, ...values }, inputs };
+      return { id, props: { ...props, ...values }, inputs: MANAGED.refreshedInputs(props, values) };
     }),
 
   update: (_id, olds, declared) =>
     about(subject(declared), async () => {
-      const outs = await apply(declared, { managed: managedFieldsOf(olds), originals: (olds.originals ?? {}) as Partial<DetectionFields> });
+      const outs = await apply(declared, { managed: managedFieldsOf(olds), originals: MANAGED.originals(olds) });
       return { outs };
     }),
 
   delete: (_id, props: State<Kind>) =>
     about(subject(props), async () => {
       if (props.restoreOnDelete === false) return;
-      const originals = (props.originals ?? {}) as Partial<DetectionFields>;
+      const originals = MANAGED.originals(props);
       const fields = fieldsToUndo(managedFieldsOf(props), { claim: (field) => claimOf(props, field), originals, last: props, same });
       const back = (await planUndo(KIND, props, fields)) as Partial<DetectionFields>;
       if (Object.keys(back).length) await unlessGone(() => editBundle(endpointOf(props), (bundle) => withFields(bundle, back)));

@@ -8,6 +8,7 @@ import { diffDeclared, sameSet } from "../runtime/diff";
 import { type FieldToApply, fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
+import { managedFields } from "../runtime/managed";
 import { checkOwned, describeResource, diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import { type Claim, holderOf } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
@@ -15,7 +16,6 @@ import { projectOf } from "./project-index";
 import {
   createOnProject,
   keptProjectOutputs,
-  type ManagedScans,
   projectObject,
   projectOutputs,
   projectSubject,
@@ -23,7 +23,7 @@ import {
   readProject,
   tagClaim,
 } from "./projects";
-import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import { secretInputsOf } from "../runtime/resource-meta";
 
 const KIND = "ProjectSettings";
 
@@ -31,71 +31,20 @@ type Kind = typeof projectSettingsKind;
 type Inputs = Checked<Kind>;
 const outputs = declaredOutputs<Kind>();
 
-/** The fields a ProjectSettings can manage, by the names of its `managedFields` output. */
-const MANAGED = ["primaryBranch", "tags", "managedScanConfig.diffScan", "managedScanConfig.fullScan"] as const;
-type Managed = (typeof MANAGED)[number];
-type Values = Partial<Record<Managed, unknown>>;
-
-/** Where each field's original is kept. */
-const ORIGINAL_OUTPUT: Record<Managed, string> = {
-  primaryBranch: "originalPrimaryBranch",
-  tags: "originalTags",
-  "managedScanConfig.diffScan": "originalManagedScanConfig.diffScan",
-  "managedScanConfig.fullScan": "originalManagedScanConfig.fullScan",
-};
-const inputOf = (field: Managed) => field.split(".")[0]!;
-
-/** Each managed field's value in `props`: declared inputs, or live outputs (which carry every field). */
-function valuesOf(props: Props): Values {
-  const scans = props.managedScanConfig as ManagedScans | undefined;
-  return {
-    primaryBranch: props.primaryBranch,
-    tags: props.tags,
-    "managedScanConfig.diffScan": scans?.diffScan,
-    "managedScanConfig.fullScan": scans?.fullScan,
-  };
-}
-
-const declaredFields = (declared: Props): Managed[] => MANAGED.filter((field) => valuesOf(declared)[field] !== undefined);
+/** Its managed fields, as the declaration gives them (runtime/managed.ts): values, originals, their outputs. */
+const MANAGED = managedFields(KIND);
+type Values = Record<string, unknown>;
+const inputOf = (field: string) => field.split(".")[0]!;
 
 /** Whether two values of `field` are the same (a ref, a tag set in any order, the system tags aside, a toggle). */
-function same(field: Managed, a: unknown, b: unknown): boolean {
+function same(field: string, a: unknown, b: unknown): boolean {
   if (field === "tags") return sameSet(managedTags(a), managedTags(b));
   if (field === "primaryBranch") return a === b;
   return (a as { enabled?: boolean } | undefined)?.enabled === (b as { enabled?: boolean } | undefined)?.enabled;
 }
 
-/** The fields the resource managed: its `managedFields`, or, in state written before that output, those with an original. */
-function managedFieldsOf(props: Props): Managed[] {
-  if (Array.isArray(props.managedFields)) return MANAGED.filter((field) => (props.managedFields as string[]).includes(field));
-  const originals = originalsOf(props);
-  return MANAGED.filter((field) => originals[field] !== undefined);
-}
-
-/** The originals in state; a system tag an older version recorded is left out (the service keeps it anyway). */
-function originalsOf(props: Props): Values {
-  return valuesOf({
-    primaryBranch: props.originalPrimaryBranch,
-    tags: managedTags(props.originalTags),
-    managedScanConfig: props.originalManagedScanConfig,
-  });
-}
-
-function originalOutputs(originals: Values): Pick<Outputs<Kind>, "originalPrimaryBranch" | "originalTags" | "originalManagedScanConfig"> {
-  const diffScan = originals["managedScanConfig.diffScan"];
-  const fullScan = originals["managedScanConfig.fullScan"];
-  return {
-    originalPrimaryBranch: originals.primaryBranch as string | undefined,
-    originalTags: originals.tags as string[] | undefined,
-    originalManagedScanConfig: diffScan || fullScan ? ({ diffScan, fullScan } as ManagedScans) : undefined,
-  };
-}
-
 /** What a ProjectSettings in this state recorded as each managed field's original (`null` for none), by claim field. */
-function recorded(outputs: Props): Record<string, unknown> {
-  const originals = originalsOf(outputs);
-  return Object.fromEntries(managedFieldsOf(outputs).map((field) => [claimOf(outputs, field).field, originals[field] ?? null]));
-}
+const recorded = (outputs: Props) => MANAGED.recorded(outputs, (field) => claimOf(outputs, field).field);
 
 /**
  * The PATCH body that sets these field values. A tag set keeps the system tags the project has
@@ -118,13 +67,13 @@ function request(values: Values, liveTags: unknown): UpdateProjectRequest {
 }
 
 /** A field of this project, as conflicts and hand-overs name it (a toggle by its short name, as ManagedScan declares it). */
-function claimOf(props: Props, field: Managed): Claim {
+function claimOf(props: Props, field: string): Claim {
   const secret = secretInputsOf(props).includes(inputOf(field));
   return {
     object: projectObject(props),
     field: field.replace("managedScanConfig.", ""),
     property: field,
-    value: valuesOf(props)[field],
+    value: MANAGED.values(props)[field],
     secret,
   };
 }
@@ -133,7 +82,7 @@ function claimOf(props: Props, field: Managed): Claim {
 function claimsOf(declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
   const tags = Array.isArray(declared.tags) ? declared.tags.filter((t) => known(t)).map((t) => tagClaim(declared, String(t))) : [];
-  return [...declaredFields(declared).map((field) => claimOf(declared, field)), ...tags];
+  return [...MANAGED.declared(declared).map((field) => claimOf(declared, field)), ...tags];
 }
 
 /**
@@ -141,10 +90,10 @@ function claimsOf(declared: Props): Claim[] {
  * `primaryBranch: "None"` is written unless this resource already made the project follow its
  * default branch: the service shows a followed branch and one pinned to the same name alike.
  */
-async function apply(declared: Inputs, live: Props, before: { managed: Managed[]; originals: Values }): Promise<Outputs<Kind>> {
-  const wanted = valuesOf(declared);
-  const have = valuesOf(live);
-  const fields: FieldToApply[] = declaredFields(declared).map((field) => {
+async function apply(declared: Inputs, live: Props, before: { managed: string[]; originals: Values }): Promise<Outputs<Kind>> {
+  const wanted = MANAGED.values(declared);
+  const have = MANAGED.values(live);
+  const fields: FieldToApply[] = MANAGED.declared(declared).map((field) => {
     // The tags found are recorded without the system tags: destroy puts back only the stack's.
     const found = field === "tags" ? managedTags(have.tags) : have[field];
     if (field !== "primaryBranch") return { name: field, wanted: wanted[field], have: found, differs: !same(field, found, wanted[field]) };
@@ -160,7 +109,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
     };
   });
   const plan = planApply(fields, before);
-  await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared, (f) => ORIGINAL_OUTPUT[f as Managed]);
+  await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared);
   if (plan.unrecordable.length) {
     await notify(
       "info",
@@ -175,31 +124,10 @@ async function apply(declared: Inputs, live: Props, before: { managed: Managed[]
   return outputs({
     ...declared,
     ...(project ? projectOutputs(project) : keptProjectOutputs(live)),
-    ...originalOutputs(plan.originals),
-    managedFields: declaredFields(declared),
+    ...MANAGED.originalOutputs(plan.originals),
+    managedFields: MANAGED.declared(declared),
     ...follows,
   });
-}
-
-/**
- * The inputs that make the next diff right after a refresh: the live value of each managed field.
- * `read` sees only the outputs, where every live value is present; `managedFields` says which
- * the program manages.
- */
-function refreshedInputs(props: Props, live: Props): Props {
-  const managed = managedFieldsOf(props);
-  const values = valuesOf(live);
-  const { deploymentSlug: slug, projectName: name, restoreOnDelete: restore } = props;
-  const inputs: Props = { deploymentSlug: slug, projectName: name, restoreOnDelete: restore, ...refreshedMetaInputs(KIND, props) };
-  if (managed.includes("primaryBranch")) inputs.primaryBranch = followsDefault(live) ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch;
-  // The declared set never holds a system tag: the live one without them, or every refresh would show a diff.
-  if (managed.includes("tags")) inputs.tags = managedTags(live.tags);
-  const scans = {
-    ...(managed.includes("managedScanConfig.diffScan") ? { diffScan: values["managedScanConfig.diffScan"] } : {}),
-    ...(managed.includes("managedScanConfig.fullScan") ? { fullScan: values["managedScanConfig.fullScan"] } : {}),
-  };
-  if (Object.keys(scans).length) inputs.managedScanConfig = scans;
-  return inputs;
 }
 
 /**
@@ -227,16 +155,12 @@ export const projectSettings: Handler<Kind> = {
 
   check: (_olds, news) => checkOwned(KIND, news, claimsOf),
 
-  diff: async (_id, olds, news) => {
+  diff: async (_id, olds, news) =>
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    const dropped = managedFieldsOf(olds).filter((field) => !declaredFields(news).includes(field));
-    const originals = originalsOf(olds);
-    const last = valuesOf(olds);
-    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
+    diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
       object: projectObject(news),
-      fields: dropped.map((field) => ({ name: field, original: originals[field], last: last[field] })),
-    });
-  },
+      fields: MANAGED.dropped(olds, news),
+    }),
 
   create: (declared) =>
     createOnProject(KIND, declared, (project) => apply(declared, projectOutputs(project), { managed: [], originals: {} })),
@@ -244,20 +168,20 @@ export const projectSettings: Handler<Kind> = {
   read: (id, props) =>
     readProject(KIND, id, props, (project) => {
       const live = { ...props, ...projectOutputs(project) };
-      return { props: live, inputs: refreshedInputs(props, live) };
+      return { props: live, inputs: MANAGED.refreshedInputs(props, live) };
     }),
 
   update: (_id, olds, declared) =>
     about(projectSubject(KIND, declared), async () => {
-      const outs = await apply(declared, olds, { managed: managedFieldsOf(olds), originals: originalsOf(olds) });
+      const outs = await apply(declared, olds, { managed: MANAGED.managed(olds), originals: MANAGED.originals(olds) });
       return { outs };
     }),
 
   delete: (_id, props) =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
-      const live = valuesOf(props);
-      const originals = originalsOf(props);
+      const live = MANAGED.values(props);
+      const originals = MANAGED.originals(props);
       const back: Values = {};
       // The tag set left to ProjectTags of the run (shared holders), not to another ProjectSettings.
       const tagsHolder = originals.tags !== undefined ? holderOf(claimOf(props, "tags")) : undefined;
@@ -265,7 +189,7 @@ export const projectSettings: Handler<Kind> = {
         const tags = await undoTagsBesideProjectTags(props, originals.tags as string[]);
         if (tags) back.tags = tags;
       }
-      const undone = MANAGED.filter((field) => !(field === "tags" && tagsHolder?.shared));
+      const undone = MANAGED.names.filter((field) => !(field === "tags" && tagsHolder?.shared));
       const fields = fieldsToUndo(undone, { claim: (field) => claimOf(props, field), originals, last: live, same });
       Object.assign(back, await planUndo(KIND, props, fields));
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back, props.tags)));

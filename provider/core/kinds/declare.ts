@@ -66,6 +66,25 @@ export function output<T>(rules: Omit<OutputField<T>, "__type"> = {}): OutputFie
   return rules;
 }
 
+/**
+ * A field a resource manages with a recorded original, named by its path into the inputs and
+ * outputs (`primaryBranch`, `managedScanConfig.diffScan`): the runtime derives from these its
+ * values, originals, original outputs, refreshed inputs and dropped-field warnings
+ * (provider/core/runtime/managed.ts), so a handler keeps only the API mapping.
+ */
+export interface ManagedField {
+  /** The path of the output that holds its original: `originalPrimaryBranch`, `originals.rulesets`. */
+  readonly original: string;
+  /** The input a refresh gives it, from the live outputs; default the live value at its path. */
+  readonly refreshed?: (live: Props) => unknown;
+  /** Its original as read from the state, cleaned of what an older version recorded; default as stored. */
+  readonly fromState?: (stored: unknown) => unknown;
+}
+
+export function managed(original: string, rules: Omit<ManagedField, "original"> = {}): ManagedField {
+  return { original, ...rules };
+}
+
 /** What the kind does on the service, for its reference page: one sentence or a few per step. */
 export interface ServiceBehaviour {
   create: string;
@@ -95,6 +114,11 @@ export interface KindDeclaration<
   };
   /** Rules across inputs, checked after each input's own schema. */
   readonly rules?: ReadonlyArray<KindRule<I>>;
+  /**
+   * The fields it manages with a recorded original, in the order of its `managedFields` output,
+   * each by its path (the path's first part is an input and an output of the kind).
+   */
+  readonly managed?: Readonly<Record<string, ManagedField>>;
   readonly service: ServiceBehaviour;
 }
 

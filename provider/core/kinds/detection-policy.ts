@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DETECTION_PRODUCTS, type DetectionProduct, detectionProduct } from "../../client/schemas";
 import { sameSet } from "../runtime/diff";
 import { id, restoreOnDelete } from "./inputs";
-import { defineKind, input, output, typedInput } from "./declare";
+import { defineKind, input, managed, output, typedInput } from "./declare";
 import { type DetectionExceptionArgs, detectionException, sameExceptions } from "./detection-exceptions";
 
 export const isProduct = (value: unknown): value is DetectionProduct => (DETECTION_PRODUCTS as readonly unknown[]).includes(value);
@@ -72,6 +72,12 @@ export const detectionPolicyKind = defineKind({
     originals: output<DetectionPolicyOriginals>({ derivedFrom: ["rulesets", "rules", "disabled", "exceptions"] }),
     /** The fields this resource manages (those declared). */
     managedFields: output<string[]>(),
+  },
+  managed: {
+    rulesets: managed("originals.rulesets"),
+    rules: managed("originals.rules"),
+    disabled: managed("originals.disabled"),
+    exceptions: managed("originals.exceptions"),
   },
   id: {
     format: "<deploymentId>/<product>",

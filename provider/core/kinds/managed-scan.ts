@@ -1,6 +1,6 @@
 /** ManagedScan, declared once: see declare.ts. */
 import { deploymentSlug, projectName, restoreOnDelete, toggle } from "./inputs";
-import { defineKind, input, output, typedInput } from "./declare";
+import { defineKind, input, managed, output, typedInput } from "./declare";
 import { PROJECT_ID, PROJECT_SERVICE, type ScanToggle } from "./projects";
 
 export const managedScanKind = defineKind({
@@ -37,6 +37,10 @@ export const managedScanKind = defineKind({
     originalFullScan: output<ScanToggle | undefined>({ derivedFrom: "fullScan" }),
     /** The toggles this resource manages (those declared): `diffScan`, `fullScan`. */
     managedFields: output<string[]>(),
+  },
+  managed: {
+    diffScan: managed("originalDiffScan"),
+    fullScan: managed("originalFullScan"),
   },
   id: PROJECT_ID,
   service: {

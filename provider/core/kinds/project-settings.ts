@@ -3,7 +3,7 @@ import { z } from "zod";
 import { sameSet } from "../runtime/diff";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT, withoutSystemTags } from "../../client/schemas";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, settableTags, toggle } from "./inputs";
-import { defineKind, input, output, typedInput } from "./declare";
+import { defineKind, input, managed, output, typedInput } from "./declare";
 import { PROJECT_ID, PROJECT_SERVICE, type ScanToggle } from "./projects";
 
 /** Managed-scan toggles: each left out is not managed. */
@@ -82,6 +82,16 @@ export const projectSettingsKind = defineKind({
      * `managedScanConfig.diffScan`, `managedScanConfig.fullScan`.
      */
     managedFields: output<string[]>(),
+  },
+  managed: {
+    primaryBranch: managed("originalPrimaryBranch", {
+      // A project this resource made follow its default branch refreshes as "None", as declared.
+      refreshed: (live) => (followsDefault(live) ? PRIMARY_BRANCH_FOLLOWS_DEFAULT : live.primaryBranch),
+    }),
+    // The declared set never holds a system tag, nor does an original: without them, or every refresh would show a diff.
+    tags: managed("originalTags", { refreshed: (live) => managedTags(live.tags), fromState: managedTags }),
+    "managedScanConfig.diffScan": managed("originalManagedScanConfig.diffScan"),
+    "managedScanConfig.fullScan": managed("originalManagedScanConfig.fullScan"),
   },
   id: PROJECT_ID,
   service: {

@@ -6,8 +6,8 @@
  * each recorded and what destroying the holder will do.
  */
 import type { CheckResult, DiffResult } from "./handler";
-import type { KINDS, ResourceKind } from "../kinds";
-import type { CheckedInputs } from "../kinds/declare";
+import { KINDS, type ResourceKind } from "../kinds";
+import type { CheckedInputs, ManagedField } from "../kinds/declare";
 import { containsUnknown, type Props } from "./check";
 import { type Claim, declare, type Holder, type Offer, type Owner, ownerName, sameOwner } from "./ownership";
 import { notify, notifyOnce, someOf } from "./notices";
@@ -273,14 +273,16 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 
 /**
  * {@link noteFoundAsDeclared} for some fields of one object: names them, and the outputs that
- * would have held their originals (`originalOutput`), which stay unset. Nothing when none.
+ * would have held their originals (`originalOutput`; default as the kind declares its managed
+ * fields), which stay unset. Nothing when none.
  */
 export async function noteFieldsFoundAsDeclared(
   kind: ResourceKind,
   props: Props,
   object: string,
   fields: readonly string[],
-  originalOutput: (field: string) => string,
+  originalOutput: (field: string) => string = (field) =>
+    (KINDS[kind].managed as Record<string, ManagedField> | undefined)?.[field]?.original ?? field,
 ): Promise<void> {
   if (!fields.length) return;
   // `the rulesets … were`: a list field's name is a plural.
