@@ -151,8 +151,7 @@ export const detectionPolicy: Handler<Kind> = {
 
   update: (_id, olds, declared) =>
     about(subject(declared), async () => {
-      const outs = await apply(declared, { managed: managedFieldsOf(olds), originals: MANAGED.originals(olds) });
-      return { outs };
+      return { outs: await apply(declared, MANAGED.before(olds) as { managed: DetectionField[]; originals: Partial<DetectionFields> }) };
     }),
 
   delete: (_id, props: State<Kind>) =>

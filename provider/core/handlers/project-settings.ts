@@ -173,8 +173,7 @@ export const projectSettings: Handler<Kind> = {
 
   update: (_id, olds, declared) =>
     about(projectSubject(KIND, declared), async () => {
-      const outs = await apply(declared, olds, { managed: MANAGED.managed(olds), originals: MANAGED.originals(olds) });
-      return { outs };
+      return { outs: await apply(declared, olds, MANAGED.before(olds)) };
     }),
 
   delete: (_id, props) =>

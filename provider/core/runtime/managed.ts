@@ -39,6 +39,8 @@ export interface ManagedFields {
   managed(props: Props): string[];
   /** The originals a state recorded, by field. */
   originals(props: Props): Values;
+  /** What a state managed and recorded, as an update's apply starts from (fields.ts planApply). */
+  before(props: Props): { managed: string[]; originals: Values };
   /** The outputs that hold `originals` (an output of nested fields none of which has one is left unset). */
   originalOutputs(originals: Values): Props;
   /** What a state recorded as each managed field's original, `null` for none, by claim field (default: the field's name). */
@@ -78,6 +80,7 @@ export function managedFields(kind: ResourceKind): ManagedFields {
     declared: (props) => names.filter((name) => at(props, name) !== undefined),
     managed,
     originals,
+    before: (props) => ({ managed: managed(props), originals: originals(props) }),
     originalOutputs(recorded) {
       const outputs: Props = {};
       for (const name of names) {
