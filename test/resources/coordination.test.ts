@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SAST_POLICY_ID } from "../../provider/emulator";
-import { type Claim, holderOf, othersSettled } from "../../provider/core/runtime/ownership";
+import { type Claim, holderOf, othersSettled, withCallDeadline } from "../../provider/core/runtime/ownership";
 import { checked, FRONT_ENDS, inStackWithHistory, provider, useProviderAgainst } from "../support/provider";
 import { useEmulator } from "../support/emulator";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
@@ -18,6 +18,7 @@ useProviderAgainst(env);
 const rules = () => env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!.rules;
 const ruleClaim = (path: string): Claim => ({ object: `rule ${path} in policy ${SAST_POLICY_ID} (deployment 1)`, field: "mode" });
 const giverOwner = { kind: "PolicyRuleModes", name: "giver" };
+const modeOf = (path: string) => rules().find((r) => r.path === path)?.policyMode;
 
 /** Whether `wait` resolves before `guardMs`: a wait that ends only at the 30 s deadline does not. */
 const endsWithin = async (wait: Promise<unknown>, guardMs: number) => {
@@ -55,7 +56,6 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
     const paths = rules()
       .slice(0, 50)
       .map((r) => r.path);
-    const modeOf = (path: string) => rules().find((r) => r.path === path)!.policyMode;
     const before = paths.map(modeOf);
     const giverInputs = { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" };
     const { id, outs } = await modes.create(await checked(modes, giverInputs));
@@ -76,6 +76,60 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
     // The taker holds nothing: the giver put its 50 originals back.
     expect(paths.map(modeOf)).toEqual(before);
     expect(holderOf(ruleClaim(paths[0]!))).toBeUndefined();
+  });
+
+  it("wakes a giver when a taker that declared again while it waited settles (its claims replaced)", async () => {
+    inStackWithHistory();
+    const paths = rules()
+      .slice(0, 5)
+      .map((r) => r.path);
+    const { id, outs } = await modes.create(
+      await checked(modes, { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" }),
+    );
+    forgetProcessMemory();
+    inStackWithHistory();
+    const giverNow = await checked(modes, { ...base, modes: { [rules()[60]!.path]: "MODE_COMMENT" }, resourceName: "giver" });
+    const taker = await checked(modes, {
+      ...base,
+      modes: Object.fromEntries(paths.map((p) => [p, "MODE_MONITOR"])),
+      resourceName: "taker",
+    });
+    expect((await modes.diff(outs, giverNow, id)).changes).toBe(true);
+    const update = modes.update(id, outs, giverNow);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the giver waits for the taker now
+    await modes.create(taker); // its write declares its rules again, replacing the claims the giver saw
+    expect(await endsWithin(update, 10_000)).toBe("ended");
+    expect(paths.map(modeOf)).toEqual(paths.map(() => "MODE_MONITOR")); // left to the taker
+  });
+
+  it("leaves to a taker whose create partly landed the rules it wrote", async () => {
+    inStackWithHistory();
+    const paths = rules()
+      .slice(0, 5)
+      .map((r) => r.path);
+    // Removed from the policy after the listing: the taker's write of it fails (404) after the others landed.
+    const doomed = rules()
+      .slice(6)
+      .find((r) => r.policyMode !== "MODE_MONITOR")!.path;
+    const { id, outs } = await modes.create(
+      await checked(modes, { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" }),
+    );
+    forgetProcessMemory();
+    inStackWithHistory();
+    const giverNow = await checked(modes, { ...base, modes: { [rules()[60]!.path]: "MODE_COMMENT" }, resourceName: "giver" });
+    const taker = await checked(modes, {
+      ...base,
+      modes: Object.fromEntries([...paths, doomed].map((p) => [p, "MODE_MONITOR"])),
+      resourceName: "taker",
+    });
+    expect((await modes.diff(outs, giverNow, id)).changes).toBe(true);
+    await modes.read(id, outs); // the phase's one listing of the policy, before the rule goes
+    const policy = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
+    policy.rules = policy.rules.filter((r) => r.path !== doomed);
+    await expect(modes.create(taker)).rejects.toThrow(/landed/);
+    expect(paths.map(modeOf)).toEqual(paths.map(() => "MODE_MONITOR"));
+    await modes.update(id, outs, giverNow);
+    expect(paths.map(modeOf)).toEqual(paths.map(() => "MODE_MONITOR")); // the giver did not undo the taker's writes
   });
 
   it("marks failed a resource whose check is refused (a conflict): nobody waits for it", async () => {
@@ -99,7 +153,28 @@ it("waits for others until one deadline for all the claims of a call, not one pe
     modes: Object.fromEntries(paths.map((p) => [p, "MODE_MONITOR"])),
     resourceName: "stuck",
   });
-  // 50 claims under a deadline of 300 ms: one wait, over well before 50 waits of 300 ms would be.
-  expect(await endsWithin(othersSettled(paths.map(ruleClaim), giverOwner, Date.now() + 300), 5_000)).toBe("ended");
+  // 50 claims under the call's one deadline of 300 ms: one wait, over well before 50 waits of 300 ms would be.
+  const wait = withCallDeadline(() => othersSettled(paths.map(ruleClaim), giverOwner), 300);
+  expect(await endsWithin(wait, 5_000)).toBe("ended");
   expect(holderOf(ruleClaim(paths[0]!))).toBeUndefined();
+});
+
+describe.each(FRONT_ENDS)("secrecy travels with the claim, %s front end", (frontEnd) => {
+  const modes = provider("PolicyRuleModes", frontEnd);
+
+  it("a selector refused beside a secret `modes` names no rule of it, and the API's own words stay readable", async () => {
+    const high = rules().find((r) => r.severity === "SEVERITY_HIGH")!.path;
+    const base = { deploymentId: "1", policyId: SAST_POLICY_ID };
+    await checked(modes, { ...base, modes: { [high]: "MODE_BLOCK" }, secretInputs: ["modes"], resourceName: "secret-modes" });
+    const { failures } = await modes.check({
+      ...base,
+      select: { severities: ["SEVERITY_HIGH"] },
+      mode: "MODE_COMMENT",
+      resourceName: "select",
+    });
+    const reasons = failures!.map((f) => f.reason).join("\n");
+    expect(reasons).toContain('which PolicyRuleModes "secret-modes" declares too');
+    expect(reasons).not.toContain(high);
+    expect(reasons).toContain("[secret]");
+  });
 });

@@ -1,6 +1,7 @@
 /** The runtime's safeguard (provider/core/runtime/redact.ts): the texts of secret inputs never leave in a message. */
 import { describe, expect, it } from "vitest";
-import { redactorFor, secretTexts } from "../../provider/core/runtime/redact";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+import { claimSecrets, redacted, redactorFor, secretTexts } from "../../provider/core/runtime/redact";
 
 describe("redaction of secret inputs", () => {
   const jira = {
@@ -32,5 +33,27 @@ describe("redaction of secret inputs", () => {
     const olds = { mode: "MODE_DISABLED", originalMode: "MODE_COMMENT", secretInputs: ["mode"] };
     const redact = redactorFor("PolicyRuleMode", [olds, { mode: "MODE_BLOCK" }]);
     expect(redact("was MODE_COMMENT, now MODE_DISABLED, then MODE_BLOCK")).toBe("was [secret], now [secret], then MODE_BLOCK");
+  });
+});
+
+describe("claimed secrets, hidden whichever resource's message names them", () => {
+  it("hides another resource's secret values, plausible words included, and keeps the API's own words readable", () => {
+    forgetProcessMemory();
+    claimSecrets({ tags: ["secrets", "npm", "pci-zone"], secretInputs: ["tags"] });
+    claimSecrets({ modes: { "python.lang.exec": "MODE_BLOCK" }, secretInputs: ["modes"] });
+    // Outside any call (no resource of its own), and inside another resource's call alike.
+    const message = 'tags "secrets", "npm", "pci-zone"; rule python.lang.exec goes MODE_BLOCK; secretsmanager stays';
+    const expected = 'tags "[secret]", "[secret]", "[secret]"; rule [secret] goes MODE_BLOCK; secretsmanager stays';
+    expect(redacted(message)).toBe(expected);
+    expect(redactorFor("PolicyRuleMode", [{ rulePath: "a.b", mode: "MODE_COMMENT" }])(message)).toBe(expected);
+    forgetProcessMemory();
+    expect(redacted(message)).toBe(message);
+  });
+
+  it("does not claim an original derived from a secret input: what the service had is no secret of the program", () => {
+    forgetProcessMemory();
+    claimSecrets({ primaryBranch: "refs/heads/release-x", originalPrimaryBranch: "refs/heads/main", secretInputs: ["primaryBranch"] });
+    expect(redacted("refs/heads/release-x was refs/heads/main")).toBe("[secret] was refs/heads/main");
+    forgetProcessMemory();
   });
 });

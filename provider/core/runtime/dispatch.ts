@@ -16,7 +16,7 @@ import { managedScan } from "../handlers/managed-scan";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
 import { noteCall } from "./owned";
 import { fail, settle, withCallDeadline } from "./ownership";
-import { withPartialState } from "./partial";
+import { PartiallyApplied, withPartialState } from "./partial";
 import { policyRuleModes } from "../handlers/policy-rule-modes";
 import { claimSecrets, type Redact, redactedError, redactorFor, withRedaction } from "./redact";
 import { ownerOf, secretInputsOf, withoutPlaceholders } from "./resource-meta";
@@ -62,7 +62,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
   // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret
   // inputs, and those of every other resource's secret claims (the secrecy travels with the claim).
-  for (const props of args.filter(isProps)) claimSecrets(kind, props);
+  for (const props of args.filter(isProps)) claimSecrets(props);
   const redact = redactorFor(kind, args.filter(isProps));
   try {
     const result = withoutUndefined(await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, given))));
@@ -77,7 +77,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     }
     return result;
   } catch (error) {
-    failAfter(kind, method, given);
+    failAfter(kind, method, given, error);
     const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
     const reported = withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
     if (!isServiceError(error) || !(reported instanceof Error)) throw reported;
@@ -96,7 +96,7 @@ const DECLARING_ARGUMENT: Partial<Record<Method, number>> = { check: 1, diff: 2,
 /**
  * Settles the resource's claims once the service holds what it declares: after a create, an
  * update, or a diff that finds nothing to change, with the originals its outputs (a diff: its
- * olds) recorded. A check that failed (a conflict, a refused input) holds nothing: nobody waits for it.
+ * olds) recorded. A check that failed on a conflict holds nothing: nobody waits for it.
  * Here rather than in each handler, so that no path forgets it.
  */
 function settleAfter(kind: ResourceKind, method: Method, given: unknown[], result: unknown): void {
@@ -109,10 +109,18 @@ function settleAfter(kind: ResourceKind, method: Method, given: unknown[], resul
   else if (method === "update") settle(owner, "updated", recorded((result as UpdateResult).outs));
 }
 
-/** A check, diff, create or update that failed: the resource holds nothing it declares (ownership.ts fail). */
-function failAfter(kind: ResourceKind, method: Method, given: unknown[]): void {
+/**
+ * After a check, diff, create or update that failed: a create or update whose writes partly
+ * landed holds what they wrote (its partial state records it, partial.ts), and settles with what
+ * that state recorded; any other failure holds nothing of what the resource declares (ownership.ts fail).
+ */
+function failAfter(kind: ResourceKind, method: Method, given: unknown[], error: unknown): void {
   const owner = ownerAt(kind, method, given);
-  if (owner) fail(owner);
+  if (!owner) return;
+  const partial = [...causeChain(error)].find((e): e is PartiallyApplied => e instanceof PartiallyApplied);
+  if (partial && (method === "create" || method === "update"))
+    settle(owner, method === "create" ? "created" : "updated", handlers[kind].recorded?.(partial.outs) ?? {});
+  else fail(owner);
 }
 
 function ownerAt(kind: ResourceKind, method: Method, given: unknown[]) {

@@ -50,12 +50,8 @@ export interface Holder {
   secret: boolean;
   /** Set once the service holds what the resource declares: it was created or updated in this run, or needed no change. */
   settled?: Settlement;
-  /** Set when the resource's check, diff, create or update failed in this run: it holds nothing, and nobody waits for it. */
+  /** Set when the resource's check, diff, create or update failed in this run, none of its writes landed: nobody waits for it. */
   failed?: boolean;
-  /** Resolves once the resource settled or failed (see othersSettled); a holder of another process has none. */
-  ended?: Promise<void>;
-  /** Resolves `ended`. */
-  end?: () => void;
   /** What the holder recorded as the field's original when it settled; `null` when it recorded none. */
   recorded?: unknown;
   /**
@@ -127,7 +123,7 @@ export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
     const list = entries.get(claimKey) ?? [];
     const other = list.find((e) => !(e.shared && claim.shared));
     if (other) conflicts.push({ claim, other: other.owner });
-    list.push({ owner, shared: claim.shared ?? false, value: claim.value, secret: claim.secret ?? false, ...ending() });
+    list.push({ owner, shared: claim.shared ?? false, value: claim.value, secret: claim.secret ?? false });
     entries.set(claimKey, list);
     keys.add(claimKey);
   }
@@ -135,11 +131,28 @@ export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
   return conflicts;
 }
 
-/** A holder's `ended` promise and what resolves it. */
-function ending(): Required<Pick<Holder, "ended" | "end">> {
-  let end!: () => void;
-  const ended = new Promise<void>((resolve) => (end = resolve));
-  return { ended, end };
+/**
+ * Per resource that declared something and has not settled or failed yet, what resolves when it
+ * does (othersSettled). Per resource, not per claim: declare replaces a resource's claims when it
+ * is checked again or declares more (a PolicyRuleModes' write declares its selector's rules).
+ */
+const endings = new Map<string, { ended: Promise<void>; end: () => void }>();
+onForget(() => endings.clear());
+
+function endingOf(owner: Owner): Promise<void> {
+  const key = ownerKey(owner);
+  let found = endings.get(key);
+  if (!found) {
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    endings.set(key, (found = { ended, end }));
+  }
+  return found.ended;
+}
+
+function ended(owner: Owner): void {
+  endings.get(ownerKey(owner))?.end();
+  endings.delete(ownerKey(owner));
 }
 
 /** The claims `owner` made in this run, as holders. */
@@ -164,9 +177,9 @@ export function settle(owner: Owner, how: Settlement, recorded: Record<string, u
     holder.failed = false;
     const field = key.slice(key.indexOf("\u0000") + 1);
     if (field in recorded) holder.recorded = recorded[field];
-    holder.end?.();
     shared.push({ key, owner, holder });
   }
+  ended(owner);
   recordSettled(shared);
 }
 
@@ -179,8 +192,8 @@ export function fail(owner: Owner): void {
   for (const { holder } of holdersOf(owner)) {
     if (holder.settled) continue; // settled earlier in the run (its diff found nothing to change): it still holds
     holder.failed = true;
-    holder.end?.();
   }
+  ended(owner);
 }
 
 /** Every resource that declares `claim` in this run, settled or not. */
@@ -289,14 +302,22 @@ export const callDeadline = () => callDeadlines.getStore() ?? Date.now() + WAIT_
  * settled or the deadline passed: the caller reads what is known then.
  */
 export async function othersSettled(claims: readonly Claim[], self: Owner, deadline = callDeadline()): Promise<void> {
-  const pending = new Set(
-    claims.flatMap((claim) => declarersOf(claim).filter((h) => !sameOwner(h.owner, self) && !h.settled && !h.failed)),
-  );
-  if (!pending.size) return;
+  // The resources still under way, read again after each one ends (one may declare more meanwhile).
+  const pending = () => {
+    const owners = new Map<string, Owner>();
+    for (const claim of claims)
+      for (const holder of declarersOf(claim))
+        if (!sameOwner(holder.owner, self) && !holder.settled && !holder.failed) owners.set(ownerKey(holder.owner), holder.owner);
+    return [...owners.values()];
+  };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
-  await Promise.race([Promise.all([...pending].map((holder) => holder.ended ?? Promise.resolve())), timeout]);
-  clearTimeout(timer);
+  try {
+    for (let waiting = pending(); waiting.length && Date.now() < deadline; waiting = pending())
+      await Promise.race([...waiting.map(endingOf), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The offer `from` made with `claim` in this run, if any (accepted or not). */

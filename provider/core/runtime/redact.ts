@@ -90,7 +90,10 @@ export function redactorFor(kind: ResourceKind, propsList: readonly Props[]): Re
  * a list of the modes a policy forbids, leaks nothing by them and would make no sense without them.
  */
 const VOCABULARY: ReadonlySet<string> = new Set(
-  Object.values(enums).flatMap((value) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [])),
+  Object.values(enums)
+    .flatMap((value) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []))
+    // Only the API's UPPER_CASE words: "secrets", "code", "npm" or "rule" may well be a secret tag or branch.
+    .filter((word) => /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/.test(word)),
 );
 
 /**
@@ -106,10 +109,14 @@ onForget(() => {
   othersRedactor = undefined;
 });
 
-/** Records the secret texts of a resource's inputs (dispatch.ts calls it for every method call) as claimed secrets. */
-export function claimSecrets(kind: ResourceKind, props: Props): void {
+/**
+ * Records the texts of a resource's secret inputs, what it declares and claims, as secrets every
+ * message of the process hides (dispatch.ts calls it for every method call). Not the outputs
+ * derived from them: an original is what the service had, which other resources may name.
+ */
+export function claimSecrets(props: Props): void {
   let added = false;
-  for (const text of secretTexts(kind, props)) {
+  for (const text of textsOf(secretInputsOf(props).map((input) => props[input]))) {
     if (VOCABULARY.has(text) || claimed.has(text)) continue;
     claimed.add(text);
     added = true;
