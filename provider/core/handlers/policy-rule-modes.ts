@@ -13,7 +13,7 @@ import type { Props } from "../runtime/check";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
 import { about } from "../runtime/lookup";
-import { EngineGoneError, engineGone } from "../runtime/engine-watch";
+import { interruption, whileWriting } from "../runtime/interrupts";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
 import {
   checkOwned,
@@ -137,15 +137,17 @@ function liveSummary(
 /**
  * Runs `work` for each item, at most WRITE_CONCURRENCY at once. After a failure it starts no
  * more (a token or network problem would fail them all), lets those in flight end, and rethrows
- * the first failure. It starts none either once the engine is gone (engine-watch.ts).
+ * the first failure. It starts none either once the run is interrupted (the engine's Cancel, a
+ * signal, the engine gone: interrupts.ts), and then ends with that interruption.
  */
 async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   let failed: { error: unknown } | undefined;
-  const lanes = Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
+  const lane = async () => {
     while (!failed && next < items.length) {
-      if (engineGone()) {
-        failed ??= { error: new EngineGoneError() };
+      const stop = interruption();
+      if (stop) {
+        failed ??= { error: stop };
         break;
       }
       try {
@@ -154,8 +156,8 @@ async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<vo
         failed ??= { error };
       }
     }
-  });
-  await Promise.all(lanes);
+  };
+  await whileWriting(() => Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, lane)));
   if (failed) throw failed.error;
 }
 
