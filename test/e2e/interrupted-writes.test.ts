@@ -1,0 +1,157 @@
+/**
+ * A PolicyRuleModes create interrupted in the middle of its rule writes, through the real CLI and
+ * both front ends: cancelled as a CI runner cancels a job (SIGINT to the process group of
+ * `pulumi up`, SIGTERM 7.5 s later, SIGKILL 2.5 s after that), the create stops starting writes
+ * at the engine's Cancel and the stack records what it wrote with its originals; after the
+ * README's recovery (`pulumi cancel`, `pulumi refresh --clear-pending-creates`, `pulumi up`),
+ * `destroy` puts every rule back at its pre-stack mode.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, inject, it } from "vitest";
+import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
+import { type PulumiWorkspace, pulumiWorkspace } from "../support/pulumi";
+import { yamlWorkspace } from "../support/yaml-program";
+
+/** Every severity: the demo preset's 320 SAST rules, 229 of them not yet MODE_BLOCK (one write each). */
+const SEVERITIES = ["SEVERITY_LOW", "SEVERITY_MEDIUM", "SEVERITY_HIGH", "SEVERITY_CRITICAL"];
+/** Rule writes landed when the run is interrupted. */
+const INTERRUPT_AFTER = 150;
+/** Rule writes that may start after the interrupt: those in flight (8 at once) and those started before the Cancel reached the provider. */
+const IN_FLIGHT = 16;
+
+const typescriptProgram = `import * as semgrep from "pulumi-semgrep";
+new semgrep.PolicyRuleModes("every-severity", {
+  deploymentId: "1",
+  policyId: "${SAST_POLICY_ID}",
+  select: { severities: ${JSON.stringify(SEVERITIES)} },
+  mode: "MODE_BLOCK",
+});
+`;
+
+const yamlProgram = `resources:
+  every-severity:
+    type: semgrep:index:PolicyRuleModes
+    properties:
+      deploymentId: "1"
+      policyId: "${SAST_POLICY_ID}"
+      select: { severities: [${SEVERITIES.join(", ")}] }
+      mode: MODE_BLOCK
+`;
+
+type FrontEnd = "dynamic" | "native";
+
+/** A stack holding the PolicyRuleModes above, through the dynamic classes (TypeScript) or the plugin (YAML). */
+async function stackOf(frontEnd: FrontEnd, emulator: RunningEmulator): Promise<PulumiWorkspace> {
+  if (frontEnd === "native")
+    return yamlWorkspace(yamlProgram, { config: { "semgrep:url": emulator.url }, secrets: { "semgrep:token": emulator.token } });
+  return pulumiWorkspace(
+    {
+      "Pulumi.yaml": "name: interrupted-writes\nruntime: nodejs\n",
+      "package.json": '{"name":"interrupted-writes"}',
+      "index.ts": typescriptProgram,
+    },
+    { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token },
+    join(inject("installedPackageDir"), "node_modules"),
+  );
+}
+
+/** `pulumi up --skip-preview` in a process group of its own (as a CI runner starts a job's command), its output collected. */
+function startUp(workspace: PulumiWorkspace): ChildProcess & { output: () => string; exited: Promise<void> } {
+  const up = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive"], {
+    cwd: workspace.dir,
+    env: workspace.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  up.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  up.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const exited = new Promise<void>((resolve) => up.once("close", () => resolve()));
+  return Object.assign(up, { output: () => output, exited });
+}
+
+/** Resolves with true once `done`, false after `ms`. */
+const within = (done: Promise<void>, ms: number) => Promise.race([done.then(() => true), sleep(ms).then(() => false)]);
+
+/** Cancels as a CI runner cancels a job: SIGINT to the process group, SIGTERM 7.5 s later, SIGKILL 2.5 s after that (each only if the group is still running). */
+async function cancelAsCiRunner(up: ReturnType<typeof startUp>): Promise<void> {
+  for (const [signal, wait] of [
+    ["SIGINT", 7_500],
+    ["SIGTERM", 2_500],
+    ["SIGKILL", 0],
+  ] as const) {
+    try {
+      process.kill(-up.pid!, signal);
+    } catch {
+      return; // the group is gone
+    }
+    if (await within(up.exited, wait)) return;
+  }
+  await up.exited;
+}
+
+/** The pre-stack mode of every rule of the SAST policy. */
+const modesOf = (emulator: RunningEmulator) =>
+  new Map(
+    emulator
+      .state()
+      .policies.find((p) => p.id === SAST_POLICY_ID)!
+      .rules.map((r) => [r.path, r.policyMode]),
+  );
+
+const ruleWrites = (emulator: RunningEmulator) => emulator.requests().filter((r) => r.operation === "policies.updateRuleMode").length;
+
+/** Starts `pulumi up` and waits until INTERRUPT_AFTER rule writes have landed. */
+async function upUntilInterrupt(workspace: PulumiWorkspace, emulator: RunningEmulator) {
+  const up = startUp(workspace);
+  const deadline = Date.now() + 120_000;
+  while (ruleWrites(emulator) < INTERRUPT_AFTER && Date.now() < deadline) {
+    if (up.exitCode !== null) throw new Error(`pulumi up ended before ${INTERRUPT_AFTER} rule writes:\n${up.output()}`);
+    await sleep(5);
+  }
+  return up;
+}
+
+/** The README's recovery after an interrupted up: release the lock, drop creates that never reported back, finish the job. */
+async function recover(workspace: PulumiWorkspace) {
+  await workspace.run(["cancel", "--yes"], { allowFailure: true }); // answers an error when no lock is left
+  await workspace.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
+  return workspace.run(["up", "--yes", "--skip-preview"]);
+}
+
+describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrupted mid-way (%s front end)", (frontEnd) => {
+  it("cancelled as a CI runner cancels a job: stops writing at the Cancel, records what it wrote, and destroy puts back every rule", async () => {
+    // Answers slow enough that the create is surely mid-way at the interrupt.
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 50 });
+    try {
+      const preStack = modesOf(emulator);
+      const changing = [...preStack.values()].filter((mode) => mode !== "MODE_BLOCK").length;
+      expect(changing).toBeGreaterThan(INTERRUPT_AFTER + IN_FLIGHT);
+      const workspace = await stackOf(frontEnd, emulator);
+
+      const up = await upUntilInterrupt(workspace, emulator);
+      const atInterrupt = ruleWrites(emulator);
+      await cancelAsCiRunner(up);
+      // Leave time for writes a provider left running would still make (a lane every 50 ms).
+      await sleep(1_000);
+      const afterInterrupt = ruleWrites(emulator) - atInterrupt;
+      expect(
+        afterInterrupt,
+        `${afterInterrupt} rule writes landed after the SIGINT, of ${changing - atInterrupt} left`,
+      ).toBeLessThanOrEqual(IN_FLIGHT);
+      expect(up.output()).toContain("the Pulumi engine cancelled the run");
+      expect(up.output()).toMatch(/landed and are recorded in the stack with the modes they replaced/);
+
+      emulator.setFaults({ latencyMs: 0 });
+      await recover(workspace);
+      expect([...modesOf(emulator).values()].every((mode) => mode === "MODE_BLOCK")).toBe(true);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
+      expect(changed, "rules destroy left changed").toEqual([]);
+    } finally {
+      await emulator.close();
+    }
+  }, 300_000);
+});
