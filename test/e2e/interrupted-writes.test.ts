@@ -4,9 +4,12 @@
  * `pulumi up`, SIGTERM 7.5 s later, SIGKILL 2.5 s after that), the create stops starting writes
  * at the engine's Cancel and the stack records what it wrote with its originals; after the
  * README's recovery (`pulumi cancel`, `pulumi refresh --clear-pending-creates`, `pulumi up`),
- * `destroy` puts every rule back at its pre-stack mode.
+ * `destroy` puts every rule back at its pre-stack mode. Killed with SIGKILL instead (nothing
+ * reaches the state), the same recovery on the same machine restores exactly from the provider's
+ * journal of originals; without the journal, destroy names each rule it leaves changed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, inject, it } from "vitest";
@@ -150,6 +153,60 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
       await workspace.run(["destroy", "--yes", "--skip-preview"]);
       const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
       expect(changed, "rules destroy left changed").toEqual([]);
+    } finally {
+      await emulator.close();
+    }
+  }, 300_000);
+  /** Kills the group of `pulumi up` as SIGKILL does (the provider, in a group of its own, stops once it sees the engine gone). */
+  async function killed(workspace: PulumiWorkspace, emulator: RunningEmulator) {
+    const up = await upUntilInterrupt(workspace, emulator);
+    process.kill(-up.pid!, "SIGKILL");
+    await up.exited;
+    let writes = -1;
+    // Until the orphaned provider stops writing.
+    while (writes !== ruleWrites(emulator)) {
+      writes = ruleWrites(emulator);
+      await sleep(1_000);
+    }
+    emulator.setFaults({ latencyMs: 0 });
+  }
+
+  it("killed with SIGKILL: the recovery up records the originals from this machine's journal, and destroy puts back every rule", async () => {
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 50 });
+    try {
+      const preStack = modesOf(emulator);
+      const workspace = await stackOf(frontEnd, emulator);
+      await killed(workspace, emulator);
+      const recovery = await recover(workspace);
+      const said = (recovery.stdout + recovery.stderr).replace(/\s+/g, " ");
+      expect(said).toContain("recorded from this machine's journal the modes");
+      expect([...modesOf(emulator).values()].every((mode) => mode === "MODE_BLOCK")).toBe(true);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
+      expect(changed, "rules destroy left changed").toEqual([]);
+      expect(existsSync(join(workspace.env.XDG_STATE_HOME!, "pulumi-semgrep")), "the journal directory").toBe(true);
+    } finally {
+      await emulator.close();
+    }
+  }, 300_000);
+
+  it("killed with SIGKILL, its journal lost (another machine): destroy names every rule it leaves changed", async () => {
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 50 });
+    try {
+      const preStack = modesOf(emulator);
+      const workspace = await stackOf(frontEnd, emulator);
+      await killed(workspace, emulator);
+      rmSync(join(workspace.env.XDG_STATE_HOME!, "pulumi-semgrep"), { recursive: true, force: true });
+      await recover(workspace);
+      const destroy = await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      const said = (destroy.stdout + destroy.stderr).replace(/\s+/g, " ");
+      const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode).map(([path]) => path);
+      expect(changed.length, "the killed run set rules no state recorded").toBeGreaterThan(0);
+      expect(
+        changed.filter((path) => !said.includes(`${path},`) && !said.includes(`${path})`)),
+        "rules destroy left changed without naming them",
+      ).toEqual([]);
+      expect(said).toContain("recover on the machine that ran it");
     } finally {
       await emulator.close();
     }
