@@ -700,7 +700,6 @@ export const policyRuleModes: Handler<Kind> = {
       dropRecorded(journalKey(props)); // the state holds every original a delete needs
       if (props.restoreOnDelete === false) return;
       const originals = originalsByRule(props.originals);
-      await noteLeftByDelete(props, originals);
       if (!originals.size) return;
       const changed = secretModes(props)
         ? `the modes of ${originals.size} rules it had changed`
@@ -714,10 +713,14 @@ export const policyRuleModes: Handler<Kind> = {
 /**
  * Names, at delete, each managed rule it leaves as it is because it recorded no original for
  * it: found as declared when it took the rule over, which may be a mode an interrupted run of
- * this stack set (a SIGKILL records nothing), with the remedy. Lists the policy (shared).
+ * this stack set (a SIGKILL records nothing), with the remedy. Said where the delete lists the
+ * policy to put rules back (a resource that recorded no original at all makes no request).
  */
-async function noteLeftByDelete(props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
-  const rules = await policyRules(String(props.deploymentId), String(props.policyId));
+async function noteLeftByDelete(
+  props: State<Kind>,
+  originals: ReadonlyMap<string, string>,
+  rules: ReadonlyMap<string, Rule>,
+): Promise<void> {
   const left = [...wantedModes(props, rules)].filter(([path]) => !originals.has(path) && rules.has(path));
   if (!left.length) return;
   const byMode = secretModes(props)
@@ -749,6 +752,7 @@ function dropJournaled(state: Props): void {
 /** Puts back the originals of a deleted PolicyRuleModes, leaving to another resource of the run what it now holds. */
 async function restore(props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
   const rules = await policyRules(String(props.deploymentId), String(props.policyId));
+  await noteLeftByDelete(props, originals, rules);
   const fields = [...originals].map(([path, original]) => ({
     name: path,
     claim: claimOn(props, path, undefined),
