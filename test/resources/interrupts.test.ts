@@ -72,6 +72,14 @@ describe("the journal of originals", () => {
 
   const dir = () => join(state, "pulumi-semgrep");
 
+  /** The journal's lines as if another process (a killed run) had written them: a process reads no line of its own. */
+  const asKilledRun = () => {
+    for (const file of readdirSync(dir())) {
+      const path = join(dir(), file);
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"p":${process.pid}`, '"p":-1'));
+    }
+  };
+
   it("lives in a directory of mode 0700, holds what each write replaced, and drops the lines a state records", () => {
     const journal = openJournal("resource a");
     expect(journal.journaled.size).toBe(0);
@@ -81,6 +89,8 @@ describe("the journal of originals", () => {
     expect(statMode(dir())).toBe(0o700);
     const [file] = readdirSync(dir());
     expect(statMode(join(dir(), file!))).toBe(0o600);
+    expect(openJournal("resource a").journaled.size, "this process's own lines").toBe(0);
+    asKilledRun();
     expect([...openJournal("resource a").journaled]).toEqual([
       ["rule.one", { original: "MODE_MONITOR" }],
       ["rule.two", { original: "MODE_COMMENT" }],
@@ -96,7 +106,8 @@ describe("the journal of originals", () => {
   it("never holds a secret's text: only that a secret value was written", () => {
     openJournal("secret").before("sha256:0123", undefined);
     const [file] = readdirSync(dir());
-    expect(readFileSync(join(dir(), file!), "utf8")).toBe('{"o":"sha256:0123","secret":true}\n');
+    expect(readFileSync(join(dir(), file!), "utf8")).toBe(`{"o":"sha256:0123","secret":true,"p":${process.pid}}\n`);
+    asKilledRun();
     expect([...openJournal("secret").journaled]).toEqual([["sha256:0123", { secret: true }]]);
   });
 
@@ -122,12 +133,14 @@ describe("the journal of originals", () => {
   it("ignores a journal file that is a symlink, or not this user's alone, with a warning, and reads none of it", () => {
     const journal = openJournal("resource a");
     journal.before("rule.one", "MODE_MONITOR");
+    asKilledRun();
     const [file] = readdirSync(dir());
     const path = join(dir(), file!);
+    expect(openJournal("resource a").journaled.size).toBe(1);
     chmodSync(path, 0o644);
     expect(openJournal("resource a").journaled.size).toBe(0);
     expect(warnings.join("")).toMatch(/not this user's alone/);
-    writeFileSync(join(state, "planted"), '{"o":"rule.one","v":"MODE_DISABLED"}\n');
+    writeFileSync(join(state, "planted"), '{"o":"rule.one","v":"MODE_DISABLED","p":-1}\n');
     chmodSync(join(state, "planted"), 0o600);
     rmSync(path);
     symlinkSync(join(state, "planted"), path);

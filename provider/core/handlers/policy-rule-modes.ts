@@ -415,7 +415,10 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   );
   const summary = liveSummary(wanted, originals, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
-  if (!failure) return outs;
+  if (!failure) {
+    dropRecorded(journalKey(declared)); // every write done: the outputs record each original
+    return outs;
+  }
   const setsLanded = sets.filter(([path]) => landed.has(path)).length;
   const putBacksLanded = landed.size - setsLanded;
   const message =

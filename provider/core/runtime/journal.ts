@@ -2,8 +2,9 @@
  * A local journal of originals: before each write, the value it replaces, on this machine, so
  * that after a SIGKILL (nothing reaches the stack's state then) the recovery `up` on the same
  * machine records what a killed run found, and `destroy` puts it back. Each resource has one
- * file of JSON lines (`{"o": object, "v": original}`); a line is dropped once a state given to
- * the provider records that original (dropRecorded), the file once the resource is deleted.
+ * file of JSON lines (`{"o": object, "v": original, "p": pid}`); a line is dropped once a state
+ * given to the provider records that original (dropRecorded), the file once a create or update
+ * ends with every write done (its outputs record them all) or the resource is deleted.
  *
  * Where: `$XDG_STATE_HOME/pulumi-semgrep`, else `~/.local/state/pulumi-semgrep`, a directory
  * private to its user (0700). It is made with mkdir (which, like O_EXCL, fails on anything
@@ -77,55 +78,90 @@ export function openJournal(key: string): { journaled: Journaled; before(object:
   const dir = journalDir();
   const path = dir && fileOf(dir, key);
   const journaled = path ? readJournal(path) : new Map();
-  let fd: number | undefined;
+  let failed = false;
   return {
     journaled,
     before(object, original) {
-      if (!path) return;
-      fd ??= openTrusted(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
-      if (fd === undefined) return;
-      // One write(2) per line: a process killed right after it still leaves the line on disk.
-      writeSync(fd, `${JSON.stringify(original === undefined ? { o: object, secret: true } : { o: object, v: original })}\n`);
+      if (!path || failed) return;
+      // Opened for each line (no descriptor outlives the call), one write(2) per line: a process
+      // killed right after it still leaves the line on disk.
+      const fd = openTrusted(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+      if (fd === undefined) return void (failed = true);
+      try {
+        const line: Line = { o: object, ...(original === undefined ? { secret: true as const } : { v: original }), p: process.pid };
+        writeSync(fd, `${JSON.stringify(line)}\n`);
+      } catch (error) {
+        // A full disk: the writes go on as they would without a journal, said once.
+        failed = true;
+        void distrust(path, `cannot be written (${String(error)})`);
+      } finally {
+        closeSync(fd);
+      }
     },
   };
 }
 
-function readJournal(path: string): Map<string, { original: string } | { secret: true }> {
-  const journaled = new Map<string, { original: string } | { secret: true }>();
+/** One line of a journal: the object written, its original (or that it was secret), the writing process. */
+interface Line {
+  o: string;
+  v?: string;
+  secret?: true;
+  p?: number;
+}
+
+/** Every whole line of the journal at `path` (a line cut short by a kill is skipped). */
+function readLines(path: string): Line[] {
   const fd = openTrusted(path, constants.O_RDONLY);
-  if (fd === undefined) return journaled;
+  if (fd === undefined) return [];
   try {
-    for (const line of readFileSync(fd, "utf8").split("\n")) {
-      try {
-        const entry = JSON.parse(line) as { o?: unknown; v?: unknown; secret?: unknown };
-        if (typeof entry.o !== "string" || journaled.has(entry.o)) continue; // the first write found the original
-        if (typeof entry.v === "string") journaled.set(entry.o, { original: entry.v });
-        else if (entry.secret === true) journaled.set(entry.o, { secret: true });
-      } catch {
-        // a line cut short by the kill: nothing to learn from it
-      }
-    }
+    return readFileSync(fd, "utf8")
+      .split("\n")
+      .flatMap((text) => {
+        try {
+          const line = JSON.parse(text) as Partial<Line>;
+          return typeof line.o === "string" && (typeof line.v === "string" || line.secret === true) ? [line as Line] : [];
+        } catch {
+          return [];
+        }
+      });
   } finally {
     closeSync(fd);
+  }
+}
+
+/** What killed runs wrote, by object: the first line of each (the first write found the original); this process's own lines are no killed run's. */
+function readJournal(path: string): Map<string, { original: string } | { secret: true }> {
+  const journaled = new Map<string, { original: string } | { secret: true }>();
+  for (const line of readLines(path)) {
+    if (journaled.has(line.o) || line.p === process.pid) continue;
+    journaled.set(line.o, line.v === undefined ? { secret: true } : { original: line.v });
   }
   return journaled;
 }
 
 /** Drops the lines of objects the state given to the provider records (`recorded`), or the whole journal with `recorded` undefined (the resource is deleted). */
 export function dropRecorded(key: string, recorded?: (object: string) => boolean): void {
+  try {
+    dropLines(key, recorded);
+  } catch (error) {
+    // Housekeeping: a line left behind costs nothing but a note at a later recovery.
+    void notifyOnce(`journal:drop`, "warning", `pulumi-semgrep could not update its journal of originals: ${String(error)}`);
+  }
+}
+
+function dropLines(key: string, recorded?: (object: string) => boolean): void {
   const dir = journalDir();
   if (!dir) return;
   const path = fileOf(dir, key);
   if (!recorded) return rmSync(path, { force: true });
-  const journaled = readJournal(path);
-  if (![...journaled.keys()].some(recorded)) return;
-  const kept = [...journaled].filter(([object]) => !recorded(object));
+  const lines = readLines(path);
+  const kept = lines.filter((line) => !recorded(line.o));
+  if (kept.length === lines.length) return;
   if (!kept.length) return rmSync(path, { force: true });
   const next = `${path}.${process.pid}`;
   const fd = openSync(next, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    for (const [o, entry] of kept)
-      writeSync(fd, `${JSON.stringify("original" in entry ? { o, v: entry.original } : { o, secret: true })}\n`);
+    writeSync(fd, kept.map((line) => `${JSON.stringify(line)}\n`).join(""));
   } finally {
     closeSync(fd);
   }
