@@ -466,7 +466,8 @@ async function noteSetByKilledRun(declared: Inputs, killed: ReadonlyMap<string, 
         ]
       : []),
   ];
-  await notify("warning", redactor(declared)(`${self} ${parts.join("; it ")}.`));
+  // Restored is a note; a secret one left is a warning (destroy will not put it back).
+  await notify(secret.length ? "warning" : "info", redactor(declared)(`${self} ${parts.join("; it ")}.`));
 }
 
 /**
