@@ -4,12 +4,13 @@
  * `pulumi up`, SIGTERM 7.5 s later, SIGKILL 2.5 s after that), the create stops starting writes
  * at the engine's Cancel and the stack records what it wrote with its originals; after the
  * README's recovery (`pulumi cancel`, `pulumi refresh --clear-pending-creates`, `pulumi up`),
- * `destroy` puts every rule back at its pre-stack mode. Killed with SIGKILL instead (nothing
+ * `destroy` puts every rule back at its pre-stack mode. The same when a SIGTERM reaches the
+ * provider process itself (a machine shutting down). Killed with SIGKILL instead (nothing
  * reaches the state), the same recovery on the same machine restores exactly from the provider's
  * journal of originals; without the journal, destroy names each rule it leaves changed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, inject, it } from "vitest";
@@ -124,6 +125,40 @@ async function recover(workspace: PulumiWorkspace) {
   return workspace.run(["up", "--yes", "--skip-preview"]);
 }
 
+/** The processes started, directly or not, by `ancestor`, with their command lines. */
+function descendantsOf(ancestor: number): Array<{ pid: number; command: string }> {
+  const processes = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return [{ pid: Number(name), ppid, command: readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ") }];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+  const found = new Set([ancestor]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of processes) if (found.has(p.ppid) && !found.has(p.pid)) grew = found.add(p.pid).size > 0;
+  }
+  return processes.filter((p) => p.pid !== ancestor && found.has(p.pid));
+}
+
+/** The provider process serving the resources: the dynamic-provider host, or the plugin the engine started with its own address. */
+function providerOf(up: ChildProcess, frontEnd: FrontEnd): number {
+  const all = descendantsOf(up.pid!);
+  const providers = all.filter((p) =>
+    frontEnd === "dynamic" ? /dynamic-provider[\\/]index\.js/.test(p.command) : /pulumi-resource-semgrep /.test(p.command),
+  );
+  // The plugin runs twice: for the engine (given the engine's address, as the language host is) and for the YAML language host's own use.
+  const engine = all.find((p) => /pulumi-language-/.test(p.command))?.command.match(/\S+:\d+/)?.[0];
+  const provider = providers.find((p) => frontEnd === "dynamic" || (engine !== undefined && p.command.includes(` ${engine}`)));
+  if (!provider) throw new Error(`no provider process under pulumi up: ${all.map((p) => p.command).join("; ")}`);
+  return provider.pid;
+}
+
 describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrupted mid-way (%s front end)", (frontEnd) => {
   it("cancelled as a CI runner cancels a job: stops writing at the Cancel, records what it wrote, and destroy puts back every rule", async () => {
     // Answers slow enough that the create is surely mid-way at the interrupt.
@@ -157,6 +192,30 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
       await emulator.close();
     }
   }, 300_000);
+  it("a SIGTERM reaching the provider process itself (a machine shutting down): it stops writing, the stack records what it wrote, and destroy puts back every rule", async () => {
+    const emulator = await startEmulator({ preset: "demo", latencyMs: 50 });
+    try {
+      const preStack = modesOf(emulator);
+      const workspace = await stackOf(frontEnd, emulator);
+      const up = await upUntilInterrupt(workspace, emulator);
+      const atSignal = ruleWrites(emulator);
+      process.kill(providerOf(up, frontEnd), "SIGTERM");
+      await up.exited;
+      await sleep(1_000);
+      expect(ruleWrites(emulator) - atSignal, "rule writes after the SIGTERM").toBeLessThanOrEqual(IN_FLIGHT);
+      expect(up.output()).toContain("SIGTERM reached the provider process: no further write starts");
+      expect(up.output()).toMatch(/landed and are recorded in the stack with the modes they replaced/);
+
+      emulator.setFaults({ latencyMs: 0 });
+      await recover(workspace);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
+      expect(changed, "rules destroy left changed").toEqual([]);
+    } finally {
+      await emulator.close();
+    }
+  }, 300_000);
+
   /** Kills the group of `pulumi up` as SIGKILL does (the provider, in a group of its own, stops once it sees the engine gone). */
   async function killed(workspace: PulumiWorkspace, emulator: RunningEmulator) {
     const up = await upUntilInterrupt(workspace, emulator);
