@@ -12,6 +12,7 @@ export default defineConfig({
     // the CLI files spend much of their time waiting on child processes. 6 min instead of 9 here.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ["./test/support/global-setup.ts"],
+    setupFiles: ["./test/support/private-state.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     projects: [
       { extends: true, test: { name: "all", include: ["test/**/*.test.ts"], exclude: ["test/live/**"], provide: { omitEmpty: false } } },
@@ -28,7 +29,7 @@ export default defineConfig({
           name: "omit-empty",
           include: ["test/e2e/**/*.test.ts", "test/functions/**/*.test.ts"],
           exclude: [
-            "test/e2e/{ownership,secrets,concurrency,interrupted,upgrade,migrate-rule-modes,settling-and-notes}.test.ts",
+            "test/e2e/{ownership,secrets,concurrency,interrupted,interrupted-writes,upgrade,migrate-rule-modes,settling-and-notes}.test.ts",
             "test/e2e/{examples,example-runner,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated,demo}.test.ts",
             "test/e2e/native-schema.test.ts", // no emulator: the schema and the YAML type checker only
             // The native front end over the same handlers: their reads are this pass's in the files above

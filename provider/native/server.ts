@@ -24,6 +24,7 @@ import { parseBaseUrl } from "../client/config";
 import { configureCredentials, configuredCredentials, withCredentialsHint } from "../core/runtime/credentials";
 import { redactedError, redactorOf, textsOf } from "../core/runtime/redact";
 import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
+import { cancelledByEngine } from "../core/runtime/interrupts";
 import { aboutResource } from "../core/runtime/notices";
 import { containsUnknown } from "../core/runtime/check";
 import { run } from "../core/runtime/dispatch";
@@ -304,7 +305,9 @@ class ResourceProvider {
     return new proto.InvokeResponse().setReturn(toStruct(secret.length ? withSecrets(shaped, Object.keys(shaped)) : shaped));
   }
 
+  /** The engine cancels the run (a signal to the CLI): the writes under way stop and answer with what they wrote. */
   async cancel(): Promise<Empty> {
+    cancelledByEngine();
     return new Empty();
   }
 }

@@ -41,6 +41,8 @@ export function offlinePulumiEnv(root, extra = {}) {
     NO_COLOR: "1",
     // Programs are type-checked by `npm run typecheck`; here they only run.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // The provider's journal of originals (provider/core/runtime/journal.ts): one per workspace, not the user's.
+    XDG_STATE_HOME: join(root, "state"),
     // The provider falls back to these after SEMGREP_APP_TOKEN / SEMGREP_APP_URL: a shell's own
     // (the Semgrep CLI's SEMGREP_URL) must not send a run elsewhere.
     SEMGREP_API_TOKEN: "",

@@ -3,6 +3,7 @@
  * (explicit `modes`, and `mode` for every rule `select` matches). Reads share the policy's one
  * listing per phase (rule-index.ts); writes are one request per rule whose mode changes.
  */
+import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { PolicyMode, Rule } from "../../client";
 import type { policyRuleModesKind } from "../kinds";
@@ -12,7 +13,8 @@ import type { Props } from "../runtime/check";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State, type DiffResult } from "../runtime/handler";
 import { about } from "../runtime/lookup";
-import { EngineGoneError, engineGone } from "../runtime/engine-watch";
+import { interruption, whileWriting } from "../runtime/interrupts";
+import { dropRecorded, openJournal } from "../runtime/journal";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
 import {
   checkOwned,
@@ -135,15 +137,17 @@ function liveSummary(
 /**
  * Runs `work` for each item, at most WRITE_CONCURRENCY at once. After a failure it starts no
  * more (a token or network problem would fail them all), lets those in flight end, and rethrows
- * the first failure. It starts none either once the engine is gone (engine-watch.ts).
+ * the first failure. It starts none either once the run is interrupted (the engine's Cancel, a
+ * signal, the engine gone: interrupts.ts), and then ends with that interruption.
  */
 async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   let failed: { error: unknown } | undefined;
-  const lanes = Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, async () => {
+  const lane = async () => {
     while (!failed && next < items.length) {
-      if (engineGone()) {
-        failed ??= { error: new EngineGoneError() };
+      const stop = interruption();
+      if (stop) {
+        failed ??= { error: stop };
         break;
       }
       try {
@@ -152,8 +156,8 @@ async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<vo
         failed ??= { error };
       }
     }
-  });
-  await Promise.all(lanes);
+  };
+  await whileWriting(() => Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, items.length) }, lane)));
   if (failed) throw failed.error;
 }
 
@@ -284,6 +288,14 @@ async function warnHandedOverRules(props: Props, rules: ReadonlyArray<readonly [
   }
 }
 
+/** The journal of originals of this resource (journal.ts): its kind, name, parent and policy. */
+const journalKey = (props: Props) =>
+  JSON.stringify([KIND, props.resourceName, props.resourceParent ?? null, String(props.deploymentId), String(props.policyId)]);
+
+/** A rule as the journal names it: its path, or a digest of it when `modes` is secret (its keys are part of the secret). */
+const journalObject = (props: Props, path: string) =>
+  secretInputsOf(props).includes("modes") ? `sha256:${createHash("sha256").update(path).digest("hex")}` : path;
+
 /** Sets one rule of the resource's policy to `mode`. */
 const setMode = (props: Props, rulePath: string, mode: string) =>
   writeRuleMode({ deploymentId: String(props.deploymentId), policyId: String(props.policyId), rulePath }, mode as PolicyMode);
@@ -357,8 +369,22 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
       return taken ? [[path, taken] as const] : [];
     }),
   );
+  // What a run of this resource killed on this machine wrote before (its journal): the rules it
+  // set are found as declared, and their originals are the journal's, not the values found.
+  const journal = openJournal(journalKey(declared));
+  const setByKilledRun = new Map(
+    [...wanted].flatMap(([path, mode]) => {
+      const entry = journal.journaled.get(journalObject(declared, path));
+      return entry && found.get(path) === mode && !recorded.has(path) && !("original" in entry && entry.original === mode)
+        ? [[path, entry] as const]
+        : [];
+    }),
+  );
   const landed = new Map<string, string>();
   const failure = await eachLimited(writes, async ([path, mode]) => {
+    // Journaled before the write: after a SIGKILL, nothing else says what it replaced.
+    if (!recorded.has(path) && wanted.has(path))
+      journal.before(journalObject(declared, path), secretModes(declared) ? undefined : found.get(path));
     const rule = await setMode(declared, path, mode).catch((error: unknown) => {
       const to = secretModes(declared) ? "[secret]" : mode;
       throw new Error(`setting rule ${path} to ${to}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -373,6 +399,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const unwritten = new Set(writes.filter(([path]) => !landed.has(path)).map(([path]) => path));
   const originals = new Map(recorded);
   for (const [path] of sets) if (landed.has(path) && !originals.has(path)) originals.set(path, found.get(path)!);
+  for (const [path, entry] of setByKilledRun) if ("original" in entry) originals.set(path, entry.original);
   for (const [path, taken] of takenOver) {
     if (!landed.has(path) && found.get(path) !== wanted.get(path)) continue;
     originals.set(path, String(taken.original));
@@ -392,16 +419,24 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
     [...handedOver].map((path) => [path, recorded.get(path)!] as const),
   );
   if (failure && !landed.size) throw redactedError(failure.error, redact); // nothing changed: the state stays as it was
+  await noteSetByKilledRun(declared, setByKilledRun);
   await noteNewlyManagedAsDeclared(
     declared,
     wanted,
     found,
     previous ? wantedModes(previous, rules) : new Map(),
-    new Map([...recorded, ...[...takenOver].map(([path, t]) => [path, String(t.original)] as const)]),
+    new Map([
+      ...recorded,
+      ...[...takenOver].map(([path, t]) => [path, String(t.original)] as const),
+      ...[...setByKilledRun.keys()].map((path) => [path, "journaled"] as const),
+    ]),
   );
   const summary = liveSummary(wanted, originals, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
-  if (!failure) return outs;
+  if (!failure) {
+    dropRecorded(journalKey(declared)); // every write done: the outputs record each original
+    return outs;
+  }
   const setsLanded = sets.filter(([path]) => landed.has(path)).length;
   const putBacksLanded = landed.size - setsLanded;
   const message =
@@ -420,6 +455,37 @@ function everyPathByMode(paths: readonly string[], wanted: ReadonlyMap<string, P
   return Object.entries(groupedOriginals(new Map(paths.map((path) => [path, wanted.get(path)!]))))
     .map(([mode, group]) => `${mode}: ${group.join(", ")}`)
     .join("; ");
+}
+
+/**
+ * Says which rules a run of this resource that was killed (SIGKILL: nothing reached the state)
+ * had set, as this machine's journal tells: their originals are recorded from it, so destroy
+ * puts them back; a secret one it cannot restore (the journal keeps no secret), and says so.
+ */
+async function noteSetByKilledRun(declared: Inputs, killed: ReadonlyMap<string, { original: string } | { secret: true }>): Promise<void> {
+  if (!killed.size) return;
+  const restored = new Map([...killed].flatMap(([path, entry]) => ("original" in entry ? [[path, entry.original] as const] : [])));
+  const secret = [...killed.keys()].filter((path) => !restored.has(path));
+  const self = describeResource(KIND, declared);
+  const parts = [
+    ...(restored.size
+      ? [
+          `recorded from this machine's journal the modes ${restored.size} rule${restored.size === 1 ? "" : "s"} had before an interrupted run of it set ` +
+            `${restored.size === 1 ? "it" : "them"} (destroy puts them back): ` +
+            Object.entries(groupedOriginals(restored))
+              .map(([mode, paths]) => `${mode}: ${paths.join(", ")}`)
+              .join("; "),
+        ]
+      : []),
+    ...(secret.length
+      ? [
+          `cannot restore ${secret.length} rule${secret.length === 1 ? "" : "s"} an interrupted run of it set to a secret mode (the journal keeps no secret), ` +
+            `and destroy will leave ${secret.length === 1 ? "it" : "them"}: [secret]`,
+        ]
+      : []),
+  ];
+  // Restored is a note; a secret one left is a warning (destroy will not put it back).
+  await notify(secret.length ? "warning" : "info", redactor(declared)(`${self} ${parts.join("; it ")}.`));
 }
 
 /**
@@ -600,6 +666,7 @@ export const policyRuleModes: Handler<Kind> = {
   // Inputs only: a no-change `up` reads nothing.
   diff: async (_id, stored, news) => {
     const olds = asModesState(stored);
+    dropJournaled(olds);
     // The note is for the reviewer; a failed listing fails the update that needs it, not the diff.
     await noteSelectorChange(olds, news).catch((error: unknown) =>
       notifyOnce(
@@ -629,6 +696,7 @@ export const policyRuleModes: Handler<Kind> = {
     about(subject(props), async () => {
       const deploymentId = String(props.deploymentId);
       const policyId = String(props.policyId);
+      dropJournaled(props);
       const rules = await policyRules(deploymentId, policyId);
       const wanted = wantedModes(props, rules);
       const summary = liveSummary(wanted, originalsByRule(props.originals), (path) => rules.get(path)?.policyMode);
@@ -649,6 +717,7 @@ export const policyRuleModes: Handler<Kind> = {
 
   delete: (_id, props) =>
     about(subject(props), async () => {
+      dropRecorded(journalKey(props)); // the state holds every original a delete needs
       if (props.restoreOnDelete === false) return;
       const originals = originalsByRule(props.originals);
       if (!originals.size) return;
@@ -661,9 +730,49 @@ export const policyRuleModes: Handler<Kind> = {
     }),
 };
 
+/**
+ * Names, at delete, each managed rule it leaves as it is because it recorded no original for
+ * it: found as declared when it took the rule over, which may be a mode an interrupted run of
+ * this stack set (a SIGKILL records nothing), with the remedy. Said where the delete lists the
+ * policy to put rules back (a resource that recorded no original at all makes no request).
+ */
+async function noteLeftByDelete(
+  props: State<Kind>,
+  originals: ReadonlyMap<string, string>,
+  rules: ReadonlyMap<string, Rule>,
+): Promise<void> {
+  const left = [...wantedModes(props, rules)].filter(([path]) => !originals.has(path) && rules.has(path));
+  if (!left.length) return;
+  const byMode = secretModes(props)
+    ? `[secret]: ${left.map(([path]) => path).join(", ")}`
+    : everyPathByMode(
+        left.map(([path]) => path),
+        new Map(left),
+      );
+  const self = describeResource(KIND, props);
+  await notify(
+    "info",
+    redactor(props)(
+      `${self} leaves ${left.length} rule${left.length === 1 ? "" : "s"} it manages as ${left.length === 1 ? "it is" : "they are"}: it found ` +
+        `${left.length === 1 ? "it" : "them"} already as declared and recorded no original (${byMode}). If an interrupted \`pulumi up\` of this ` +
+        "stack had set any of them (killed with SIGKILL, its originals reached no state), recover on the machine that ran it, whose journal " +
+        "of originals has them, before destroying, or set their earlier modes by hand (see docs/guides/interrupted-runs.md).",
+    ),
+  );
+}
+
+/** Drops from the journal the rules whose originals the state holds: a state records them now. */
+function dropJournaled(state: Props): void {
+  const recorded = originalsByRule(state.originals);
+  if (!recorded.size || typeof state.resourceName !== "string") return;
+  const objects = new Set([...recorded.keys()].map((path) => journalObject(state, path)));
+  dropRecorded(journalKey(state), (object) => objects.has(object));
+}
+
 /** Puts back the originals of a deleted PolicyRuleModes, leaving to another resource of the run what it now holds. */
 async function restore(props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
   const rules = await policyRules(String(props.deploymentId), String(props.policyId));
+  await noteLeftByDelete(props, originals, rules);
   const fields = [...originals].map(([path, original]) => ({
     name: path,
     claim: claimOn(props, path, undefined),

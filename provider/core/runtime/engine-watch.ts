@@ -3,7 +3,7 @@
  * cancelled CI job, a SIGKILL). The provider process outlives it, since the host runs in a
  * process group of its own, and would go on writing what no state will ever record: each such
  * write is one more original lost. A resource that makes many writes (PolicyRuleModes) asks
- * before each one and stops; the orphaned process then exits.
+ * before each one (interrupts.ts) and stops; the orphaned process then exits.
  *
  * The host is started with the engine's gRPC address among its arguments (where notices.ts
  * also sends messages); once that address refuses connections, the engine is gone.
@@ -72,12 +72,4 @@ function probe(): void {
     // Nothing will call this process again: leave once the writes in flight have had time to end.
     setTimeout(() => process.exit(1), EXIT_AFTER_MS);
   });
-}
-
-/** What a write that is not started says: nobody will see it, but a test or a log might. */
-export class EngineGoneError extends Error {
-  override name = "EngineGoneError";
-  constructor() {
-    super("the Pulumi CLI running this update is gone (killed or cancelled): no further write starts");
-  }
 }

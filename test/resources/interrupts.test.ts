@@ -1,0 +1,153 @@
+/**
+ * The parts of an interrupted run that need no CLI (the runs themselves: test/e2e/interrupted-writes.test.ts):
+ * the dynamic host's gRPC server reporting the engine's Cancel to the runtime, failing safe on a
+ * grpc-js without the method it wraps; and the journal of originals, which trusts only a private
+ * directory and files of this user, and never writes a secret's text.
+ */
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { interruption } from "../../provider/core/runtime/interrupts";
+import { dropRecorded, journalDir, openJournal } from "../../provider/core/runtime/journal";
+import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
+import { watchHostCancel } from "../../provider/dynamic/host-cancel";
+
+describe("the dynamic host's Cancel", () => {
+  it("reaches the runtime through every grpc-js server module loaded, once each; a grpc-js without _retrieveHandler is left alone", () => {
+    class Server {
+      handlers = new Map([["/pulumirpc.ResourceProvider/Cancel", "cancel handler"]]);
+      _retrieveHandler(path: string) {
+        return this.handlers.get(path) ?? null;
+      }
+    }
+    class Unknown {}
+    const cache = {
+      "/host/node_modules/@grpc/grpc-js/build/src/server.js": { exports: { Server } },
+      "/host/node_modules/other/node_modules/@grpc/grpc-js/build/src/server.js": { exports: { Server: Unknown } },
+      "/host/node_modules/not-grpc/server.js": { exports: { Server } },
+    } as unknown as NodeJS.Dict<NodeModule>;
+    expect(watchHostCancel(cache)).toBe(1);
+    expect(watchHostCancel(cache), "patched once").toBe(0);
+    const server = new Server();
+    expect(server._retrieveHandler("/pulumirpc.ResourceProvider/Create")).toBeNull();
+    expect(interruption()).toBeUndefined();
+    expect(server._retrieveHandler("/pulumirpc.ResourceProvider/Cancel"), "the host still answers the Cancel").toBe("cancel handler");
+    expect(interruption()?.message).toMatch(/the Pulumi engine cancelled the run/);
+  });
+
+  it("finds the method it wraps in the grpc-js this package depends on", async () => {
+    await import("@grpc/grpc-js");
+    const modules = Object.keys(require.cache).filter((path) => path.endsWith(join("@grpc", "grpc-js", "build", "src", "server.js")));
+    expect(modules.length).toBeGreaterThan(0);
+    expect(watchHostCancel()).toBe(modules.length);
+  });
+});
+
+describe("the journal of originals", () => {
+  let state: string;
+  let warnings: string[];
+  beforeEach(() => {
+    state = mkdtempSync(join(tmpdir(), "pulumi-semgrep-journal-"));
+    vi.stubEnv("XDG_STATE_HOME", state);
+    warnings = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((text) => (warnings.push(String(text)), true));
+    forgetProcessMemory();
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+
+  const dir = () => join(state, "pulumi-semgrep");
+
+  /** The journal's lines as if another process (a killed run) had written them: a process reads no line of its own. */
+  const asKilledRun = () => {
+    for (const file of readdirSync(dir())) {
+      const path = join(dir(), file);
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"p":${process.pid}`, '"p":-1'));
+    }
+  };
+
+  it("lives in a directory of mode 0700, holds what each write replaced, and drops the lines a state records", () => {
+    const journal = openJournal("resource a");
+    expect(journal.journaled.size).toBe(0);
+    journal.before("rule.one", "MODE_MONITOR");
+    journal.before("rule.two", "MODE_COMMENT");
+    journal.before("rule.one", "MODE_BLOCK"); // a later write: the first one found the original
+    expect(statMode(dir())).toBe(0o700);
+    const [file] = readdirSync(dir());
+    expect(statMode(join(dir(), file!))).toBe(0o600);
+    expect(openJournal("resource a").journaled.size, "this process's own lines").toBe(0);
+    asKilledRun();
+    expect([...openJournal("resource a").journaled]).toEqual([
+      ["rule.one", { original: "MODE_MONITOR" }],
+      ["rule.two", { original: "MODE_COMMENT" }],
+    ]);
+    expect(openJournal("resource b").journaled.size, "another resource's journal").toBe(0);
+    dropRecorded("resource a", (object) => object === "rule.one");
+    expect([...openJournal("resource a").journaled.keys()]).toEqual(["rule.two"]);
+    dropRecorded("resource a");
+    expect(readdirSync(dir())).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("never holds a secret's text: only that a secret value was written", () => {
+    openJournal("secret").before("sha256:0123", undefined);
+    const [file] = readdirSync(dir());
+    expect(readFileSync(join(dir(), file!), "utf8")).toBe(`{"o":"sha256:0123","secret":true,"p":${process.pid}}\n`);
+    asKilledRun();
+    expect([...openJournal("secret").journaled]).toEqual([["sha256:0123", { secret: true }]]);
+  });
+
+  it.each([
+    ["a directory of a wider mode", () => (mkdirSync(dir()), chmodSync(dir(), 0o755))],
+    [
+      "a symlink to a directory",
+      () => (mkdirSync(join(state, "elsewhere"), { mode: 0o700 }), symlinkSync(join(state, "elsewhere"), dir())),
+    ],
+    ["a file", () => writeFileSync(dir(), "")],
+    ["a directory of another user", () => (mkdirSync(dir(), { mode: 0o700 }), chownSync(dir(), 1, 1))],
+  ])("is not kept where %s stands, with a one-line warning", (what, plant) => {
+    if (what.includes("another user") && process.getuid?.() !== 0) return; // only root can give a directory away
+    plant();
+    expect(journalDir()).toBeUndefined();
+    const journal = openJournal("resource a");
+    journal.before("rule.one", "MODE_MONITOR");
+    expect(journal.journaled.size).toBe(0);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^warning: pulumi-semgrep keeps no journal of originals in .*pulumi-semgrep: it .*\n$/);
+  });
+
+  it("ignores a journal file that is a symlink, or not this user's alone, with a warning, and reads none of it", () => {
+    const journal = openJournal("resource a");
+    journal.before("rule.one", "MODE_MONITOR");
+    asKilledRun();
+    const [file] = readdirSync(dir());
+    const path = join(dir(), file!);
+    expect(openJournal("resource a").journaled.size).toBe(1);
+    chmodSync(path, 0o644);
+    expect(openJournal("resource a").journaled.size).toBe(0);
+    expect(warnings.join("")).toMatch(/not this user's alone/);
+    writeFileSync(join(state, "planted"), '{"o":"rule.one","v":"MODE_DISABLED","p":-1}\n');
+    chmodSync(join(state, "planted"), 0o600);
+    rmSync(path);
+    symlinkSync(join(state, "planted"), path);
+    forgetProcessMemory();
+    expect(openJournal("resource a").journaled.size).toBe(0);
+    expect(warnings.join("")).toMatch(/cannot be opened \(ELOOP\)/);
+  });
+});
+
+const statMode = (path: string) => statSync(path).mode & 0o777;
