@@ -7,13 +7,11 @@
  *  - `delete` leaves to another resource what it now holds: after a rename without an alias the
  *    new resource has already adopted the object when the old one is deleted, and a tag one
  *    ProjectTags drops may still be declared by another.
- * Nothing here is written to the service or to state; a new process starts with nothing. What a
- * resource settles is also shared with the other provider processes of the same engine run
- * (run-registry.ts), so that a delete in one front end leaves to a resource of the other what it
- * holds (a stack moved from the dynamic classes to the generated SDK without an alias).
+ * Nothing here is written to the service or to state, or shared with another process; a new
+ * process starts with nothing. (A stack moving from the dynamic classes to the generated SDK keeps
+ * each resource, in one process, through the alias schema.json gives every SDK resource.)
  */
 import { onForget } from "./process-memory";
-import { holdersElsewhere, recordSettled, type Settled } from "./run-registry";
 
 /** A resource: its kind, its name, and its parent's URN when it has a parent other than the stack. */
 export interface Owner {
@@ -133,17 +131,14 @@ export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
  * declared; with, by claim field, what it recorded as the original (`null` for none).
  */
 export function settle(owner: Owner, how: Settlement, recorded: Record<string, unknown> = {}): void {
-  const shared: Settled[] = [];
   for (const claimKey of keysByOwner.get(ownerKey(owner)) ?? []) {
     for (const entry of entries.get(claimKey)!) {
       if (!sameOwner(entry.owner, owner)) continue;
       entry.settled = how;
       const field = claimKey.slice(claimKey.indexOf("\u0000") + 1);
       if (field in recorded) entry.recorded = recorded[field];
-      shared.push({ key: claimKey, owner, holder: entry });
     }
   }
-  recordSettled(shared);
 }
 
 /** Every resource that declares `claim` in this run, settled or not. */
@@ -161,13 +156,12 @@ export function heldUnder(object: string, prefix: string): Holder[] {
 
 /**
  * The resource that now holds `claim`, if any: one that declares it and was created, updated or
- * found unchanged in this run, in this process or else in another provider process of the run
- * (run-registry.ts). A resource being deleted is never among them (it is not in the program), but
- * its replacement, under the same name, may be.
+ * found unchanged in this run. A resource being deleted is never among them (it is not in the
+ * program), but its replacement, under the same name, may be.
  */
 export function holderOf(claim: Claim): Holder | undefined {
-  const pick = (settled: Holder[]) => settled.find((e) => e.settled !== "unchanged") ?? settled[0];
-  return pick(declarersOf(claim).filter((e) => e.settled)) ?? pick(holdersElsewhere(keyOf(claim)));
+  const settled = declarersOf(claim).filter((e) => e.settled);
+  return settled.find((e) => e.settled !== "unchanged") ?? settled[0];
 }
 
 /**
