@@ -159,18 +159,31 @@ describe("examples/nodejs-sdk (the README's TypeScript program)", () => {
   });
 });
 
-/** The same stack in TypeScript: `semgrep` from `from`, each resource given `options` (a text that may name `kind`). */
-function typescriptProgram(from: string, options: (kind: string) => string = () => "") {
-  const opts = (kind: string) => (options(kind) ? `, ${options(kind)}` : "");
+/**
+ * The same stack in TypeScript: `semgrep` from `from`, each resource named with `suffix` and given
+ * `options` (a text that may name its `kind` and its `name` without the suffix).
+ */
+function typescriptProgram(from: string, options: (kind: string, name: string) => string = () => "", suffix = "") {
+  const args = (kind: string, name: string) =>
+    `${JSON.stringify(name + suffix)}, ${RESOURCES[name]}${options(kind, name) ? `, ${options(kind, name)}` : ""}`;
   return `import * as pulumi from "@pulumi/pulumi";
 import * as semgrep from "${from}";
-new semgrep.ProjectSettings("web", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] }${opts("ProjectSettings")});
-new semgrep.ProjectTags("payments-tags", { deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["owner:appsec"]) }${opts("ProjectTags")});
-new semgrep.PolicyRuleModes("sast", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${EVAL}": "MODE_BLOCK", "${EXEC}": "MODE_MONITOR" } }${opts("PolicyRuleModes")});
-new semgrep.PolicyRuleMode("open", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${OPEN}", mode: pulumi.secret("MODE_BLOCK") }${opts("PolicyRuleMode")});
-new semgrep.ManagedScan("infra", { deploymentSlug: "acme", projectName: "acme/infra", diffScan: { enabled: true } }${opts("ManagedScan")});
+new semgrep.ProjectSettings(${args("ProjectSettings", "web")});
+new semgrep.ProjectTags(${args("ProjectTags", "payments-tags")});
+new semgrep.PolicyRuleModes(${args("PolicyRuleModes", "sast")});
+new semgrep.PolicyRuleMode(${args("PolicyRuleMode", "open")});
+new semgrep.ManagedScan(${args("ManagedScan", "infra")});
 `;
 }
+
+/** Each resource's arguments, by name. */
+const RESOURCES: Record<string, string> = {
+  web: `{ deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] }`,
+  "payments-tags": `{ deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["owner:appsec"]) }`,
+  sast: `{ deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${EVAL}": "MODE_BLOCK", "${EXEC}": "MODE_MONITOR" } }`,
+  open: `{ deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${OPEN}", mode: pulumi.secret("MODE_BLOCK") }`,
+  infra: `{ deploymentSlug: "acme", projectName: "acme/infra", diffScan: { enabled: true } }`,
+};
 
 const NAMES = ["infra", "open", "payments-tags", "sast", "web"];
 
@@ -216,9 +229,17 @@ describe("moving a TypeScript stack between the dynamic classes and the SDK", ()
       // The classes' own bookkeeping inputs (`resourceName`), which the plugin's state lacks: an update that writes nothing.
       previewed: /~ 5 to update\s+1 unchanged/,
     },
+    {
+      move: "to the SDK and renamed in the same up, with an alias naming the old name and type together",
+      from: "pulumi-semgrep",
+      to: SDK_PACKAGE,
+      options: (kind: string, name: string) => `{ aliases: [{ name: "${name}", type: "${DYNAMIC}${kind}" }] }`,
+      suffix: "-v2",
+      previewed: /Resources: 6 unchanged/,
+    },
   ])(
     "$move: the preview shows no create and no delete, no write, every original kept, destroy restores",
-    async ({ from, to, options, previewed }) => {
+    async ({ from, to, options, suffix = "", previewed }) => {
       const [old, now] = to === SDK_PACKAGE ? [DYNAMIC, NATIVE] : [NATIVE, DYNAMIC];
       const emulator = await startedEmulator();
       const before = liveOf(emulator);
@@ -233,7 +254,7 @@ describe("moving a TypeScript stack between the dynamic classes and the SDK", ()
       expect(originals.sast).toEqual({ originals: { MODE_COMMENT: [EVAL], MODE_DISABLED: [EXEC] } });
       expect(originals.web).toMatchObject({ originalPrimaryBranch: "refs/heads/main" });
 
-      workspace.write("index.ts", typescriptProgram(to, options));
+      workspace.write("index.ts", typescriptProgram(to, options, suffix));
       expect(typeCheck(workspace.dir)).toEqual({ status: 0, output: "" });
       const mark = emulator.requests().length;
       const preview = printed(await workspace.run(["preview", "--diff"]));
@@ -245,12 +266,15 @@ describe("moving a TypeScript stack between the dynamic classes and the SDK", ()
       expect(writesSince(emulator, mark)).toEqual([]);
       expect(liveOf(emulator)).toEqual(declared);
       expect(await stateOf(workspace, old).resources()).toEqual({});
-      const moved = await stateOf(workspace, now).resources({ showSecrets: true });
+      // Each resource as its old name had it.
+      const asBefore = (resources: Record<string, StateResource>) =>
+        Object.fromEntries(Object.entries(resources).map(([name, r]) => [name.slice(0, name.length - suffix.length), r]));
+      const moved = asBefore(await stateOf(workspace, now).resources({ showSecrets: true }));
       expect(Object.keys(moved).sort()).toEqual(NAMES);
       expect(originalsOf(moved)).toEqual(originals);
       // The other front end's bookkeeping stays in the outputs until a refresh, which finds no change.
       await workspace.run(["refresh", "--yes", "--expect-no-changes"]);
-      const refreshed = await stateOf(workspace, now).resources({ showSecrets: true });
+      const refreshed = asBefore(await stateOf(workspace, now).resources({ showSecrets: true }));
       if (now === NATIVE) for (const name of NAMES) expect(Object.keys(refreshed[name]!.outputs), name).not.toContain("__provider");
       expect(originalsOf(refreshed)).toEqual(originals);
       await workspace.run(["preview", "--expect-no-changes"]);
