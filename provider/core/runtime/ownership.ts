@@ -50,8 +50,9 @@ export interface Holder {
   /** What the holder recorded as the field's original when it settled; `null` when it recorded none. */
   recorded?: unknown;
   /**
-   * The holder's resource type (`semgrep:index:ProjectSettings`), when another provider process of
-   * the run serves it (run-registry.ts): it is then another resource even under the same name.
+   * The holder's resource type when another provider process of the run serves it. Never set since
+   * nothing is shared between processes (the schema's aliases keep a moved resource in one): what
+   * reads it in owned.ts (isReplacement, holderName, renameAdvice) is left for the core's rewrite.
    */
   type?: string;
 }
