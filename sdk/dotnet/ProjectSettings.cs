@@ -152,6 +152,10 @@ namespace PulumiSemgrep.Semgrep
             {
                 Version = Utilities.Version,
                 PluginDownloadURL = "github://api.github.com/pulumi-semgrep/pulumi-semgrep",
+                Aliases =
+                {
+                    new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/semgrep:ProjectSettings" },
+                },
                 AdditionalSecretOutputs =
                 {
                     "originalTags",

@@ -124,6 +124,10 @@ namespace PulumiSemgrep.Semgrep
             {
                 Version = Utilities.Version,
                 PluginDownloadURL = "github://api.github.com/pulumi-semgrep/pulumi-semgrep",
+                Aliases =
+                {
+                    new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/semgrep:SbomExport" },
+                },
             };
             var merged = CustomResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.

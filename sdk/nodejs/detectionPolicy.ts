@@ -148,6 +148,8 @@ export class DetectionPolicy extends pulumi.CustomResource {
             resourceInputs["stateVersion"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:DetectionPolicy" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(DetectionPolicy.__pulumiType, name, resourceInputs, opts);
     }
 }

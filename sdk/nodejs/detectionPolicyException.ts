@@ -160,6 +160,8 @@ export class DetectionPolicyException extends pulumi.CustomResource {
             resourceInputs["stateVersion"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:DetectionPolicyException" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(DetectionPolicyException.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -132,6 +132,8 @@ export class ManagedScan extends pulumi.CustomResource {
             resourceInputs["restoreOnDelete"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:ManagedScan" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(ManagedScan.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -144,6 +144,8 @@ export class PolicyRuleMode extends pulumi.CustomResource {
             resourceInputs["url"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(PolicyRuleMode.__pulumiType, name, resourceInputs, opts);
     }
 }

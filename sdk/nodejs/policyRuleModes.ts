@@ -143,6 +143,8 @@ export class PolicyRuleModes extends pulumi.CustomResource {
             resourceInputs["select"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:PolicyRuleModes" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(PolicyRuleModes.__pulumiType, name, resourceInputs, opts);
     }
 }

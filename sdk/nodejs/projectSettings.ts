@@ -169,6 +169,8 @@ export class ProjectSettings extends pulumi.CustomResource {
             resourceInputs["url"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:ProjectSettings" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         const secretOpts = { additionalSecretOutputs: ["originalTags"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(ProjectSettings.__pulumiType, name, resourceInputs, opts);

@@ -119,6 +119,8 @@ export class ProjectTags extends pulumi.CustomResource {
             resourceInputs["tags"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:ProjectTags" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         const secretOpts = { additionalSecretOutputs: ["projectTags"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
         super(ProjectTags.__pulumiType, name, resourceInputs, opts);

@@ -168,6 +168,8 @@ export class RemediationPolicy extends pulumi.CustomResource {
             resourceInputs["stateVersion"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:RemediationPolicy" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(RemediationPolicy.__pulumiType, name, resourceInputs, opts);
     }
 }

@@ -144,6 +144,8 @@ export class SbomExport extends pulumi.CustomResource {
             resourceInputs["triggers"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:SbomExport" }] };
+        opts = pulumi.mergeOptions(opts, aliasOpts);
         super(SbomExport.__pulumiType, name, resourceInputs, opts);
     }
 }

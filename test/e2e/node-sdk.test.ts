@@ -4,18 +4,16 @@
  *  - the SDK compiles with its own tsconfig, and a JS program using it (four kinds and a data
  *    source) converges: up, a preview with `--expect-no-changes`, destroy putting everything back;
  *  - a TypeScript stack of the dynamic classes (`pulumi-semgrep`) moves to the SDK's classes with
- *    one alias per resource, or one stack transformation adding them all: the preview shows no
- *    change, no request writes, the state keeps every original, and destroy restores the service;
- *  - moved without the alias (either way), the run creates the new resources in one provider
- *    process and deletes the old ones in the other, whose deletes leave every value to the new
- *    ones and warn naming them (run-registry.ts): the service keeps the declared values, the state
- *    is true, and destroy leaves the values, as the warnings say (README, "Moving a TypeScript
- *    stack to the generated SDK").
+ *    no alias written (schema.json gives each SDK resource the alias of its dynamic class), or
+ *    with the alias written as well; and back, with no alias written (the classes give each
+ *    resource the SDK's type as an alias): the preview shows no create and no delete, no request
+ *    writes, the state keeps every original, and destroy restores the service
+ *    (docs/guides/moving-to-the-sdk.md).
  * The SDK is packed once for the file by the release's own step, dry run, and installed from that
  * tarball (test/support/node-sdk.ts); examples/nodejs-sdk runs as CI's example job runs it, through
  * the example runner (test/tools/example.mjs: a copy with the SDK installed by npm from the same step's tarball).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
@@ -161,19 +159,31 @@ describe("examples/nodejs-sdk (the README's TypeScript program)", () => {
   });
 });
 
-/** The same stack in TypeScript: `semgrep` from `from`, each resource given `options` (a text that may name `kind`). */
-function typescriptProgram(from: string, options: (kind: string) => string = () => "", preamble = "") {
-  const opts = (kind: string) => (options(kind) ? `, ${options(kind)}` : "");
+/**
+ * The same stack in TypeScript: `semgrep` from `from`, each resource named with `suffix` and given
+ * `options` (a text that may name its `kind` and its `name` without the suffix).
+ */
+function typescriptProgram(from: string, options: (kind: string, name: string) => string = () => "", suffix = "") {
+  const args = (kind: string, name: string) =>
+    `${JSON.stringify(name + suffix)}, ${RESOURCES[name]}${options(kind, name) ? `, ${options(kind, name)}` : ""}`;
   return `import * as pulumi from "@pulumi/pulumi";
 import * as semgrep from "${from}";
-${preamble}
-new semgrep.ProjectSettings("web", { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] }${opts("ProjectSettings")});
-new semgrep.ProjectTags("payments-tags", { deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["owner:appsec"]) }${opts("ProjectTags")});
-new semgrep.PolicyRuleModes("sast", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${EVAL}": "MODE_BLOCK", "${EXEC}": "MODE_MONITOR" } }${opts("PolicyRuleModes")});
-new semgrep.PolicyRuleMode("open", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${OPEN}", mode: pulumi.secret("MODE_BLOCK") }${opts("PolicyRuleMode")});
-new semgrep.ManagedScan("infra", { deploymentSlug: "acme", projectName: "acme/infra", diffScan: { enabled: true } }${opts("ManagedScan")});
+new semgrep.ProjectSettings(${args("ProjectSettings", "web")});
+new semgrep.ProjectTags(${args("ProjectTags", "payments-tags")});
+new semgrep.PolicyRuleModes(${args("PolicyRuleModes", "sast")});
+new semgrep.PolicyRuleMode(${args("PolicyRuleMode", "open")});
+new semgrep.ManagedScan(${args("ManagedScan", "infra")});
 `;
 }
+
+/** Each resource's arguments, by name. */
+const RESOURCES: Record<string, string> = {
+  web: `{ deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "refs/heads/release", tags: ["team:web", "tier:0"] }`,
+  "payments-tags": `{ deploymentSlug: "acme", projectName: "acme/payments-api", tags: pulumi.secret(["owner:appsec"]) }`,
+  sast: `{ deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: { "${EVAL}": "MODE_BLOCK", "${EXEC}": "MODE_MONITOR" } }`,
+  open: `{ deploymentId: "1", policyId: "${SAST_POLICY_ID}", rulePath: "${OPEN}", mode: pulumi.secret("MODE_BLOCK") }`,
+  infra: `{ deploymentSlug: "acme", projectName: "acme/infra", diffScan: { enabled: true } }`,
+};
 
 const NAMES = ["infra", "open", "payments-tags", "sast", "web"];
 
@@ -195,121 +205,82 @@ async function startedEmulator() {
   return emulator;
 }
 
-describe("moving a TypeScript stack from the dynamic classes to the SDK", () => {
+describe("moving a TypeScript stack between the dynamic classes and the SDK", () => {
   it.each([
-    { form: "an alias on each resource", options: (kind: string) => `{ aliases: [{ type: "${DYNAMIC}${kind}" }] }`, preamble: "" },
     {
-      form: "one stack transformation (docs/snippets/stack-transformation.ts, as the guide shows it)",
+      move: "to the SDK with no alias written (schema.json gives every resource the dynamic class's type as an alias)",
+      from: "pulumi-semgrep",
+      to: SDK_PACKAGE,
       options: () => "",
-      // The program imports pulumi itself: the snippet's own import line is left out.
-      preamble: readFileSync(join(REPO, "docs/snippets/stack-transformation.ts"), "utf8").replace(
-        /^import \* as pulumi from "@pulumi\/pulumi";$/m,
-        "",
-      ),
+      previewed: /Resources: 6 unchanged/,
     },
-  ])("with $form: no change previewed, no write, every original kept, destroy restores", async ({ options, preamble }) => {
-    const emulator = await startedEmulator();
-    const before = liveOf(emulator);
-    const workspace = await sdkWorkspace(emulator, { "index.ts": typescriptProgram("pulumi-semgrep") }, "config");
-    expect(typeCheck(workspace.dir)).toEqual({ status: 0, output: "" });
-    await workspace.run(["up", "--yes", "--skip-preview"]);
-    const declared = liveOf(emulator);
-    const dynamic = await workspace.dynamic.resources({ showSecrets: true });
-    expect(Object.keys(dynamic).sort()).toEqual(NAMES);
-    const originals = originalsOf(dynamic);
-    expect(originals.sast).toEqual({ originals: { MODE_COMMENT: [EVAL], MODE_DISABLED: [EXEC] } });
-    expect(originals.web).toMatchObject({ originalPrimaryBranch: "refs/heads/main" });
-
-    workspace.write("index.ts", typescriptProgram(SDK_PACKAGE, options, preamble));
-    expect(typeCheck(workspace.dir)).toEqual({ status: 0, output: "" });
-    const mark = emulator.requests().length;
-    const preview = await workspace.run(["preview", "--expect-no-changes", "--diff"]);
-    expect(printed(preview)).toMatch(/Resources: 6 unchanged/);
-    const up = await workspace.run(["up", "--yes"]);
-    expect(printed(up)).toMatch(/Resources: 6 unchanged/);
-    expect(writesSince(emulator, mark)).toEqual([]);
-    expect(liveOf(emulator)).toEqual(declared);
-    expect(await workspace.dynamic.resources()).toEqual({});
-    const native = await workspace.native.resources({ showSecrets: true });
-    expect(Object.keys(native).sort()).toEqual(NAMES);
-    expect(originalsOf(native)).toEqual(originals);
-    // The dynamic provider's bookkeeping stays in the outputs until a refresh, which finds no change and drops it.
-    expect(native.web!.outputs).toHaveProperty("__provider");
-    await workspace.run(["refresh", "--yes", "--expect-no-changes"]);
-    const refreshed = await workspace.native.resources({ showSecrets: true });
-    for (const name of NAMES) expect(Object.keys(refreshed[name]!.outputs), name).not.toContain("__provider");
-    expect(originalsOf(refreshed)).toEqual(originals);
-    await workspace.run(["preview", "--expect-no-changes"]);
-
-    await workspace.run(["destroy", "--yes", "--skip-preview"]);
-    expect(liveOf(emulator)).toEqual(before);
-  });
-
-  it.each([
-    { direction: "dynamic classes to the SDK", from: "pulumi-semgrep", to: SDK_PACKAGE, old: DYNAMIC, now: NATIVE },
-    { direction: "SDK back to the dynamic classes", from: SDK_PACKAGE, to: "pulumi-semgrep", old: NATIVE, now: DYNAMIC },
+    {
+      move: "to the SDK with the alias written on each resource as well (a program moved before the schema had it)",
+      from: "pulumi-semgrep",
+      to: SDK_PACKAGE,
+      options: (kind: string) => `{ aliases: [{ type: "${DYNAMIC}${kind}" }] }`,
+      previewed: /Resources: 6 unchanged/,
+    },
+    {
+      move: "back from the SDK to the dynamic classes with no alias written (the classes give each resource the SDK's type as an alias)",
+      from: SDK_PACKAGE,
+      to: "pulumi-semgrep",
+      options: () => "",
+      // The classes' own bookkeeping inputs (`resourceName`), which the plugin's state lacks: an update that writes nothing.
+      previewed: /~ 5 to update\s+1 unchanged/,
+    },
+    {
+      move: "to the SDK and renamed in the same up, with an alias naming the old name and type together",
+      from: "pulumi-semgrep",
+      to: SDK_PACKAGE,
+      options: (kind: string, name: string) => `{ aliases: [{ name: "${name}", type: "${DYNAMIC}${kind}" }] }`,
+      suffix: "-v2",
+      previewed: /Resources: 6 unchanged/,
+    },
   ])(
-    "without the alias, $direction: the old resources' deletes (another provider process) leave every value to the new ones and warn naming them; the state is true and destroy does what the warnings say",
-    async ({ from, to, old, now }) => {
+    "$move: the preview shows no create and no delete, no write, every original kept, destroy restores",
+    async ({ from, to, options, suffix = "", previewed }) => {
+      const [old, now] = to === SDK_PACKAGE ? [DYNAMIC, NATIVE] : [NATIVE, DYNAMIC];
       const emulator = await startedEmulator();
       const before = liveOf(emulator);
       const workspace = await sdkWorkspace(emulator, { "index.ts": typescriptProgram(from) }, "config");
+      expect(typeCheck(workspace.dir)).toEqual({ status: 0, output: "" });
       await workspace.run(["up", "--yes", "--skip-preview"]);
       const declared = liveOf(emulator);
       expect(declared).not.toEqual(before);
+      const first = await stateOf(workspace, old).resources({ showSecrets: true });
+      expect(Object.keys(first).sort()).toEqual(NAMES);
+      const originals = originalsOf(first);
+      expect(originals.sast).toEqual({ originals: { MODE_COMMENT: [EVAL], MODE_DISABLED: [EXEC] } });
+      expect(originals.web).toMatchObject({ originalPrimaryBranch: "refs/heads/main" });
 
-      workspace.write("index.ts", typescriptProgram(to));
-      const preview = await workspace.run(["preview"]);
-      expect(printed(preview)).toMatch(/\+ 5 to create - 5 to delete/);
+      workspace.write("index.ts", typescriptProgram(to, options, suffix));
+      expect(typeCheck(workspace.dir)).toEqual({ status: 0, output: "" });
       const mark = emulator.requests().length;
-      const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
-      // The creates found every value as the old resources had set it (nothing written, nothing
-      // recorded); the deletes, run by the other provider process after them, left each value to them.
+      const preview = printed(await workspace.run(["preview", "--diff"]));
+      expect(preview).not.toMatch(/to create|to delete|to replace/);
+      expect(preview).toMatch(previewed);
+      const up = printed(await workspace.run(["up", "--yes"]));
+      expect(up).toMatch(new RegExp(previewed.source.replace("to update", "updated")));
+      expect(up).not.toContain("warning:");
       expect(writesSince(emulator, mark)).toEqual([]);
       expect(liveOf(emulator)).toEqual(declared);
-      const kinds = {
-        web: "ProjectSettings",
-        "payments-tags": "ProjectTags",
-        sast: "PolicyRuleModes",
-        open: "PolicyRuleMode",
-        infra: "ManagedScan",
-      };
-      for (const [name, kind] of Object.entries(kinds)) {
-        const self = `${kind} ${JSON.stringify(name)}`;
-        expect(up, name).toContain(`warning: ${self} was deleted and left `);
-        expect(up, name).toContain(` to ${self} (${now}${kind}), which was created in this run and declares `);
-        expect(up, name).toContain(`give it \`aliases: [{ type: "${old}${kind}" }]\` next time`);
-      }
-      expect(up).toContain(
-        `warning: ProjectSettings "web" was deleted and left the primaryBranch of project acme/web-app (deployment acme) to ProjectSettings "web" ` +
-          `(${now}ProjectSettings), which was created in this run and declares "refs/heads/release". Before this stack managed it, it was "refs/heads/main". ` +
-          `ProjectSettings "web" (${now}ProjectSettings) found the value as it declares it and recorded no original, so destroying it will leave the value as it is.`,
-      );
-      expect(up).toContain(
-        `warning: PolicyRuleModes "sast" was deleted and left the modes of 2 rules of policy ${SAST_POLICY_ID} (deployment 1) to PolicyRuleModes "sast" ` +
-          `(${now}PolicyRuleModes), which was created in this run and declares them. Before this stack managed them: MODE_COMMENT for ${EVAL}; MODE_DISABLED for ${EXEC}.`,
-      );
-      // Secrets of the program stay out of the messages: the tag and the mode of "open".
-      expect(up).toContain(`ProjectTags "payments-tags" was deleted and left the tag [secret] of project acme/payments-api`);
-      expect(up).toMatch(
-        /PolicyRuleMode "open" was deleted and left the mode of rule [^ ]+ in policy \d+ \(deployment 1\) to PolicyRuleMode "open" \([^)]+\), which was created in this run and declares it\. Before this stack managed it, it was \[secret\]\./,
-      );
-      expect(up).not.toContain("owner:appsec");
-
-      // The state is true: only the new resources, with no original recorded, and a refresh finds nothing to change.
       expect(await stateOf(workspace, old).resources()).toEqual({});
-      const state = await stateOf(workspace, now).resources({ showSecrets: true });
-      expect(Object.keys(state).sort()).toEqual(NAMES);
-      for (const [name, recorded] of Object.entries(originalsOf(state)))
-        for (const [key, value] of Object.entries(recorded))
-          // addedTags is a secret here (its tags are): `{ plaintext: "[]", … }` in one front end's state.
-          expect(JSON.stringify(value), `${name}.${key}`).toMatch(key === "addedTags" ? /^\[\]$|"plaintext":"\[\]"/ : /^\{\}$/);
-      await workspace.run(["preview", "--expect-no-changes", "--refresh"]);
+      // Each resource as its old name had it.
+      const asBefore = (resources: Record<string, StateResource>) =>
+        Object.fromEntries(Object.entries(resources).map(([name, r]) => [name.slice(0, name.length - suffix.length), r]));
+      const moved = asBefore(await stateOf(workspace, now).resources({ showSecrets: true }));
+      expect(Object.keys(moved).sort()).toEqual(NAMES);
+      expect(originalsOf(moved)).toEqual(originals);
+      // The other front end's bookkeeping stays in the outputs until a refresh, which finds no change.
+      await workspace.run(["refresh", "--yes", "--expect-no-changes"]);
+      const refreshed = asBefore(await stateOf(workspace, now).resources({ showSecrets: true }));
+      if (now === NATIVE) for (const name of NAMES) expect(Object.keys(refreshed[name]!.outputs), name).not.toContain("__provider");
+      expect(originalsOf(refreshed)).toEqual(originals);
+      await workspace.run(["preview", "--expect-no-changes"]);
 
-      // Destroy does what the warnings said: the new resources recorded no original, so it leaves the values as they are.
-      const destroy = printed(await workspace.run(["destroy", "--yes", "--skip-preview"]));
-      expect(destroy).not.toContain("warning:");
-      expect(liveOf(emulator)).toEqual(declared);
+      await workspace.run(["destroy", "--yes", "--skip-preview"]);
+      expect(liveOf(emulator)).toEqual(before);
     },
   );
 });

@@ -38,6 +38,7 @@ interface ObjectSpec {
 interface ResourceSpec extends ObjectSpec {
   inputProperties: Record<string, Property>;
   requiredInputs: string[];
+  aliases?: { type?: string }[];
 }
 interface Schema {
   name: string;
@@ -138,6 +139,13 @@ describe("package schema (schema.json)", () => {
       for (const heading of ["## Id", "## What it does on the service", "- **Create**:", "- **Delete**:", "## Adoption"])
         expect(resource.description, kind).toContain(heading);
     }
+  });
+
+  it("gives every resource the type its TypeScript class registers as an alias: a stack moves to the SDK with none written", () => {
+    // The dynamic classes' type: Pulumi's `pulumi-nodejs:dynamic/<module>:<name>` with the module the classes pass.
+    const { TYPE_MODULE } = built("dynamic/shims/shim.js") as { TYPE_MODULE: string };
+    for (const kind of Object.keys(KINDS))
+      expect(schema.resources[`semgrep:index:${kind}`]!.aliases, kind).toEqual([{ type: `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}` }]);
   });
 
   it("says what is required and what is always a secret, as declared (checked by hand for a few kinds)", () => {

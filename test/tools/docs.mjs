@@ -561,8 +561,8 @@ function resourcePage(api, runtime, kind, problems) {
     "```",
     "",
     `A stack of this class moves to the generated SDK's \`${kind}\` (\`@pulumi-semgrep/semgrep\`, resource type ` +
-      `\`semgrep:index:${kind}\`) with \`aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:${kind}" }]\`, keeping its state and ` +
-      "its originals ([Moving a TypeScript stack to the generated SDK](../guides/moving-to-the-sdk.md)).",
+      `\`semgrep:index:${kind}\`) by changing the import, keeping its state and its originals: that class carries ` +
+      `\`pulumi-nodejs:dynamic/semgrep:${kind}\` as an alias ([Moving a TypeScript stack to the generated SDK](../guides/moving-to-the-sdk.md)).`,
   ];
   return { kind, path, text: page(lines), summary };
 }

@@ -34,6 +34,12 @@ const PACKAGE = "semgrep";
 const WRITE_COMMAND = "npm run schema";
 const GENERATOR = "test/tools/schema.mjs";
 const token = (name) => `${PACKAGE}:index:${name}`;
+/**
+ * The type token the TypeScript classes (the dynamic provider, provider/dynamic/resources/resource-class.ts)
+ * register a kind under. Every resource names it as an alias, so that a TypeScript stack moving to
+ * the generated SDK keeps each resource's state and originals with no alias written in the program.
+ */
+const dynamicToken = (name) => `pulumi-nodejs:dynamic/${PACKAGE}:${name}`;
 const ref = (name) => ({ $ref: `#/types/${token(name)}` });
 
 /** Thrown when the schema cannot be generated: a property without a doc comment, a type it cannot express. */
@@ -256,6 +262,7 @@ function resourceSpec(context, declaration) {
     required,
     inputProperties,
     requiredInputs,
+    aliases: [{ type: dynamicToken(kind) }],
   };
 }
 

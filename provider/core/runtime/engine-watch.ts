@@ -33,17 +33,10 @@ export function engineAddress(): string | undefined {
 /** The one argument that is an address, among a plugin's arguments (flags such as `--logflow` may come first). */
 export const addressAmong = (args: readonly string[]) => args.find((arg) => /^[\w.[\]:-]+:\d+$/.test(arg));
 
-/** Whether this process is the native plugin (it was given the engine's address), not the dynamic-provider host. */
-let plugin = false;
-
 /** Sets the engine's address, for a process the engine started as a plugin (the native front end). */
 export function useEngineAddress(address: string | undefined): void {
   given = address;
-  plugin = true;
 }
-
-/** The engine's type token of a resource of `kind` served by this process: `semgrep:index:<Kind>` in the plugin, else the dynamic provider's. */
-export const resourceType = (kind: string) => (plugin ? `semgrep:index:${kind}` : `pulumi-nodejs:dynamic/semgrep:${kind}`);
 
 let engine: RegExpExecArray | null | undefined;
 

@@ -12,7 +12,6 @@ import { containsUnknown, type Props } from "./check";
 import { type Claim, declare, type Holder, type Offer, type Owner, ownerName, sameOwner } from "./ownership";
 import { notify, notifyOnce, someOf } from "./notices";
 import { onForget } from "./process-memory";
-import { resourceType } from "./engine-watch";
 import { redacted } from "./redact";
 import { checkResource, metaChanged, ownerOf, secretInputsOf } from "./resource-meta";
 
@@ -173,32 +172,22 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
   return notify("warning", message + renameAdvice(handOver));
 }
 
-/** Whether the holder is the resource's own replacement (same name and parent, served by this process). */
+/** Whether the holder is the resource's own replacement (same name and parent). */
 function isReplacement({ kind, props, holder }: HandOver): boolean {
   const owner = ownerOf(kind, props);
-  return owner !== undefined && holder.type === undefined && sameOwner(owner, holder.owner);
+  return owner !== undefined && sameOwner(owner, holder.owner);
 }
 
-/**
- * How messages name the holder: `its replacement`, or by name; with its type when another provider
- * process of the run serves it (`ProjectSettings "web" (semgrep:index:ProjectSettings)`).
- */
+/** How messages name the holder: `its replacement`, or by name. */
 const heir = (handOver: HandOver) => (isReplacement(handOver) ? "its replacement" : holderName(handOver.holder));
 
-/** The holder by name, with its type when another provider process of the run serves it. */
-const holderName = (holder: Holder) => `${ownerName(holder.owner)}${holder.type === undefined ? "" : ` (${holder.type})`}`;
+const holderName = (holder: Holder) => ownerName(holder.owner);
 
 /** After what looks like a rename (the holder is new, of the same kind, not a replacement): the alias that keeps the originals. */
 function renameAdvice(handOver: HandOver): string {
   const { kind, props, holder } = handOver;
   const owner = ownerOf(kind, props);
   if (holder.settled !== "created" || isReplacement(handOver) || holder.owner.kind !== kind) return "";
-  if (holder.type !== undefined)
-    return (
-      ` If ${heir(handOver)} is ${describeResource(kind, props)} moved to another provider (the generated SDK's classes, or back), give it ` +
-      `\`aliases: [{ ${aliasFor(owner, holder.owner, false)}type: ${JSON.stringify(resourceType(kind))} }]\` next time: ` +
-      `an alias keeps what the old resource recorded.`
-    );
   return (
     ` If ${ownerName(holder.owner)} is ${describeResource(kind, props)} renamed or moved, give it ${aliasFor(owner, holder.owner)} ` +
     `next time: an alias keeps what the old resource recorded.`
@@ -255,16 +244,14 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
 /**
  * The alias that makes `now` the resource `old` was (TypeScript `aliases: [{ name: "old" }]`, with
  * the old parent if it moved; a YAML program gives the old URN; the SDKs of other languages take
- * the same alias in their own syntax); with `whole` false, only the
- * fields that differ (`name: "old", `), for an alias that also names the old type.
+ * the same alias in their own syntax).
  */
-function aliasFor(old: Owner | undefined, now: Owner, whole = true): string {
-  if (!old) return whole ? "an alias naming the old resource" : "";
+function aliasFor(old: Owner | undefined, now: Owner): string {
+  if (!old) return "an alias naming the old resource";
   const parts = [
     ...(old.name !== now.name ? [`name: ${JSON.stringify(old.name)}`] : []),
     ...(old.parent !== now.parent ? [`parent: ${old.parent ? JSON.stringify(old.parent) : "pulumi.rootStackResource"}`] : []),
   ];
-  if (!whole) return parts.map((part) => `${part}, `).join("");
   // A YAML program names an alias by the old resource's URN (`pulumi stack --show-urns` lists it).
   return `\`aliases: [{ ${parts.join(", ")} }]\` (in a YAML program: \`options: aliases: ["<the old URN>"]\`; in Go, Python or C#: the same alias in the resource's options)`;
 }

@@ -7,14 +7,12 @@
  *  - `delete` leaves to another resource what it now holds: after a rename without an alias the
  *    new resource has already adopted the object when the old one is deleted, and a tag one
  *    ProjectTags drops may still be declared by another.
- * Nothing here is written to the service or to state; a new process starts with nothing. What a
- * resource settles is also shared with the other provider processes of the same engine run
- * (run-registry.ts), so that a delete in one front end leaves to a resource of the other what it
- * holds (a stack moved from the dynamic classes to the generated SDK without an alias).
+ * Nothing here is written to the service or to state, or shared with another process; a new
+ * process starts with nothing. (A stack moving from the dynamic classes to the generated SDK keeps
+ * each resource, in one process, through the alias schema.json gives every SDK resource.)
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { onForget } from "./process-memory";
-import { holdersElsewhere, recordSettled, type Settled } from "./run-registry";
 
 /** A resource: its kind, its name, and its parent's URN when it has a parent other than the stack. */
 export interface Owner {
@@ -54,11 +52,6 @@ export interface Holder {
   failed?: boolean;
   /** What the holder recorded as the field's original when it settled; `null` when it recorded none. */
   recorded?: unknown;
-  /**
-   * The holder's resource type (`semgrep:index:ProjectSettings`), when another provider process of
-   * the run serves it (run-registry.ts): it is then another resource even under the same name.
-   */
-  type?: string;
 }
 
 export interface Conflict {
@@ -171,16 +164,13 @@ function holdersOf(owner: Owner): Array<{ key: string; holder: Holder }> {
  * dispatcher calls it (dispatch.ts), after the resource's diff, create or update.
  */
 export function settle(owner: Owner, how: Settlement, recorded: Record<string, unknown> = {}): void {
-  const shared: Settled[] = [];
   for (const { key, holder } of holdersOf(owner)) {
     holder.settled = how;
     holder.failed = false;
     const field = key.slice(key.indexOf("\u0000") + 1);
     if (field in recorded) holder.recorded = recorded[field];
-    shared.push({ key, owner, holder });
   }
   ended(owner);
-  recordSettled(shared);
 }
 
 /**
@@ -211,13 +201,12 @@ export function heldUnder(object: string, prefix: string): Holder[] {
 
 /**
  * The resource that now holds `claim`, if any: one that declares it and was created, updated or
- * found unchanged in this run, in this process or else in another provider process of the run
- * (run-registry.ts). A resource being deleted is never among them (it is not in the program), but
- * its replacement, under the same name, may be.
+ * found unchanged in this run. A resource being deleted is never among them (it is not in the
+ * program), but its replacement, under the same name, may be.
  */
 export function holderOf(claim: Claim): Holder | undefined {
-  const pick = (settled: Holder[]) => settled.find((e) => e.settled !== "unchanged") ?? settled[0];
-  return pick(declarersOf(claim).filter((e) => e.settled)) ?? pick(holdersElsewhere(keyOf(claim)));
+  const settled = declarersOf(claim).filter((e) => e.settled);
+  return settled.find((e) => e.settled !== "unchanged") ?? settled[0];
 }
 
 /**

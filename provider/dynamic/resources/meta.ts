@@ -40,9 +40,15 @@ export function metaInputs(kind: ResourceKind, name: string, args: object, opts?
 
 /**
  * The options a resource registers with: the program's, with the outputs that hold a set shared
- * with other resources stored as secrets (provider/core/kinds: `sharedSet`), and `opts.import` refused: the engine's
+ * with other resources stored as secrets (provider/core/kinds: `sharedSet`), the generated SDK's
+ * type of the kind as an alias, and `opts.import` refused: the engine's
  * dynamic-provider host cannot import (pulumi/pulumi#16175), and fails deep inside with a message
  * that helps no one.
+ *
+ * The alias is the mirror of the one schema.json gives every SDK resource: a stack moving back from
+ * the SDK to these classes keeps each resource (its state and originals). Without it, the engine
+ * would create the new resources in this process and delete the old ones in the plugin's, whose
+ * deletes, not knowing the new ones hold the values, would put the originals back under them.
  */
 export function resourceOptions(
   kind: ResourceKind,
@@ -59,5 +65,9 @@ export function resourceOptions(
     );
   }
   const shared = SHARED_SET_OUTPUTS[kind].filter((output) => (args as Record<string, unknown>)[output] === undefined);
-  return shared.length ? { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...shared] } : opts;
+  return {
+    ...opts,
+    aliases: [...(opts.aliases ?? []), { type: `semgrep:index:${kind}` }],
+    ...(shared.length ? { additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...shared] } : {}),
+  };
 }

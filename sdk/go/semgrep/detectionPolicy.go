@@ -78,6 +78,12 @@ func NewDetectionPolicy(ctx *pulumi.Context,
 	if args.Product == nil {
 		return nil, errors.New("invalid value for required argument 'Product'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/semgrep:DetectionPolicy"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource DetectionPolicy
 	err := ctx.RegisterResource("semgrep:index:DetectionPolicy", name, args, &resource, opts...)

@@ -88,6 +88,12 @@ func NewDetectionPolicyException(ctx *pulumi.Context,
 	if args.RuleType == nil {
 		return nil, errors.New("invalid value for required argument 'RuleType'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/semgrep:DetectionPolicyException"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource DetectionPolicyException
 	err := ctx.RegisterResource("semgrep:index:DetectionPolicyException", name, args, &resource, opts...)

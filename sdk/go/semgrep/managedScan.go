@@ -70,6 +70,12 @@ func NewManagedScan(ctx *pulumi.Context,
 	if args.ProjectName == nil {
 		return nil, errors.New("invalid value for required argument 'ProjectName'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/semgrep:ManagedScan"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource ManagedScan
 	err := ctx.RegisterResource("semgrep:index:ManagedScan", name, args, &resource, opts...)

@@ -76,6 +76,12 @@ func NewPolicyRuleMode(ctx *pulumi.Context,
 	if args.RulePath == nil {
 		return nil, errors.New("invalid value for required argument 'RulePath'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/semgrep:PolicyRuleMode"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource PolicyRuleMode
 	err := ctx.RegisterResource("semgrep:index:PolicyRuleMode", name, args, &resource, opts...)

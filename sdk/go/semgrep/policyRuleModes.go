@@ -77,6 +77,12 @@ func NewPolicyRuleModes(ctx *pulumi.Context,
 	if args.PolicyId == nil {
 		return nil, errors.New("invalid value for required argument 'PolicyId'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/semgrep:PolicyRuleModes"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource PolicyRuleModes
 	err := ctx.RegisterResource("semgrep:index:PolicyRuleModes", name, args, &resource, opts...)

@@ -90,6 +90,12 @@ func NewRemediationPolicy(ctx *pulumi.Context,
 	if args.Slug == nil {
 		return nil, errors.New("invalid value for required argument 'Slug'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/semgrep:RemediationPolicy"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource RemediationPolicy
 	err := ctx.RegisterResource("semgrep:index:RemediationPolicy", name, args, &resource, opts...)

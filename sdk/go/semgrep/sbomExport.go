@@ -74,6 +74,12 @@ func NewSbomExport(ctx *pulumi.Context,
 	if args.RepositoryId == nil {
 		return nil, errors.New("invalid value for required argument 'RepositoryId'")
 	}
+	aliases := pulumi.Aliases([]pulumi.Alias{
+		{
+			Type: pulumi.String("pulumi-nodejs:dynamic/semgrep:SbomExport"),
+		},
+	})
+	opts = append(opts, aliases)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource SbomExport
 	err := ctx.RegisterResource("semgrep:index:SbomExport", name, args, &resource, opts...)

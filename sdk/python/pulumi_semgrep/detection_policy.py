@@ -269,6 +269,8 @@ class DetectionPolicy(pulumi.CustomResource):
             __props__.__dict__["managed_fields"] = None
             __props__.__dict__["originals"] = None
             __props__.__dict__["state_version"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:DetectionPolicy")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(DetectionPolicy, __self__).__init__(
             'semgrep:index:DetectionPolicy',
             resource_name,

@@ -288,6 +288,8 @@ class DetectionPolicyException(pulumi.CustomResource):
             __props__.__dict__["deployment_slug"] = None
             __props__.__dict__["original_exception_type"] = None
             __props__.__dict__["state_version"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:DetectionPolicyException")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(DetectionPolicyException, __self__).__init__(
             'semgrep:index:DetectionPolicyException',
             resource_name,

@@ -221,6 +221,8 @@ class ManagedScan(pulumi.CustomResource):
             __props__.__dict__["original_diff_scan"] = None
             __props__.__dict__["original_full_scan"] = None
             __props__.__dict__["project_id"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:ManagedScan")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(ManagedScan, __self__).__init__(
             'semgrep:index:ManagedScan',
             resource_name,

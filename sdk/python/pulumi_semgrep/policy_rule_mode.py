@@ -215,6 +215,8 @@ class PolicyRuleMode(pulumi.CustomResource):
             __props__.__dict__["rule_id"] = None
             __props__.__dict__["severity"] = None
             __props__.__dict__["url"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:PolicyRuleMode")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(PolicyRuleMode, __self__).__init__(
             'semgrep:index:PolicyRuleMode',
             resource_name,

@@ -251,6 +251,8 @@ class PolicyRuleModes(pulumi.CustomResource):
             __props__.__dict__["managed_rules"] = None
             __props__.__dict__["mode_counts"] = None
             __props__.__dict__["originals"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:PolicyRuleModes")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(PolicyRuleModes, __self__).__init__(
             'semgrep:index:PolicyRuleModes',
             resource_name,

@@ -253,6 +253,8 @@ class ProjectSettings(pulumi.CustomResource):
             __props__.__dict__["original_tags"] = None
             __props__.__dict__["project_id"] = None
             __props__.__dict__["url"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:ProjectSettings")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["originalTags"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ProjectSettings, __self__).__init__(

@@ -201,6 +201,8 @@ class ProjectTags(pulumi.CustomResource):
             __props__.__dict__["added_tags"] = None
             __props__.__dict__["project_id"] = None
             __props__.__dict__["project_tags"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:ProjectTags")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["projectTags"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ProjectTags, __self__).__init__(

@@ -291,6 +291,8 @@ class RemediationPolicy(pulumi.CustomResource):
             __props__.__dict__["managed_fields"] = None
             __props__.__dict__["original"] = None
             __props__.__dict__["state_version"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:RemediationPolicy")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(RemediationPolicy, __self__).__init__(
             'semgrep:index:RemediationPolicy',
             resource_name,

@@ -275,6 +275,8 @@ class SbomExport(pulumi.CustomResource):
             __props__.__dict__["download_url"] = None
             __props__.__dict__["status"] = None
             __props__.__dict__["task_token"] = None
+        alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:SbomExport")])
+        opts = pulumi.ResourceOptions.merge(opts, alias_opts)
         super(SbomExport, __self__).__init__(
             'semgrep:index:SbomExport',
             resource_name,
