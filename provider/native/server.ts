@@ -24,12 +24,13 @@ import { parseBaseUrl } from "../client/config";
 import { configureCredentials, configuredCredentials, withCredentialsHint } from "../core/runtime/credentials";
 import { redactedError, redactorOf, textsOf } from "../core/runtime/redact";
 import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
-import { aboutResource } from "../core/runtime/notices";
+import { aboutResource, notifyOnce } from "../core/runtime/notices";
 import { containsUnknown } from "../core/runtime/check";
 import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
 import { detailedDiff } from "./detailed-diff";
 import { importedInputs, importedState } from "./import";
+import { importRefusal } from "./import-refusals";
 import { FROM_PROVIDER_CONFIG } from "../functions/client";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, SECRET_RESULTS } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
@@ -250,6 +251,13 @@ class ResourceProvider {
       return response.setInputs(toStruct(withSecrets(read, state.context.secretInputs)));
     }
     const inputs = await importedInputs(kind, withoutContext(result.props ?? {}), read);
+    // `pulumi import` sends no properties at all (a `get` sends empty ones): refuse what the stack
+    // could not hold, before the engine records it (a failed check would only warn).
+    if (!request.hasProperties() && !request.hasInputs()) {
+      const unchecked = (why: string) => aboutResource(urn, () => notifyOnce(`import ${urn}`, "warning", why));
+      const refusal = await importRefusal(kind, urn, inputs, unchecked);
+      if (refusal) throw new Error(refusal);
+    }
     const outputs = await importedOutputs(kind, result.id, inputs, state.context);
     if (!outputs) return response.setId(""); // gone between the two reads
     response.setProperties(answered(kind, outputs, state.context, inputs));
