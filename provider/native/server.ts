@@ -28,7 +28,7 @@ import { aboutResource, notifyOnce } from "../core/runtime/notices";
 import { containsUnknown } from "../core/runtime/check";
 import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
-import { detailedDiff } from "./detailed-diff";
+import { detailedDiff, setDetailedDiff } from "./detailed-diff";
 import { importedInputs, importedState } from "./import";
 import { importRefusal } from "./import-refusals";
 import { FROM_PROVIDER_CONFIG } from "../functions/client";
@@ -204,20 +204,8 @@ class ResourceProvider {
     // Field by field against the inputs of the last update (a refresh rewrote them to what it found live).
     const before = request.getOldInputs() ? unwrapSecrets(plain(request.getOldInputs())).plain : olds.props;
     const secret = [...new Set([...olds.context.secretInputs, ...news.context.secretInputs])];
-    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret);
-    response.setDiffsList([...new Set(fields.map((f) => f.path.split(/[.[]/)[0]!))]);
-    if (!fields.length) return response; // a change of the context only (an input became secret): the engine's own diff
-    const kinds = proto.PropertyDiff.Kind;
-    const kindFor = {
-      add: [kinds.ADD, kinds.ADD_REPLACE],
-      delete: [kinds.DELETE, kinds.DELETE_REPLACE],
-      update: [kinds.UPDATE, kinds.UPDATE_REPLACE],
-    };
-    for (const field of fields)
-      response
-        .getDetaileddiffMap()
-        .set(field.path, new proto.PropertyDiff().setKind(kindFor[field.kind][field.replaces ? 1 : 0]!).setInputdiff(true));
-    return response.setHasdetaileddiff(true);
+    setDetailedDiff(response, detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret), proto);
+    return response;
   }
 
   async create(request: proto.CreateRequest): Promise<proto.CreateResponse> {
