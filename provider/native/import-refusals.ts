@@ -4,7 +4,9 @@
  * declares the whole `exceptions` list, beside a DetectionPolicyException that would manage one
  * entry of it) would only show at the next preview, after the import recorded the resource as
  * protected, and the user would have to take it out of the state by hand. The stack's state says
- * what the stack declares: read with `pulumi stack export`, as the policy pack reads it.
+ * what the stack declares: read with `pulumi stack export`, as the policy pack reads it. The same
+ * conflict the other way: a DetectionPolicy's import declares the whole live list, and a
+ * DetectionPolicyException of the stack already declares an entry of it.
  */
 import type { ResourceKind } from "../core/kinds";
 import { exceptionKey, keyString, keyText } from "../core/kinds/detection-exceptions";
@@ -19,15 +21,32 @@ type Refusal = (name: string, inputs: Props, state: readonly StateResource[]) =>
 
 const nameOf = (resource: StateResource) => resource.urn.split("::").at(-1) ?? resource.urn;
 
+/** The resources of `state` of `kind` on the detection policy `inputs` names (deployment and product). */
+const onSameProduct = (state: readonly StateResource[], kind: ResourceKind, inputs: Props) =>
+  state.filter(
+    (r) =>
+      kindOf(r.type) === kind && String(r.inputs?.deploymentId) === String(inputs.deploymentId) && r.inputs?.product === inputs.product,
+  );
+
 const REFUSALS: Partial<Record<ResourceKind, Refusal>> = {
-  DetectionPolicyException: (name, inputs, state) => {
-    const owner = state.find(
-      (r) =>
-        kindOf(r.type) === "DetectionPolicy" &&
-        String(r.inputs?.deploymentId) === String(inputs.deploymentId) &&
-        r.inputs?.product === inputs.product &&
-        r.inputs?.exceptions !== undefined,
+  // The import declares the live `exceptions` (the whole list), one entry of which each of these manages.
+  DetectionPolicy: (name, inputs, state) => {
+    if (inputs.exceptions === undefined) return undefined;
+    const exceptions = onSameProduct(state, "DetectionPolicyException", inputs).map((r) => JSON.stringify(nameOf(r)));
+    if (!exceptions.length) return undefined;
+    const them = `DetectionPolicyException ${exceptions.join(", ")}`;
+    return (
+      `DetectionPolicy ${JSON.stringify(name)} is not imported: an import declares every exception of ` +
+      `${detectionObject(inputs.deploymentId, inputs.product)} (the whole list), and ${them} of this stack ` +
+      `${exceptions.length === 1 ? "declares one" : "declare some"} of them. One resource declares a field of an object: the ` +
+      `two would overwrite each other, and the next preview would fail. Declare the DetectionPolicy in the program instead ` +
+      "(creating it takes the policy over, recording what it finds), without `exceptions`; or, to declare the whole list in it, " +
+      `first give ${them} \`restoreOnDelete: false\` for one \`pulumi up\`, then remove ${exceptions.length === 1 ? "it" : "them"} ` +
+      "from the program and `pulumi up` (the exceptions stay), then import it."
     );
+  },
+  DetectionPolicyException: (name, inputs, state) => {
+    const owner = onSameProduct(state, "DetectionPolicy", inputs).find((r) => r.inputs?.exceptions !== undefined);
     if (!owner) return undefined;
     const policy = `DetectionPolicy ${JSON.stringify(nameOf(owner))}`;
     const declared = owner.inputs!.exceptions;

@@ -237,6 +237,21 @@ ${exceptions}`;
         const generated = readFileSync(join(workspace.dir, "imported.yaml"), "utf8").replace(/^resources:\n/, "");
         workspace.write(policy("") + generated);
         await workspace.run(["preview", "--expect-no-changes"]);
+
+        // The other way: a DetectionPolicy's import declares the whole live list, one entry of which docs-twilio declares.
+        workspace.write(`resources:\n${generated}`);
+        await workspace.run(["up", "--yes", "--skip-preview"]);
+        const policyRefused = await workspace.run(
+          ["import", `${TYPE_PREFIX}DetectionPolicy`, "secrets", "1/secrets", "--yes", "--out", "policy.yaml"],
+          {
+            allowFailure: true,
+          },
+        );
+        expect(policyRefused.status).not.toBe(0);
+        expect(printedWithoutPathWarnings(policyRefused)).toContain(
+          'DetectionPolicy "secrets" is not imported: an import declares every exception of the secrets detection policy of deployment 1 (the whole list), and DetectionPolicyException "docs-twilio" of this stack declares one of them.',
+        );
+        expect(Object.keys(await workspace.resources())).toEqual(["docs-twilio"]);
       } finally {
         await emulator.close();
       }
