@@ -163,6 +163,14 @@ export function parseBaseUrl(value: string, source: string): string {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new InvalidBaseUrlError(source, shown, "must start with https:// (or http:// for a local emulator)");
   }
+  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+    throw new InvalidBaseUrlError(
+      source,
+      shown,
+      `must start with https://: http:// would send the token in clear, so it is accepted only for a loopback address ` +
+        `(127.0.0.0/8, ::1, localhost), such as a local emulator. Use ${shown.replace(/^http:/, "https:")}`,
+    );
+  }
   if (url.username || url.password) {
     throw new InvalidBaseUrlError(source, shown, "must not carry credentials: the token goes in semgrep:token or SEMGREP_APP_TOKEN");
   }
@@ -183,6 +191,14 @@ export function parseBaseUrl(value: string, source: string): string {
     );
   }
   return url.origin;
+}
+
+/**
+ * Whether `hostname` (as the URL parser normalizes it: `127.0.0.1` for `0x7f.1`, `[::1]`) is a
+ * loopback address, the only place plain http:// may carry the token: it never leaves the machine.
+ */
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 function nonBlank(value: string | undefined): string | undefined {

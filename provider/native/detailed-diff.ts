@@ -66,3 +66,31 @@ export function detailedDiff(
     replaces: replaces.some((r) => entry.path === r || entry.path.startsWith(`${r}.`) || entry.path.startsWith(`${r}[`)),
   }));
 }
+
+type ProviderProto = typeof import("@pulumi/pulumi/proto/provider_pb");
+
+/**
+ * Puts `fields` on a DiffResponse of the provider protocol, as the engine reads a detailed diff:
+ * the changed top-level inputs (`diffs`) and one PropertyDiff per path, input diffs all. `proto`
+ * is the generated code the response comes from: the plugin's own, or in the dynamic provider's
+ * process the copy its host loaded (dynamic/detailed-diff.ts).
+ */
+export function setDetailedDiff(
+  response: InstanceType<ProviderProto["DiffResponse"]>,
+  fields: readonly FieldDiff[],
+  proto: ProviderProto,
+): void {
+  response.setDiffsList([...new Set(fields.map((f) => f.path.split(/[.[]/)[0]!))]);
+  if (!fields.length) return; // a change of the context only (an input became secret): the engine's own diff
+  const kinds = proto.PropertyDiff.Kind;
+  const kindFor = {
+    add: [kinds.ADD, kinds.ADD_REPLACE],
+    delete: [kinds.DELETE, kinds.DELETE_REPLACE],
+    update: [kinds.UPDATE, kinds.UPDATE_REPLACE],
+  };
+  for (const field of fields)
+    response
+      .getDetaileddiffMap()
+      .set(field.path, new proto.PropertyDiff().setKind(kindFor[field.kind][field.replaces ? 1 : 0]!).setInputdiff(true));
+  response.setHasdetaileddiff(true);
+}

@@ -25,12 +25,13 @@ import { configureCredentials, configuredCredentials, withCredentialsHint } from
 import { redactedError, redactorOf, textsOf } from "../core/runtime/redact";
 import { addressAmong, useEngineAddress } from "../core/runtime/engine-watch";
 import { cancelledByEngine } from "../core/runtime/interrupts";
-import { aboutResource } from "../core/runtime/notices";
+import { aboutResource, notifyOnce } from "../core/runtime/notices";
 import { containsUnknown } from "../core/runtime/check";
 import { run } from "../core/runtime/dispatch";
 import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
-import { detailedDiff } from "./detailed-diff";
+import { detailedDiff, setDetailedDiff } from "./detailed-diff";
 import { importedInputs, importedState } from "./import";
+import { importRefusal } from "./import-refusals";
 import { FROM_PROVIDER_CONFIG } from "../functions/client";
 import { FUNCTION_NAMES, FUNCTIONS, type FunctionName, SECRET_RESULTS } from "./functions";
 import { unwrapSecrets, withSecrets } from "./secrets";
@@ -204,20 +205,8 @@ class ResourceProvider {
     // Field by field against the inputs of the last update (a refresh rewrote them to what it found live).
     const before = request.getOldInputs() ? unwrapSecrets(plain(request.getOldInputs())).plain : olds.props;
     const secret = [...new Set([...olds.context.secretInputs, ...news.context.secretInputs])];
-    const fields = detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret);
-    response.setDiffsList([...new Set(fields.map((f) => f.path.split(/[.[]/)[0]!))]);
-    if (!fields.length) return response; // a change of the context only (an input became secret): the engine's own diff
-    const kinds = proto.PropertyDiff.Kind;
-    const kindFor = {
-      add: [kinds.ADD, kinds.ADD_REPLACE],
-      delete: [kinds.DELETE, kinds.DELETE_REPLACE],
-      update: [kinds.UPDATE, kinds.UPDATE_REPLACE],
-    };
-    for (const field of fields)
-      response
-        .getDetaileddiffMap()
-        .set(field.path, new proto.PropertyDiff().setKind(kindFor[field.kind][field.replaces ? 1 : 0]!).setInputdiff(true));
-    return response.setHasdetaileddiff(true);
+    setDetailedDiff(response, detailedDiff(before, news.props, declaredInputs(kind), result.replaces ?? [], secret), proto);
+    return response;
   }
 
   async create(request: proto.CreateRequest): Promise<proto.CreateResponse> {
@@ -251,6 +240,13 @@ class ResourceProvider {
       return response.setInputs(toStruct(withSecrets(read, state.context.secretInputs)));
     }
     const inputs = await importedInputs(kind, withoutContext(result.props ?? {}), read);
+    // `pulumi import` sends no properties at all (a `get` sends empty ones): refuse what the stack
+    // could not hold, before the engine records it (a failed check would only warn).
+    if (!request.hasProperties() && !request.hasInputs()) {
+      const unchecked = (why: string) => aboutResource(urn, () => notifyOnce(`import ${urn}`, "warning", why));
+      const refusal = await importRefusal(kind, urn, inputs, unchecked);
+      if (refusal) throw new Error(refusal);
+    }
     const outputs = await importedOutputs(kind, result.id, inputs, state.context);
     if (!outputs) return response.setId(""); // gone between the two reads
     response.setProperties(answered(kind, outputs, state.context, inputs));

@@ -52,7 +52,13 @@ function recordedOriginals(kind: ResourceKind, state: StateResource): Map<string
   return byRule;
 }
 
-/** How the run treats a stateful resource: kept (and whether its identity changed), or removed. */
+/**
+ * How the run treats a stateful resource: kept (and whether its identity changed), or removed.
+ * `kind` is what the program now declares: a PolicyRuleMode the program declares as a
+ * PolicyRuleModes (an alias that changes the type, the fold of docs/concepts/ownership.md) is the
+ * same resource, updated as a PolicyRuleModes whose one rule is the PolicyRuleMode's (the
+ * provider reads its state so), so its identity is the deployment and policy, not the rule path.
+ */
 function fate(kind: ResourceKind, old: Inputs, now: ProgramResource | undefined): PutBack["how"] | "kept" {
   if (!now) return "removed";
   if (now.unknown || !now.inputs) return "kept";
@@ -60,6 +66,9 @@ function fate(kind: ResourceKind, old: Inputs, now: ProgramResource | undefined)
   if (identity.some((field) => String(old[field]) !== String(now.inputs![field]))) return "replaced";
   return kind === "PolicyRuleMode" ? "kept" : "released";
 }
+
+/** `PolicyRuleModes "block-sql"`: a resource by its type and the last part of its URN. */
+const nameOf = (resource: { type: string; urn: string }) => describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
 
 /**
  * The rules this run may put back, and the resources whose originals it cannot read: from every
@@ -74,12 +83,13 @@ export function ruleModePutBacks(state: readonly StateResource[], program: reado
     if (!kind || !RULE_MODE_KINDS.includes(kind)) continue;
     const old = resource.inputs ?? {};
     const now = byUrn.get(resource.urn);
-    const how = fate(kind, old, now);
+    const how = fate((now && kindOf(now.type)) ?? kind, old, now);
     if (how === "kept") continue;
     // A delete (of a removed or replaced resource) puts back unless its state says restoreOnDelete
     // false; an update unless the program now says it (it leaves the rules it drops as they are).
     if ((how === "released" ? now?.inputs : old)?.restoreOnDelete === false) continue;
-    const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
+    // An update is the program's resource (named by its type now); a delete is the state's.
+    const name = nameOf(how === "released" ? now! : resource);
     const urn = now?.urn; // the program's URN (an aliased resource's new one)
     const originals = recordedOriginals(kind, resource);
     if (originals === "secret") {

@@ -40,11 +40,33 @@ export function redactorForArgs(args: unknown): Redact {
   return redactorOf([...new Set(program.flatMap((r) => textsOf(r.type, r.inputs)))]);
 }
 
+/** Private-use characters around the pack's own words in a message, until `redactingReport` takes them out. */
+const OWN_START = "\uE000";
+const OWN_END = "\uE001";
+const OWN_WORDS = /\uE000([^\uE001]*)\uE001/;
+
+/**
+ * `text` marked as the pack's own words (its config's lists: the weak modes, the protected
+ * severities), which the redaction leaves as they are. A program's secret mode is one of the mode
+ * names the pack lists as weak: redacted there, the list would name every weak mode but the secret
+ * one (`may not be put into [secret] or MODE_DISABLED`), and so give it away.
+ */
+export const ownWords = (text: string) => `${OWN_START}${text}${OWN_END}`;
+
+/** `message` with the program's secret texts redacted, except in the pack's own words (unmarked). */
+function redactMessage(message: string, redact: Redact): string {
+  // split with one capturing group: the odd entries are the marked words, the even ones the rest.
+  return message
+    .split(OWN_WORDS)
+    .map((part, i) => (i % 2 ? part : redact(part)))
+    .join("");
+}
+
 /** `report` with each message redacted (the string form and the object form alike). */
 export function redactingReport(report: ReportViolation, redact: Redact): ReportViolation {
   return ((violation: unknown, urn?: string) => {
-    if (typeof violation === "string") return report(redact(violation), urn);
+    if (typeof violation === "string") return report(redactMessage(violation, redact), urn);
     const v = violation as { message: string };
-    return (report as unknown as (v: unknown) => void)({ ...v, message: redact(v.message) });
+    return (report as unknown as (v: unknown) => void)({ ...v, message: redactMessage(v.message, redact) });
   }) as ReportViolation;
 }

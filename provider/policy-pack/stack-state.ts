@@ -26,7 +26,8 @@ export type StackState = { resources: StateResource[] } | { error: string };
 /** The stack the engine runs, as its ConfigureStack call (or, for older engines, the environment) names it. */
 export interface StackName {
   organization?: string;
-  project: string;
+  /** With the organization: without it, `<project>/<stack>` would read as `<organization>/<stack>`. */
+  project?: string;
   stack: string;
 }
 
@@ -65,7 +66,7 @@ function fromEnvironment(env = process.env): Promise<StackState> | StackState {
 
 /** `pulumi stack export` of `name`, run from `cwd` (the program's directory, for a backend its Pulumi.yaml names). */
 export function exportState(name: StackName, cwd = process.cwd()): Promise<StackState> {
-  const qualified = [name.organization, name.project, name.stack].filter(Boolean).join("/");
+  const qualified = name.organization && name.project ? `${name.organization}/${name.project}/${name.stack}` : name.stack;
   return new Promise((resolve) => {
     execFile(
       "pulumi",

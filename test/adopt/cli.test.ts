@@ -130,6 +130,11 @@ describe("pulumi-semgrep adopt: usage", () => {
       args: ["--deployment", "acme", "--policies", "10", "--skip", "policies"],
       names: ["--policies and --skip policies"],
     },
+    {
+      case: "an http:// --url to another machine (the token would travel in clear)",
+      args: ["--deployment", "acme", "--url", "http://semgrep.example"],
+      names: ['--url "http://semgrep.example/" must start with https://', "Use https://semgrep.example/"],
+    },
     { case: "an empty --package", args: ["--deployment", "acme", "--package", " "], names: ["--package needs an npm install spec"] },
     {
       case: "a --package path that does not exist",

@@ -279,8 +279,8 @@ describe("configuration", () => {
     expect(client.baseUrl).toBe(env.emulator.url);
     expect(await client.policies.list(1)).toHaveLength(3);
     await client.close();
-    const both = new SemgrepClient({ env: { ...fallbacks, SEMGREP_APP_URL: "http://app.example", SEMGREP_APP_TOKEN: "app" } });
-    expect(both.baseUrl).toBe("http://app.example");
+    const both = new SemgrepClient({ env: { ...fallbacks, SEMGREP_APP_URL: "https://app.example", SEMGREP_APP_TOKEN: "app" } });
+    expect(both.baseUrl).toBe("https://app.example");
     expect(() => new SemgrepClient({ token: "t", env: { SEMGREP_URL: "https://semgrep.dev/api/v1" } })).toThrow(
       /^SEMGREP_URL "https:\/\/semgrep\.dev\/api\/v1" must be/,
     );
@@ -300,7 +300,7 @@ describe("configuration", () => {
   });
 
   it("prefers explicit options over the environment, and defaults to https://semgrep.dev", () => {
-    expect(new SemgrepClient({ token: "a", baseUrl: "http://x", env: { SEMGREP_APP_URL: "http://y" } }).baseUrl).toBe("http://x");
+    expect(new SemgrepClient({ token: "a", baseUrl: "https://x", env: { SEMGREP_APP_URL: "https://y" } }).baseUrl).toBe("https://x");
     expect(new SemgrepClient({ token: "a", env: {} }).baseUrl).toBe("https://semgrep.dev");
   });
 

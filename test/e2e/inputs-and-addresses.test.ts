@@ -69,6 +69,11 @@ describe("an address the client cannot use", () => {
       /semgrep:url "127\.0\.0\.1:\d+" is not an address: give the scheme and host, e\.g\. https:\/\/semgrep\.dev/,
     ],
     [
+      "http:// to a machine other than this one (the token would travel in clear)",
+      (url) => url.replace("127.0.0.1", "semgrep.invalid"),
+      /semgrep:url "http:\/\/semgrep\.invalid:\d+\/" must start with https:\/\/: http:\/\/ would send the token in clear, so it is accepted only for a loopback address \(127\.0\.0\.0\/8, ::1, localhost\), such as a local emulator\. Use https:\/\/semgrep\.invalid:\d+\//,
+    ],
+    [
       "https for a plain http server",
       (url) => url.replace("http:", "https:"),
       /no TLS connection could be made to https:\/\/127\.0\.0\.1:\d+, from semgrep:url; is it an http:\/\/ address\? Check semgrep:url/,

@@ -2,7 +2,7 @@
  * The policy pack over the native plugin's resources, through the real CLI: a YAML program's
  * `semgrep:index:PolicyRuleMode` that weakens a critical rule fails the preview, and when its mode
  * is a secret (`fn::secret`, which the engine marks and `@pulumi/policy` unwraps) no message
- * prints the mode's text.
+ * prints the mode's text but the pack's own list of weak modes.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -64,7 +64,11 @@ describe("the policy pack over a YAML program (native plugin)", () => {
     expect(out).toContain(
       `PolicyRuleMode "block-sql" sets mode [secret] on rule ${CRITICAL_SQL} (policy 10, deployment 1), a SEVERITY_CRITICAL rule`,
     );
-    expect(out).not.toContain("MODE_MONITOR");
+    // The pack's own list of weak modes names them all (redacted there, the missing one would be
+    // the secret); nowhere else does the mode's text appear.
+    const ownList = "rules of severity SEVERITY_CRITICAL may not be put into MODE_MONITOR or MODE_DISABLED.";
+    expect(out).toContain(ownList);
+    expect(out.replaceAll(ownList, "")).not.toContain("MODE_MONITOR");
     expect(writes).toEqual([]);
   });
 });

@@ -182,3 +182,30 @@ describe("the policy pack against a protected pack dropped (unified policies)", 
     );
   }, 300_000);
 });
+
+describe("the policy pack against the fold of PolicyRuleMode into PolicyRuleModes (docs/concepts/ownership.md)", () => {
+  it("a PolicyRuleMode kept for one up as a PolicyRuleModes of the same name (alias of its type, modes: {}, restoreOnDelete: false) is the update the engine shows, not a replace: the pack passes; without restoreOnDelete: false it names the update's put-back", async () => {
+    const api = await emulator();
+    await setMode(api, CRITICAL_SQL, "MODE_MONITOR");
+    const workspace = await programWorkspace(api, program(ruleMode("block-sql", CRITICAL_SQL, "MODE_BLOCK")));
+    await workspace.run(["up", "--yes"]);
+    const folded = (extra: string) =>
+      program(
+        `new semgrep.PolicyRuleModes("block-sql", { deploymentId: "1", policyId: "10", modes: {}${extra} }, { aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:PolicyRuleMode" }] });`,
+      );
+    workspace.write(folded(", restoreOnDelete: false"));
+    const kept = await previewWithPack(workspace);
+    expect(printed(kept)).toContain("~ pulumi-nodejs:dynamic/semgrep:PolicyRuleModes block-sql update");
+    expect(printed(kept)).not.toMatch(/to replace|to delete/);
+    expect(printed(kept)).not.toMatch(/critical-rules-not-weakened/);
+    expect(kept.status).toBe(0);
+    // restoreOnDelete left at true: the update puts the rule back, and the pack says so as an update.
+    workspace.write(folded(""));
+    const released = await previewWithPack(workspace);
+    expect(released.status).not.toBe(0);
+    expect(printed(released)).toContain(
+      `PolicyRuleModes "block-sql" no longer manages rule ${CRITICAL_SQL} (policy 10, deployment 1) (dropped from modes, excluded, or no longer selected): the update puts back MODE_MONITOR, a SEVERITY_CRITICAL rule`,
+    );
+    expect(printed(released)).not.toContain("is replaced");
+  }, 300_000);
+});

@@ -29,6 +29,27 @@ const bulk = (evalMode: string, extra = "", severities = ["SEVERITY_HIGH", "SEVE
 ${extra}`);
 
 describe("PolicyRuleModes through the real CLI", () => {
+  it("preview --diff of a two-rule change among every rule of a policy (320) prints those two rules' lines only, as the plugin does", async () => {
+    const emulator = await emulators.start();
+    const paths = rulesOf(emulator).map((r) => r.path);
+    expect(paths.length).toBeGreaterThan(300);
+    const [first, second] = paths as [string, string];
+    const all = (changed: Record<string, string>) =>
+      program(
+        `new semgrep.PolicyRuleModes("all", { deploymentId: "1", policyId: "${SAST_POLICY_ID}", modes: ${JSON.stringify({ ...Object.fromEntries(paths.map((p) => [p, "MODE_BLOCK"])), ...changed })} });`,
+      );
+    const workspace = await programWorkspace(emulator, all({}));
+    await workspace.run(["up", "--yes", "--skip-preview"]);
+    workspace.write(all({ [first]: "MODE_COMMENT", [second]: "MODE_MONITOR" }));
+    const diff = await workspace.run(["preview", "--diff"]);
+    const ruleLines = (diff.stdout + diff.stderr).split("\n").filter((line) => paths.some((path) => line.includes(path)));
+    expect(ruleLines).toEqual([
+      expect.stringMatching(new RegExp(`~ "?${first.replace(/\./g, "\\.")}"?\\s*: "MODE_BLOCK" => "MODE_COMMENT"`)),
+      expect.stringMatching(new RegExp(`~ "?${second.replace(/\./g, "\\.")}"?\\s*: "MODE_BLOCK" => "MODE_MONITOR"`)),
+    ]);
+    expect(printed(diff)).toContain("~ 1 to update");
+  });
+
   it("selector and explicit modes: up, a no-change up with no request, a one-rule diff, refresh finding a newly matching rule, an overlap refused, destroy restoring exactly", async () => {
     const emulator = await emulators.start();
     const before = modesOf(emulator);

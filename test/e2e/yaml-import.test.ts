@@ -177,3 +177,84 @@ describe("pulumi import of each kind, with --out YAML", { timeout: 180_000 }, ()
     for (const area of Object.keys(before) as (keyof EmulatorState)[]) expect(after[area], area).toEqual(before[area]);
   });
 });
+
+describe(
+  "pulumi import of a DetectionPolicyException whose product's exceptions a DetectionPolicy of the stack declares",
+  { timeout: 240_000 },
+  () => {
+    const TWILIO = "generic.secrets.security.detected-twilio-pat.detected-twilio-pat";
+    const policy = (exceptions: string) => `resources:
+  secrets:
+    type: semgrep:index:DetectionPolicy
+    properties:
+      deploymentId: "1"
+      product: secrets
+${exceptions}`;
+    const declaring = policy(`      exceptions:
+        - { exceptionType: exclude, projectName: acme/docs-site, rule: ${TWILIO}, ruleType: rule }
+`);
+    const importTwilio = (workspace: YamlWorkspace) =>
+      workspace.run(
+        [
+          "import",
+          `${TYPE_PREFIX}DetectionPolicyException`,
+          "docs-twilio",
+          `1/secrets/project/acme%2Fdocs-site/rule/${TWILIO}`,
+          "--yes",
+          "--out",
+          "imported.yaml",
+        ],
+        { allowFailure: true },
+      );
+
+    it("is refused before anything is recorded, naming the DetectionPolicy and what to do; without exceptions declared there it imports and the next preview is clean", async () => {
+      const emulator = await startEmulator({ preset: "demo", policiesV2: true, token: TOKEN, retryAfterSeconds: 0 });
+      try {
+        const workspace = await yamlWorkspace(declaring, { config: { "semgrep:url": emulator.url }, secrets: { "semgrep:token": TOKEN } });
+        await workspace.run(["up", "--yes", "--skip-preview"]);
+        const mark = emulator.requests().length;
+        const refused = await importTwilio(workspace);
+        expect(refused.status).not.toBe(0);
+        const said = printedWithoutPathWarnings(refused);
+        expect(said).toContain(
+          `DetectionPolicyException "docs-twilio" is not imported: DetectionPolicy "secrets" of this stack declares the exceptions of the secrets detection policy of deployment 1 (the whole list), and its list already holds this exception`,
+        );
+        expect(said).toContain('first remove `exceptions` from DetectionPolicy "secrets" and run `pulumi up`');
+        expect(said).not.toContain("<nil>");
+        expect(Object.keys(await workspace.resources())).toEqual(["secrets"]); // nothing recorded, nothing protected
+        expect(writesSince(emulator, mark)).toEqual([]);
+        // A \`get\` of the same exception only reads it: not refused.
+        workspace.write(
+          `${declaring}  got:\n    type: semgrep:index:DetectionPolicyException\n    get:\n      id: 1/secrets/project/acme%2Fdocs-site/rule/${TWILIO}\n`,
+        );
+        await workspace.run(["preview"]);
+
+        // The remedy it names: the DetectionPolicy stops declaring exceptions (they stay), then the import lands and previews clean.
+        workspace.write(policy(""));
+        await workspace.run(["up", "--yes", "--skip-preview"]);
+        const imported = await importTwilio(workspace);
+        expect(imported.status).toBe(0);
+        const generated = readFileSync(join(workspace.dir, "imported.yaml"), "utf8").replace(/^resources:\n/, "");
+        workspace.write(policy("") + generated);
+        await workspace.run(["preview", "--expect-no-changes"]);
+
+        // The other way: a DetectionPolicy's import declares the whole live list, one entry of which docs-twilio declares.
+        workspace.write(`resources:\n${generated}`);
+        await workspace.run(["up", "--yes", "--skip-preview"]);
+        const policyRefused = await workspace.run(
+          ["import", `${TYPE_PREFIX}DetectionPolicy`, "secrets", "1/secrets", "--yes", "--out", "policy.yaml"],
+          {
+            allowFailure: true,
+          },
+        );
+        expect(policyRefused.status).not.toBe(0);
+        expect(printedWithoutPathWarnings(policyRefused)).toContain(
+          'DetectionPolicy "secrets" is not imported: an import declares every exception of the secrets detection policy of deployment 1 (the whole list), and DetectionPolicyException "docs-twilio" of this stack declares one of them.',
+        );
+        expect(Object.keys(await workspace.resources())).toEqual(["docs-twilio"]);
+      } finally {
+        await emulator.close();
+      }
+    });
+  },
+);

@@ -176,6 +176,25 @@ describe("what a run puts back, from a native stack's state", () => {
     expect(withoutAlias).toEqual([expect.stringContaining('PolicyRuleMode "block-sql" is removed from the program')]);
   });
 
+  it("a PolicyRuleMode the program now declares as a PolicyRuleModes (an alias of its type) is updated, not replaced: modes: {} with restoreOnDelete: false puts nothing back", async () => {
+    const old = nativeUrn("PolicyRuleMode", "block-sql");
+    const state = { resources: [blockSql(nativeTypeToken("PolicyRuleMode"), old)] };
+    const folded = (extra: Record<string, unknown>) => ({
+      kind: "PolicyRuleModes" as const,
+      name: "block-sql",
+      props: { ...policy, modes: {}, ...extra },
+      aliases: [old],
+    });
+    expect(await run(criticalRulesNotWeakened, state, [folded({ restoreOnDelete: false })], credentials())).toEqual([]);
+    forgetProgram();
+    // restoreOnDelete left at true: the update puts back the rule's original, and says so as an update.
+    expect(await run(criticalRulesNotWeakened, state, [folded({})], credentials())).toEqual([
+      expect.stringContaining(
+        `PolicyRuleModes "block-sql" no longer manages rule ${CRITICAL_SQL} (policy 10, deployment 1) (dropped from modes, excluded, or no longer selected): the update puts back MODE_MONITOR`,
+      ),
+    ]);
+  });
+
   it("protected-rules-not-disabled: a native DetectionPolicy removed puts back a disabled protected rule; moved by an alias it is kept", async () => {
     const detection = (type: string, urn: string) => ({
       urn,
@@ -270,8 +289,9 @@ describe("secret inputs of native resources, as the engine sends them", () => {
   it("a PolicyRuleMode's secret mode is not printed, and the weakened critical rule still fails", async () => {
     const messages = await analyze("PolicyRuleMode", { ...policy, rulePath: CRITICAL_SQL, mode: SECRET("MODE_MONITOR") });
     expect(messages).toEqual([
-      // The secret text is hidden wherever it stands, the policy's own wording included.
-      `critical-rules-not-weakened: PolicyRuleMode "r" sets mode [secret] on rule ${CRITICAL_SQL} (policy 10, deployment 1), a SEVERITY_CRITICAL rule: rules of severity SEVERITY_CRITICAL may not be put into [secret] or MODE_DISABLED.`,
+      // The secret text is hidden where the program's value stands; the pack's own list of weak
+      // modes stays whole (hidden there, the missing one would be the secret).
+      `critical-rules-not-weakened: PolicyRuleMode "r" sets mode [secret] on rule ${CRITICAL_SQL} (policy 10, deployment 1), a SEVERITY_CRITICAL rule: rules of severity SEVERITY_CRITICAL may not be put into MODE_MONITOR or MODE_DISABLED.`,
     ]);
   });
 

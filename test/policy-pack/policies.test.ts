@@ -77,6 +77,11 @@ describe("critical-rules-not-weakened", () => {
       credentials(),
     );
     expect(single).toContain(`sets mode [secret] on rule ${CRITICAL_SQL}`);
+    // The pack's own list of weak modes is its words, not the program's: a secret mode hidden there
+    // would name every weak mode but the secret one. Only the program's value prints [secret].
+    expect(single).toContain("rules of severity SEVERITY_CRITICAL may not be put into MODE_MONITOR or MODE_DISABLED.");
+    expect(single).not.toMatch(/[\uE000\uE001]/);
+    expect(secretEntry).toContain("may not be put into MODE_MONITOR or MODE_DISABLED.");
     // One listing per policy for every check of the run (the analyzer process): this file's first test made it.
     expect(env.requests()).toEqual([]);
   });

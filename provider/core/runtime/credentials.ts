@@ -6,7 +6,7 @@
  */
 import type { ConfigureRequest } from "./handler";
 import { AuthenticationError, causeChain, MissingTokenError, type SemgrepClient, sharedClient } from "../../client";
-import { resolveCredentials } from "../../client/config";
+import { parseBaseUrl, resolveCredentials } from "../../client/config";
 import { redacted } from "./redact";
 
 let configured: { token?: string; url?: string } = {};
@@ -16,8 +16,13 @@ export function configure(req: ConfigureRequest): void {
   configureCredentials({ token: req.config.get("semgrep:token"), url: req.config.get("semgrep:url") });
 }
 
-/** The provider's `semgrep:token` and `semgrep:url`, as either front end received them (empty counts as unset). */
+/**
+ * The provider's `semgrep:token` and `semgrep:url`, as either front end received them (empty counts
+ * as unset). A `semgrep:url` the client would refuse (no address, a path, http:// to another
+ * machine) is refused here, at configure, before any resource is read or written.
+ */
 export function configureCredentials(config: { token?: string; url?: string }): void {
+  if (config.url?.trim()) parseBaseUrl(config.url, "semgrep:url");
   configured = { token: config.token || undefined, url: config.url || undefined };
 }
 

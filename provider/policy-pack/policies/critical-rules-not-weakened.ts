@@ -13,6 +13,7 @@ import { meetsCriteria, type RuleCriteria, type RuleFacts } from "../../core/kin
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { programResources, recordInputs } from "../program";
+import { ownWords } from "../redact";
 import { type PutBack, ruleModePutBacks } from "../puts-back";
 import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
 import { credentialsFrom, type Credentials, policyListing } from "../severities";
@@ -114,7 +115,9 @@ const advise = (report: ReportViolation, message: string, urn?: string) =>
   });
 
 const protectedBy = (config: Config) => (rule: RuleFacts | undefined) => !!rule?.severity && config.severities.includes(rule.severity);
-const whyOf = (config: Config) => `rules of severity ${config.severities.join(", ")} may not be put into ${config.weakModes.join(" or ")}`;
+/** Why a weak mode on a protected rule is a violation: the config's lists, the pack's own words (never redacted). */
+const whyOf = (config: Config) =>
+  ownWords(`rules of severity ${config.severities.join(", ")} may not be put into ${config.weakModes.join(" or ")}`);
 
 /**
  * The credentials for the severity lookups, or undefined after reporting that the rules cannot be
