@@ -35,7 +35,8 @@ const SECRECY = ["first", "second", "both"] as const;
 /** The two resources added, in the order of the program, and what the edit did in words. */
 export function secretConflict(r: Random, program: Program, options: Options): { added: Decl[]; said: string } {
   const taken = new Set(declarations(program, options.rules).claims.map((c) => c.key));
-  const pair = pick(r, [rulePair, rulePair, projectPair, detectionPair, remediationPair])(r, taken, options.rules);
+  // Rules most: selectors meet there, and a selector's refusal is where a claim's secrecy was lost (item 1).
+  const pair = pick(r, [rulePair, rulePair, rulePair, rulePair, projectPair, detectionPair, remediationPair])(r, taken, options.rules);
   const secrecy = pick(r, SECRECY);
   const decls = pair.sides.map((side, i): Decl => {
     const secret = secrecy === "both" || secrecy === (i === 0 ? "first" : "second");
@@ -76,13 +77,14 @@ function rulePair(r: Random, taken: Set<string>, rules: readonly WorldRule[]): P
     props: { ...base, select: { rulePathPrefixes: [rule.path] }, mode: pick(r, MODES) },
     carriers: ["select"],
   });
+  // A selector gives its mode as a secret, or its selector too.
   const bySelector = (): Side => ({
     kind: "PolicyRuleModes",
     props: { ...base, select: matching(r, rule), mode: pick(r, MODES) },
-    carriers: pick(r, [["select"], ["mode"], ["select", "mode"]]),
+    carriers: pick(r, [["mode"], ["mode"], ["select", "mode"]]),
   });
   return {
-    sides: [pick(r, [explicit, explicit, single, byPath])(), pick(r, [bySelector, bySelector, explicit, single])()],
+    sides: [pick(r, [explicit, explicit, byPath, single])(), pick(r, [bySelector, bySelector, bySelector, explicit, single])()],
     what: `rule ${rule.path}`,
   };
 }
