@@ -2,10 +2,12 @@
  * The edits a user makes to a program, each a pure function of the program and a number (the
  * generator's choice, shrunk towards 0): add, change, remove a resource; rename it with or without
  * an alias; move a rule or a tag between kinds; declare a value another resource declares; drop
- * a field; give an input as a secret. Choices prefer values no other resource declares, so that
- * most steps run an `up`; `overlap` alone makes conflicts on purpose.
+ * a field; give an input as a secret; add two resources declaring one value, one or both in
+ * secret. Choices prefer values no other resource declares, so that most steps run an `up`;
+ * `overlap` and `secret-conflict` alone make conflicts on purpose.
  */
 import { seededRandom } from "../../provider/emulator/random";
+import { chance, pick, type Random, subset } from "./choices";
 import { type Decl, declarations, identity, type Kind, KINDS, type Program, rulesOf, selected, type Selector } from "./model";
 import {
   BRANCHES,
@@ -19,15 +21,7 @@ import {
   TAGS,
   type WorldRule,
 } from "./world";
-
-type Random = () => number;
-const pick = <T>(r: Random, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
-const chance = (r: Random, p = 0.5) => r() < p;
-/** A non-empty subset of `items`, in their order, of at most `max` items. */
-const subset = <T>(r: Random, items: readonly T[], max = 3): T[] => {
-  const chosen = items.filter(() => chance(r, 0.35)).slice(0, max);
-  return chosen.length ? chosen : [pick(r, items)];
-};
+import { secretConflict } from "./secret-conflicts";
 
 /** The selectors the programs use: each matches some of the 40 rules, several overlap. */
 const SELECTORS: Selector[] = [
@@ -51,12 +45,22 @@ export const EDIT_KINDS = [
   "overlap",
   "overlap-selector",
   "selector-only",
+  "selector-broad",
   "drop-field",
   "secret",
   "secret-select",
   "invalid-secret",
+  "secret-conflict",
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
+
+/**
+ * The steps of a workflow besides edits: a change made on the service then `refresh`; an `up`
+ * cut short as a CI runner cancels a job (`interrupt`: SIGINT, SIGTERM, SIGKILL) or by SIGKILL
+ * (`kill`), each followed by the README's recovery; `destroy`.
+ */
+export const OTHER_STEPS = ["out-of-band", "interrupt", "kill", "destroy"] as const;
+export type StepKind = EditKind | (typeof OTHER_STEPS)[number];
 
 /** What the world offers a new resource, and what the program already declares. */
 export interface Context {
@@ -278,6 +282,25 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
         said: `add selector-only PolicyRuleModes "${decl.name}" ${JSON.stringify(decl.props.select)} → ${String(decl.props.mode)}`,
       };
     }
+    // Many writes in one create (most of the policy's 40 rules): the edit a cut `up` applies most.
+    case "selector-broad": {
+      const taken = claimedKeys(program, ctx);
+      const exclude = ctx.rules.filter((rule) => taken.has(`rule:${rule.path}`)).map((rule) => rule.path);
+      const select: Selector = {
+        severities: [...new Set(ctx.rules.map((rule) => rule.severity))].sort(),
+        ...(exclude.length ? { exclude } : {}),
+      };
+      const decl: Decl = {
+        kind: "PolicyRuleModes",
+        name: ctx.name("PolicyRuleModes"),
+        props: { ...identity("PolicyRuleModes"), select, mode: pick(r, MODES) },
+        secret: [],
+      };
+      return {
+        program: [...program.map(strip), decl],
+        said: `add PolicyRuleModes "${decl.name}" selecting every rule no other resource declares (${selected(ctx.rules, select).length}) → ${String(decl.props.mode)}`,
+      };
+    }
     case "drop-field": {
       const candidates = program.flatMap((d, i) => OPTIONAL[d.kind].filter((f) => f in d.props).map((f) => [i, f] as const));
       const chosen = candidates.length ? pick(r, candidates) : undefined;
@@ -295,6 +318,10 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
     }
     case "invalid-secret":
       return invalidSecret(r, program.map(strip), ctx);
+    case "secret-conflict": {
+      const { added, said } = secretConflict(r, program.map(strip), ctx);
+      return { program: [...program.map(strip), ...added], said };
+    }
     case "secret":
     case "secret-select": {
       const candidates = program.flatMap((d, i) =>

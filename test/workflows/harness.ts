@@ -7,19 +7,22 @@
  *   2. after `destroy`, the service equals the snapshot taken before the stack's first `up`,
  *      except values a message of the stack's runs names (a warning of the destroy, or the
  *      warning or note of an earlier run that said destroy would leave it); for a rule, the
- *      message must give the mode it had before (a wrong original handed over excuses nothing);
+ *      message must give the mode it had before (a wrong original handed over excuses nothing).
+ *      A value an `up` cut short had changed is excused by nothing after a CI runner's cancel
+ *      (SIGINT, SIGTERM: the provider has seconds to record what it wrote), and after a SIGKILL
+ *      only by a warning of the destroy itself naming it;
  *   3. a program where two resources declare one value fails before any write to that value
- *      (its preview fails with no write at all when every side is known at preview);
+ *      (its preview fails with no write at all when every side is known at preview; without a
+ *      preview, the side checked first may set its own value, never the other's);
  *   4. no secret input's text appears in any output of any command, nor in `pulumi stack export`;
  *   5. `pulumi preview` and `pulumi refresh` write nothing.
  * A broken promise throws a {@link Broken} naming it, with the run's output.
  */
-import { spawn } from "node:child_process";
-import { setTimeout as sleep } from "node:timers/promises";
 import { withoutSystemTags } from "../../provider/client";
 import type { RunningEmulator } from "../../provider/emulator";
-import type { ProgramWorkspace } from "../support/program";
-import { conflicts, declarations, type Program, render, secretTexts } from "./model";
+import { type CancelDelays, type Cut, cutRun, cutSaid, isWrite } from "./interrupts";
+import { conflicts, declarations, type Program, secretTexts } from "./model";
+import type { Stack } from "./stacks";
 import { liveValues, namesOfValue, type WorldRule } from "./world";
 
 /** A promise the run broke. */
@@ -38,8 +41,6 @@ interface Run {
   writes: string[];
 }
 
-/** Requests that change the service: every method but GET, less the Policies V2 dry runs (validation only). */
-const isWrite = (r: { method: string; operation?: string }) => r.method !== "GET" && !(r.operation ?? "").includes("dryRun");
 const clip = (text: string, max = 6000) => (text.length > max ? `${text.slice(0, max / 2)}\n…\n${text.slice(-max / 2)}` : text);
 
 /** The messages of a run's `Diagnostics:` sections, each on one line. */
@@ -77,12 +78,20 @@ export function names(message: string, key: string, before?: string): boolean {
   return field === undefined || FIELD_WORDS[field]!.test(message);
 }
 
+/** An `up` cut short: the values it changed, and whether it ended killed (SIGKILL, nothing recorded) or stopped on a signal it could handle. */
+interface CutUp {
+  killed: boolean;
+  changed: string[];
+}
+
 /** One workflow on one stack: the CLI, the emulator and what the promises need to remember. */
 export class Workflow {
   /** The service before the stack's first `up` (since its creation or its last `destroy`). */
   snapshot: Map<string, string> | undefined;
   /** Messages of every run since the snapshot. */
   messages: string[] = [];
+  /** The `up`s cut short since the snapshot. */
+  cuts: CutUp[] = [];
   /** Every secret text any program of the workflow gave. */
   secrets = new Set<string>();
   /** Texts any program gave in clear (not secrets, whatever another program did). */
@@ -90,17 +99,20 @@ export class Workflow {
   program: Program = [];
 
   constructor(
-    readonly workspace: ProgramWorkspace,
+    readonly stack: Stack,
     readonly emulator: RunningEmulator,
     readonly rules: readonly WorldRule[],
+    readonly delays: CancelDelays,
   ) {}
 
   /** Runs `pulumi args`, with the request log cleared first; checks promise 4 on its output. */
-  async run(args: string[], options: { interruptAfterWrites?: number } = {}): Promise<Run> {
+  async run(args: string[]): Promise<Run> {
     this.emulator.requests().length = 0;
-    const result = options.interruptAfterWrites
-      ? await this.interrupted(args, options.interruptAfterWrites)
-      : await this.workspace.run(args, { allowFailure: true });
+    return this.record(args, await this.stack.run(args, { allowFailure: true }));
+  }
+
+  /** What a run printed and wrote; its messages remembered, promise 4 checked on its output. */
+  private record(args: string[], result: { status: number | null; stdout: string; stderr: string }): Run {
     const out = `$ pulumi ${args.join(" ")}\n${result.stdout}\n${result.stderr}`;
     const writes = this.emulator
       .requests()
@@ -111,32 +123,26 @@ export class Workflow {
     return { status: result.status, out, writes };
   }
 
-  /** `pulumi args` killed with its process group once `writes` writes have reached the service (answers slowed down meanwhile). */
-  private async interrupted(args: string[], writes: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    this.emulator.setFaults({ latencyMs: 150 });
-    const child = spawn("pulumi", [...args, "--non-interactive"], {
-      cwd: this.workspace.dir,
-      env: this.workspace.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    // "exit", not "close": the provider process (a process group of its own) may hold the pipes a moment longer.
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    let done = false;
-    void exited.then(() => (done = true));
-    const deadline = Date.now() + 60_000;
-    while (!done && this.emulator.requests().filter(isWrite).length < writes && Date.now() < deadline) await sleep(5);
-    if (!done) process.kill(-child.pid!, "SIGKILL");
-    const status = await exited;
-    await sleep(200);
-    child.stdout.destroy();
-    child.stderr.destroy();
-    this.emulator.setFaults({ latencyMs: 0 });
-    return { status, stdout, stderr };
+  /**
+   * `pulumi args` cut as `cut` says, then the README's recovery: `pulumi cancel` (a file backend
+   * has no lock for it to release: its error is ignored) and `pulumi refresh
+   * --clear-pending-creates`, which must pass. Remembers the values the cut run changed for
+   * promise 2. Returns what happened, in words.
+   */
+  private async cutUp(args: string[], cut: Cut): Promise<string> {
+    const before = liveValues(this.emulator.state());
+    this.emulator.requests().length = 0;
+    const run = await cutRun(this.stack, this.emulator, args, cut, this.delays);
+    this.record(args, run);
+    const after = liveValues(this.emulator.state());
+    if (run.signals.length) {
+      const changed = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k));
+      this.cuts.push({ killed: run.signals.includes("SIGKILL"), changed });
+    }
+    await this.run(["cancel", "--yes"]);
+    const refresh = await this.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
+    if (refresh.status !== 0) throw new Broken(0, `refresh after the cut up (${cutSaid(cut, run)}) failed:\n${clip(refresh.out)}`);
+    return cutSaid(cut, run);
   }
 
   /** Promise 4 on one text: no secret text of any program of the workflow in it, unless a program gave it in clear. */
@@ -146,34 +152,39 @@ export class Workflow {
         throw new Broken(4, `the secret text ${JSON.stringify(secret)} appears in clear in ${where}:\n${clip(excerpt(text, secret))}`);
   }
 
-  /** Makes `program` the stack's program (index.js) and learns its secret texts. */
+  /** Makes `program` the stack's program and learns its secret texts. */
   write(program: Program): void {
     const { secret, clear } = secretTexts(program, this.rules);
     for (const text of clear) this.clear.add(text);
     for (const text of secret) if (!this.clear.has(text)) this.secrets.add(text);
     for (const text of this.clear) this.secrets.delete(text);
-    this.workspace.write(render(program));
+    this.stack.write(program);
   }
 
-  /** Applies `program` with `up` and checks promises 1, 3 and 5; a conflicting program is checked to fail and is then reverted. */
-  async apply(program: Program, options: { preview?: boolean; interruptAfterWrites?: number; invalid?: boolean } = {}): Promise<void> {
+  /**
+   * Applies `program` with `up` (its own preview first, or `--skip-preview`) and checks promises
+   * 1, 3 and 5; a conflicting program is checked to fail and is then reverted. With `cut`, a
+   * first `up` is cut short and recovered from before the `up` that must pass. Returns what a cut
+   * did, in words.
+   */
+  async apply(
+    program: Program,
+    options: { preview?: boolean; skipPreview?: boolean; cut?: Cut; invalid?: boolean } = {},
+  ): Promise<string | undefined> {
     this.write(program);
-    if (options.invalid) return this.invalid();
+    if (options.invalid) return void (await this.invalid());
+    const upArgs = ["up", "--yes", ...(options.skipPreview ? ["--skip-preview"] : [])];
     const found = conflicts(program, this.rules);
-    if (found.length) return this.refused(program, found);
+    if (found.length) return void (await this.refused(program, found, upArgs, options.preview));
     if (options.preview) await this.preview(false);
     if (!this.snapshot) this.startSnapshot();
-    if (options.interruptAfterWrites) {
-      await this.run(["up", "--yes", "--skip-preview"], { interruptAfterWrites: options.interruptAfterWrites });
-      await this.run(["cancel", "--yes"]);
-      const refresh = await this.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
-      if (refresh.status !== 0) throw new Broken(0, `refresh after the interrupted up failed:\n${clip(refresh.out)}`);
-    }
-    const up = await this.run(["up", "--yes", "--skip-preview"]);
-    if (up.status !== 0) throw new Broken(0, `up failed:\n${clip(up.out)}`);
+    const cut = options.cut ? await this.cutUp(upArgs, options.cut) : undefined;
+    const up = await this.run(upArgs);
+    if (up.status !== 0) throw new Broken(0, `up failed${cut ? ` (after an up cut: ${cut})` : ""}:\n${clip(up.out)}`);
     this.program = program;
     await this.checkLive();
     await this.preview(true);
+    return cut;
   }
 
   /** A program with a typo: its preview fails and writes nothing (promise 4 is checked on its output by `run`); then the program is reverted. */
@@ -188,6 +199,7 @@ export class Workflow {
   private startSnapshot(): void {
     this.snapshot = liveValues(this.emulator.state());
     this.messages = [];
+    this.cuts = [];
   }
 
   /** Promise 5 (and, with `noChanges`, the second half of promise 1): a preview that passes and writes nothing. */
@@ -201,25 +213,34 @@ export class Workflow {
       );
   }
 
-  /** Promise 3: the preview (when every side is known there) and the up fail, and neither changes a conflicting value; then the program is reverted. */
-  private async refused(program: Program, found: ReturnType<typeof conflicts>): Promise<void> {
+  /**
+   * Promise 3: the preview (when asked, and every side is known there) and the up fail, and
+   * neither changes a conflicting value, but for the side checked first by an `up
+   * --skip-preview`, which may set its own; then the program is reverted.
+   */
+  private async refused(program: Program, found: ReturnType<typeof conflicts>, upArgs: string[], preview = false): Promise<void> {
     const what = found.map((c) => `${c.key} declared by ${c.owners.join(" and ")}`).join("; ");
-    if (found.some((c) => c.atPreview)) {
+    if (preview && found.some((c) => c.atPreview)) {
       const preview = await this.run(["preview"]);
       if (preview.writes.length) throw new Broken(5, `the preview of a conflicting program wrote: ${preview.writes.join(", ")}`);
       if (preview.status === 0) throw new Broken(3, `the preview of a program with a conflict passed (${what}):\n${clip(preview.out)}`);
     }
     const before = liveValues(this.emulator.state());
     if (!this.snapshot) this.startSnapshot();
-    const up = await this.run(["up", "--yes"]);
+    const up = await this.run(upArgs);
     const after = liveValues(this.emulator.state());
-    const flipped = found
-      .filter((c) => before.get(c.key) !== after.get(c.key))
-      .map((c) => `${c.key}: ${before.get(c.key)} → ${after.get(c.key)}`);
+    const changed = found.filter((c) => before.get(c.key) !== after.get(c.key));
+    const flipped = (conflicts: typeof found) => conflicts.map((c) => `${c.key}: ${before.get(c.key)} → ${after.get(c.key)}`).join(", ");
     if (up.status === 0)
-      throw new Broken(3, `an up with a conflict passed (${what}); values changed: ${flipped.join(", ") || "none"}:\n${clip(up.out)}`);
-    if (flipped.length) throw new Broken(3, `an up with a conflict (${what}) failed but changed ${flipped.join(", ")}:\n${clip(up.out)}`);
-    if (found.some((c) => c.atPreview) && up.writes.length)
+      throw new Broken(3, `an up with a conflict passed (${what}); values changed: ${flipped(changed) || "none"}:\n${clip(up.out)}`);
+    const previewed = !upArgs.includes("--skip-preview");
+    // Without a preview, the resource checked first may have written (docs/concepts/promises.md, 3): its own value, never a third.
+    const { expectations } = declarations(program, this.rules);
+    const bySide = (c: (typeof found)[number]) =>
+      expectations.some((e) => e.key === c.key && c.owners.includes(e.owner) && e.holds(after.get(c.key)));
+    const wrong = previewed ? changed : changed.filter((c) => !bySide(c));
+    if (wrong.length) throw new Broken(3, `an up with a conflict (${what}) failed but changed ${flipped(wrong)}:\n${clip(up.out)}`);
+    if (previewed && found.some((c) => c.atPreview) && up.writes.length)
       throw new Broken(3, `an up with a conflict known at preview (${what}) wrote: ${up.writes.join(", ")}`);
     this.write(this.program);
   }
@@ -233,8 +254,8 @@ export class Workflow {
         1,
         `after up, not live as declared: ${wrong.map((e) => `${e.key} is ${live.get(e.key)}, ${e.owner} declares ${e.declared}`).join("; ")}`,
       );
-    this.checkSecrets(await this.workspace.exported(), "the exported state (pulumi stack export)");
-    const state = await this.workspace.resources({ showSecrets: true });
+    this.checkSecrets(await this.stack.exported(), "the exported state (pulumi stack export)");
+    const state = await this.stack.resources({ showSecrets: true });
     for (const decl of this.program) {
       const outputs = unwrapSecrets(state[decl.name]?.outputs) as Record<string, unknown> | undefined;
       if (!outputs) throw new Broken(1, `after up, the state has no ${decl.kind} "${decl.name}"`);
@@ -260,11 +281,25 @@ export class Workflow {
     const live = liveValues(this.emulator.state());
     const keys = new Set([...snapshot.keys(), ...live.keys()]);
     const left = [...keys].filter((k) => snapshot.get(k) !== live.get(k));
-    const silent = left.filter((k) => !this.messages.some((m) => names(m, k, snapshot.get(k))));
+    const killed = new Set(this.cuts.filter((c) => c.killed).flatMap((c) => c.changed));
+    const cancelled = new Set(this.cuts.filter((c) => !c.killed).flatMap((c) => c.changed));
+    const destroyMessages = diagnostics(destroy.out);
+    const excused = (k: string) =>
+      killed.has(k)
+        ? // After a SIGKILL, the original may be lost (without a local journal): the destroy must say what it leaves.
+          destroyMessages.some((m) => names(m, k))
+        : !cancelled.has(k) && this.messages.some((m) => names(m, k, snapshot.get(k)));
+    const silent = left.filter((k) => !excused(k));
+    const why = (k: string) =>
+      killed.has(k)
+        ? " (changed by an up killed with SIGKILL: destroy's own output must name it)"
+        : cancelled.has(k)
+          ? " (changed by an up cut by SIGINT or SIGTERM, which leave time to record its original)"
+          : "";
     if (silent.length)
       throw new Broken(
         2,
-        `after destroy, not as before the stack's first up, and no message named it: ${silent.map((k) => `${k} was ${snapshot.get(k) ?? "absent"}, is ${live.get(k) ?? "absent"}`).join("; ")}\n${clip(destroy.out)}`,
+        `after destroy, not as before the stack's first up, and no message named it: ${silent.map((k) => `${k} was ${snapshot.get(k) ?? "absent"}, is ${live.get(k) ?? "absent"}${why(k)}`).join("; ")}\n${clip(destroy.out)}`,
       );
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The model of a workflow: the program as a list of declared resources, rendered as the
- * `index.js` a user would write, and what it promises: the value each resource declares (checked
+ * The model of a workflow: the program as a list of declared resources (render.ts writes it as
+ * each front end's program), and what it promises: the value each resource declares (checked
  * live after `up`), which values two resources declare (a conflict, refused before any write), and
  * which texts are secret (never printed).
  */
@@ -41,22 +41,6 @@ const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
   );
-
-/** The program as a runnable `index.js` (the packed package, `pulumi` and `semgrep` in scope). */
-export function render(program: Program): string {
-  const lines = program.map((decl) => {
-    const props = Object.entries(decl.props).map(([key, value]) =>
-      decl.secret.includes(key) ? `${key}: pulumi.secret(${json(value)})` : `${key}: ${json(value)}`,
-    );
-    const options = [
-      ...(decl.alias ? [`aliases: [{ name: ${json(decl.alias)} }]`] : []),
-      ...(decl.dependsOn ? [`dependsOn: [resources[${json(decl.dependsOn)}]]`] : []),
-    ];
-    const opts = options.length ? `, { ${options.join(", ")} }` : "";
-    return `resources[${json(decl.name)}] = new semgrep.${decl.kind}(${json(decl.name)}, { ${props.join(", ")} }${opts});`;
-  });
-  return `const pulumi = require("@pulumi/pulumi");\nconst semgrep = require("pulumi-semgrep");\nconst resources = {};\n${lines.join("\n")}\n`;
-}
 
 /** The inputs every resource of a kind has, by kind. */
 export function identity(kind: Kind): Record<string, unknown> {
@@ -254,12 +238,14 @@ export function conflicts(program: Program, rules: readonly WorldRule[]): Confli
 /**
  * The texts promise 4 must never find in clear: the strings of secret inputs that hold `SECRET`,
  * and the rule paths of secret `modes` (their keys), unless some input in clear names them too, or
- * a selector in clear matches them.
+ * a selector in clear matches them. A selector does not make clear a rule another resource
+ * declares in a secret input (issue 34, item 1): the two conflict, and the selector's refusal
+ * must not name the rule, whose secrecy travels with the other resource's claim.
  */
 export function secretTexts(program: Program, rules: readonly WorldRule[]): { secret: string[]; clear: Set<string> } {
   const inSecret = new Set<string>();
   const inClear = new Set<string>();
-  const strings = (value: unknown, into: Set<string>): void => {
+  const strings = (value: unknown, into: Set<string>): Set<string> => {
     if (typeof value === "string") into.add(value);
     else if (Array.isArray(value)) value.forEach((v) => strings(v, into));
     else if (value && typeof value === "object")
@@ -267,11 +253,26 @@ export function secretTexts(program: Program, rules: readonly WorldRule[]): { se
         into.add(k);
         strings(v, into);
       }
+    return into;
+  };
+  const secretOf = (decl: Decl) =>
+    strings(
+      decl.secret.map((key) => decl.props[key]),
+      new Set<string>(),
+    );
+  /** Rules `decl` declares through a secret input. */
+  const secretRules = (decl: Decl) => {
+    const texts = secretOf(decl);
+    return [...rulesOf(decl, rules).keys()].filter((path) => texts.has(path));
   };
   for (const decl of program) {
     for (const [key, value] of Object.entries(decl.props)) strings(value, decl.secret.includes(key) ? inSecret : inClear);
-    if (decl.kind === "PolicyRuleModes" && decl.props.select && !decl.secret.includes("select"))
-      selected(rules, decl.props.select as Selector).forEach((path) => inClear.add(path));
+    if (decl.kind === "PolicyRuleModes" && decl.props.select && !decl.secret.includes("select")) {
+      const claimedInSecret = new Set(program.filter((other) => other !== decl).flatMap(secretRules));
+      selected(rules, decl.props.select as Selector)
+        .filter((path) => !claimedInSecret.has(path))
+        .forEach((path) => inClear.add(path));
+    }
   }
   const paths = new Set(rules.map((r) => r.path));
   return { secret: [...inSecret].filter((text) => !inClear.has(text) && (text.includes("SECRET") || paths.has(text))), clear: inClear };
