@@ -343,6 +343,8 @@ async function floorColumn(installedDir, resources) {
  * as median and spread, and the ratios of the medians (wall and CPU: the CPU seconds move less
  * with the machine's load than the wall time does).
  * @param {Record<string, Array<{ wallSeconds: number, cpuSeconds?: number }>>} ups by column: "dynamic", "floor", and "native" when it ran
+ * @returns {{ runs: number, ratio: Record<string, { wall?: number, cpu?: number }> } &
+ *           Record<string, { wallSeconds: ReturnType<typeof spread>, cpuSeconds?: ReturnType<typeof spread> }>}
  */
 export function upAgainstFloor(ups) {
   const figures = (rows) => ({
