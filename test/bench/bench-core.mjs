@@ -1,7 +1,8 @@
 // The benchmark's engine: a stack of ProjectSettings, ProjectTags and ManagedScan on N projects,
 // PolicyRuleMode resources across two policies and an SBOM export, driven through the real Pulumi CLI against
 // the emulator, phase by phase; the same number of no-I/O dynamic resources as the engine's
-// floor; the state size; and a run under injected faults. Used by `npm run bench` (full size)
+// floor, whose `up` is measured interleaved with ours, several times each (medians and spread);
+// the state size; and a run under injected faults. Used by `npm run bench` (full size)
 // and by the test suite (small size, request counts asserted exactly).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -147,6 +148,36 @@ export function childrenCpuSeconds() {
 }
 
 /**
+ * The median and the spread of some measurements: a machine shared with other work moves single
+ * runs by tens of percent, so the benchmark reports no figure from one run alone.
+ * @param {number[]} samples
+ * @returns {{ median: number, min: number, max: number, samples: number[] }}
+ */
+export function spread(samples) {
+  if (!samples.length) throw new Error("no measurements to summarize");
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return { median: Number(median.toFixed(2)), min: sorted[0], max: sorted.at(-1), samples };
+}
+
+/**
+ * Runs `rounds` rounds, each calling every step once in the order given: the `up` of each column
+ * and of the floor, one after the other, then again, so that a load that comes and goes on a
+ * shared machine falls on all of them alike rather than on whichever ran during it.
+ * @template T
+ * @param {number} rounds
+ * @param {Array<[string, (round: number) => Promise<T>]>} steps by name
+ * @returns {Promise<Record<string, T[]>>} each step's results, by name, in round order
+ */
+export async function interleave(rounds, steps) {
+  /** @type {Record<string, T[]>} */
+  const results = Object.fromEntries(steps.map(([name]) => [name, []]));
+  for (let round = 0; round < rounds; round++) for (const [name, step] of steps) results[name].push(await step(round));
+  return results;
+}
+
+/**
  * Runs the phases in order (`before(phase)` ahead of each, `between(phase)` after each, both
  * outside the request count and the wall time); each phase's row holds the requests the emulator
  * logged and its writes (every request but a GET), wall seconds, CPU seconds of the `pulumi`
@@ -256,11 +287,7 @@ function stackColumn(ws, emulator, projects, rules, log) {
         column.phases,
         await runPhases(ws, emulator, {
           phases: [phase],
-          // The requests of the rule modes (listing a policy's rules, setting a mode), for the per-rule figures.
-          tally: (requests) => ({
-            ruleModeRequests: requests.filter((r) => r.operation?.startsWith("policies.")).length,
-            operations: byOperation(requests),
-          }),
+          tally,
           between: async () => {
             log(`${phase} done`);
             if (phase !== "up") return;
@@ -271,8 +298,73 @@ function stackColumn(ws, emulator, projects, rules, log) {
           },
         }),
       ),
+    /**
+     * Runs a phase again, for another measurement of it: its row, not stored in `phases`.
+     * @param {string} phase
+     */
+    measure: async (phase) => (await runPhases(ws, emulator, { phases: [phase], tally }))[phase],
   };
   return column;
+}
+
+/** The requests of the rule modes (listing a policy's rules, setting a mode), for the per-rule figures; and every request by operation. */
+function tally(requests) {
+  return {
+    ruleModeRequests: requests.filter((r) => r.operation?.startsWith("policies.")).length,
+    operations: byOperation(requests),
+  };
+}
+
+/**
+ * The engine's floor as a column beside the stack's: `resources` no-I/O dynamic resources
+ * (FLOOR_PROGRAM), `run(phase)` storing its rows in `phases` as a stack column does.
+ * @param {string} installedDir
+ * @param {number} resources
+ */
+async function floorColumn(installedDir, resources) {
+  const ws = await pulumiWorkspace(
+    { "Pulumi.yaml": "name: floor\nruntime: nodejs\n", "index.js": FLOOR_PROGRAM, "spec.json": JSON.stringify({ resources }) },
+    {},
+    join(installedDir, "node_modules"),
+  );
+  const column = {
+    /** @type {Record<string, any>} */
+    phases: {},
+    /** @param {string} phase */
+    run: async (phase) => Object.assign(column.phases, await runPhases(ws, undefined, { phases: [phase] })),
+    /** @param {string} phase */
+    measure: async (phase) => (await runPhases(ws, undefined, { phases: [phase] }))[phase],
+  };
+  return column;
+}
+
+/**
+ * The `up` of each column against the floor's, from every round: each one's wall and CPU seconds
+ * as median and spread, and the ratios of the medians (wall and CPU: the CPU seconds move less
+ * with the machine's load than the wall time does).
+ * @param {Record<string, Array<{ wallSeconds: number, cpuSeconds?: number }>>} ups by column: "dynamic", "floor", and "native" when it ran
+ * @returns {{ runs: number, ratio: Record<string, { wall?: number, cpu?: number }> } &
+ *           Record<string, { wallSeconds: ReturnType<typeof spread>, cpuSeconds?: ReturnType<typeof spread> }>}
+ */
+export function upAgainstFloor(ups) {
+  const figures = (rows) => ({
+    wallSeconds: spread(rows.map((r) => r.wallSeconds)),
+    cpuSeconds: rows.every((r) => r.cpuSeconds !== undefined) ? spread(rows.map((r) => r.cpuSeconds)) : undefined,
+  });
+  const columns = Object.fromEntries(Object.entries(ups).map(([name, rows]) => [name, figures(rows)]));
+  const ratio = (name, measure) => {
+    const [up, floor] = [columns[name]?.[measure]?.median, columns.floor?.[measure]?.median];
+    return up === undefined || !floor ? undefined : Number((up / floor).toFixed(2));
+  };
+  return {
+    runs: ups.floor.length,
+    ...columns,
+    ratio: Object.fromEntries(
+      Object.keys(columns)
+        .filter((name) => name !== "floor")
+        .map((name) => [name, { wall: ratio(name, "wallSeconds"), cpu: ratio(name, "cpuSeconds") }]),
+    ),
+  };
 }
 
 /**
@@ -321,10 +413,14 @@ async function nativeWorkspace(installedDir, files, credentials) {
 
 /**
  * @param {{ installedDir: string, preset?: "demo" | "large", projects?: number, rules?: [number, number],
- *           faultRate?: number, floor?: boolean, native?: boolean, log?: (line: string) => void }} options
+ *           faultRate?: number, floor?: boolean, upRuns?: number, native?: boolean, log?: (line: string) => void }} options
  *   native: beside the Node.js program through the dynamic provider (the result's own rows), the
  *   same stack as a YAML program through the installed package's plugin (`native`), phase by
  *   phase in turn, each against its own emulator of the preset
+ *   floor: the engine's floor (as many no-I/O dynamic resources) as a third column, phase by phase in turn too
+ *   upRuns: how many times the `up` of each column and of the floor is measured, interleaved (the
+ *   first time in the phases; each time after it, `up` then `destroy` again, the columns in turn):
+ *   `upVsFloor` gives each one's median and spread and the ratios of the medians
  */
 export async function runBench({
   installedDir,
@@ -333,6 +429,7 @@ export async function runBench({
   rules: [sastRules, secretsRules] = [200, 100],
   faultRate = 0.3,
   floor = true,
+  upRuns = 3,
   native: nativeColumn = true,
   log = () => {},
 }) {
@@ -373,25 +470,46 @@ export async function runBench({
       );
       native = stackColumn(yamlStack, nativeEmulator, projects, rules, (line) => log(`  native ${line}`));
     }
-    // Phase by phase, the two columns in turn: a shared machine's load falls on both alike.
-    for (const phase of PHASES) {
-      await dynamic.run(phase);
-      await native?.run(phase);
-    }
+    const floored = floor ? await floorColumn(installedDir, resources) : undefined;
+    /** @type {Array<[string, NonNullable<typeof dynamic | typeof floored>]>} the columns in the order each round runs them: the floor between the two stacks */
+    const columns = [["dynamic", dynamic], ...(floored ? [["floor", floored]] : []), ...(native ? [["native", native]] : [])];
+    // Phase by phase, the columns in turn: a shared machine's load falls on all alike.
+    for (const phase of PHASES) for (const [, column] of columns) await column.run(phase);
+    // The up again, interleaved as well: up, floor, up; up, floor, up; ... (each destroyed after
+    // its up, so that every up starts from the service and the state the first one found).
+    const again = floored
+      ? await interleave(
+          upRuns - 1,
+          columns.map(([name, column]) => [
+            name,
+            async (round) => {
+              log(`${name} up and destroy, run ${round + 2} of ${upRuns}`);
+              return { up: await column.measure("up"), destroy: await column.measure("destroy") };
+            },
+          ]),
+        )
+      : {};
     const { phases, stateBytes, stateByKind, afterUp } = dynamic;
     for (const column of [dynamic, native]) if (column) for (const phase of PHASES) column.phases[phase].minimumRequests = minimum[phase];
+    // Every up and destroy after the first, each row beside its minimum (the run fails above it).
+    const repeats = Object.fromEntries(
+      Object.entries(again)
+        .filter(([name]) => name !== "floor")
+        .map(([name, rounds]) => [
+          name,
+          rounds.map(({ up, destroy }) => ({
+            up: { ...up, minimumRequests: minimum.up },
+            destroy: { ...destroy, minimumRequests: minimum.destroy },
+          })),
+        ]),
+    );
     const restored = managedState(emulator, projects, rules) === managedState({ state: () => initial }, projects, rules);
-
-    let floorPhases;
-    if (floor) {
-      log("engine floor: as many no-I/O dynamic resources");
-      const floorStack = await pulumiWorkspace(
-        { "Pulumi.yaml": "name: floor\nruntime: nodejs\n", "index.js": FLOOR_PROGRAM, "spec.json": JSON.stringify({ resources }) },
-        {},
-        join(installedDir, "node_modules"),
-      );
-      floorPhases = await runPhases(floorStack, undefined);
-    }
+    const floorPhases = floored?.phases;
+    const upVsFloor = floored
+      ? upAgainstFloor(
+          Object.fromEntries(columns.map(([name, column]) => [name, [column.phases.up, ...(again[name] ?? []).map((r) => r.up)]])),
+        )
+      : undefined;
 
     let faults;
     if (faultRate > 0) {
@@ -448,7 +566,10 @@ export async function runBench({
       resources,
       ruleModes: rules.length,
       ...dynamicFigures,
-      engineFloorRatio: floorPhases ? Number((phases.up.wallSeconds / floorPhases.up.wallSeconds).toFixed(2)) : undefined,
+      // The ratio of the medians of the interleaved runs (upVsFloor), not of one run each.
+      engineFloorRatio: upVsFloor?.ratio.dynamic.wall,
+      upVsFloor,
+      repeats,
       floorPhases,
       stateBytes,
       destroyRestoredEverything: restored,
@@ -475,8 +596,9 @@ export function formatTable(result) {
     );
   }
   lines.push(
-    `resources: ${result.resources}; engineFloorRatio (up): ${result.engineFloorRatio}; state bytes per resource: ${result.stateBytesPerResource}; destroy restored everything: ${result.destroyRestoredEverything}`,
+    `resources: ${result.resources}; engineFloorRatio (up, ratio of the medians): ${result.engineFloorRatio}; state bytes per resource: ${result.stateBytesPerResource}; destroy restored everything: ${result.destroyRestoredEverything}`,
   );
+  if (result.upVsFloor) lines.push(...formatUpVsFloor(result.upVsFloor));
   if (result.faults) {
     const f = result.faults;
     lines.push(
@@ -484,6 +606,25 @@ export function formatTable(result) {
     );
   }
   return lines.join("\n");
+}
+
+/**
+ * The `up` against the floor (`upVsFloor`): each column's median and spread, wall and CPU, and the ratios of the medians.
+ * @param {ReturnType<typeof upAgainstFloor>} upVsFloor
+ * @returns {string[]}
+ */
+function formatUpVsFloor(upVsFloor) {
+  const figure = (f) => (f ? `${f.median.toFixed(2)} (${f.min.toFixed(2)}-${f.max.toFixed(2)})`.padStart(20) : "-".padStart(20));
+  const names = ["dynamic", "floor", "native"].filter((name) => upVsFloor[name]);
+  const labels = { dynamic: "dynamic up", floor: "floor up", native: "native up" };
+  return [
+    `up against the engine floor, ${upVsFloor.runs} run(s) each, interleaved: median (min-max)`,
+    `${"".padEnd(11)} ${"wall s".padStart(20)} ${"CPU s".padStart(20)}`,
+    ...names.map((name) => `${labels[name].padEnd(11)} ${figure(upVsFloor[name].wallSeconds)} ${figure(upVsFloor[name].cpuSeconds)}`),
+    `ratio of the medians to the floor's: ${Object.entries(upVsFloor.ratio)
+      .map(([name, r]) => `${name} wall ${r.wall ?? "-"}, CPU ${r.cpu ?? "-"}`)
+      .join("; ")}`,
+  ];
 }
 
 /**

@@ -22,12 +22,13 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, beforeAll, describe, expect, inject, it } from "vitest";
-import { PHASES } from "./bench-core.mjs";
+import { interleave, PHASES, spread, upAgainstFloor } from "./bench-core.mjs";
 import { minimumV2Requests, V2_PHASES } from "./bench-v2.mjs";
 import { type CommandRun, runCommand } from "../support/run-command";
 
-/** The sizes; every other flag is left at its default. */
+/** The sizes, and one measured up each (the ups again for medians are `npm run bench`'s); every other flag is left at its default. */
 const SMALL = {
+  "up-runs": 1,
   projects: 3,
   "sast-rules": 6,
   "secrets-rules": 3,
@@ -41,6 +42,7 @@ const SMALL = {
 
 interface Phase {
   requests: number;
+  wallSeconds: number;
   writes: number;
   minimumRequests: number;
 }
@@ -74,6 +76,9 @@ interface BenchResult {
     requestsIdentical: boolean;
   };
   floorPhases?: Record<string, Phase>;
+  engineFloorRatio?: number;
+  upVsFloor?: UpVsFloor;
+  repeats: Record<string, unknown[]>;
   faults?: { converged: boolean; identicalToFaultFree: boolean; sbomExportsStarted: number; retries: number };
   v2: {
     phases: Record<string, Phase & { reads: number; dryRuns: number }>;
@@ -88,6 +93,19 @@ interface BenchResult {
     firstUp: AdoptStep & { resources: number };
     serviceUnchanged: boolean;
   };
+}
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  samples: number[];
+}
+interface UpVsFloor {
+  runs: number;
+  dynamic: { wallSeconds: Spread; cpuSeconds?: Spread };
+  floor: { wallSeconds: Spread; cpuSeconds?: Spread };
+  native?: { wallSeconds: Spread; cpuSeconds?: Spread };
+  ratio: Record<string, { wall?: number; cpu?: number }>;
 }
 interface AdoptStep {
   requests: number;
@@ -136,6 +154,27 @@ describe("npm run bench, small", () => {
     expect(v1.stateBytesPerResource).toBeLessThan(5000);
     expect(v1.faults).toMatchObject({ converged: true, identicalToFaultFree: true, sbomExportsStarted: 1 });
     expect(v1.faults!.retries).toBeGreaterThan(0);
+  });
+
+  it("v1 against the engine floor: each up's median and spread (one run here), the ratio of the medians in engineFloorRatio", () => {
+    const v1 = result();
+    const upVsFloor = v1.upVsFloor!;
+    expect(upVsFloor.runs).toBe(1);
+    expect(v1.repeats).toEqual({ dynamic: [], native: [] }); // no up again at one run
+    const ups = { dynamic: v1.phases.up!, floor: v1.floorPhases!.up!, native: v1.native!.phases.up! };
+    for (const [name, up] of Object.entries(ups)) {
+      const wall = up.wallSeconds as number;
+      expect({ name, wall: upVsFloor[name as keyof typeof ups]!.wallSeconds }).toEqual({
+        name,
+        wall: { median: wall, min: wall, max: wall, samples: [wall] },
+      });
+      expect(upVsFloor[name as keyof typeof ups]!.cpuSeconds!.samples).toHaveLength(1);
+    }
+    const ratio = (name: "dynamic" | "native") => Number(((ups[name].wallSeconds as number) / ups.floor.wallSeconds).toFixed(2));
+    expect(upVsFloor.ratio.dynamic!.wall).toBe(ratio("dynamic"));
+    expect(upVsFloor.ratio.native!.wall).toBe(ratio("native"));
+    expect(v1.engineFloorRatio).toBe(upVsFloor.ratio.dynamic!.wall);
+    expect(run.output).toMatch(/up against the engine floor, 1 run\(s\) each, interleaved: median \(min-max\)/);
   });
 
   it("v1 native: the YAML program through the plugin makes the dynamic column's requests, operation by operation, in every phase; restores on destroy", () => {
@@ -234,6 +273,36 @@ describe("npm run bench, small", () => {
     expect(firstUp.requests).toBe(5 + 4);
     expect(firstUp.writes).toBe(0);
     expect(serviceUnchanged).toBe(true);
+  });
+});
+
+describe("the up against the floor, measured interleaved", () => {
+  it("runs the steps round by round, each once per round in the order given (up, floor, up; up, floor, up)", async () => {
+    const ran: string[] = [];
+    const step = (name: string) => async (round: number) => {
+      ran.push(`${name} ${round}`);
+      return round;
+    };
+    const results = await interleave(3, [
+      ["dynamic", step("dynamic")],
+      ["floor", step("floor")],
+      ["native", step("native")],
+    ]);
+    expect(ran).toEqual(["dynamic 0", "floor 0", "native 0", "dynamic 1", "floor 1", "native 1", "dynamic 2", "floor 2", "native 2"]);
+    expect(results).toEqual({ dynamic: [0, 1, 2], floor: [0, 1, 2], native: [0, 1, 2] });
+  });
+
+  it("reports the median and the spread of each, and the ratio of the medians, not of one run", () => {
+    expect(spread([17.5, 10.4, 11])).toEqual({ median: 11, min: 10.4, max: 17.5, samples: [17.5, 10.4, 11] });
+    expect(spread([3, 1, 2, 10])).toMatchObject({ median: 2.5, min: 1, max: 10 });
+    const figures = upAgainstFloor({
+      dynamic: [20, 14, 15].map((wallSeconds, i) => ({ wallSeconds, cpuSeconds: [9, 8, 10][i]! })),
+      floor: [17.5, 10.4, 10].map((wallSeconds) => ({ wallSeconds, cpuSeconds: 4 })),
+    });
+    expect(figures.runs).toBe(3);
+    expect(figures.dynamic!.wallSeconds.median).toBe(15);
+    expect(figures.floor!.wallSeconds).toMatchObject({ median: 10.4, min: 10, max: 17.5 });
+    expect(figures.ratio).toEqual({ dynamic: { wall: 1.44, cpu: 2.25 } }); // 15 / 10.4 and 9 / 4
   });
 });
 
