@@ -17,11 +17,8 @@ export interface KnownDefect {
 
 export const KNOWN_DEFECTS: KnownDefect[] = [
   {
-    defect: "issue 34, item 1: a secret printed by another resource",
-    steps: ["secret-conflict"],
-    caughtBy: "promise 4: the refusal of the side in clear names the secret side's rule path (or value)",
-  },
-  {
+    // PolicyRuleModes stops at the cancel and journals its originals (test/e2e/interrupted-writes.test.ts);
+    // left out until the other kinds' cut ups hold too (dynamic seed 73: a ProjectSettings cut, then renamed without an alias).
     defect: "issue 34, item 2: an interrupted create loses its originals, and destroy says nothing",
     steps: ["interrupt", "kill"],
     caughtBy:
