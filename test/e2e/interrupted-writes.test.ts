@@ -185,9 +185,7 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
       emulator.setFaults({ latencyMs: 0 });
       await recover(workspace);
       expect([...modesOf(emulator).values()].every((mode) => mode === "MODE_BLOCK")).toBe(true);
-      await workspace.run(["destroy", "--yes", "--skip-preview"]);
-      const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
-      expect(changed, "rules destroy left changed").toEqual([]);
+      expect(await destroyLeftChanged(workspace, emulator, preStack), "rules destroy left changed").toEqual([]);
     } finally {
       await emulator.close();
     }
@@ -208,13 +206,17 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
 
       emulator.setFaults({ latencyMs: 0 });
       await recover(workspace);
-      await workspace.run(["destroy", "--yes", "--skip-preview"]);
-      const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
-      expect(changed, "rules destroy left changed").toEqual([]);
+      expect(await destroyLeftChanged(workspace, emulator, preStack), "rules destroy left changed").toEqual([]);
     } finally {
       await emulator.close();
     }
   }, 300_000);
+
+  /** The rules not at their pre-stack mode after `pulumi destroy`. */
+  async function destroyLeftChanged(workspace: PulumiWorkspace, emulator: RunningEmulator, preStack: Map<string, string>) {
+    await workspace.run(["destroy", "--yes", "--skip-preview"]);
+    return [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
+  }
 
   /** Kills the group of `pulumi up` as SIGKILL does (the provider, in a group of its own, stops once it sees the engine gone). */
   async function killed(workspace: PulumiWorkspace, emulator: RunningEmulator) {
@@ -239,9 +241,7 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
       const recovery = await recover(workspace);
       const said = (recovery.stdout + recovery.stderr).replace(/\s+/g, " ");
       expect([...modesOf(emulator).values()].every((mode) => mode === "MODE_BLOCK")).toBe(true);
-      await workspace.run(["destroy", "--yes", "--skip-preview"]);
-      const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode);
-      expect(changed, "rules destroy left changed").toEqual([]);
+      expect(await destroyLeftChanged(workspace, emulator, preStack), "rules destroy left changed").toEqual([]);
       expect(said).toContain("recorded from this machine's journal the modes");
       expect(existsSync(join(workspace.env.XDG_STATE_HOME!, "pulumi-semgrep")), "the journal directory").toBe(true);
     } finally {

@@ -36,6 +36,32 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
   const single = provider("PolicyRuleMode", frontEnd);
   const base = { deploymentId: "1", policyId: SAST_POLICY_ID };
 
+  /**
+   * A giver that set `count` rules in one run and drops them in the next, beside a taker (no
+   * dependsOn) that declares them at MODE_MONITOR, and `extra` rules too: both checked, the
+   * giver's diff done (its offers made), as the engine leaves them before their writes.
+   */
+  async function handOver(count: number, extra: string[] = []) {
+    inStackWithHistory();
+    const paths = rules()
+      .slice(0, count)
+      .map((r) => r.path);
+    const before = paths.map(modeOf);
+    const { id, outs } = await modes.create(
+      await checked(modes, { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" }),
+    );
+    forgetProcessMemory();
+    inStackWithHistory();
+    const giverNow = await checked(modes, { ...base, modes: { [rules()[60]!.path]: "MODE_COMMENT" }, resourceName: "giver" });
+    const taker = await checked(modes, {
+      ...base,
+      modes: Object.fromEntries([...paths, ...extra].map((p) => [p, "MODE_MONITOR"])),
+      resourceName: "taker",
+    });
+    expect((await modes.diff(outs, giverNow, id)).changes).toBe(true);
+    return { paths, before, taker, update: () => modes.update(id, outs, giverNow), read: () => modes.read(id, outs) };
+  }
+
   it("settles a resource's claims after its create and its unchanged diff, with what it recorded", async () => {
     const path = rules()[0]!.path;
     const found = rules()[0]!.policyMode;
@@ -52,83 +78,37 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
   });
 
   it("marks failed a resource whose create fails, so a giver handing it 50 rules does not wait for it", async () => {
-    inStackWithHistory();
-    const paths = rules()
-      .slice(0, 50)
-      .map((r) => r.path);
-    const before = paths.map(modeOf);
-    const giverInputs = { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" };
-    const { id, outs } = await modes.create(await checked(modes, giverInputs));
-    // The next run: the giver drops the 50 rules; a taker (no dependsOn) declares them and one the
-    // policy does not have, so its create fails before any write, beside the giver's update.
-    forgetProcessMemory();
-    inStackWithHistory();
-    const giverNow = await checked(modes, { ...base, modes: { [rules()[60]!.path]: "MODE_COMMENT" }, resourceName: "giver" });
-    const taker = await checked(modes, {
-      ...base,
-      modes: Object.fromEntries([...paths, "no.such.rule"].map((p) => [p, "MODE_MONITOR"])),
-      resourceName: "taker",
-    });
-    expect((await modes.diff(outs, giverNow, id)).changes).toBe(true);
-    const update = modes.update(id, outs, giverNow);
+    // The taker also declares a rule the policy does not have: its create fails before any write.
+    const { paths, before, taker, update } = await handOver(50, ["no.such.rule"]);
+    const updating = update();
     await expect(modes.create(taker)).rejects.toThrow(/no\.such\.rule/);
-    expect(await endsWithin(update, 10_000)).toBe("ended");
+    expect(await endsWithin(updating, 10_000)).toBe("ended");
     // The taker holds nothing: the giver put its 50 originals back.
     expect(paths.map(modeOf)).toEqual(before);
     expect(holderOf(ruleClaim(paths[0]!))).toBeUndefined();
   });
 
   it("wakes a giver when a taker that declared again while it waited settles (its claims replaced)", async () => {
-    inStackWithHistory();
-    const paths = rules()
-      .slice(0, 5)
-      .map((r) => r.path);
-    const { id, outs } = await modes.create(
-      await checked(modes, { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" }),
-    );
-    forgetProcessMemory();
-    inStackWithHistory();
-    const giverNow = await checked(modes, { ...base, modes: { [rules()[60]!.path]: "MODE_COMMENT" }, resourceName: "giver" });
-    const taker = await checked(modes, {
-      ...base,
-      modes: Object.fromEntries(paths.map((p) => [p, "MODE_MONITOR"])),
-      resourceName: "taker",
-    });
-    expect((await modes.diff(outs, giverNow, id)).changes).toBe(true);
-    const update = modes.update(id, outs, giverNow);
+    const { paths, taker, update } = await handOver(5);
+    const updating = update();
     await new Promise((resolve) => setTimeout(resolve, 300)); // the giver waits for the taker now
     await modes.create(taker); // its write declares its rules again, replacing the claims the giver saw
-    expect(await endsWithin(update, 10_000)).toBe("ended");
+    expect(await endsWithin(updating, 10_000)).toBe("ended");
     expect(paths.map(modeOf)).toEqual(paths.map(() => "MODE_MONITOR")); // left to the taker
   });
 
   it("leaves to a taker whose create partly landed the rules it wrote", async () => {
-    inStackWithHistory();
-    const paths = rules()
-      .slice(0, 5)
-      .map((r) => r.path);
     // Removed from the policy after the listing: the taker's write of it fails (404) after the others landed.
     const doomed = rules()
       .slice(6)
       .find((r) => r.policyMode !== "MODE_MONITOR")!.path;
-    const { id, outs } = await modes.create(
-      await checked(modes, { ...base, modes: Object.fromEntries(paths.map((p) => [p, "MODE_COMMENT"])), resourceName: "giver" }),
-    );
-    forgetProcessMemory();
-    inStackWithHistory();
-    const giverNow = await checked(modes, { ...base, modes: { [rules()[60]!.path]: "MODE_COMMENT" }, resourceName: "giver" });
-    const taker = await checked(modes, {
-      ...base,
-      modes: Object.fromEntries([...paths, doomed].map((p) => [p, "MODE_MONITOR"])),
-      resourceName: "taker",
-    });
-    expect((await modes.diff(outs, giverNow, id)).changes).toBe(true);
-    await modes.read(id, outs); // the phase's one listing of the policy, before the rule goes
+    const { paths, taker, update, read } = await handOver(5, [doomed]);
+    await read(); // the phase's one listing of the policy, before the rule goes
     const policy = env.emulator.state().policies.find((p) => p.id === SAST_POLICY_ID)!;
     policy.rules = policy.rules.filter((r) => r.path !== doomed);
     await expect(modes.create(taker)).rejects.toThrow(/landed/);
     expect(paths.map(modeOf)).toEqual(paths.map(() => "MODE_MONITOR"));
-    await modes.update(id, outs, giverNow);
+    await update();
     expect(paths.map(modeOf)).toEqual(paths.map(() => "MODE_MONITOR")); // the giver did not undo the taker's writes
   });
 
