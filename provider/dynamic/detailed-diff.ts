@@ -13,7 +13,8 @@
  */
 import { createRequire } from "node:module";
 import type * as pulumi from "@pulumi/pulumi";
-import { KINDS, type ResourceKind } from "../core/kinds";
+import { fieldRules, KINDS, type ResourceKind } from "../core/kinds";
+import { changedFields } from "../core/runtime/diff";
 import { secretInputsOf } from "../core/runtime/resource-meta";
 import { detailedDiff, type FieldDiff, setDetailedDiff } from "../native/detailed-diff";
 
@@ -58,7 +59,26 @@ export function withDetailedDiff(
 ): pulumi.dynamic.DiffResult {
   if (!result.changes || !patchHost()) return result;
   const secret = [...new Set([...secretInputsOf(olds), ...secretInputsOf(news)])];
-  const fields = detailedDiff(olds, news, Object.keys(KINDS[kind].inputs), result.replaces ?? [], secret);
+  // The host gives a diff the old outputs, not the old inputs. Where an output of an input's name
+  // holds the live value (a project's whole tag list, system tags included; both scan toggles),
+  // a path-by-path comparison would show what the program never declared: such an input is one
+  // entry, when the kind's own rules find it changed. The others (`modes`) are as declared.
+  const inputs = Object.keys(KINDS[kind].inputs);
+  const live = new Set(Object.keys(KINDS[kind].outputs));
+  const changed = new Set(changedFields(olds, news, fieldRules(kind)).map((field) => field.name));
+  const replaces = result.replaces ?? [];
+  const fields = [
+    ...detailedDiff(
+      olds,
+      news,
+      inputs.filter((input) => !live.has(input)),
+      replaces,
+      secret,
+    ),
+    ...inputs
+      .filter((input) => live.has(input) && changed.has(input))
+      .map((input) => ({ path: input, kind: "update" as const, replaces: replaces.includes(input) })),
+  ];
   const changes = result.changes;
   return Object.defineProperty({ ...result }, "changes", {
     enumerable: true,

@@ -145,10 +145,14 @@ describe("examples/drift-check", () => {
       /ProjectSettings::acme-payments-api\] --outputs:-- ~ tags : \[ \[0\]: "team:payments" \[1\]: "pci" \[2\]: "tier:0" \[3\]: "managed-scan" \+ \[4\]: "hotfix" \]/,
     );
     expect(output).toMatch(
-      /ProjectSettings::acme-payments-api\] [^[]*~ tags : \[ \[0\]: "team:payments" \[1\]: "pci" \[2\]: "tier:0" - \[3\]: "hotfix" \]/,
+      /ProjectSettings::acme-payments-api\] [^[]*~ tags: \[ \[0\]: "team:payments" \[1\]: "pci" \[2\]: "tier:0" - \[3\]: "hotfix" \]/,
     );
     expect(output).toContain("~ fullScan: { ~ enabled: true => false }");
     expect(output).toContain("~ fullScan: { ~ enabled: false => true }");
+    // The update of web-app shows only what drifted: its tags, live with the system tag, are as declared.
+    expect(output).toMatch(
+      /ProjectSettings::acme-web-app\] ~ managedScanConfig: \{ diffScan: \{ enabled: true \} ~ fullScan: \{ ~ enabled: false => true \} \} ~ /,
+    );
     expect(output).toContain(`~ deviations : { + ${SQL_INJECTION}: "MODE_MONITOR" }`);
     expect(output).toContain(
       `1 rule is not as it left it (found by refresh, or left by a failed run): ${SQL_INJECTION} (now MODE_MONITOR)`,

@@ -15,7 +15,7 @@ export interface FieldRule {
  * The declared fields whose value differs from the last known live value. A field not declared
  * is not compared (it is not managed). A value not yet known counts as a change.
  */
-function changedFields(olds: Props, news: Props, fields: readonly FieldRule[]): FieldRule[] {
+export function changedFields(olds: Props, news: Props, fields: readonly FieldRule[]): FieldRule[] {
   return fields.filter((field) => {
     const declared = news[field.name];
     if (declared === undefined) return false;
