@@ -112,6 +112,27 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
     expect(paths.map(modeOf)).toEqual(paths.map(() => "MODE_MONITOR")); // the giver did not undo the taker's writes
   });
 
+  it("a delete that leaves a field it managed without an original to a holder found unchanged writes the holder's value back", async () => {
+    // `up --skip-preview` checked "ps-2" before "ps-1": "ps-2" made the project follow its default
+    // branch (recording no original: the branch was the default one), "ps-1" was refused. The next
+    // run drops "ps-2": "ps-1" is unchanged from its state, so the delete must put its branch back.
+    const settings = provider("ProjectSettings", frontEnd);
+    const web = { deploymentSlug: "acme", projectName: "acme/web-app" };
+    const branch = () => env.emulator.state().projects.find((p) => p.name === "acme/web-app")!.primaryBranch;
+    const one = await settings.create(await checked(settings, { ...web, primaryBranch: "main", resourceName: "ps-1" }));
+    forgetProcessMemory();
+    inStackWithHistory();
+    const two = await settings.create(await checked(settings, { ...web, primaryBranch: "None", resourceName: "ps-2" }));
+    expect((await settings.check({ ...web, primaryBranch: "main", resourceName: "ps-1" }, one.outs)).failures).toHaveLength(1);
+    expect(branch()).toBeNull();
+    forgetProcessMemory();
+    inStackWithHistory();
+    const again = await checked(settings, { ...web, primaryBranch: "main", resourceName: "ps-1" });
+    expect((await settings.diff(one.outs, again, one.id)).changes).toBe(false);
+    await settings.delete(two.id, two.outs);
+    expect(branch()).toBe("refs/heads/main");
+  });
+
   it("marks failed a resource whose check is refused (a conflict): nobody waits for it", async () => {
     const path = rules()[1]!.path;
     await checked(single, { ...base, rulePath: path, mode: "MODE_BLOCK", resourceName: "first" });

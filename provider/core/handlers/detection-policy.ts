@@ -158,7 +158,8 @@ export const detectionPolicy: Handler<Kind> = {
     about(subject(props), async () => {
       if (props.restoreOnDelete === false) return;
       const originals = MANAGED.originals(props);
-      const fields = fieldsToUndo(managedFieldsOf(props), { claim: (field) => claimOf(props, field), originals, last: props, same });
+      const managed = managedFieldsOf(props);
+      const fields = fieldsToUndo(managed, { claim: (field) => claimOf(props, field), originals, last: props, same, managed });
       const back = (await planUndo(KIND, props, fields)) as Partial<DetectionFields>;
       if (Object.keys(back).length) await unlessGone(() => editBundle(endpointOf(props), (bundle) => withFields(bundle, back)));
     }),

@@ -100,6 +100,7 @@ export const managedScan: Handler<Kind> = {
         originals: MANAGED.originals(props),
         last: props,
         same: (_t, a, b) => sameToggle(a, b),
+        managed: MANAGED.managed(props),
       });
       const back = (await planUndo(KIND, props, fields)) as Toggles;
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).updateManagedScans(toRequest(back)));

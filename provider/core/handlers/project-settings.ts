@@ -179,7 +179,8 @@ export const projectSettings: Handler<Kind> = {
   delete: (_id, props) =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
-      const live = MANAGED.values(props);
+      // A project this resource made follow its default branch shows that branch, but holds "None".
+      const live = { ...MANAGED.values(props), ...(followsDefault(props) ? { primaryBranch: PRIMARY_BRANCH_FOLLOWS_DEFAULT } : {}) };
       const originals = MANAGED.originals(props);
       const back: Values = {};
       // The tag set left to ProjectTags of the run (shared holders), not to another ProjectSettings.
@@ -189,7 +190,13 @@ export const projectSettings: Handler<Kind> = {
         if (tags) back.tags = tags;
       }
       const undone = MANAGED.names.filter((field) => !(field === "tags" && tagsHolder?.shared));
-      const fields = fieldsToUndo(undone, { claim: (field) => claimOf(props, field), originals, last: live, same });
+      const fields = fieldsToUndo(undone, {
+        claim: (field) => claimOf(props, field),
+        originals,
+        last: live,
+        same,
+        managed: MANAGED.managed(props),
+      });
       Object.assign(back, await planUndo(KIND, props, fields));
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back, props.tags)));
     }),

@@ -68,6 +68,8 @@ export interface FieldToUndo {
   show: (value: unknown) => string;
   /** How messages name it; default `the <name> of <the claim's object>`. */
   what?: string;
+  /** The resource managed it (default: it recorded an original). One found as declared has none, yet was the resource's. */
+  managed?: boolean;
 }
 
 /**
@@ -82,6 +84,8 @@ export function fieldsToUndo<F extends string>(
     last: Partial<Record<F, unknown>>;
     same: (name: F, a: unknown, b: unknown) => boolean;
     show?: (value: unknown) => string;
+    /** The fields the resource managed; default those with an original. */
+    managed?: readonly F[];
   },
 ): FieldToUndo[] {
   const show = of.show ?? ((value: unknown) => JSON.stringify(value));
@@ -92,6 +96,7 @@ export function fieldsToUndo<F extends string>(
     last: of.last[name],
     same: (a, b) => of.same(name, a, b),
     show,
+    ...(of.managed ? { managed: of.managed.includes(name) } : {}),
   }));
 }
 
@@ -108,14 +113,18 @@ export async function planUndo(
 ): Promise<Record<string, unknown>> {
   const writes: Record<string, unknown> = {};
   for (const field of fields) {
-    if (field.original === undefined) continue;
+    if (!(field.managed ?? field.original !== undefined)) continue;
     const holder = holderOf(field.claim);
     if (!holder) {
-      if (!field.same(field.last, field.original)) writes[field.name] = field.original;
+      if (field.original !== undefined && !field.same(field.last, field.original)) writes[field.name] = field.original;
       continue;
     }
+    // The holder was found unchanged from its own state, which the service no longer matches: this
+    // resource's value is live. Written back even when this resource recorded no original (it found
+    // the value as declared, or could not tell it), or the holder's value would be lost.
     const stale = holder.settled === "unchanged" && holder.value !== undefined && !field.same(holder.value, field.last);
     if (stale) writes[field.name] = holder.value;
+    if (field.original === undefined && !stale) continue;
     const what = field.what ?? `the ${field.name} of ${field.claim.object}`;
     await warn({
       kind,
