@@ -174,9 +174,9 @@ export function settle(owner: Owner, how: Settlement, recorded: Record<string, u
 }
 
 /**
- * Marks a resource whose check, diff, create or update failed: it holds nothing it declares (a
- * delete puts its originals back rather than leave them to it), and whoever waits for it to
- * settle stops waiting now. Only the dispatcher calls it.
+ * Marks a resource whose check, diff, create or update failed with none of its writes landed: it
+ * holds nothing it declares (holderOf passes it over, so a giver puts back what it would have
+ * left to it), and whoever waits for it to settle stops waiting now. Only the dispatcher calls it.
  */
 export function fail(owner: Owner): void {
   for (const { holder } of holdersOf(owner)) {
