@@ -49,7 +49,7 @@ describe("critical-rules-not-weakened", () => {
     expect(env.requests().map((r) => r.operation)).toEqual(["policies.listRules"]);
   });
 
-  it("PolicyRuleModes: an explicit rule names its modes entry; a selector lists the protected rules it would weaken", async () => {
+  it("PolicyRuleModes: an explicit rule names its modes entry; a selector counts by severity the protected rules it would weaken, naming none", async () => {
     const check = (props: Record<string, unknown>) =>
       violations(criticalRulesNotWeakened, "PolicyRuleModes", { deploymentId: "1", policyId: "10", ...props }, credentials());
     expect(await check({ modes: { [CRITICAL_SQL]: "MODE_DISABLED", [HIGH_EVAL]: "MODE_DISABLED" } })).toEqual([
@@ -60,7 +60,9 @@ describe("critical-rules-not-weakened", () => {
     expect(selected).toMatch(
       /sets mode MODE_MONITOR on every rule its select matches \(policy 10, deployment 1\), \d+ of a protected severity: /,
     );
-    expect(selected).toContain(`${CRITICAL_SQL} (SEVERITY_CRITICAL)`);
+    // Counted, not named: another resource of the program may keep one of these rule paths secret.
+    expect(selected).toMatch(/\d+ SEVERITY_CRITICAL rules? \(paths not shown: another resource may declare one of them as a secret\)/);
+    expect(selected).not.toContain(CRITICAL_SQL);
     // Left alone: critical rules excluded, or set by an explicit entry that is not weak.
     expect(await check({ select: { ...django, severities: ["SEVERITY_LOW"] }, mode: "MODE_MONITOR" })).toEqual([]);
     expect(await check({ select: django, mode: "MODE_BLOCK" })).toEqual([]);

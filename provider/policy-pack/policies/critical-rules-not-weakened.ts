@@ -174,19 +174,22 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
     }
     const hit = [...rules.values()].filter((r) => claims(claim, r) && isProtected(r));
     if (!hit.length) continue;
-    const shown = secretSelect ? bySeverity(hit) : hit.slice(0, 5).map((r) => `${r.path} (${r.severity})`);
+    // Counted by severity, never named: a path could be the secret of another resource of the
+    // program (a secret `modes` entry), which this resource's validation cannot see.
+    const why2 = secretSelect ? "select is secret" : "another resource may declare one of them as a secret";
     report(
       `${resource} sets mode ${modeOf(claim)} on every rule its select matches ${where}, ${hit.length} of a protected severity: ` +
-        `${shown.join(", ")}${hit.length > 5 && !secretSelect ? `, and ${hit.length - 5} more` : ""}: ${why}. Narrow select (severities, exclude) to leave them alone.`,
+        `${bySeverity(hit, why2).join(", ")}: ${why}. Narrow select (severities, exclude) to leave them alone ` +
+        "(`getPolicyRules` lists the rules a selector matches).",
     );
   }
 }
 
-/** `3 SEVERITY_CRITICAL rules (paths not shown: select is secret)`: the rules a secret selector matches, without their paths. */
-function bySeverity(rules: RuleFacts[]): string[] {
+/** `3 SEVERITY_CRITICAL rules (paths not shown: select is secret)`: the rules a selector matches, without their paths. */
+function bySeverity(rules: RuleFacts[], why: string): string[] {
   const counts = new Map<string, number>();
   for (const r of rules) counts.set(r.severity ?? "unknown", (counts.get(r.severity ?? "unknown") ?? 0) + 1);
-  return [...counts].map(([severity, n]) => `${n} ${severity} rule${n === 1 ? "" : "s"} (paths not shown: select is secret)`);
+  return [...counts].map(([severity, n]) => `${n} ${severity} rule${n === 1 ? "" : "s"} (paths not shown: ${why})`);
 }
 
 /** Whether `claim` sets the mode of `rule`: its path, or its selector (less `exclude` and the resource's explicit rules). */
