@@ -8,14 +8,14 @@
 import { causeChain, SemgrepError } from "../../client";
 import { KINDS, type ResourceKind } from "../kinds";
 import type { Props } from "./check";
-import type { Handler, CheckResult, ConfigureRequest, CreateResult, DiffResult, ReadResult, UpdateResult } from "./handler";
+import type { CheckResult, ConfigureRequest, CreateResult, DiffResult, Handler, ReadResult, UpdateResult } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
 import { detectionPolicy } from "../handlers/detection-policy";
 import { detectionPolicyException } from "../handlers/detection-policy-exception";
 import { managedScan } from "../handlers/managed-scan";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
 import { noteCall } from "./owned";
-import { fail, settle, withCallDeadline } from "./ownership";
+import { fail, type Owner, settle, withCallDeadline } from "./ownership";
 import { PartiallyApplied, withPartialState } from "./partial";
 import { policyRuleModes } from "../handlers/policy-rule-modes";
 import { claimSecrets, type Redact, redactedError, redactorFor, withRedaction } from "./redact";
@@ -102,12 +102,17 @@ const DECLARING_ARGUMENT: Partial<Record<Method, number>> = { check: 1, diff: 2,
 function settleAfter(kind: ResourceKind, method: Method, given: unknown[], result: unknown): void {
   const owner = ownerAt(kind, method, given);
   if (!owner) return;
-  const recorded = (state: unknown) => handlers[kind].recorded?.((state ?? {}) as Props) ?? {};
   if (method === "check" && (result as CheckResult).failures?.length) fail(owner);
-  else if (method === "diff" && !(result as DiffResult).changes) settle(owner, "unchanged", recorded(given[1]));
-  else if (method === "create") settle(owner, "created", recorded((result as CreateResult).outs));
-  else if (method === "update") settle(owner, "updated", recorded((result as UpdateResult).outs));
+  else if (method === "diff" && !(result as DiffResult).changes) settle(owner, "unchanged", recordedBy(kind, given[1]));
+  else if (method === "create" || method === "update") settleWritten(kind, method, owner, (result as CreateResult | UpdateResult).outs);
 }
+
+/** What a state of `kind` recorded as each claimed field's original (the handler's `recorded`). */
+const recordedBy = (kind: ResourceKind, state: unknown) => handlers[kind].recorded?.((state ?? {}) as Props) ?? {};
+
+/** Settles a resource after its create or update, with the originals its outputs (or partial state) record. */
+const settleWritten = (kind: ResourceKind, method: "create" | "update", owner: Owner, outs: unknown) =>
+  settle(owner, method === "create" ? "created" : "updated", recordedBy(kind, outs));
 
 /**
  * After a check, diff, create or update that failed: a create or update whose writes partly
@@ -118,8 +123,7 @@ function failAfter(kind: ResourceKind, method: Method, given: unknown[], error: 
   const owner = ownerAt(kind, method, given);
   if (!owner) return;
   const partial = [...causeChain(error)].find((e): e is PartiallyApplied => e instanceof PartiallyApplied);
-  if (partial && (method === "create" || method === "update"))
-    settle(owner, method === "create" ? "created" : "updated", handlers[kind].recorded?.(partial.outs) ?? {});
+  if (partial && (method === "create" || method === "update")) settleWritten(kind, method, owner, partial.outs);
   else fail(owner);
 }
 

@@ -68,10 +68,11 @@ export function managedFields(kind: ResourceKind): ManagedFields {
         return [name, fields[name]!.fromState ? fields[name]!.fromState(stored) : stored];
       }),
     );
-  const managed = (props: Props) =>
-    Array.isArray(props.managedFields)
-      ? names.filter((name) => (props.managedFields as string[]).includes(name))
-      : names.filter((name) => originals(props)[name] !== undefined);
+  const managed = (props: Props) => {
+    if (Array.isArray(props.managedFields)) return names.filter((name) => (props.managedFields as string[]).includes(name));
+    const recorded = originals(props);
+    return names.filter((name) => recorded[name] !== undefined);
+  };
   const inputFields = declaration.inputs as Readonly<Record<string, InputField>>;
   const identity = Object.keys(inputFields).filter((input) => inputFields[input]!.replaces);
   const result: ManagedFields = {
