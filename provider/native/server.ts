@@ -28,7 +28,8 @@ import { cancelledByEngine } from "../core/runtime/interrupts";
 import { aboutResource, notifyOnce } from "../core/runtime/notices";
 import { containsUnknown } from "../core/runtime/check";
 import { run } from "../core/runtime/dispatch";
-import { type CallContext, contextOf, inputsWithoutContext, secretOutputs, withContext, withoutContext } from "./context";
+import { type CallContext, contextOf, secretOutputs } from "./context";
+import { withoutMeta, withoutPlaceholders } from "../core/runtime/resource-meta";
 import { detailedDiff, setDetailedDiff } from "./detailed-diff";
 import { importedInputs, importedState } from "./import";
 import { importRefusal } from "./import-refusals";
@@ -91,8 +92,7 @@ function received(kind: ResourceKind, struct: Struct | undefined, urn: string, s
 
 /** The outputs a handler returned, as the engine stores them: no context, secrets wrapped. */
 function stored(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Props {
-  const outs = withoutContext(outputs);
-  return withSecrets(outs, secretOutputs(kind, outs, context, declared));
+  return withSecrets(outputs, secretOutputs(kind, outputs, context, declared));
 }
 
 const answered = (kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Struct =>
@@ -173,9 +173,12 @@ class ResourceProvider {
     const kind = kindOf(request.getType(), urn);
     const olds = received(kind, request.getOlds(), urn);
     const news = received(kind, request.getNews(), urn);
-    const oldArg = Object.keys(olds.props).length ? withContext(olds.props, olds.context) : {};
-    const result = (await run(kind, "check", [oldArg, withContext(news.props, news.context)])) as CheckResult;
-    const inputs = inputsWithoutContext(kind, result.inputs ?? news.props);
+    const hasOlds = Object.keys(olds.props).length > 0;
+    const result = (await run(kind, "check", [olds.props, news.props], {
+      now: news.context,
+      ...(hasOlds ? { before: olds.context } : {}),
+    })) as CheckResult;
+    const inputs = result.inputs ?? news.props;
     const response = new proto.CheckResponse().setInputs(toStruct(withSecrets(inputs, news.context.secretInputs)));
     response.setFailuresList((result.failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason)));
     return response;
@@ -186,11 +189,7 @@ class ResourceProvider {
     const kind = kindOf(request.getType(), urn);
     const olds = received(kind, request.getOlds(), urn, request.getOldInputs());
     const news = received(kind, request.getNews(), urn);
-    const result = (await run(kind, "diff", [
-      request.getId(),
-      withContext(olds.props, olds.context),
-      withContext(news.props, news.context),
-    ])) as {
+    const result = (await run(kind, "diff", [request.getId(), olds.props, news.props], { now: news.context, before: olds.context })) as {
       changes?: boolean;
       replaces?: string[];
       stables?: string[];
@@ -213,7 +212,7 @@ class ResourceProvider {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
     const news = received(kind, request.getProperties(), urn);
-    const result = (await run(kind, "create", [withContext(news.props, news.context)]).catch((error: unknown) => {
+    const result = (await run(kind, "create", [news.props], { now: news.context }).catch((error: unknown) => {
       throw withStoredPartialState(kind, error, news.context, news.props);
     })) as { id: string; outs?: Props };
     return new proto.CreateResponse().setId(result.id).setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
@@ -226,7 +225,7 @@ class ResourceProvider {
     // the answer's inputs must declare what the object holds (import.ts).
     const state = received(kind, request.getProperties(), urn, request.getInputs());
     const oldInputs = unwrapSecrets(plain(request.getInputs())).plain;
-    const result = (await run(kind, "read", [request.getId(), withContext(state.props, state.context)])) as {
+    const result = (await run(kind, "read", [request.getId(), state.props], { now: state.context })) as {
       id?: string;
       props?: Props;
       inputs?: Props;
@@ -234,12 +233,13 @@ class ResourceProvider {
     const response = new proto.ReadResponse().setId(result.id ?? "");
     if (!result.id) return response; // gone from the service
     const byIdAlone = !Object.keys(state.props).length && !Object.keys(oldInputs).length;
-    const read = inputsWithoutContext(kind, result.inputs ?? oldInputs);
+    // The old inputs of a stack moved here from the dynamic classes hold their metadata too.
+    const read = result.inputs ?? withoutPlaceholders(kind, withoutMeta(oldInputs));
     if (!byIdAlone) {
       response.setProperties(answered(kind, result.props ?? {}, state.context, read));
       return response.setInputs(toStruct(withSecrets(read, state.context.secretInputs)));
     }
-    const inputs = await importedInputs(kind, withoutContext(result.props ?? {}), read);
+    const inputs = await importedInputs(kind, result.props ?? {}, read);
     // `pulumi import` sends no properties at all (a `get` sends empty ones): refuse what the stack
     // could not hold, before the engine records it (a failed check would only warn).
     if (!request.hasProperties() && !request.hasInputs()) {
@@ -258,13 +258,11 @@ class ResourceProvider {
     const kind = kindOf(request.getType(), urn);
     const olds = received(kind, request.getOlds(), urn, request.getOldInputs());
     const news = received(kind, request.getNews(), urn);
-    const result = (await run(kind, "update", [
-      request.getId(),
-      withContext(olds.props, olds.context),
-      withContext(news.props, news.context),
-    ]).catch((error: unknown) => {
-      throw withStoredPartialState(kind, error, news.context, news.props);
-    })) as {
+    const result = (await run(kind, "update", [request.getId(), olds.props, news.props], { now: news.context, before: olds.context }).catch(
+      (error: unknown) => {
+        throw withStoredPartialState(kind, error, news.context, news.props);
+      },
+    )) as {
       outs?: Props;
     };
     return new proto.UpdateResponse().setProperties(answered(kind, result.outs ?? {}, news.context, news.props));
@@ -274,7 +272,7 @@ class ResourceProvider {
     const urn = request.getUrn();
     const kind = kindOf(request.getType(), urn);
     const state = received(kind, request.getProperties(), urn, request.getOldInputs());
-    await run(kind, "delete", [request.getId(), withContext(state.props, state.context)]);
+    await run(kind, "delete", [request.getId(), state.props], { now: state.context });
     return new Empty();
   }
 
@@ -317,7 +315,7 @@ class ResourceProvider {
  * the resource found the object (import.ts), so that destroy leaves it.
  */
 async function importedOutputs(kind: ResourceKind, id: string, inputs: Props, context: CallContext): Promise<Props | undefined> {
-  const again = (await run(kind, "read", [id, withContext(importedState(kind, inputs), context)])) as { id?: string; props?: Props };
+  const again = (await run(kind, "read", [id, importedState(kind, inputs)], { now: context })) as { id?: string; props?: Props };
   return again.id ? (again.props ?? {}) : undefined;
 }
 
@@ -335,7 +333,7 @@ function grpcError(error: unknown): Partial<grpc.StatusObject> {
   if (error instanceof Error && typeof partial.id === "string" && partial.id) {
     const detail = new proto.ErrorResourceInitFailed()
       .setId(partial.id)
-      .setProperties(toStruct(withoutContext(partial.properties ?? {})))
+      .setProperties(toStruct(partial.properties ?? {}))
       .setReasonsList(partial.reasons ?? [message]);
     const any = new Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");

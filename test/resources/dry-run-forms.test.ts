@@ -5,6 +5,7 @@
  * when it has one, else from what the refusal names (the declared field holding the missing
  * reference, `actions` for a missing companion, `slug` for a reserved one).
  */
+import { callContext } from "../../provider/core/runtime/call-context";
 import { describe, expect, it } from "vitest";
 import { APIError, type ErrorDetails } from "../../provider/client";
 import { dryRunVerdict, failuresOf } from "../../provider/core/handlers/dry-run";
@@ -44,7 +45,11 @@ describe("a dry run's verdict in either form", () => {
       },
     ]);
     expect(
-      failuresOf("DetectionPolicyException", EXCEPTION, errors, { prefix: "exceptions", index: 0, rename: { project: "projectName" } }),
+      failuresOf(callContext("DetectionPolicyException", undefined), EXCEPTION, errors, {
+        prefix: "exceptions",
+        index: 0,
+        rename: { project: "projectName" },
+      }),
     ).toEqual([
       {
         property: "projectName",
@@ -53,8 +58,10 @@ describe("a dry run's verdict in either form", () => {
     ]);
     // A DetectionPolicy declaring the exception among others: its `exceptions`; one not declaring it: no field.
     const policy = { deploymentId: "1", product: "code", exceptions: [{ ...EXCEPTION }], disabled: ["x"] };
-    expect(failuresOf("DetectionPolicy", policy, errors)[0]!.property).toBe("exceptions");
-    expect(failuresOf("DetectionPolicy", { deploymentId: "1", product: "code", disabled: ["x"] }, errors)[0]!.property).toBe("");
+    expect(failuresOf(callContext("DetectionPolicy", undefined), policy, errors)[0]!.property).toBe("exceptions");
+    expect(
+      failuresOf(callContext("DetectionPolicy", undefined), { deploymentId: "1", product: "code", disabled: ["x"] }, errors)[0]!.property,
+    ).toBe("");
   });
 
   it("400 MISSING_DEPENDENT_ACTION names actions and the companion; 409 RESERVED_SLUG names slug; a refusal listing validation_errors uses them", async () => {
@@ -74,9 +81,11 @@ describe("a dry run's verdict in either form", () => {
         context: { action_type: "block", missing_companion: "pr_comment" },
       },
     ]);
-    expect(failuresOf("RemediationPolicy", remediation, companion.errors, { prefix: "policies" })[0]!.property).toBe("actions");
+    expect(
+      failuresOf(callContext("RemediationPolicy", undefined), remediation, companion.errors, { prefix: "policies" })[0]!.property,
+    ).toBe("actions");
     const reserved = await dryRunVerdict(refusal(409, "RESERVED_SLUG", "reserved", { policySlug: "block-it" }));
-    expect(failuresOf("RemediationPolicy", remediation, reserved.errors, { prefix: "policies" })[0]).toMatchObject({
+    expect(failuresOf(callContext("RemediationPolicy", undefined), remediation, reserved.errors, { prefix: "policies" })[0]).toMatchObject({
       property: "slug",
       reason: expect.stringContaining("reserved [RESERVED_SLUG]"),
     });

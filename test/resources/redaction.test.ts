@@ -1,7 +1,12 @@
 /** The runtime's safeguard (provider/core/runtime/redact.ts): the texts of secret inputs never leave in a message. */
 import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
-import { claimSecrets, redacted, redactorFor, secretTexts } from "../../provider/core/runtime/redact";
+import { claimSecrets, redacted, redactorFor as redactorForGiven, secretTexts } from "../../provider/core/runtime/redact";
+
+type Props = Record<string, unknown>;
+/** Properties whose `secretInputs` names their secret inputs, as the dynamic classes pass them. */
+const given = (props: Props) => ({ props, secretInputs: (props.secretInputs as string[] | undefined) ?? [] });
+const redactorFor = (kind: Parameters<typeof redactorForGiven>[0], list: Props[]) => redactorForGiven(kind, list.map(given));
 
 describe("redaction of secret inputs", () => {
   const jira = {
@@ -39,8 +44,8 @@ describe("redaction of secret inputs", () => {
 describe("claimed secrets, hidden whichever resource's message names them", () => {
   it("hides another resource's secret values, plausible words included, and keeps the API's own words readable", () => {
     forgetProcessMemory();
-    claimSecrets({ tags: ["secrets", "npm", "pci-zone"], secretInputs: ["tags"] });
-    claimSecrets({ modes: { "python.lang.exec": "MODE_BLOCK" }, secretInputs: ["modes"] });
+    claimSecrets(given({ tags: ["secrets", "npm", "pci-zone"], secretInputs: ["tags"] }));
+    claimSecrets(given({ modes: { "python.lang.exec": "MODE_BLOCK" }, secretInputs: ["modes"] }));
     // Outside any call (no resource of its own), and inside another resource's call alike.
     const message = 'tags "secrets", "npm", "pci-zone"; rule python.lang.exec goes MODE_BLOCK; secretsmanager stays';
     const expected = 'tags "[secret]", "[secret]", "[secret]"; rule [secret] goes MODE_BLOCK; secretsmanager stays';
@@ -52,7 +57,9 @@ describe("claimed secrets, hidden whichever resource's message names them", () =
 
   it("does not claim an original derived from a secret input: what the service had is no secret of the program", () => {
     forgetProcessMemory();
-    claimSecrets({ primaryBranch: "refs/heads/release-x", originalPrimaryBranch: "refs/heads/main", secretInputs: ["primaryBranch"] });
+    claimSecrets(
+      given({ primaryBranch: "refs/heads/release-x", originalPrimaryBranch: "refs/heads/main", secretInputs: ["primaryBranch"] }),
+    );
     expect(redacted("refs/heads/release-x was refs/heads/main")).toBe("[secret] was refs/heads/main");
     forgetProcessMemory();
   });

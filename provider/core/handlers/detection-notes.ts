@@ -9,7 +9,7 @@ import { type DetectionExceptionArgs, exceptionKey } from "../kinds/detection-ex
 import { containsUnknown, type Props } from "../runtime/check";
 import { DETECTION_FIELDS } from "./detection-bundles";
 import { notifyOnce, someOf } from "../runtime/notices";
-import { describeResource } from "../runtime/owned";
+import type { CallContext } from "../runtime/call-context";
 
 /** How many entries a note names per list. */
 const NAMED = 5;
@@ -26,7 +26,7 @@ function entryName(entry: unknown): string {
  * Notes, for each declared list that changes, how many entries it adds and removes, with a few
  * names. Nothing when no declared list changes or a value is not known yet.
  */
-export async function noteListChanges(olds: Props, news: Props): Promise<void> {
+export async function noteListChanges(ctx: CallContext, olds: Props, news: Props): Promise<void> {
   const parts: string[] = [];
   for (const field of DETECTION_FIELDS) {
     const declared = news[field];
@@ -43,19 +43,19 @@ export async function noteListChanges(olds: Props, news: Props): Promise<void> {
     parts.push(`${field} ${counts.join(" and ")}`);
   }
   if (!parts.length) return;
-  const self = describeResource("DetectionPolicy", news);
+  const self = ctx.name;
   await notifyOnce(`${self}:lists`, "info", `${self}: the change of ${parts.join("; ")}.`);
 }
 
 /** Notes what the service's dry run says applying the declared bundle would delete, when it deletes anything. */
-export async function noteDryRunDeletes(news: Props, answer: DryRunDetectionPolicyResponse): Promise<void> {
+export async function noteDryRunDeletes(ctx: CallContext, answer: DryRunDetectionPolicyResponse): Promise<void> {
   const deletes = answer.deletes ?? [];
   if (!deletes.length) return;
   const names = deletes.map((d) => {
     const key = (d.key ?? {}) as { rule?: string; scope_type?: string; scope_target?: string };
     return key.rule ? `${key.rule} (${key.scope_type === "project" ? "project" : "tag"} ${key.scope_target ?? ""})` : d.kind;
   });
-  const self = describeResource("DetectionPolicy", news);
+  const self = ctx.name;
   await notifyOnce(
     `${self}:dry-run-deletes`,
     "info",

@@ -16,9 +16,9 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { planUndo } from "../runtime/fields";
 import { about, unlessGone } from "../runtime/lookup";
-import { diffOwned, known, noteFoundAsDeclared } from "../runtime/owned";
+import { known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 
 const KIND = "DetectionPolicyException";
 type Kind = typeof detectionPolicyExceptionKind;
@@ -32,7 +32,7 @@ const subject = (props: Props) =>
   `DetectionPolicyException ${keyText(keyOf(props))} in ${detectionObject(props.deploymentId, props.product)}`;
 
 /** A share of the product's exceptions (in conflict with a DetectionPolicy that declares them all), and this exception's type. */
-function claimsOf(declared: Props): Claim[] {
+function claimsOf(ctx: CallContext, declared: Props): Claim[] {
   if (!known(declared.deploymentId, declared.product, declared.projectName ?? declared.projectTagName, declared.rule, declared.ruleType))
     return [];
   const object = detectionObject(declared.deploymentId, declared.product);
@@ -43,7 +43,7 @@ function claimsOf(declared: Props): Claim[] {
       field: `exception ${keyText(keyOf(declared))}`,
       property: "exceptionType",
       value: declared.exceptionType,
-      secret: secretInputsOf(declared).includes("exceptionType"),
+      secret: ctx.secret("exceptionType"),
     },
   ];
 }
@@ -86,7 +86,7 @@ const liveOutputs = (live: Versioned<DetectionPolicyBundle>) => ({
 });
 
 /** Sets the exception to the declared type; what it found decides what it records (unless it already manages it). */
-async function apply(declared: Inputs, before?: { added: boolean; original: ExceptionType | undefined }) {
+async function apply(ctx: CallContext, declared: Inputs, before?: { added: boolean; original: ExceptionType | undefined }) {
   let found: ExceptionType | undefined;
   let attempted = false;
   const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
@@ -98,7 +98,7 @@ async function apply(declared: Inputs, before?: { added: boolean; original: Exce
   });
   if (before) return outputs({ ...declared, ...liveOutputs(written), added: before.added, originalExceptionType: before.original });
   if (found === declared.exceptionType) {
-    await noteFoundAsDeclared(KIND, declared, {
+    await noteFoundAsDeclared(ctx, {
       what: `the exception ${keyText(keyOf(declared))} of ${detectionObject(declared.deploymentId, declared.product)}`,
       plural: false,
       unset: "added is false",
@@ -116,23 +116,29 @@ export const detectionPolicyException: Handler<Kind> = {
   recorded,
 
   // The service's verdict on the bundle with this exception (dry-run.ts).
-  check: (_olds, news) =>
-    checkWithDryRun(KIND, news, claimsOf, async (declared) => {
-      const live = await readBundle(endpointOf(declared));
-      const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
-      const { errors } = await dryRunVerdict(() =>
-        apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
-      );
-      // withException puts this exception last: errors at that index name this resource's own field
-      const index = (candidate.exceptions?.length ?? 0) - 1;
-      return failuresOf(KIND, declared, errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
-    }),
+  check: (_olds, news, ctx) =>
+    checkWithDryRun(
+      KIND,
+      ctx,
+      news,
+      (declared) => claimsOf(ctx, declared),
+      async (declared) => {
+        const live = await readBundle(endpointOf(declared));
+        const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
+        const { errors } = await dryRunVerdict(() =>
+          apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
+        );
+        // withException puts this exception last: errors at that index name this resource's own field
+        const index = (candidate.exceptions?.length ?? 0) - 1;
+        return failuresOf(ctx, declared, errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
+      },
+    ),
 
-  diff: async (_id, olds, news) => diffOwned(olds, news, diffDeclared(olds, news, fieldRules(KIND))),
+  diff: async (_id, olds, news) => diffDeclared(olds, news, fieldRules(KIND)),
 
-  create: (declared) =>
+  create: (declared, ctx) =>
     about(subject(declared), async () => {
-      const outs = await apply(declared);
+      const outs = await apply(ctx, declared);
       return { id: exceptionResourceId(declared), outs };
     }),
 
@@ -146,28 +152,27 @@ export const detectionPolicyException: Handler<Kind> = {
           ["deploymentId", "product", "projectName", "projectTagName", "rule", "ruleType", "restoreOnDelete"].map((k) => [k, props[k]]),
         ),
         exceptionType: type,
-        ...refreshedMetaInputs(KIND, props),
       };
       return { id, props: { ...props, exceptionType: type, ...liveOutputs(live) }, inputs };
     }),
 
-  update: (_id, olds, declared) =>
+  update: (_id, olds, declared, ctx) =>
     about(subject(declared), async () => {
       // The first change of a type it found records that type (unless it added the exception itself).
       const original =
         olds.added === true
           ? undefined
           : (olds.originalExceptionType ?? (olds.exceptionType !== declared.exceptionType ? olds.exceptionType : undefined));
-      const outs = await apply(declared, { added: olds.added === true, original });
+      const outs = await apply(ctx, declared, { added: olds.added === true, original });
       return { outs };
     }),
 
-  delete: (_id, props) =>
+  delete: (_id, props, ctx) =>
     about(subject(props), async () => {
       if (props.restoreOnDelete === false) return;
       // What it found: absent (it added the exception), another type, or nothing recorded (found as declared).
       const original = props.added === true ? ABSENT : props.originalExceptionType;
-      const claim = claimsOf(props)[1]!;
+      const claim = claimsOf(ctx, props)[1]!;
       const field = {
         name: "exception",
         claim,
@@ -177,7 +182,7 @@ export const detectionPolicyException: Handler<Kind> = {
         show: String,
       };
       // Left to another resource of the run that holds it now (a rename without an alias, say), with a warning.
-      const { exception } = await planUndo(KIND, props, [field]);
+      const { exception } = await planUndo(ctx, [field]);
       if (exception === undefined) return;
       const back = exception === ABSENT ? undefined : (exception as ExceptionType);
       await unlessGone(() =>

@@ -28,7 +28,7 @@ import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
 import { diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import { secretInputsOf } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 import { diffDeclared } from "../runtime/diff";
 
 const KIND = "DetectionPolicy";
@@ -45,12 +45,12 @@ const endpointOf = (props: Props) => detectionEndpoint(String(props.deploymentId
 const MANAGED = managedFields(KIND);
 const managedFieldsOf = (props: Props) => MANAGED.managed(props) as DetectionField[];
 
-function claimOf(props: Props, field: DetectionField): Claim {
+function claimOf(ctx: CallContext, props: Props, field: DetectionField): Claim {
   return {
     object: detectionObject(props.deploymentId, props.product),
     field,
     value: props[field],
-    secret: secretInputsOf(props).includes(field),
+    secret: ctx.secret(field),
   };
 }
 
@@ -75,7 +75,7 @@ function liveOutputs(written: Versioned<DetectionPolicyBundle>, declared: Props)
  * Applies the declared fields to the bundle as it is when this write's turn comes, recording what
  * it found of a field the first time a write changes it (see fields.ts planApply).
  */
-async function apply(declared: Inputs, before: { managed: DetectionField[]; originals: Partial<DetectionFields> }) {
+async function apply(ctx: CallContext, declared: Inputs, before: { managed: DetectionField[]; originals: Partial<DetectionFields> }) {
   const fields = declaredFields(declared);
   let plan: ReturnType<typeof planApply> | undefined;
   // What it records comes from the bundle before its own write, which a lost answer may hide.
@@ -95,49 +95,50 @@ async function apply(declared: Inputs, before: { managed: DetectionField[]; orig
     return Object.keys(plan.changes).length ? withFields(bundle, plan.changes as Partial<DetectionFields>) : undefined;
   });
   const done = recordedPlan!;
-  await noteFieldsFoundAsDeclared(KIND, declared, detectionObject(declared.deploymentId, declared.product), done.foundAsDeclared);
+  await noteFieldsFoundAsDeclared(ctx, detectionObject(declared.deploymentId, declared.product), done.foundAsDeclared);
   // Always an object here (none recorded: `{}`), where a kind of nested originals may leave its output unset.
   const { originals = {} } = MANAGED.originalOutputs(done.originals) as { originals?: DetectionPolicyOriginals };
   return outputs({ ...declared, ...liveOutputs(written, declared), originals, managedFields: fields });
 }
 
 /** The service's verdict on the bundle with the declared fields (dry-run.ts). */
-async function dryRunFailures(declared: Inputs) {
+async function dryRunFailures(ctx: CallContext, declared: Inputs) {
   const live = await readBundle(endpointOf(declared));
   const fields = Object.fromEntries(declaredFields(declared).map((field) => [field, declared[field]])) as Partial<DetectionFields>;
   const candidate = detectionBundleInput(withFields(live.bundle, fields));
   const { answer, errors } = await dryRunVerdict(() =>
     apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
   );
-  if (answer) await noteDryRunDeletes(declared, answer);
-  return failuresOf(KIND, declared, errors);
+  if (answer) await noteDryRunDeletes(ctx, answer);
+  return failuresOf(ctx, declared, errors);
 }
 
 export const detectionPolicy: Handler<Kind> = {
   /** What a DetectionPolicy in this state recorded as each field's original (`null` for none). */
   recorded: (props) => MANAGED.recorded(props),
 
-  check: (_olds, news) =>
+  check: (_olds, news, ctx) =>
     checkWithDryRun(
       KIND,
+      ctx,
       news,
       (declared) =>
-        known(declared.deploymentId, declared.product) ? declaredFields(declared).map((field) => claimOf(declared, field)) : [],
-      dryRunFailures,
+        known(declared.deploymentId, declared.product) ? declaredFields(declared).map((field) => claimOf(ctx, declared, field)) : [],
+      (declared) => dryRunFailures(ctx, declared),
     ),
 
-  diff: async (_id, olds, news) => {
-    await noteListChanges(olds, news);
+  diff: async (_id, olds, news, ctx) => {
+    await noteListChanges(ctx, olds, news);
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
+    return diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
       object: detectionObject(news.deploymentId, news.product),
       fields: MANAGED.dropped(olds, news),
     });
   },
 
-  create: (declared) =>
+  create: (declared, ctx) =>
     about(subject(declared), async () => {
-      const outs = await apply(declared, { managed: [], originals: {} });
+      const outs = await apply(ctx, declared, { managed: [], originals: {} });
       return { id: `${declared.deploymentId}/${declared.product}`, outs };
     }),
 
@@ -149,18 +150,20 @@ export const detectionPolicy: Handler<Kind> = {
       return { id, props: { ...props, ...values }, inputs: MANAGED.refreshedInputs(props, values) };
     }),
 
-  update: (_id, olds, declared) =>
+  update: (_id, olds, declared, ctx) =>
     about(subject(declared), async () => {
-      return { outs: await apply(declared, MANAGED.before(olds) as { managed: DetectionField[]; originals: Partial<DetectionFields> }) };
+      return {
+        outs: await apply(ctx, declared, MANAGED.before(olds) as { managed: DetectionField[]; originals: Partial<DetectionFields> }),
+      };
     }),
 
-  delete: (_id, props: State<Kind>) =>
+  delete: (_id, props: State<Kind>, ctx) =>
     about(subject(props), async () => {
       if (props.restoreOnDelete === false) return;
       const originals = MANAGED.originals(props);
       const managed = managedFieldsOf(props);
-      const fields = fieldsToUndo(managed, { claim: (field) => claimOf(props, field), originals, last: props, same, managed });
-      const back = (await planUndo(KIND, props, fields)) as Partial<DetectionFields>;
+      const fields = fieldsToUndo(managed, { claim: (field) => claimOf(ctx, props, field), originals, last: props, same, managed });
+      const back = (await planUndo(ctx, fields)) as Partial<DetectionFields>;
       if (Object.keys(back).length) await unlessGone(() => editBundle(endpointOf(props), (bundle) => withFields(bundle, back)));
     }),
 };

@@ -21,7 +21,8 @@ import {
   UnknownReferenceError,
 } from "../../client";
 import { containsUnknown, type Props } from "../runtime/check";
-import { checkOwned, describeResource } from "../runtime/owned";
+import { checkOwned } from "../runtime/owned";
+import type { CallContext } from "../runtime/call-context";
 import type { Claim } from "../runtime/ownership";
 import type { KINDS, ResourceKind } from "../kinds";
 import type { CheckedInputs } from "../kinds/declare";
@@ -154,7 +155,7 @@ function fieldNamed(error: ValidationError, props: Props): string {
  * by what it names when it has none), that field.
  */
 export function failuresOf(
-  kind: ResourceKind,
+  ctx: CallContext,
   props: Props,
   errors: readonly ValidationError[],
   options: { prefix?: string; index?: number; rename?: Record<string, string> } = {},
@@ -166,7 +167,7 @@ export function failuresOf(
     const declared = property !== "" && props[property] !== undefined;
     return {
       property: declared ? property : "",
-      reason: `${describeResource(kind, props)}: Semgrep refuses the bundle (dry run): ${error.message} [${error.code}]`,
+      reason: `${ctx.name}: Semgrep refuses the bundle (dry run): ${error.message} [${error.code}]`,
     };
   });
 }
@@ -179,20 +180,21 @@ export function failuresOf(
  */
 export async function checkWithDryRun<K extends ResourceKind>(
   kind: K,
+  ctx: CallContext,
   news: Props,
   claimsOf: (inputs: CheckedInputs<(typeof KINDS)[K]>) => Claim[],
   dryRun: (declared: CheckedInputs<(typeof KINDS)[K]>) => Promise<CheckFailure[]>,
 ): Promise<CheckResult> {
-  const result = checkOwned(kind, news, claimsOf);
+  const result = checkOwned(kind, ctx, news, claimsOf);
   const declared = result.inputs as CheckedInputs<(typeof KINDS)[K]>;
   if (result.failures?.length || containsUnknown(declared)) return result;
   try {
     const failures = await dryRun(declared);
     return failures.length ? { ...result, failures } : result;
   } catch (error) {
-    if (error instanceof DeploymentNotMigratedError) return { ...result, failures: [notMigrated(kind, declared, error)] };
+    if (error instanceof DeploymentNotMigratedError) return { ...result, failures: [notMigrated(ctx, declared, error)] };
     if (!(error instanceof ProductNotEnabledError)) throw error;
-    return { ...result, failures: [{ property: "product", reason: `${describeResource(kind, declared)}: ${error.message}` }] };
+    return { ...result, failures: [{ property: "product", reason: `${ctx.name}: ${error.message}` }] };
   }
 }
 
@@ -201,11 +203,11 @@ export async function checkWithDryRun<K extends ResourceKind>(
  * `DEPLOYMENT_NOT_MIGRATED`): on `deploymentId`, naming the resource, at preview and before any
  * write, as the v1 kinds fail on a migrated deployment (410 `DEPLOYMENT_MIGRATED`) before theirs.
  */
-function notMigrated(kind: ResourceKind, declared: Props, error: DeploymentNotMigratedError): CheckFailure {
+function notMigrated(ctx: CallContext, declared: Props, error: DeploymentNotMigratedError): CheckFailure {
   return {
     property: "deploymentId",
     reason:
-      `${describeResource(kind, declared)}: deployment ${String(declared.deploymentId)} still uses v1 policies ` +
-      `(not migrated to Semgrep's unified policies), so ${kind} cannot manage it: ${error.message}`,
+      `${ctx.name}: deployment ${String(declared.deploymentId)} still uses v1 policies ` +
+      `(not migrated to Semgrep's unified policies), so ${ctx.kind} cannot manage it: ${error.message}`,
   };
 }

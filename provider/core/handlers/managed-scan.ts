@@ -12,7 +12,7 @@ import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared } from "../r
 import type { Claim } from "../runtime/ownership";
 import { projectOf } from "./project-index";
 import { createOnProject, liveManagedScans, projectObject, projectSubject, readProject } from "./projects";
-import { secretInputsOf } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 
 const KIND = "ManagedScan";
 type Kind = typeof managedScanKind;
@@ -31,15 +31,20 @@ function toRequest(toggles: Toggles): ManagedScanRequest {
 const liveOf = (project: Project): Pick<Outputs<Kind>, Toggle | "projectId"> => ({ ...liveManagedScans(project), projectId: project.id });
 const enabled = (value: unknown) => (value as { enabled?: boolean } | undefined)?.enabled;
 const sameToggle = (a: unknown, b: unknown) => enabled(a) === enabled(b);
-function claimOf(props: Props, toggle: string): Claim {
-  return { object: projectObject(props), field: toggle, value: props[toggle], secret: secretInputsOf(props).includes(toggle) };
+function claimOf(ctx: CallContext, props: Props, toggle: string): Claim {
+  return { object: projectObject(props), field: toggle, value: props[toggle], secret: ctx.secret(toggle) };
 }
 
 /**
  * Applies the declared toggles to a project whose last known values are `live`; the first write
  * that changes a toggle records what it had as its original (see fields.ts planApply).
  */
-async function apply(declared: Inputs, live: Props, before: { managed: string[]; originals: Props }): Promise<Outputs<Kind>> {
+async function apply(
+  ctx: CallContext,
+  declared: Inputs,
+  live: Props,
+  before: { managed: string[]; originals: Props },
+): Promise<Outputs<Kind>> {
   const toggles = MANAGED.declared(declared);
   const fields = toggles.map((t) => ({
     name: t,
@@ -48,7 +53,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: string[];
     differs: !sameToggle(live[t], declared[t as Toggle]),
   }));
   const plan = planApply(fields, before);
-  await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared);
+  await noteFieldsFoundAsDeclared(ctx, projectObject(declared), plan.foundAsDeclared);
   const project = Object.keys(plan.changes).length
     ? await projectOf(declared).updateManagedScans(toRequest(plan.changes as Toggles))
     : undefined;
@@ -67,19 +72,20 @@ export const managedScan: Handler<Kind> = {
   /** What a ManagedScan in this state recorded as each toggle's original (`null` for none). */
   recorded: (outputs) => MANAGED.recorded(outputs),
 
-  check: (_olds, news) =>
-    checkOwned(KIND, news, (declared) =>
-      known(declared.deploymentSlug, declared.projectName) ? MANAGED.declared(declared).map((t) => claimOf(declared, t)) : [],
+  check: (_olds, news, ctx) =>
+    checkOwned(KIND, ctx, news, (declared) =>
+      known(declared.deploymentSlug, declared.projectName) ? MANAGED.declared(declared).map((t) => claimOf(ctx, declared, t)) : [],
     ),
 
-  diff: async (_id, olds, news) =>
+  diff: async (_id, olds, news, ctx) =>
     // A toggle the program no longer declares is no longer managed: its original leaves the state.
-    diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
+    diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
       object: projectObject(news),
       fields: MANAGED.dropped(olds, news),
     }),
 
-  create: (declared) => createOnProject(KIND, declared, (project) => apply(declared, liveOf(project), { managed: [], originals: {} })),
+  create: (declared, ctx) =>
+    createOnProject(KIND, declared, (project) => apply(ctx, declared, liveOf(project), { managed: [], originals: {} })),
 
   read: (id, props) =>
     readProject(KIND, id, props, (project) => {
@@ -87,22 +93,22 @@ export const managedScan: Handler<Kind> = {
       return { props: { ...props, ...live }, inputs: MANAGED.refreshedInputs(props, live) };
     }),
 
-  update: (_id, olds, declared) =>
+  update: (_id, olds, declared, ctx) =>
     about(projectSubject(KIND, declared), async () => {
-      return { outs: await apply(declared, olds, MANAGED.before(olds)) };
+      return { outs: await apply(ctx, declared, olds, MANAGED.before(olds)) };
     }),
 
-  delete: (_id, props) =>
+  delete: (_id, props, ctx) =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
       const fields = fieldsToUndo(MANAGED.names, {
-        claim: (t) => claimOf(props, t),
+        claim: (t) => claimOf(ctx, props, t),
         originals: MANAGED.originals(props),
         last: props,
         same: (_t, a, b) => sameToggle(a, b),
         managed: MANAGED.managed(props),
       });
-      const back = (await planUndo(KIND, props, fields)) as Toggles;
+      const back = (await planUndo(ctx, fields)) as Toggles;
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).updateManagedScans(toRequest(back)));
     }),
 };

@@ -6,13 +6,12 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { planUndo } from "../runtime/fields";
-import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver } from "../runtime/owned";
-import { accept, type Claim, type Offer, offered, ownerName } from "../runtime/ownership";
+import { checkOwned, known, noteFoundAsDeclared, noteHandOver } from "../runtime/owned";
+import { type Claim, type Offer, ownerName } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
-import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 import { findRule, ruleCount, writeRuleMode } from "./rule-index";
 import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
-import { ownerOf } from "../runtime/resource-meta";
 
 const KIND = "PolicyRuleMode";
 type Kind = typeof policyRuleModeKind;
@@ -24,8 +23,8 @@ export const ruleObject = (props: Props) =>
   `rule ${String(props.rulePath)} in policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
 
 /** The one field a PolicyRuleMode declares: its rule's mode. */
-function modeClaim(props: Props): Claim {
-  return { object: ruleObject(props), field: "mode", value: props.mode, secret: secretInputsOf(props).includes("mode") };
+function modeClaim(ctx: CallContext, props: Props): Claim {
+  return { object: ruleObject(props), field: "mode", value: props.mode, secret: ctx.secret("mode") };
 }
 
 /** What a PolicyRuleMode in this state recorded as the mode's original (`null` for none). */
@@ -48,7 +47,7 @@ function ruleOutputs(rule: Rule): RuleOutputs {
 }
 
 /** The rule, or an error naming the rule, the policy and the deployment. */
-async function requireRule(declared: Inputs): Promise<Rule> {
+async function requireRule(ctx: CallContext, declared: Inputs): Promise<Rule> {
   let rule: Rule | undefined;
   try {
     rule = await findRule(declared.deploymentId, declared.policyId, declared.rulePath);
@@ -62,7 +61,7 @@ async function requireRule(declared: Inputs): Promise<Rule> {
   }
   if (rule) {
     // A PolicyRuleModes whose selector takes this rule declares it too: known only now, from the listing.
-    const self = ownerOf(KIND, declared as Props);
+    const self = ctx.owner;
     const other = selectorTaking(declared.deploymentId, declared.policyId, rule, self);
     if (other && self) {
       throw new Error(
@@ -82,28 +81,24 @@ async function requireRule(declared: Inputs): Promise<Rule> {
 }
 
 /** The original another resource of the run offers with the rule this one declares, if any (ownership.ts offer). */
-function handedOver(declared: Props): Offer | undefined {
-  const self = ownerOf(KIND, declared);
-  return self ? offered(modeClaim(declared), self) : undefined;
-}
+const handedOver = (ctx: CallContext, declared: Props): Offer | undefined => ctx.claims.offered(modeClaim(ctx, declared));
 
 export const policyRuleMode: Handler<Kind> = {
   recorded,
 
-  check: async (_olds, news) => {
+  check: async (_olds, news, ctx) => {
     let registered: Inputs | undefined;
-    const result = checkOwned(KIND, news, (declared) => {
+    const result = checkOwned(KIND, ctx, news, (declared) => {
       if (!known(declared.deploymentId, declared.policyId, declared.rulePath)) return [];
-      const owner = ownerOf(KIND, declared as Props);
-      if (owner) declareRules(owner, declared.deploymentId, declared.policyId, undefined, [declared.rulePath]);
+      if (ctx.owner) declareRules(ctx.owner, declared.deploymentId, declared.policyId, undefined, [declared.rulePath]);
       registered = declared;
-      return [modeClaim(declared)];
+      return [modeClaim(ctx, declared)];
     });
     if (result.failures?.length || !registered) return result;
-    const self = ownerOf(KIND, registered as Props);
+    const self = ctx.owner;
     if (!self) return result;
-    const claim = modeClaim(registered as Props);
-    const taken = offered(claim, self);
+    const claim = modeClaim(ctx, registered as Props);
+    const taken = ctx.claims.offered(claim);
     if (taken) await noteHandOver(claim, taken, self);
     const failures = await overlapFailures(self, registered.deploymentId, registered.policyId, {
       property: "rulePath",
@@ -113,25 +108,24 @@ export const policyRuleMode: Handler<Kind> = {
     return failures.length ? { inputs: result.inputs, failures } : result;
   },
 
-  diff: async (_id, olds, news) => {
+  diff: async (_id, olds, news, ctx) => {
     const declared = diffDeclared(olds, news, fieldRules(KIND));
     // A rule another resource of the run hands over: the update takes its original (see update).
-    return diffOwned(olds, news, handedOver(news) ? { ...declared, changes: true } : declared);
+    return handedOver(ctx, news) ? { ...declared, changes: true } : declared;
   },
 
-  create: (declared) => {
+  create: (declared, ctx) => {
     const props = declared as Props;
     return about(subject(declared), async () => {
-      let rule = await requireRule(declared);
+      let rule = await requireRule(ctx, declared);
       // An original is what this resource changed; a mode found as declared has nothing to put
       // back. A rule another resource of the run stops declaring comes with the original it
       // recorded: the value found is this stack's own (ownership.ts offer).
-      const self = ownerOf(KIND, props);
-      const taken = handedOver(props);
-      if (taken && self) accept(modeClaim(props), self);
+      const taken = handedOver(ctx, props);
+      if (taken) ctx.claims.accept(modeClaim(ctx, props));
       const originalMode = taken ? (taken.original as Inputs["mode"]) : rule.policyMode !== declared.mode ? rule.policyMode : undefined;
       if (originalMode === undefined) {
-        await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
+        await noteFoundAsDeclared(ctx, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
       }
       if (rule.policyMode !== declared.mode) rule = await writeRuleMode(declared, declared.mode);
       return {
@@ -153,12 +147,11 @@ export const policyRuleMode: Handler<Kind> = {
         rulePath: path,
         mode: live.mode,
         restoreOnDelete: restore,
-        ...refreshedMetaInputs(KIND, props),
       };
       return { id, props: live, inputs };
     }),
 
-  update: (_id, olds, declared) =>
+  update: (_id, olds, declared, ctx) =>
     about(subject(declared), async () => {
       // What the program declares now (an input dropped from it leaves the outputs), the rule as last known, the original kept.
       const last: RuleOutputs = {
@@ -172,11 +165,10 @@ export const policyRuleMode: Handler<Kind> = {
       // Handed over by another resource of the run (ownership.ts offer): its original is older than
       // the one recorded here (this resource took the rule while the other still declared it), and
       // the other may have put it back before this update: the rule is listed again and set.
-      const taken = handedOver(declared);
-      const found = taken ? ruleOutputs(await requireRule(declared)) : last;
+      const taken = handedOver(ctx, declared);
+      const found = taken ? ruleOutputs(await requireRule(ctx, declared)) : last;
       const rule = found.mode === declared.mode ? found : ruleOutputs(await writeRuleMode(declared, declared.mode));
-      const self = ownerOf(KIND, declared as Props);
-      if (taken && self) accept(modeClaim(declared as Props), self);
+      if (taken) ctx.claims.accept(modeClaim(ctx, declared));
       // The original stays; a mode create found as declared is recorded by the first update that changes it.
       const first = found.mode !== declared.mode ? (found.mode as Inputs["mode"]) : undefined;
       const outs = outputs({
@@ -187,11 +179,11 @@ export const policyRuleMode: Handler<Kind> = {
       return { outs };
     }),
 
-  delete: (_id, props) =>
+  delete: (_id, props, ctx) =>
     about(subject(props), () =>
       unlessMigrated(subject(props), props, String(props.originalMode ?? props.mode), async () => {
         if (props.restoreOnDelete === false) return;
-        const claim = modeClaim(props);
+        const claim = modeClaim(ctx, props);
         const field = {
           name: "mode",
           claim,
@@ -200,7 +192,7 @@ export const policyRuleMode: Handler<Kind> = {
           same: Object.is,
           show: String,
         };
-        const { mode } = await planUndo(KIND, props, [field]);
+        const { mode } = await planUndo(ctx, [field]);
         if (mode !== undefined) await unlessGone(() => writeRuleMode(props as Inputs, mode as Inputs["mode"]));
       }),
     ),

@@ -16,33 +16,11 @@ import { about } from "../runtime/lookup";
 import { interruption, whileWriting } from "../runtime/interrupts";
 import { dropRecorded, openJournal } from "../runtime/journal";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
-import {
-  checkOwned,
-  describeResource,
-  diffOwned,
-  type HandOver,
-  known,
-  noteFoundAsDeclared,
-  noteHandOver,
-  warnAllHandedOver,
-} from "../runtime/owned";
-import {
-  accept,
-  type Claim,
-  declare,
-  declarersOf,
-  holderOf,
-  offer,
-  offered,
-  offerOf,
-  othersSettled,
-  type Owner,
-  ownerName,
-  sameOwner,
-} from "../runtime/ownership";
+import { checkOwned, type HandOver, known, noteFoundAsDeclared, noteHandOver, warnAllHandedOver } from "../runtime/owned";
+import { type Claim, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "../runtime/ownership";
+import type { CallContext } from "../runtime/call-context";
 import { ruleObject, unlessMigrated } from "./policy-rule-mode";
 import { PartiallyApplied } from "../runtime/partial";
-import { ownerOf, refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
 import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
 import { warnIfSelectsNothing } from "./selector-reach";
 import { policyRules, writeRuleMode } from "./rule-index";
@@ -55,18 +33,22 @@ const outputs = declaredOutputs<Kind>();
 /** How many rule writes are in flight at once (the transport caps connections too). */
 const WRITE_CONCURRENCY = 8;
 
-const subject = (props: Props) => `PolicyRuleModes ${String(props.resourceName ?? "")} in policy ${String(props.policyId)}`;
+const subject = (ctx: CallContext, props: Props) => `PolicyRuleModes ${ctx.owner?.name ?? ""} in policy ${String(props.policyId)}`;
 
-/** Whether the program gave a mode (in `modes` or `mode`) as a secret: messages then print no mode of its rules. */
-const secretModes = (props: Props) => secretInputsOf(props).some((input) => input === "modes" || input === "mode");
+/**
+ * Whether the program gave a mode (in `modes` or `mode`) as a secret: messages then print no mode
+ * of its rules. `before`: in the olds (what an update stops declaring).
+ */
+const secretModes = (ctx: CallContext, before = false) =>
+  ["modes", "mode"].some((input) => (before ? ctx.wasSecret(input) : ctx.secret(input)));
 
 /** The claim on one rule's mode: the same a PolicyRuleMode of that rule makes, so that the two conflict. */
-const claimOn = (props: Props, rulePath: string, mode: unknown): Claim => ({
+const claimOn = (ctx: CallContext, props: Props, rulePath: string, mode: unknown): Claim => ({
   object: ruleObject({ ...props, rulePath }),
   field: "mode",
   value: mode,
   property: "modes",
-  secret: secretModes(props),
+  secret: secretModes(ctx),
 });
 
 /** Every managed rule and the mode declared for it: the selected ones (less `exclude`), then `modes` over them. */
@@ -87,8 +69,8 @@ function wantedModes(declared: Props, rules: ReadonlyMap<string, Rule>): Map<str
  * How messages show text naming rules: when the program gave `modes` as a secret, its keys (rule
  * paths) are part of the secret, and each prints as `[secret]`.
  */
-function redactor(props: Props): (text: string) => string {
-  if (!secretInputsOf(props).includes("modes")) return (text) => text;
+function redactor(ctx: CallContext, props: Props): (text: string) => string {
+  if (!ctx.secret("modes")) return (text) => text;
   const hidden = new Set(Object.keys((props.modes as Record<string, unknown> | undefined) ?? {}));
   return (text) => text.replace(/[\w.-]+/g, (token) => (hidden.has(token) ? "[secret]" : token));
 }
@@ -162,9 +144,9 @@ async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<vo
 }
 
 /** Whether a resource of this run other than `owner` declares `rule` of the policy (explicitly, or through its selector). */
-function declaredElsewhere(props: Props, owner: Owner, rule: Rule | undefined): boolean {
+function declaredElsewhere(ctx: CallContext, props: Props, owner: Owner, rule: Rule | undefined): boolean {
   if (!rule) return false;
-  const claim = claimOn(props, rule.path, undefined);
+  const claim = claimOn(ctx, props, rule.path, undefined);
   return (
     declarersOf(claim).some((holder) => !sameOwner(holder.owner, owner)) ||
     selectorTaking(props.deploymentId, props.policyId, rule, owner) !== undefined
@@ -177,9 +159,9 @@ function declaredElsewhere(props: Props, owner: Owner, rule: Rule | undefined): 
  * precedes the taker's create when the taker `dependsOn` this resource (the engine runs steps in
  * parallel otherwise). The preview notes the hand-over where the other resource is already known.
  */
-async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
+async function offerReleased(ctx: CallContext, olds: State<Kind>, news: Inputs): Promise<void> {
   const recorded = originalsByRule(olds.originals);
-  const owner = ownerOf(KIND, news);
+  const owner = ctx.owner;
   if (!recorded.size || !owner || !known(news.deploymentId, news.policyId, news.modes ?? {}, news.select ?? {}, news.mode ?? "")) return;
   if (String(olds.deploymentId) !== news.deploymentId || String(olds.policyId) !== news.policyId) return; // a replacement's delete puts back
   // With the same selector, only an entry dropped from modes can leave (a read only then).
@@ -194,15 +176,15 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
   }
   const leftAsIs: string[] = [];
   for (const path of released) {
-    const claim = claimOn(news, path, undefined);
-    offer(claim, recorded.get(path), owner, secretModes(olds));
+    const claim = claimOn(ctx, news, path, undefined);
+    offer(claim, recorded.get(path), owner, secretModes(ctx, true));
     // A taker settled already (its diff came first and found nothing to change) will not take
     // the offer: this resource's update then warns instead.
     const taker = declarersOf(claim).find((holder) => !sameOwner(holder.owner, owner));
     if (taker && !taker.settled) await noteHandOver(claim, offered(claim)!, taker.owner);
     else if (!taker && news.restoreOnDelete === false) leftAsIs.push(path);
   }
-  await noteLeftAsIs(news, leftAsIs, recorded, secretModes(olds));
+  await noteLeftAsIs(ctx, news, leftAsIs, recorded, secretModes(ctx, true));
 }
 
 /**
@@ -210,18 +192,27 @@ async function offerReleased(olds: State<Kind>, news: Inputs): Promise<void> {
  * as they are and where their originals go: to the resource of the run that declares the rule
  * and `dependsOn` this one (its check comes later and says so), else nowhere.
  */
-async function noteLeftAsIs(news: Inputs, paths: readonly string[], recorded: ReadonlyMap<string, string>, secret: boolean) {
+async function noteLeftAsIs(
+  ctx: CallContext,
+  news: Inputs,
+  paths: readonly string[],
+  recorded: ReadonlyMap<string, string>,
+  secret: boolean,
+) {
   if (!paths.length) return;
   const originals = secret
     ? `the modes it found (${someOf(paths)})`
     : Object.entries(groupedOriginals(new Map(paths.map((path) => [path, recorded.get(path)!]))))
         .map(([mode, rules]) => `${mode} for ${someOf(rules)}`)
         .join("; ");
-  const self = describeResource(KIND, news);
+  const self = ctx.name;
   await notifyOnce(
     `${self}:left-as-is`,
     "info",
-    redactor(news)(
+    redactor(
+      ctx,
+      news,
+    )(
       `${self} no longer manages ${paths.length} rule${paths.length === 1 ? "" : "s"} and, as restoreOnDelete is false, leaves ` +
         `${paths.length === 1 ? "it" : "them"} as ${paths.length === 1 ? "it is" : "they are"}, without putting back what this stack ` +
         `found: ${originals}. A resource of this run that declares such a rule and \`dependsOn\` ${self} records that mode as its ` +
@@ -235,9 +226,8 @@ async function noteLeftAsIs(news: Inputs, paths: readonly string[], recorded: Re
  * offer): its update then records the giver's original, older than any it recorded itself, and
  * sets the mode again (the giver may have put its original back before this resource's turn).
  */
-function takesOffer(news: Inputs): boolean {
-  const owner = ownerOf(KIND, news);
-  return owner !== undefined && Object.keys(news.modes ?? {}).some((path) => offered(claimOn(news, path, undefined), owner) !== undefined);
+function takesOffer(ctx: CallContext, news: Inputs): boolean {
+  return Object.keys(news.modes ?? {}).some((path) => ctx.claims.offered(claimOn(ctx, news, path, undefined)) !== undefined);
 }
 
 /**
@@ -247,16 +237,13 @@ function takesOffer(news: Inputs): boolean {
  * so this waits for it (until the call's one deadline). A rule whose takers all failed is put
  * back like any other: nobody else will.
  */
-async function heldElsewhere(props: Props, paths: readonly string[]): Promise<Set<string>> {
-  const self = ownerOf(KIND, props);
+async function heldElsewhere(ctx: CallContext, props: Props, paths: readonly string[]): Promise<Set<string>> {
+  const self = ctx.owner;
   if (!self || !paths.length) return new Set();
-  await othersSettled(
-    paths.map((path) => claimOn(props, path, undefined)),
-    self,
-  );
+  await ctx.claims.othersSettled(paths.map((path) => claimOn(ctx, props, path, undefined)));
   // A selector's rules are claims only once it has listed the policy: with no claim yet, it is left the rule as before.
   const failedAll = (path: string) => {
-    const others = declarersOf(claimOn(props, path, undefined)).filter((holder) => !sameOwner(holder.owner, self));
+    const others = declarersOf(claimOn(ctx, props, path, undefined)).filter((holder) => !sameOwner(holder.owner, self));
     return others.length > 0 && others.every((holder) => holder.failed);
   };
   return new Set(paths.filter((path) => !failedAll(path)));
@@ -267,34 +254,34 @@ async function heldElsewhere(props: Props, paths: readonly string[]): Promise<Se
  * took the rule without the original this resource offered (it was created before this
  * resource's diff: it does not `dependsOn` this resource), with both values and that remedy.
  */
-async function warnHandedOverRules(props: Props, rules: ReadonlyArray<readonly [string, string]>): Promise<void> {
-  const self = ownerOf(KIND, props);
-  if (!self) return;
+async function warnHandedOverRules(ctx: CallContext, props: Props, rules: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  if (!ctx.owner) return;
+  const self = ctx.name;
   for (const [path, original] of rules) {
-    const claim = claimOn(props, path, undefined);
+    const claim = claimOn(ctx, props, path, undefined);
     const holder = holderOf(claim);
-    const given = offerOf(claim, self);
+    const given = ctx.claims.offeredBySelf(claim);
     if (!holder?.settled || given?.acceptedBy) continue;
-    const was = secretModes(props) ? "[secret]" : original;
+    const was = secretModes(ctx) || secretModes(ctx, true) ? "[secret]" : original;
     const recorded =
       holder.recorded === undefined || holder.recorded === null ? "no original for it" : `${String(holder.recorded)} as its original`;
     await notify(
       "warning",
-      `${describeResource(KIND, props)} no longer manages ${claim.object} and left it to ${ownerName(holder.owner)}, which took it ` +
+      `${self} no longer manages ${claim.object} and left it to ${ownerName(holder.owner)}, which took it ` +
         `before the original this resource had recorded reached it: before this stack managed it, it was ${was}, and ` +
         `${ownerName(holder.owner)} recorded ${recorded}, so destroying it will not put ${was} back. Make ${ownerName(holder.owner)} ` +
-        `\`dependsOn\` ${describeResource(KIND, props)} when moving rules between them, so that it takes the original with the rule.`,
+        `\`dependsOn\` ${self} when moving rules between them, so that it takes the original with the rule.`,
     );
   }
 }
 
 /** The journal of originals of this resource (journal.ts): its kind, name, parent and policy. */
-const journalKey = (props: Props) =>
-  JSON.stringify([KIND, props.resourceName, props.resourceParent ?? null, String(props.deploymentId), String(props.policyId)]);
+const journalKey = (ctx: CallContext, props: Props) =>
+  JSON.stringify([KIND, ctx.owner?.name, ctx.owner?.parent ?? null, String(props.deploymentId), String(props.policyId)]);
 
 /** A rule as the journal names it: its path, or a digest of it when `modes` is secret (its keys are part of the secret). */
-const journalObject = (props: Props, path: string) =>
-  secretInputsOf(props).includes("modes") ? `sha256:${createHash("sha256").update(path).digest("hex")}` : path;
+const journalObject = (ctx: CallContext, path: string) =>
+  ctx.secret("modes") ? `sha256:${createHash("sha256").update(path).digest("hex")}` : path;
 
 /** Sets one rule of the resource's policy to `mode`. */
 const setMode = (props: Props, rulePath: string, mode: string) =>
@@ -306,11 +293,11 @@ const setMode = (props: Props, rulePath: string, mode: string) =>
  * of the stack declares (a selector's rules are known only now, from the listing). When some
  * writes fail after others landed, the outputs so far go to the engine (partial.ts).
  */
-async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
-  const redact = redactor(declared);
+async function converge(ctx: CallContext, id: string, declared: Inputs, previous?: State<Kind>) {
+  const redact = redactor(ctx, declared);
   const rules = await policyRules(declared.deploymentId, declared.policyId);
   const wanted = wantedModes(declared, rules);
-  await warnIfSelectsNothing(declared, rules, previous);
+  await warnIfSelectsNothing(ctx, declared, rules, previous);
   const missing = Object.keys(declared.modes ?? {}).filter((path) => !rules.has(path));
   if (missing.length) {
     throw new Error(
@@ -320,22 +307,19 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
       ),
     );
   }
-  const owner = ownerOf(KIND, declared);
+  const owner = ctx.owner;
   if (owner) {
-    const conflicts = declare(
-      owner,
-      [...wanted].map(([path, mode]) => claimOn(declared, path, mode)),
-    );
+    const conflicts = ctx.claims.declare([...wanted].map(([path, mode]) => claimOn(ctx, declared, path, mode)));
     // Another resource's selector (its rules are not claims until it lists the policy).
     for (const path of wanted.keys()) {
       const other = selectorTaking(declared.deploymentId, declared.policyId, rules.get(path)!, owner);
-      if (other) conflicts.push({ claim: claimOn(declared, path, undefined), other });
+      if (other) conflicts.push({ claim: claimOn(ctx, declared, path, undefined), other });
     }
     if (conflicts.length) {
       const first = conflicts.slice(0, 5).map(({ claim, other }) => `${claim.object} (declared by ${ownerName(other)})`);
       throw new Error(
         redact(
-          `${ownerName(owner)} would set the mode of ${conflicts.length} rule${conflicts.length === 1 ? "" : "s"} another resource declares: ` +
+          `${ctx.name} would set the mode of ${conflicts.length} rule${conflicts.length === 1 ? "" : "s"} another resource declares: ` +
             `${first.join("; ")}${conflicts.length > 5 ? "; ..." : ""}. Leave them out with select.exclude, or declare each rule in one resource only.`,
         ),
       );
@@ -352,8 +336,9 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   // leave the rule in its original mode until the taker sets it again.
   const putBacks = [...recorded].filter(([path]) => !wanted.has(path));
   const handedOver = await heldElsewhere(
+    ctx,
     declared,
-    putBacks.filter(([path]) => owner && declaredElsewhere(declared, owner, rules.get(path))).map(([path]) => path),
+    putBacks.filter(([path]) => owner && declaredElsewhere(ctx, declared, owner, rules.get(path))).map(([path]) => path),
   );
   const restoring = declared.restoreOnDelete !== false;
   const writes = [
@@ -365,16 +350,16 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const takenOver = new Map(
     [...wanted.keys()].flatMap((path) => {
       // The giver managed the rule before this resource did: its original is the older, truer one.
-      const taken = owner ? offered(claimOn(declared, path, undefined), owner) : undefined;
+      const taken = ctx.claims.offered(claimOn(ctx, declared, path, undefined));
       return taken ? [[path, taken] as const] : [];
     }),
   );
   // What a run of this resource killed on this machine wrote before (its journal): the rules it
   // set are found as declared, and their originals are the journal's, not the values found.
-  const journal = openJournal(journalKey(declared));
+  const journal = openJournal(journalKey(ctx, declared));
   const setByKilledRun = new Map(
     [...wanted].flatMap(([path, mode]) => {
-      const entry = journal.journaled.get(journalObject(declared, path));
+      const entry = journal.journaled.get(journalObject(ctx, path));
       return entry && found.get(path) === mode && !recorded.has(path) && !("original" in entry && entry.original === mode)
         ? [[path, entry] as const]
         : [];
@@ -383,10 +368,9 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const landed = new Map<string, string>();
   const failure = await eachLimited(writes, async ([path, mode]) => {
     // Journaled before the write: after a SIGKILL, nothing else says what it replaced.
-    if (!recorded.has(path) && wanted.has(path))
-      journal.before(journalObject(declared, path), secretModes(declared) ? undefined : found.get(path));
+    if (!recorded.has(path) && wanted.has(path)) journal.before(journalObject(ctx, path), secretModes(ctx) ? undefined : found.get(path));
     const rule = await setMode(declared, path, mode).catch((error: unknown) => {
-      const to = secretModes(declared) ? "[secret]" : mode;
+      const to = secretModes(ctx) ? "[secret]" : mode;
       throw new Error(`setting rule ${path} to ${to}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     });
     landed.set(path, rule.policyMode);
@@ -403,7 +387,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   for (const [path, taken] of takenOver) {
     if (!landed.has(path) && found.get(path) !== wanted.get(path)) continue;
     originals.set(path, String(taken.original));
-    if (owner) accept(claimOn(declared, path, undefined), owner);
+    ctx.claims.accept(claimOn(ctx, declared, path, undefined));
   }
   for (const [path] of putBacks) if (!unwritten.has(path)) originals.delete(path);
   // A rule the state holds at another declared mode and already at the new one needs no write, but
@@ -415,12 +399,14 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
     if (was !== undefined && was !== mode && found.get(path) === mode && !originals.has(path)) originals.set(path, was);
   }
   await warnHandedOverRules(
+    ctx,
     declared,
     [...handedOver].map((path) => [path, recorded.get(path)!] as const),
   );
   if (failure && !landed.size) throw redactedError(failure.error, redact); // nothing changed: the state stays as it was
-  await noteSetByKilledRun(declared, setByKilledRun);
+  await noteSetByKilledRun(ctx, declared, setByKilledRun);
   await noteNewlyManagedAsDeclared(
+    ctx,
     declared,
     wanted,
     found,
@@ -434,7 +420,7 @@ async function converge(id: string, declared: Inputs, previous?: State<Kind>) {
   const summary = liveSummary(wanted, originals, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
   if (!failure) {
-    dropRecorded(journalKey(declared)); // every write done: the outputs record each original
+    dropRecorded(journalKey(ctx, declared)); // every write done: the outputs record each original
     return outs;
   }
   const setsLanded = sets.filter(([path]) => landed.has(path)).length;
@@ -462,11 +448,15 @@ function everyPathByMode(paths: readonly string[], wanted: ReadonlyMap<string, P
  * had set, as this machine's journal tells: their originals are recorded from it, so destroy
  * puts them back; a secret one it cannot restore (the journal keeps no secret), and says so.
  */
-async function noteSetByKilledRun(declared: Inputs, killed: ReadonlyMap<string, { original: string } | { secret: true }>): Promise<void> {
+async function noteSetByKilledRun(
+  ctx: CallContext,
+  declared: Inputs,
+  killed: ReadonlyMap<string, { original: string } | { secret: true }>,
+): Promise<void> {
   if (!killed.size) return;
   const restored = new Map([...killed].flatMap(([path, entry]) => ("original" in entry ? [[path, entry.original] as const] : [])));
   const secret = [...killed.keys()].filter((path) => !restored.has(path));
-  const self = describeResource(KIND, declared);
+  const self = ctx.name;
   const parts = [
     ...(restored.size
       ? [
@@ -485,7 +475,7 @@ async function noteSetByKilledRun(declared: Inputs, killed: ReadonlyMap<string, 
       : []),
   ];
   // Restored is a note; a secret one left is a warning (destroy will not put it back).
-  await notify(secret.length ? "warning" : "info", redactor(declared)(`${self} ${parts.join("; it ")}.`));
+  await notify(secret.length ? "warning" : "info", redactor(ctx, declared)(`${self} ${parts.join("; it ")}.`));
 }
 
 /**
@@ -493,6 +483,7 @@ async function noteSetByKilledRun(declared: Inputs, killed: ReadonlyMap<string, 
  * them (the value found may be one an earlier, interrupted run of this stack set).
  */
 async function noteNewlyManagedAsDeclared(
+  ctx: CallContext,
   declared: Inputs,
   wanted: ReadonlyMap<string, PolicyMode>,
   found: ReadonlyMap<string, string>,
@@ -503,8 +494,11 @@ async function noteNewlyManagedAsDeclared(
     .filter(([path, mode]) => found.get(path) === mode && !managedBefore.has(path) && !recorded.has(path))
     .map(([path]) => path);
   if (!paths.length) return;
-  await noteFoundAsDeclared(KIND, declared, {
-    what: redactor(declared)(
+  await noteFoundAsDeclared(ctx, {
+    what: redactor(
+      ctx,
+      declared,
+    )(
       `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${everyPathByMode(paths, wanted)})`,
     ),
     plural: paths.length > 1,
@@ -515,10 +509,7 @@ async function noteNewlyManagedAsDeclared(
 /** The inputs as declared, for `read`'s `inputs` (the next diff compares them with the program). */
 function declaredInputs(props: Props): Props {
   const keys = ["deploymentId", "policyId", "modes", "select", "mode", "restoreOnDelete"] as const;
-  return {
-    ...Object.fromEntries(keys.filter((k) => props[k] !== undefined).map((k) => [k, props[k]])),
-    ...refreshedMetaInputs(KIND, props),
-  };
+  return Object.fromEntries(keys.filter((k) => props[k] !== undefined).map((k) => [k, props[k]]));
 }
 
 /**
@@ -579,7 +570,7 @@ const sameRules = (olds: State<Kind>, declared: Inputs) =>
  * Lists the policy (a read) only then: a no-change `up`, or any other change of explicit
  * `modes` (which the input diff shows rule by rule), reads nothing.
  */
-async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void> {
+async function noteSelectorChange(ctx: CallContext, olds: State<Kind>, news: Inputs): Promise<void> {
   const same =
     isDeepStrictEqual(olds.select ?? undefined, news.select ?? undefined) && (olds.mode ?? undefined) === (news.mode ?? undefined);
   const dropped = Object.keys(olds.modes ?? {}).filter((path) => !(path in (news.modes ?? {})));
@@ -587,7 +578,7 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
   if (!known(news.deploymentId, news.policyId, news.select ?? {}, news.mode ?? "", news.modes ?? {})) return;
   if (String(olds.deploymentId) !== news.deploymentId || String(olds.policyId) !== news.policyId) return; // a replacement
   const rules = await policyRules(news.deploymentId, news.policyId);
-  await warnIfSelectsNothing(news, rules, olds);
+  await warnIfSelectsNothing(ctx, news, rules, olds);
   const before = wantedModes(olds, rules);
   const after = wantedModes(news, rules);
   const sets = [...after].filter(([path, mode]) => rules.get(path)!.policyMode !== mode).map(([path]) => path);
@@ -600,11 +591,12 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
     ...(leaves.length ? [`leaves ${leaves.length} it found as declared (${someOf(leaves)})`] : []),
   ];
   await notifyOnce(
-    `${describeResource(KIND, news)}:selector`,
+    `${ctx.name}:selector`,
     "info",
-    redactor(news)(
-      `${describeResource(KIND, news)}: the change of ${same ? "modes" : "select/mode"} ${parts.join(", ")}; it will manage ${after.size} rules.`,
-    ),
+    redactor(
+      ctx,
+      news,
+    )(`${ctx.name}: the change of ${same ? "modes" : "select/mode"} ${parts.join(", ")}; it will manage ${after.size} rules.`),
   );
 }
 
@@ -613,15 +605,18 @@ async function noteSelectorChange(olds: State<Kind>, news: Inputs): Promise<void
  * refresh found, a rule that newly matches, a put-back still to do), as a note in the preview:
  * the input diff shows nothing for them (a dynamic provider returns no detailed diff).
  */
-async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
+async function noteDeviations(ctx: CallContext, olds: State<Kind>, news: Inputs): Promise<void> {
   const deviations = Object.entries(olds.deviations ?? {});
   if (!deviations.length) return;
-  const listed = someOf(deviations.map(([path, live]) => (secretModes(news) ? path : `${path} (now ${live})`)));
+  const listed = someOf(deviations.map(([path, live]) => (secretModes(ctx) ? path : `${path} (now ${live})`)));
   await notifyOnce(
-    `${describeResource(KIND, news)}:deviations`,
+    `${ctx.name}:deviations`,
     "info",
-    redactor(news)(
-      `${describeResource(KIND, news)}: ${deviations.length} rule${deviations.length === 1 ? " is" : "s are"} not as it left ` +
+    redactor(
+      ctx,
+      news,
+    )(
+      `${ctx.name}: ${deviations.length} rule${deviations.length === 1 ? " is" : "s are"} not as it left ` +
         `${deviations.length === 1 ? "it" : "them"} (found by refresh, or left by a failed run): ${listed}; the update sets ` +
         `${deviations.length === 1 ? "it" : "them"} to the declared mode, or back to the original for a rule it no longer manages.`,
     ),
@@ -629,11 +624,11 @@ async function noteDeviations(olds: State<Kind>, news: Inputs): Promise<void> {
 }
 
 export const policyRuleModes: Handler<Kind> = {
-  check: async (_olds, news) => {
+  check: async (_olds, news, ctx) => {
     let registered: Inputs | undefined;
-    const result = checkOwned(KIND, news, (declared) => {
+    const result = checkOwned(KIND, ctx, news, (declared) => {
       if (!known(declared.deploymentId, declared.policyId, declared.modes ?? {})) return [];
-      const owner = ownerOf(KIND, declared);
+      const owner = ctx.owner;
       const select = declared.select as RuleSelectorArgs | undefined;
       if (owner) {
         // A selector not known yet is registered at the update's check, where it is known.
@@ -646,57 +641,56 @@ export const policyRuleModes: Handler<Kind> = {
         );
         registered = declared;
       }
-      return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(declared, path, mode));
+      return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(ctx, declared, path, mode));
     });
     if (result.failures?.length || !registered) return result;
-    const self = ownerOf(KIND, registered)!;
+    const self = ctx.owner!;
     for (const path of Object.keys(registered.modes ?? {})) {
-      const claim = claimOn(registered, path, undefined);
-      const taken = offered(claim, self);
+      const claim = claimOn(ctx, registered, path, undefined);
+      const taken = ctx.claims.offered(claim);
       if (taken) await noteHandOver(claim, taken, self);
     }
     const failures = await overlapFailures(self, registered.deploymentId, registered.policyId, {
       property: registered.select ? "select" : "modes",
-      secret: secretInputsOf(registered).some((input) => input === "select" || input === "modes"),
+      secret: ctx.secret("select") || ctx.secret("modes"),
       object: (path) => ruleObject({ ...registered, rulePath: path }),
     });
     return failures.length ? { inputs: result.inputs, failures } : result;
   },
 
   // Inputs only: a no-change `up` reads nothing.
-  diff: async (_id, stored, news) => {
+  diff: async (_id, stored, news, ctx) => {
     const olds = asModesState(stored);
-    dropJournaled(olds);
+    dropJournaled(ctx, olds);
     // The note is for the reviewer; a failed listing fails the update that needs it, not the diff.
-    await noteSelectorChange(olds, news).catch((error: unknown) =>
+    await noteSelectorChange(ctx, olds, news).catch((error: unknown) =>
       notifyOnce(
-        `${describeResource(KIND, news)}:selector`,
+        `${ctx.name}:selector`,
         "info",
-        `${describeResource(KIND, news)}: could not list the rules the change of select/mode affects (${String(error)})`,
+        `${ctx.name}: could not list the rules the change of select/mode affects (${String(error)})`,
       ),
     );
-    await noteDeviations(olds, news);
-    await offerReleased(olds, news);
+    await noteDeviations(ctx, olds, news);
+    await offerReleased(ctx, olds, news);
     // A PolicyRuleMode becoming this resource is an update whatever the inputs: its state must take
     // this kind's shape. A rule another resource hands over is one too (takesOffer).
     const result = diffModes(olds, news);
-    return diffOwned(olds, news, { ...result, changes: result.changes || olds !== stored || takesOffer(news) });
+    return { ...result, changes: result.changes || olds !== stored || takesOffer(ctx, news) };
   },
 
-  create: (declared) =>
-    about(subject(declared), async () => {
-      if (typeof declared.resourceName !== "string")
-        throw new Error("PolicyRuleModes needs its resource name: construct it with the PolicyRuleModes class");
-      const id = `${declared.deploymentId}/${declared.policyId}/${declared.resourceName}`;
-      const outs = await converge(id, declared);
+  create: (declared, ctx) =>
+    about(subject(ctx, declared), async () => {
+      if (!ctx.owner) throw new Error("PolicyRuleModes needs its resource name: construct it with the PolicyRuleModes class");
+      const id = `${declared.deploymentId}/${declared.policyId}/${ctx.owner.name}`;
+      const outs = await converge(ctx, id, declared);
       return { id, outs };
     }),
 
-  read: (id, props) =>
-    about(subject(props), async () => {
+  read: (id, props, ctx) =>
+    about(subject(ctx, props), async () => {
       const deploymentId = String(props.deploymentId);
       const policyId = String(props.policyId);
-      dropJournaled(props);
+      dropJournaled(ctx, props);
       const rules = await policyRules(deploymentId, policyId);
       const wanted = wantedModes(props, rules);
       const summary = liveSummary(wanted, originalsByRule(props.originals), (path) => rules.get(path)?.policyMode);
@@ -704,29 +698,29 @@ export const policyRuleModes: Handler<Kind> = {
       return { id, props: live, inputs: declaredInputs(props) };
     }),
 
-  update: (id, stored, declared) =>
-    about(subject(declared), async () => {
+  update: (id, stored, declared, ctx) =>
+    about(subject(ctx, declared), async () => {
       const olds = asModesState(stored);
       // The inputs are the same and nothing is left to do (no deviation): only the name, parent or
       // secrecy changed (a rename with an alias), so nothing is read or written. A PolicyRuleMode
       // becoming this resource converges, to record this kind's outputs (one listing, no write).
       const same = !diffModes(olds, declared).changes && olds === stored;
-      const outs = same ? sameRules(olds, declared) : await converge(id, declared, olds);
+      const outs = same ? sameRules(olds, declared) : await converge(ctx, id, declared, olds);
       return { outs };
     }),
 
-  delete: (_id, props) =>
-    about(subject(props), async () => {
-      dropRecorded(journalKey(props)); // the state holds every original a delete needs
+  delete: (_id, props, ctx) =>
+    about(subject(ctx, props), async () => {
+      dropRecorded(journalKey(ctx, props)); // the state holds every original a delete needs
       if (props.restoreOnDelete === false) return;
       const originals = originalsByRule(props.originals);
       if (!originals.size) return;
-      const changed = secretModes(props)
+      const changed = secretModes(ctx)
         ? `the modes of ${originals.size} rules it had changed`
         : Object.entries(groupedOriginals(originals))
             .map(([mode, paths]) => `${mode} for ${someOf(paths)}`)
             .join("; ");
-      await unlessMigrated(describeResource(KIND, props), props, redactor(props)(changed), () => restore(props, originals));
+      await unlessMigrated(ctx.name, props, redactor(ctx, props)(changed), () => restore(ctx, props, originals));
     }),
 };
 
@@ -737,22 +731,26 @@ export const policyRuleModes: Handler<Kind> = {
  * policy to put rules back (a resource that recorded no original at all makes no request).
  */
 async function noteLeftByDelete(
+  ctx: CallContext,
   props: State<Kind>,
   originals: ReadonlyMap<string, string>,
   rules: ReadonlyMap<string, Rule>,
 ): Promise<void> {
   const left = [...wantedModes(props, rules)].filter(([path]) => !originals.has(path) && rules.has(path));
   if (!left.length) return;
-  const byMode = secretModes(props)
+  const byMode = secretModes(ctx)
     ? `[secret]: ${left.map(([path]) => path).join(", ")}`
     : everyPathByMode(
         left.map(([path]) => path),
         new Map(left),
       );
-  const self = describeResource(KIND, props);
+  const self = ctx.name;
   await notify(
     "info",
-    redactor(props)(
+    redactor(
+      ctx,
+      props,
+    )(
       `${self} leaves ${left.length} rule${left.length === 1 ? "" : "s"} it manages as ${left.length === 1 ? "it is" : "they are"}: it found ` +
         `${left.length === 1 ? "it" : "them"} already as declared and recorded no original (${byMode}). If an interrupted \`pulumi up\` of this ` +
         "stack had set any of them (killed with SIGKILL, its originals reached no state), recover on the machine that ran it, whose journal " +
@@ -762,31 +760,31 @@ async function noteLeftByDelete(
 }
 
 /** Drops from the journal the rules whose originals the state holds: a state records them now. */
-function dropJournaled(state: Props): void {
+function dropJournaled(ctx: CallContext, state: Props): void {
   const recorded = originalsByRule(state.originals);
-  if (!recorded.size || typeof state.resourceName !== "string") return;
-  const objects = new Set([...recorded.keys()].map((path) => journalObject(state, path)));
-  dropRecorded(journalKey(state), (object) => objects.has(object));
+  if (!recorded.size || !ctx.owner) return;
+  const objects = new Set([...recorded.keys()].map((path) => journalObject(ctx, path)));
+  dropRecorded(journalKey(ctx, state), (object) => objects.has(object));
 }
 
 /** Puts back the originals of a deleted PolicyRuleModes, leaving to another resource of the run what it now holds. */
-async function restore(props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
+async function restore(ctx: CallContext, props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
   const rules = await policyRules(String(props.deploymentId), String(props.policyId));
-  await noteLeftByDelete(props, originals, rules);
+  await noteLeftByDelete(ctx, props, originals, rules);
   const fields = [...originals].map(([path, original]) => ({
     name: path,
-    claim: claimOn(props, path, undefined),
+    claim: claimOn(ctx, props, path, undefined),
     original,
     last: rules.get(path)?.policyMode,
     same: Object.is,
     show: String,
-    secret: secretModes(props),
+    secret: secretModes(ctx),
     what: `the mode of ${ruleObject({ ...props, rulePath: path })}`,
   }));
   const handedOver: HandOver[] = [];
-  const back = await planUndo(KIND, props, fields, async (handOver) => void handedOver.push(handOver));
+  const back = await planUndo(ctx, fields, async (handOver) => void handedOver.push(handOver));
   const policy = `policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
-  const redact = redactor(props);
+  const redact = redactor(ctx, props);
   await warnAllHandedOver(
     handedOver.map((h) => ({ ...h, name: redact(h.name), what: redact(h.what) })),
     (count) => `the modes of ${count} rules of ${policy}`,

@@ -9,7 +9,7 @@ import { type FieldToApply, fieldsToUndo, planApply, planUndo } from "../runtime
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
-import { checkOwned, describeResource, diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
+import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import { type Claim, holderOf } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
 import { projectOf } from "./project-index";
@@ -23,7 +23,7 @@ import {
   readProject,
   tagClaim,
 } from "./projects";
-import { secretInputsOf } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 
 const KIND = "ProjectSettings";
 
@@ -44,7 +44,10 @@ function same(field: string, a: unknown, b: unknown): boolean {
 }
 
 /** What a ProjectSettings in this state recorded as each managed field's original (`null` for none), by claim field. */
-const recorded = (outputs: Props) => MANAGED.recorded(outputs, (field) => claimOf(outputs, field).field);
+const recorded = (outputs: Props) => MANAGED.recorded(outputs, claimField);
+
+/** A field as claims name it: a toggle by its short name, as ManagedScan declares it. */
+const claimField = (field: string) => field.replace("managedScanConfig.", "");
 
 /**
  * The PATCH body that sets these field values. A tag set keeps the system tags the project has
@@ -67,22 +70,22 @@ function request(values: Values, liveTags: unknown): UpdateProjectRequest {
 }
 
 /** A field of this project, as conflicts and hand-overs name it (a toggle by its short name, as ManagedScan declares it). */
-function claimOf(props: Props, field: string): Claim {
-  const secret = secretInputsOf(props).includes(inputOf(field));
+function claimOf(ctx: CallContext, props: Props, field: string): Claim {
   return {
     object: projectObject(props),
-    field: field.replace("managedScanConfig.", ""),
+    field: claimField(field),
     property: field,
     value: MANAGED.values(props)[field],
-    secret,
+    secret: ctx.secret(inputOf(field)),
   };
 }
 
 /** What a ProjectSettings declares: its fields, and each of its tags (so that a ProjectTags' delete leaves them alone). */
-function claimsOf(declared: Props): Claim[] {
+function claimsOf(ctx: CallContext, declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
-  const tags = Array.isArray(declared.tags) ? declared.tags.filter((t) => known(t)).map((t) => tagClaim(declared, String(t))) : [];
-  return [...MANAGED.declared(declared).map((field) => claimOf(declared, field)), ...tags];
+  const secret = ctx.secret("tags");
+  const tags = Array.isArray(declared.tags) ? declared.tags.filter((t) => known(t)).map((t) => tagClaim(declared, String(t), secret)) : [];
+  return [...MANAGED.declared(declared).map((field) => claimOf(ctx, declared, field)), ...tags];
 }
 
 /**
@@ -90,7 +93,12 @@ function claimsOf(declared: Props): Claim[] {
  * `primaryBranch: "None"` is written unless this resource already made the project follow its
  * default branch: the service shows a followed branch and one pinned to the same name alike.
  */
-async function apply(declared: Inputs, live: Props, before: { managed: string[]; originals: Values }): Promise<Outputs<Kind>> {
+async function apply(
+  ctx: CallContext,
+  declared: Inputs,
+  live: Props,
+  before: { managed: string[]; originals: Values },
+): Promise<Outputs<Kind>> {
   const wanted = MANAGED.values(declared);
   const have = MANAGED.values(live);
   const fields: FieldToApply[] = MANAGED.declared(declared).map((field) => {
@@ -109,11 +117,11 @@ async function apply(declared: Inputs, live: Props, before: { managed: string[];
     };
   });
   const plan = planApply(fields, before);
-  await noteFieldsFoundAsDeclared(KIND, declared, projectObject(declared), plan.foundAsDeclared);
+  await noteFieldsFoundAsDeclared(ctx, projectObject(declared), plan.foundAsDeclared);
   if (plan.unrecordable.length) {
     await notify(
       "info",
-      `${describeResource(KIND, declared)}: the primary branch of ` +
+      `${ctx.name}: the primary branch of ` +
         `${projectObject(declared)} was ${String(have.primaryBranch)}, its default branch; ` +
         "the service does not say whether it followed the default branch or was pinned to it, " +
         "so nothing is recorded to put back on delete (originalPrimaryBranch stays unset).",
@@ -134,7 +142,7 @@ async function apply(declared: Inputs, live: Props, before: { managed: string[];
  * Undoing the whole tag set when a ProjectTags of the run now holds the project's tags: the
  * original set plus the tags ProjectTags resources hold, so that neither side loses its own.
  */
-async function undoTagsBesideProjectTags(props: Props, original: string[]): Promise<string[] | undefined> {
+async function undoTagsBesideProjectTags(ctx: CallContext, props: Props, original: string[]): Promise<string[] | undefined> {
   const live = managedTags(props.tags) ?? [];
   const held = heldTags(props).filter(({ tag }) => !original.includes(tag));
   const restored = [...original, ...held.map(({ tag }) => tag)];
@@ -142,7 +150,7 @@ async function undoTagsBesideProjectTags(props: Props, original: string[]): Prom
     const kept = held.map(({ tag, secret }) => (secret ? "[secret]" : JSON.stringify(tag))).join(", ");
     await notify(
       "warning",
-      `${describeResource(KIND, props)} was deleted: it put back the tags of ` +
+      `${ctx.name} was deleted: it put back the tags of ` +
         `${projectObject(props)} it found, and kept ${kept}, which ProjectTags of the stack declare. ` +
         "A ProjectTags that found such a tag already there did not add it, so destroying it will leave the tag.",
     );
@@ -153,17 +161,17 @@ async function undoTagsBesideProjectTags(props: Props, original: string[]): Prom
 export const projectSettings: Handler<Kind> = {
   recorded,
 
-  check: (_olds, news) => checkOwned(KIND, news, claimsOf),
+  check: (_olds, news, ctx) => checkOwned(KIND, ctx, news, (declared) => claimsOf(ctx, declared)),
 
-  diff: async (_id, olds, news) =>
+  diff: async (_id, olds, news, ctx) =>
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
+    diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
       object: projectObject(news),
       fields: MANAGED.dropped(olds, news),
     }),
 
-  create: (declared) =>
-    createOnProject(KIND, declared, (project) => apply(declared, projectOutputs(project), { managed: [], originals: {} })),
+  create: (declared, ctx) =>
+    createOnProject(KIND, declared, (project) => apply(ctx, declared, projectOutputs(project), { managed: [], originals: {} })),
 
   read: (id, props) =>
     readProject(KIND, id, props, (project) => {
@@ -171,12 +179,12 @@ export const projectSettings: Handler<Kind> = {
       return { props: live, inputs: MANAGED.refreshedInputs(props, live) };
     }),
 
-  update: (_id, olds, declared) =>
+  update: (_id, olds, declared, ctx) =>
     about(projectSubject(KIND, declared), async () => {
-      return { outs: await apply(declared, olds, MANAGED.before(olds)) };
+      return { outs: await apply(ctx, declared, olds, MANAGED.before(olds)) };
     }),
 
-  delete: (_id, props) =>
+  delete: (_id, props, ctx) =>
     about(projectSubject(KIND, props), async () => {
       if (props.restoreOnDelete === false) return;
       // A project this resource made follow its default branch shows that branch, but holds "None".
@@ -184,20 +192,20 @@ export const projectSettings: Handler<Kind> = {
       const originals = MANAGED.originals(props);
       const back: Values = {};
       // The tag set left to ProjectTags of the run (shared holders), not to another ProjectSettings.
-      const tagsHolder = originals.tags !== undefined ? holderOf(claimOf(props, "tags")) : undefined;
+      const tagsHolder = originals.tags !== undefined ? holderOf(claimOf(ctx, props, "tags")) : undefined;
       if (tagsHolder?.shared) {
-        const tags = await undoTagsBesideProjectTags(props, originals.tags as string[]);
+        const tags = await undoTagsBesideProjectTags(ctx, props, originals.tags as string[]);
         if (tags) back.tags = tags;
       }
       const undone = MANAGED.names.filter((field) => !(field === "tags" && tagsHolder?.shared));
       const fields = fieldsToUndo(undone, {
-        claim: (field) => claimOf(props, field),
+        claim: (field) => claimOf(ctx, props, field),
         originals,
         last: live,
         same,
         managed: MANAGED.managed(props),
       });
-      Object.assign(back, await planUndo(KIND, props, fields));
+      Object.assign(back, await planUndo(ctx, fields));
       if (Object.keys(back).length) await unlessGone(() => projectOf(props).update(request(back, props.tags)));
     }),
 };

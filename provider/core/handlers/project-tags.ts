@@ -9,11 +9,11 @@ import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
-import { checkOwned, diffOwned, known, noteFoundAsDeclared, warnHandedOver } from "../runtime/owned";
+import { checkOwned, known, noteFoundAsDeclared, warnHandedOver } from "../runtime/owned";
 import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "../runtime/ownership";
 import { projectOf } from "./project-index";
 import { createOnProject, projectObject, projectSubject, readProject, tagClaim } from "./projects";
-import { ownerOf, refreshedMetaInputs, secretInputsOf, shown } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 
 const KIND = "ProjectTags";
 /** What a ProjectTags records of a tag it added: the project did not have it. */
@@ -29,19 +29,22 @@ const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props
  * What a ProjectTags declares: a share of the project's tags (in conflict with a ProjectSettings
  * that declares the whole set), and each of its tags, shared with any other resource.
  */
-function claimsOf(declared: Props): Claim[] {
+function claimsOf(ctx: CallContext, declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
-  const secret = secretInputsOf(declared).includes("tags");
+  const secret = ctx.secret("tags");
   return [
     { object: projectObject(declared), field: "tags", shared: true, secret },
-    ...knownTags(declared).map((tag) => tagClaim(declared, tag)),
+    ...knownTags(declared).map((tag) => tagClaim(declared, tag, secret)),
   ];
 }
+
+/** The claim on one of its tags (secret when the program gave the tags as a secret). */
+const tagOf = (ctx: CallContext, props: Props, tag: string) => tagClaim(props, tag, ctx.secret("tags"));
 
 /** What a ProjectTags in this state recorded of each tag (by claim field): absent before it added it, or nothing. */
 function recorded(outputs: Props): Record<string, unknown> {
   const added = (outputs.addedTags as string[] | undefined) ?? [];
-  return Object.fromEntries(knownTags(outputs).map((tag) => [tagClaim(outputs, tag).field, added.includes(tag) ? ABSENT : null]));
+  return Object.fromEntries(knownTags(outputs).map((tag) => [tagClaim(outputs, tag, false).field, added.includes(tag) ? ABSENT : null]));
 }
 
 /** Outputs: the declared tags the project has, those this resource added, and the project's whole set. */
@@ -63,6 +66,7 @@ function outputs(declared: Inputs, project: Project, addedTags: string[]): Outpu
  * this run that declares one of them puts it back after the removal (see `diff`).
  */
 async function removeAdded(
+  ctx: CallContext,
   props: Props,
   tags: string[],
   holderFor: (claim: Claim) => Holder | undefined,
@@ -70,18 +74,17 @@ async function removeAdded(
 ): Promise<Project | undefined> {
   const held = new Map<string, Holder>();
   for (const tag of tags) {
-    const holder = holderFor(tagClaim(props, tag));
+    const holder = holderFor(tagOf(ctx, props, tag));
     if (holder) held.set(tag, holder);
   }
   const gone = tags.filter((t) => !held.has(t));
   const removal = gone.length ? unlessGone(() => projectOf(props).removeTags(gone)) : undefined;
   removal?.catch(() => {}); // awaited below, after the warnings: a failure must not go unhandled meanwhile
-  for (const tag of gone) release(tagClaim(props, tag));
+  for (const tag of gone) release(tagOf(ctx, props, tag));
   for (const [tag, holder] of held) {
-    const what = `the tag ${shown(props, "tags", JSON.stringify(tag))} of ${projectObject(props)}`;
+    const what = `the tag ${ctx.shown("tags", JSON.stringify(tag))} of ${projectObject(props)}`;
     await warnHandedOver({
-      kind: KIND,
-      props,
+      ctx,
       verb,
       what,
       name: tag,
@@ -96,35 +99,35 @@ async function removeAdded(
 }
 
 /** Tags this resource declares that another resource removed earlier in this run. */
-const releasedTags = (declared: Props): string[] => knownTags(declared).filter((t) => wasReleased(tagClaim(declared, t)));
+const releasedTags = (ctx: CallContext, declared: Props): string[] =>
+  knownTags(declared).filter((t) => wasReleased(tagOf(ctx, declared, t)));
 
 export const projectTags: Handler<Kind> = {
   recorded,
 
-  check: (_olds, news) => checkOwned(KIND, news, claimsOf),
+  check: (_olds, news, ctx) => checkOwned(KIND, ctx, news, (declared) => claimsOf(ctx, declared)),
 
-  diff: async (_id, olds, news) => {
+  diff: async (_id, olds, news, ctx) => {
     const result = diffDeclared(olds, news, fieldRules(KIND));
-    return diffOwned(olds, news, releasedTags(news).length ? { ...result, changes: true } : result);
+    return releasedTags(ctx, news).length ? { ...result, changes: true } : result;
   },
 
-  create: (declared) => {
-    const props = declared as Props;
+  create: (declared, ctx) => {
     const adopt = async (found: Project) => {
       let project = found;
-      const released = releasedTags(declared);
+      const released = releasedTags(ctx, declared);
       // A tag another resource of this run added is the stack's own too: this one counts it as added.
-      const takenInRun = declared.tags.filter((t) => project.tags.includes(t) && wasTaken(tagClaim(declared, t)));
+      const takenInRun = declared.tags.filter((t) => project.tags.includes(t) && wasTaken(tagOf(ctx, declared, t)));
       const present = declared.tags.filter((t) => project.tags.includes(t) && !released.includes(t) && !takenInRun.includes(t));
       const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t));
       if (present.length) {
         const plural = present.length > 1;
         const what =
-          `the tag${plural ? "s" : ""} ${present.map((t) => shown(props, "tags", JSON.stringify(t))).join(", ")} ` +
+          `the tag${plural ? "s" : ""} ${present.map((t) => ctx.shown("tags", JSON.stringify(t))).join(", ")} ` +
           `of ${projectObject(declared)}`;
-        await noteFoundAsDeclared(KIND, props, { what, plural, unset: "not in addedTags" });
+        await noteFoundAsDeclared(ctx, { what, plural, unset: "not in addedTags" });
       }
-      for (const tag of missing) take(tagClaim(declared, tag));
+      for (const tag of missing) take(tagOf(ctx, declared, tag));
       if (missing.length) project = await projectOf(declared).addTags(missing);
       return outputs(declared, project, [...missing, ...takenInRun]);
     };
@@ -141,30 +144,29 @@ export const projectTags: Handler<Kind> = {
         projectName: name,
         tags: live.tags,
         restoreOnDelete: restore,
-        ...refreshedMetaInputs(KIND, props),
       };
       return { props: live, inputs };
     }),
 
-  update: (_id, olds, declared) => {
+  update: (_id, olds, declared, ctx) => {
     const news = declared as Props;
     return about(projectSubject(KIND, declared), async () => {
       const present = olds.projectTags ?? [];
       let added = olds.addedTags ?? [];
       let project: Project | undefined;
-      const released = releasedTags(declared);
+      const released = releasedTags(ctx, declared);
       const missing = declared.tags.filter((t) => !present.includes(t) || released.includes(t));
       if (missing.length) {
-        for (const tag of missing) take(tagClaim(declared, tag));
+        for (const tag of missing) take(tagOf(ctx, declared, tag));
         project = await projectOf(declared).addTags(missing);
         added = [...new Set([...added, ...missing])];
       }
       // Tags no longer declared go only if this resource added them and no other resource declares them.
       const dropped = added.filter((t) => !declared.tags.includes(t));
       if (dropped.length) {
-        const self = ownerOf(KIND, news);
+        const self = ctx.owner;
         const declarer = (claim: Claim) => declarersOf(claim).find((d) => !self || !sameOwner(d.owner, self));
-        project = (await removeAdded(news, dropped, declarer, "stopped declaring a tag")) ?? project;
+        project = (await removeAdded(ctx, news, dropped, declarer, "stopped declaring a tag")) ?? project;
         added = added.filter((t) => !dropped.includes(t));
       }
       const outs: Outputs<Kind> = project
@@ -174,10 +176,10 @@ export const projectTags: Handler<Kind> = {
     });
   },
 
-  delete: (_id, props: State<Kind>) =>
+  delete: (_id, props: State<Kind>, ctx) =>
     about(projectSubject(KIND, props), async () => {
       const added = props.addedTags ?? [];
       if (props.restoreOnDelete === false || !added.length) return;
-      await removeAdded(props, added, holderOf, "was deleted");
+      await removeAdded(ctx, props, added, holderOf, "was deleted");
     }),
 };

@@ -5,7 +5,6 @@ import type { Props } from "../runtime/check";
 import { projectApi, projectOf } from "./project-index";
 import { about, missingDeployment, unlessGone } from "../runtime/lookup";
 import { type Claim, heldUnder } from "../runtime/ownership";
-import { secretInputsOf } from "../runtime/resource-meta";
 
 export interface ManagedScans {
   diffScan?: { enabled: boolean };
@@ -74,10 +73,10 @@ export function projectObject(props: Props): string {
 
 /**
  * One tag of a project, which any number of resources may declare: ProjectTags, and the
- * ProjectSettings that declares the whole set (a conflict with ProjectTags on its own).
+ * ProjectSettings that declares the whole set (a conflict with ProjectTags on its own). `secret`:
+ * the program gave the tags as a secret.
  */
-export function tagClaim(props: Props, tag: string): Claim {
-  const secret = secretInputsOf(props).includes("tags");
+export function tagClaim(props: Props, tag: string, secret: boolean): Claim {
   return { object: projectObject(props), field: `tag ${JSON.stringify(tag)}`, property: "tags", shared: true, value: tag, secret };
 }
 

@@ -16,7 +16,7 @@ import { type Checked, declaredOutputs, type Handler } from "../runtime/handler"
 import { about, unlessGone } from "../runtime/lookup";
 import { diffDropping, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 
 const KIND = "RemediationPolicy";
 type Kind = typeof remediationPolicyKind;
@@ -80,14 +80,12 @@ function withPolicy(
 const samePolicy = (a: RemediationPolicyEntry | undefined, b: RemediationPolicyEntry | undefined) =>
   JSON.stringify(a && remediationPolicyInput(a)) === JSON.stringify(b && remediationPolicyInput(b));
 
-function claimOf(props: Props): Claim {
+/** The field a RemediationPolicy claims: the policy of its slug. */
+const claimField = (props: Props) => `policy ${String(props.slug)}`;
+
+function claimOf(ctx: CallContext, props: Props): Claim {
   // No value: the whole policy is what a holder declares, and a delete never writes another holder's policy.
-  return {
-    object: objectOf(props),
-    field: `policy ${String(props.slug)}`,
-    property: "slug",
-    secret: secretInputsOf(props).includes("slug"),
-  };
+  return { object: objectOf(props), field: claimField(props), property: "slug", secret: ctx.secret("slug") };
 }
 
 /**
@@ -97,7 +95,7 @@ function claimOf(props: Props): Claim {
  */
 const recordedPolicy = (props: Props): RemediationPolicyState | typeof ABSENT | null =>
   (props.original as RemediationPolicyState | undefined) ?? (props.created === false ? null : ABSENT);
-const recorded = (props: Props) => ({ [claimOf(props).field]: recordedPolicy(props) });
+const recorded = (props: Props) => ({ [claimField(props)]: recordedPolicy(props) });
 
 function liveOutputs(live: Versioned<RemediationPoliciesBundle>, policy: RemediationPolicyEntry) {
   const state = stateOf(policy);
@@ -122,7 +120,7 @@ const managedOf = (props: Props) => OPTIONAL.filter((field) => (props.managedFie
  * policy was already as declared, nothing to put back (the stack may have set it itself). On
  * update, the original stays; one found as declared is recorded by the first update that changes it.
  */
-async function apply(declared: Inputs, before?: { original: RemediationPolicyState | undefined; created: boolean }) {
+async function apply(ctx: CallContext, declared: Inputs, before?: { original: RemediationPolicyState | undefined; created: boolean }) {
   let found: RemediationPolicyEntry | undefined;
   let attempted = false;
   const written = await editBundle(endpointOf(declared), (bundle, { ownWriteMayHaveLanded }) => {
@@ -143,7 +141,7 @@ async function apply(declared: Inputs, before?: { original: RemediationPolicySta
     return outputs({ ...declared, ...live, original: before.original ?? first, created: before.created, managedFields });
   }
   if (asDeclared) {
-    await noteFoundAsDeclared(KIND, declared, {
+    await noteFoundAsDeclared(ctx, {
       what: `the policy ${declared.slug} of ${objectOf(declared)}`,
       unset: "original stays unset",
     });
@@ -155,11 +153,12 @@ async function apply(declared: Inputs, before?: { original: RemediationPolicySta
 export const remediationPolicy: Handler<Kind> = {
   recorded,
 
-  check: (_olds, news) =>
+  check: (_olds, news, ctx) =>
     checkWithDryRun(
       KIND,
+      ctx,
       news,
-      (declared) => (known(declared.deploymentId, declared.slug) ? [claimOf(declared)] : []),
+      (declared) => (known(declared.deploymentId, declared.slug) ? [claimOf(ctx, declared)] : []),
       async (declared) => {
         const live = await readBundle(endpointOf(declared));
         const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
@@ -167,16 +166,16 @@ export const remediationPolicy: Handler<Kind> = {
           apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate)),
         );
         const mine = errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
-        return failuresOf(KIND, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
+        return failuresOf(ctx, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
       },
     ),
 
-  diff: async (_id, olds, news) => {
+  diff: async (_id, olds, news, ctx) => {
     // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
     const dropped = managedOf(olds).filter((field) => news[field] === undefined);
     // What it changed of a dropped field stays as it is: the preview says so (owned.ts).
     const original = olds.original as RemediationPolicyState | undefined;
-    return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
+    return diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
       object: `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
       fields: dropped.map((field) => ({
         name: field,
@@ -186,9 +185,9 @@ export const remediationPolicy: Handler<Kind> = {
     });
   },
 
-  create: (declared) =>
+  create: (declared, ctx) =>
     about(subject(declared), async () => {
-      const outs = await apply(declared);
+      const outs = await apply(ctx, declared);
       return { id: `${declared.deploymentId}/${declared.slug}`, outs };
     }),
 
@@ -206,24 +205,23 @@ export const remediationPolicy: Handler<Kind> = {
         actions: values.actions,
         restoreOnDelete: props.restoreOnDelete,
         ...Object.fromEntries(managedOf(props).map((field) => [field, values[field]])),
-        ...refreshedMetaInputs(KIND, props),
       };
       return { id, props: { ...props, ...values }, inputs };
     }),
 
-  update: (_id, olds, declared) =>
+  update: (_id, olds, declared, ctx) =>
     about(subject(declared), async () => {
-      const outs = await apply(declared, {
+      const outs = await apply(ctx, declared, {
         original: olds.original as RemediationPolicyState | undefined,
         created: recordedPolicy(olds) === ABSENT,
       });
       return { outs };
     }),
 
-  delete: (_id, props) =>
+  delete: (_id, props, ctx) =>
     about(subject(props), async () => {
       if (props.restoreOnDelete === false) return;
-      const claim = claimOf(props);
+      const claim = claimOf(ctx, props);
       // `same` never holds: the original (or its absence) is written back unless another resource holds the slug now.
       const original = recordedPolicy(props);
       const field = {
@@ -235,7 +233,7 @@ export const remediationPolicy: Handler<Kind> = {
         show: (v: unknown) => (v === ABSENT ? "no policy" : `the policy named ${JSON.stringify((v as RemediationPolicyState).name)}`),
         secret: false,
       };
-      const { policy } = await planUndo(KIND, props, [field]);
+      const { policy } = await planUndo(ctx, [field]);
       if (policy === undefined) return;
       const back = policy === ABSENT ? undefined : (policy as RemediationPolicyState);
       // Optional fields this resource does not manage (description, active) stay as they are live.

@@ -11,7 +11,7 @@ import { apiClient } from "../runtime/credentials";
 import { diffDeclared } from "../runtime/diff";
 import { declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about } from "../runtime/lookup";
-import { checkResource, metaChanged, withoutMeta } from "../runtime/resource-meta";
+import { checkKindInputs } from "../runtime/owned";
 import { warnDeprecatedVersion } from "./sbom-format-warning";
 
 const KIND = "SbomExport";
@@ -38,9 +38,9 @@ async function status(deploymentId: string, taskToken: string): Promise<Pick<Out
 const taskTokenOf = (id: string, props: Props) => (typeof props.taskToken === "string" ? props.taskToken : id.slice(id.indexOf("/") + 1));
 
 export const sbomExport: Handler<Kind> = {
-  check: async (_olds, news) => {
-    await warnDeprecatedVersion(news);
-    return checkResource(KIND, news);
+  check: async (_olds, news, ctx) => {
+    await warnDeprecatedVersion(ctx, news);
+    return checkKindInputs(ctx, news);
   },
 
   diff: async (_id, olds, news) => {
@@ -58,7 +58,7 @@ export const sbomExport: Handler<Kind> = {
     const stables = (result.stables ?? []).filter((name) => !dropped.includes(name));
     return {
       ...result,
-      changes: result.changes || dropped.length > 0 || metaChanged(olds, news),
+      changes: result.changes || dropped.length > 0,
       replaces,
       stables,
       deleteBeforeReplace: false,
@@ -67,7 +67,7 @@ export const sbomExport: Handler<Kind> = {
 
   create: (declared) =>
     about(subject(declared), async () => {
-      const { deploymentId, triggers: _triggers, ...body } = withoutMeta(declared) as typeof declared;
+      const { deploymentId, triggers: _triggers, ...body } = declared;
       const { taskToken } = await apiClient().sbom.createExport(deploymentId, body);
       return {
         id: `${deploymentId}/${taskToken}`,
@@ -81,7 +81,7 @@ export const sbomExport: Handler<Kind> = {
       return { id, props: { ...withNormalizedFormatVersion(props), taskToken, ...(await status(String(props.deploymentId), taskToken)) } };
     }),
 
-  // Every input replaces the resource, so update only ever sees a change of the metadata.
+  // Every input replaces the resource, so update only ever sees a change of the resource's name or secrets (dispatch.ts).
   update: async (id, olds, news) => {
     const kept = withNormalizedFormatVersion(olds) as typeof olds;
     return {

@@ -3,26 +3,23 @@ import { translateFormatVersion } from "../../client/schemas";
 import { containsUnknown, type Props } from "../runtime/check";
 import { isRecord } from "../runtime/diff";
 import { notifyOnce } from "../runtime/notices";
-import { ownerName } from "../runtime/ownership";
-import { ownerOf, secretInputsOf } from "../runtime/resource-meta";
+import type { CallContext } from "../runtime/call-context";
 
 /**
  * Warns (at `check`, so on every preview and update while the program says it) that the program
  * gives the deprecated `formatVersion.version`, with the spelling to write instead. One that
  * does not translate warns nothing: `check` refuses it.
  */
-export function warnDeprecatedVersion(props: Props): Promise<void> {
+export function warnDeprecatedVersion(ctx: CallContext, props: Props): Promise<void> {
   const given = props.formatVersion;
   if (!isRecord(given) || typeof given.version !== "string" || containsUnknown(given)) return Promise.resolve();
   const translated = translateFormatVersion(given);
   if (!("value" in translated)) return Promise.resolve();
-  const owner = ownerOf("SbomExport", props);
-  const secret = secretInputsOf(props).includes("formatVersion");
-  const respelling = secret
+  const respelling = ctx.secret("formatVersion")
     ? "cyclonedxVersion in place of version"
     : `cyclonedxVersion: "${String(translated.value.cyclonedxVersion)}" in place of version: "${given.version}"`;
   const message =
-    `${owner ? ownerName(owner) : "An SbomExport"}: formatVersion.version is deprecated ` +
+    `${ctx.owner ? ctx.name : "An SbomExport"}: formatVersion.version is deprecated ` +
     "(Semgrep's API takes formatVersion.cyclonedxVersion); " +
     `write ${respelling}. Changing only the spelling starts no new export.`;
   // The engine checks a replaced resource twice in one run: say it once.

@@ -11,7 +11,8 @@ import type { RuleSelectorArgs } from "../kinds/policy-rule-modes";
 import { meetsCriteria, type RuleCriteria } from "../kinds/rule-criteria";
 import type { Props } from "../runtime/check";
 import { notifyOnce, someOf } from "../runtime/notices";
-import { describeResource, known } from "../runtime/owned";
+import { known } from "../runtime/owned";
+import type { CallContext } from "../runtime/call-context";
 
 /** Each criterion and the values the policy's rules have for it. */
 const CRITERIA: Record<keyof RuleCriteria, { label: string; values: (rule: Rule) => readonly (string | null | undefined)[] }> = {
@@ -46,7 +47,7 @@ function unknownValues(select: RuleSelectorArgs, rules: readonly Rule[]): string
  * the caller has already read), `exclude` applied, unless it is the selector `olds` declared
  * (said when it was new or changed). Reads nothing itself: a preview's `check` makes no request.
  */
-export async function warnIfSelectsNothing(news: Props, rules: ReadonlyMap<string, Rule>, olds?: Props): Promise<void> {
+export async function warnIfSelectsNothing(ctx: CallContext, news: Props, rules: ReadonlyMap<string, Rule>, olds?: Props): Promise<void> {
   const select = news.select as RuleSelectorArgs | undefined;
   if (!select || !known(news.deploymentId, news.policyId, select, news.mode ?? "")) return;
   if (olds && isDeepStrictEqual(olds.select ?? undefined, select) && String(olds.policyId) === String(news.policyId)) return;
@@ -54,7 +55,7 @@ export async function warnIfSelectsNothing(news: Props, rules: ReadonlyMap<strin
   if ([...rules.values()].some((rule) => !excluded.has(rule.path) && meetsCriteria(rule, select))) return;
   const { exclude: _exclude, ...criteria } = select;
   const reasons = unknownValues(select, [...rules.values()]);
-  const owner = describeResource("PolicyRuleModes", news);
+  const owner = ctx.name;
   await notifyOnce(
     `${owner}:selects-nothing`,
     "warning",

@@ -46,7 +46,8 @@ export const detectionPolicyExceptionKind = defineKind({
   outputs: {
     /** True when this resource added the exception (it was not there): delete removes it. */
     added: output<boolean>(),
-    /** The type of the exception this resource found and changed, put back on delete; unset when it added it or found it as declared. */
+    // The values are written in the doc comment: the schema would list them in whatever order the compiler creates the literal types.
+    /** The type of the exception this resource found and changed, put back on delete; unset when it added it or found it as declared. One of `include`, `exclude`. */
     originalExceptionType: output<"include" | "exclude" | undefined>({ derivedFrom: "exceptionType" }),
     /** The deployment's slug, as the service reports it. */
     deploymentSlug: output<string>(),

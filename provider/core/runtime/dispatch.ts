@@ -2,8 +2,9 @@
  * The dispatch both front ends call: one provider method of one resource kind, with what every
  * call shares (the redaction of secret inputs, the partial-failure state, the service errors as
  * check failures). The dynamic front end reaches it through `pulumi-semgrep/dynamic`
- * (dynamic/runtime.ts), the native one from its gRPC server; both give the call's context (the
- * resource's name, parent and secret inputs) in the properties under the meta inputs' names.
+ * (dynamic/runtime.ts), the native one from its gRPC server. Each handler method gets the call's
+ * context (call-context.ts) as its last argument: the resource's name, parent and secret inputs,
+ * and the claims API.
  */
 import { causeChain, SemgrepError } from "../../client";
 import { KINDS, type ResourceKind } from "../kinds";
@@ -18,8 +19,9 @@ import { noteCall } from "./owned";
 import { fail, type Owner, settle, withCallDeadline } from "./ownership";
 import { PartiallyApplied, withPartialState } from "./partial";
 import { policyRuleModes } from "../handlers/policy-rule-modes";
-import { claimSecrets, type Redact, redactedError, redactorFor, withRedaction } from "./redact";
-import { ownerOf, secretInputsOf, withoutPlaceholders } from "./resource-meta";
+import { claimSecrets, type Given, type Redact, redactedError, redactorFor, withRedaction } from "./redact";
+import { checkMeta, identityOf, metaOutputs, refreshedMetaInputs, withoutMeta, withoutPlaceholders } from "./resource-meta";
+import { type CallContext, callContext, identityChanged, type ResourceIdentity } from "./call-context";
 import { projectSettings } from "../handlers/project-settings";
 import { projectTags } from "../handlers/project-tags";
 import { remediationPolicy } from "../handlers/remediation-policy";
@@ -40,14 +42,31 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
 type Method = keyof Handler | "configure";
 
 /**
- * Where the checked inputs are among a method's arguments. They carry the placeholders of derived
+ * Where a method's properties are among its arguments: the resource's own (its inputs, or for
+ * read and delete its state) and, for check, diff and update, the olds.
+ */
+const NOW: Partial<Record<Method, number>> = { check: 1, diff: 2, create: 0, read: 1, update: 2, delete: 1 };
+const BEFORE: Partial<Record<Method, number>> = { check: 0, diff: 1, update: 1 };
+/**
+ * Where a method's inputs are (the others are states). Inputs carry the placeholders of derived
  * outputs (resource-meta.ts), which matter to the engine only and must not overwrite the outputs
  * of the same names.
  */
-const CHECKED_INPUTS_ARGUMENT: Partial<Record<Method, number>> = { create: 0, diff: 2, update: 2 };
+const INPUTS_AT: Partial<Record<Method, number[]>> = { check: [0, 1], create: [0], diff: [2], update: [2] };
+
+/**
+ * Who a call is for, as the native front end tells it (from the request). The dynamic front end
+ * passes none: its resource classes put the same in the properties (resource-meta.ts), which the
+ * dispatcher reads, hands to the handler as its context, and puts back in what the call returns,
+ * so that the state keeps it.
+ */
+export interface Identities {
+  now?: ResourceIdentity;
+  before?: ResourceIdentity;
+}
 
 /** Runs one provider method of one resource kind. */
-export async function run(kind: ResourceKind, method: Method, args: unknown[]): Promise<unknown> {
+export async function run(kind: ResourceKind, method: Method, args: unknown[], identities?: Identities): Promise<unknown> {
   if (method === "configure") return configure(args[0] as ConfigureRequest);
   const handler = handlers[kind];
   if (!handler)
@@ -56,18 +75,35 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   if (typeof fn !== "function") throw new Error(`pulumi-semgrep: ${kind} has no method ${String(method)}`);
   await noteCall(method, method === "check" ? args[0] : undefined);
   const given = args.map(withoutProviderKey);
-  const at = CHECKED_INPUTS_ARGUMENT[method];
-  if (at !== undefined) given[at] = withoutPlaceholders(kind, given[at] as Props);
-  const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
-  if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
+  const fromMeta = identities === undefined;
+  const at = { now: NOW[method], before: BEFORE[method] };
+  const propsAt = (i: number | undefined) => (i === undefined || !isProps(given[i]) ? undefined : (given[i] as Props));
+  const now = fromMeta ? identityAt(propsAt(at.now)) : identities.now;
+  const before = fromMeta ? identityAt(propsAt(at.before)) : identities.before;
+  const ctx = callContext(kind, now, before);
   // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret
   // inputs, and those of every other resource's secret claims (the secrecy travels with the claim).
-  for (const props of args.filter(isProps)) claimSecrets(props);
-  const redact = redactorFor(kind, args.filter(isProps));
+  const secretGiven = [
+    { props: propsAt(at.now), secretInputs: now?.secretInputs ?? [] },
+    { props: propsAt(at.before), secretInputs: before?.secretInputs ?? [] },
+  ].filter((g): g is Given => g.props !== undefined);
+  for (const g of secretGiven) claimSecrets(g);
+  const redact = redactorFor(kind, secretGiven);
+  // The handler sees the kind's properties only: the metadata and the placeholders of derived
+  // outputs are the dynamic classes' (a state moved from them to the plugin holds them too).
+  const meta = fromMeta && method === "check" && propsAt(at.now) ? checkMeta(kind, propsAt(at.now)!) : undefined;
+  const stored = propsAt(at.now) ?? {};
+  for (const i of [at.now, at.before]) if (propsAt(i)) given[i!] = withoutMeta(propsAt(i)!);
+  for (const i of INPUTS_AT[method] ?? []) if (propsAt(i)) given[i] = withoutPlaceholders(kind, propsAt(i)!);
+  if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
+  const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   try {
-    const result = withoutUndefined(await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, given))));
-    settleAfter(kind, method, given, result);
-    if (method === "check") return withRedactedFailures(result as CheckResult, given[1] as Props, redact);
+    let result = withoutUndefined(await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx]))));
+    if (method === "diff")
+      result = { ...(result as DiffResult), changes: (result as DiffResult).changes === true || identityChanged(before, now) };
+    if (fromMeta) result = withMeta(kind, method, result, stored, meta);
+    settleAfter(kind, method, ctx, given, result);
+    if (method === "check") return withRedactedFailures(result as CheckResult, ctx, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
     if (byIdAlone && (result as ReadResult).id === "") {
       throw new Error(
@@ -77,8 +113,10 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     }
     return result;
   } catch (error) {
-    failAfter(kind, method, given, error);
-    const providerKey = at === undefined ? undefined : (args[at] as Props | undefined)?.__provider;
+    failAfter(kind, method, ctx, error);
+    if (fromMeta) withMetaInPartialState(error, stored);
+    // A partial state (create, update) goes back with the provider's reference, as outputs do.
+    const providerKey = method === "create" || method === "update" ? (args[at.now!] as Props | undefined)?.__provider : undefined;
     const reported = withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
     if (!isServiceError(error) || !(reported instanceof Error)) throw reported;
     // At preview, the usual place: a check failure, which the engine prints once, with the resource.
@@ -87,11 +125,46 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   }
 }
 
+const identityAt = (props: Props | undefined) => (props ? identityOf(props) : undefined);
+
 /**
- * Where the resource's own inputs are among a method's arguments (its name and parent, for its
- * claims: ownership.ts), for the methods after which the dispatcher settles its claims.
+ * A result with the dynamic classes' metadata put back (from `stored`, the call's own properties):
+ * check returns it checked beside the inputs, and the outputs of create, update and read keep it,
+ * so that read and delete, which see only the state, know it too.
  */
-const DECLARING_ARGUMENT: Partial<Record<Method, number>> = { check: 1, diff: 2, create: 0, update: 2 };
+function withMeta(
+  kind: ResourceKind,
+  method: Method,
+  result: unknown,
+  stored: Props,
+  meta: ReturnType<typeof checkMeta> | undefined,
+): unknown {
+  if (method === "check") {
+    const checked = result as CheckResult;
+    const failures = [...(checked.failures ?? []), ...(meta?.failures ?? [])];
+    const inputs = { ...(checked.inputs ?? {}), ...(meta?.meta ?? {}) };
+    return failures.length ? { ...checked, inputs, failures } : { ...checked, inputs };
+  }
+  if (method === "create" || method === "update") {
+    const done = result as CreateResult | UpdateResult;
+    return done.outs ? { ...done, outs: { ...done.outs, ...(withoutUndefined(metaOutputs(stored)) as Props) } } : done;
+  }
+  if (method === "read") {
+    const read = result as ReadResult;
+    return {
+      ...read,
+      ...(read.props ? { props: { ...read.props, ...(withoutUndefined(metaOutputs(stored)) as Props) } } : {}),
+      ...(read.inputs ? { inputs: { ...read.inputs, ...refreshedMetaInputs(kind, stored) } } : {}),
+    };
+  }
+  return result;
+}
+
+/** A create or update whose writes partly landed: its partial state keeps the metadata too (see {@link withMeta}). */
+function withMetaInPartialState(error: unknown, stored: Props): void {
+  const partial = [...causeChain(error)].find((e): e is PartiallyApplied => e instanceof PartiallyApplied);
+  if (partial) Object.assign(partial.outs, withoutUndefined(metaOutputs(stored)));
+}
 
 /**
  * Settles the resource's claims once the service holds what it declares: after a create, an
@@ -99,13 +172,16 @@ const DECLARING_ARGUMENT: Partial<Record<Method, number>> = { check: 1, diff: 2,
  * olds) recorded. A check that failed on a conflict holds nothing: nobody waits for it.
  * Here rather than in each handler, so that no path forgets it.
  */
-function settleAfter(kind: ResourceKind, method: Method, given: unknown[], result: unknown): void {
-  const owner = ownerAt(kind, method, given);
-  if (!owner) return;
+function settleAfter(kind: ResourceKind, method: Method, ctx: CallContext, given: unknown[], result: unknown): void {
+  const owner = ctx.owner;
+  if (!owner || !(method in DECLARING)) return;
   if (method === "check" && (result as CheckResult).failures?.length) fail(owner);
   else if (method === "diff" && !(result as DiffResult).changes) settle(owner, "unchanged", recordedBy(kind, given[1]));
   else if (method === "create" || method === "update") settleWritten(kind, method, owner, (result as CreateResult | UpdateResult).outs);
 }
+
+/** The methods whose properties declare what the resource claims (read and delete declare nothing). */
+const DECLARING = { check: true, diff: true, create: true, update: true };
 
 /** What a state of `kind` recorded as each claimed field's original (the handler's `recorded`). */
 const recordedBy = (kind: ResourceKind, state: unknown) => handlers[kind].recorded?.((state ?? {}) as Props) ?? {};
@@ -119,18 +195,12 @@ const settleWritten = (kind: ResourceKind, method: "create" | "update", owner: O
  * landed holds what they wrote (its partial state records it, partial.ts), and settles with what
  * that state recorded; any other failure holds nothing of what the resource declares (ownership.ts fail).
  */
-function failAfter(kind: ResourceKind, method: Method, given: unknown[], error: unknown): void {
-  const owner = ownerAt(kind, method, given);
-  if (!owner) return;
+function failAfter(kind: ResourceKind, method: Method, ctx: CallContext, error: unknown): void {
+  const owner = ctx.owner;
+  if (!owner || !(method in DECLARING)) return;
   const partial = [...causeChain(error)].find((e): e is PartiallyApplied => e instanceof PartiallyApplied);
   if (partial && (method === "create" || method === "update")) settleWritten(kind, method, owner, partial.outs);
   else fail(owner);
-}
-
-function ownerAt(kind: ResourceKind, method: Method, given: unknown[]) {
-  const at = DECLARING_ARGUMENT[method];
-  const props = at === undefined ? undefined : given[at];
-  return isProps(props) ? ownerOf(kind, props) : undefined;
 }
 
 /** An error of the service or of the connection to it (the client's errors), whose message says what to do. */
@@ -154,11 +224,10 @@ const isProps = (arg: unknown): arg is Props => arg !== null && typeof arg === "
  * `modes.<rule>`) names no property; and its reason hides the secret texts, which the service's
  * own validation messages quote.
  */
-function withRedactedFailures(result: CheckResult, news: Props, redact: Redact): CheckResult {
+function withRedactedFailures(result: CheckResult, ctx: CallContext, redact: Redact): CheckResult {
   if (!result.failures?.length) return result;
-  const secret = secretInputsOf(news);
   const failures = result.failures.map(({ property, reason }) => ({
-    property: secret.includes(property.split(/[.[]/)[0] ?? "") ? "" : property,
+    property: ctx.secret(property.split(/[.[]/)[0] ?? "") ? "" : property,
     reason: redact(reason),
   }));
   return { ...result, failures };

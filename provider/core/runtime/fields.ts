@@ -10,8 +10,7 @@
  *    was found unchanged from its own state while the deleted resource's state has another value)
  *    and says what the user should know.
  */
-import type { ResourceKind } from "../kinds";
-import type { Props } from "./check";
+import type { CallContext } from "./call-context";
 import { type HandOver, warnHandedOver } from "./owned";
 import { type Claim, holderOf } from "./ownership";
 
@@ -106,8 +105,7 @@ export function fieldsToUndo<F extends string>(
  * differs (it was found unchanged from its own, older, record), and a warning.
  */
 export async function planUndo(
-  kind: ResourceKind,
-  props: Props,
+  ctx: CallContext,
   fields: readonly FieldToUndo[],
   warn: (handOver: HandOver) => Promise<void> = warnHandedOver,
 ): Promise<Record<string, unknown>> {
@@ -127,8 +125,7 @@ export async function planUndo(
     if (field.original === undefined && !stale) continue;
     const what = field.what ?? `the ${field.name} of ${field.claim.object}`;
     await warn({
-      kind,
-      props,
+      ctx,
       what,
       name: field.name,
       holder,

@@ -4,19 +4,13 @@
  * returns an undeclared output (in an object literal) or one of the wrong type does not compile.
  */
 import type { CheckedInputs, KindDeclaration, OutputsOf } from "../kinds/declare";
+import type { CallContext } from "./call-context";
 import type { Props } from "./check";
 
-/** What every resource class passes beside the program's inputs, kept in the outputs (resource-meta.ts). */
-export type MetaProps = {
-  resourceName?: string;
-  resourceParent?: string;
-  secretInputs?: string[];
-};
-
-/** The inputs as `check` returned them: the declared inputs and the metadata. */
-export type Checked<D extends KindDeclaration> = CheckedInputs<D> & MetaProps;
-/** What a handler returns as outputs: the declared ones (inputs included) and the metadata. */
-export type Outputs<D extends KindDeclaration> = OutputsOf<D> & MetaProps;
+/** The inputs as `check` returned them. */
+export type Checked<D extends KindDeclaration> = CheckedInputs<D>;
+/** What a handler returns as outputs: the declared ones (inputs included). */
+export type Outputs<D extends KindDeclaration> = OutputsOf<D>;
 /**
  * Outputs as stored (what `read`, `update`'s olds and `delete` see): any of them may be absent in
  * state written by an older build, or when the engine reads a resource by id alone (`X.get`).
@@ -70,12 +64,16 @@ export interface Handler<D extends KindDeclaration = KindDeclaration> {
    * claims record no original of their own (one claim per rule) leaves it out.
    */
   recorded?(state: Props): Record<string, unknown>;
-  check(olds: Props, news: Props): CheckResult | Promise<CheckResult>;
-  diff(id: string, olds: State<D>, news: Checked<D>): Promise<DiffResult>;
-  create(inputs: Checked<D>): Promise<CreateResult<Outputs<D>>>;
-  read(id: string, props: State<D>): Promise<ReadResult<State<D>>>;
-  update(id: string, olds: State<D>, news: Checked<D>): Promise<UpdateResult<Outputs<D>>>;
-  delete(id: string, props: State<D>): Promise<void>;
+  /*
+   * Each method gets the call's context last (call-context.ts): who the resource is, which inputs
+   * are secrets, and its claims. The properties hold the kind's inputs and outputs only.
+   */
+  check(olds: Props, news: Props, ctx: CallContext): CheckResult | Promise<CheckResult>;
+  diff(id: string, olds: State<D>, news: Checked<D>, ctx: CallContext): Promise<DiffResult>;
+  create(inputs: Checked<D>, ctx: CallContext): Promise<CreateResult<Outputs<D>>>;
+  read(id: string, props: State<D>, ctx: CallContext): Promise<ReadResult<State<D>>>;
+  update(id: string, olds: State<D>, news: Checked<D>, ctx: CallContext): Promise<UpdateResult<Outputs<D>>>;
+  delete(id: string, props: State<D>, ctx: CallContext): Promise<void>;
 }
 
 /**

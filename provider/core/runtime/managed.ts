@@ -9,7 +9,6 @@ import { KINDS, type ResourceKind } from "../kinds";
 import type { InputField, ManagedField } from "../kinds/declare";
 import type { Props } from "./check";
 import type { DroppedField } from "./owned";
-import { refreshedMetaInputs } from "./resource-meta";
 
 type Values = Record<string, unknown>;
 
@@ -104,7 +103,7 @@ export function managedFields(kind: ResourceKind): ManagedFields {
         .map((name) => ({ name, original: recorded[name], last: last[name] }));
     },
     refreshedInputs(props, live) {
-      const inputs: Props = { restoreOnDelete: props.restoreOnDelete, ...refreshedMetaInputs(kind, props) };
+      const inputs: Props = { restoreOnDelete: props.restoreOnDelete };
       for (const input of identity) inputs[input] = props[input];
       for (const name of managed(props)) put(inputs, name, fields[name]!.refreshed ? fields[name]!.refreshed(live) : at(live, name));
       return inputs;

@@ -1,19 +1,19 @@
 /**
  * The ownership steps every resource handler takes (see ownership.ts for why):
- * `check` declares what the resource manages and refuses a conflict, `diff`, `create` and
- * `update` record that the service holds it (and what the resource recorded as originals), and
- * `delete` leaves to another resource of the run what it now holds, with a warning that says what
- * each recorded and what destroying the holder will do.
+ * `check` declares what the resource manages and refuses a conflict (the dispatcher settles the
+ * claims after `diff`, `create` and `update`: dispatch.ts), and `delete` leaves to another
+ * resource of the run what it now holds, with a warning that says what each recorded and what
+ * destroying the holder will do.
  */
 import type { CheckResult, DiffResult } from "./handler";
-import { KINDS, type ResourceKind } from "../kinds";
+import { inputSchema, KINDS, type ResourceKind } from "../kinds";
 import type { CheckedInputs, ManagedField } from "../kinds/declare";
-import { containsUnknown, type Props } from "./check";
-import { type Claim, declare, type Holder, type Offer, type Owner, ownerName, sameOwner } from "./ownership";
+import { checkInputs, containsUnknown, type Props } from "./check";
+import { type Claim, type Holder, type Offer, type Owner, ownerName, sameOwner } from "./ownership";
 import { notify, notifyOnce, someOf } from "./notices";
 import { onForget } from "./process-memory";
 import { redacted } from "./redact";
-import { checkResource, metaChanged, ownerOf, secretInputsOf } from "./resource-meta";
+import type { CallContext } from "./call-context";
 
 /**
  * Whether this run has seen a resource of the stack with state from an earlier run (its `check`
@@ -52,13 +52,14 @@ export const known = (...values: unknown[]) => values.every((v) => v !== undefin
  */
 export function checkOwned<K extends ResourceKind>(
   kind: K,
+  ctx: CallContext,
   news: Props,
   claimsOf: (inputs: CheckedInputs<(typeof KINDS)[K]>) => Claim[],
 ): CheckResult {
-  const result = checkResource(kind, news);
-  const owner = ownerOf(kind, result.inputs);
-  if (result.failures || !owner) return result;
-  const conflicts = declare(owner, claimsOf(result.inputs as CheckedInputs<(typeof KINDS)[K]>));
+  const result = checkKindInputs(ctx, news);
+  if (result.failures || !ctx.owner) return result;
+  if (kind !== ctx.kind) throw new Error(`pulumi-semgrep: a ${kind} check given the context of a ${ctx.kind}`);
+  const conflicts = ctx.claims.declare(claimsOf(result.inputs as CheckedInputs<(typeof KINDS)[K]>));
   if (!conflicts.length) return result;
   return {
     inputs: result.inputs,
@@ -66,48 +67,36 @@ export function checkOwned<K extends ResourceKind>(
       // The engine prints the value of the property a failure names: none for a secret.
       property: claim.secret ? "" : (claim.property ?? claim.field),
       reason:
-        `${ownerName(owner)} declares ${claim.field} of ${claim.object}, which ${ownerName(other)} declares too. ` +
+        `${ctx.name} declares ${claim.field} of ${claim.object}, which ${ownerName(other)} declares too. ` +
         "Declare each field of an object in one resource only: two would overwrite each other's value, " +
         "and destroying either would put back the wrong original.",
     })),
   };
 }
 
-/**
- * `diff` of an owning resource: the declared fields' result, plus metadata changes. (No change
- * means the service holds what it declares: the dispatcher then settles the resource's claims.)
- */
-export function diffOwned(olds: Props, news: Props, result: DiffResult): DiffResult {
-  return { ...result, changes: result.changes === true || metaChanged(olds, news) };
+/** `check` of a resource's own inputs against its kind's declared schema (a secret input's value never shown). */
+export function checkKindInputs(ctx: CallContext, news: Props): CheckResult {
+  return checkInputs(inputSchema(ctx.kind), news, new Set(ctx.secretInputs));
 }
 
 /**
  * `diff` of an owning resource whose program stopped declaring some managed fields (`dropped`,
- * each with the original the resource recorded, in `object`): {@link diffOwned}, where a dropped
- * field alone makes an update (it drops the field's original from the state), after the
- * preview's warning of what no `pulumi destroy` will then put back ({@link noteDroppedFields}).
+ * each with the original the resource recorded, in `object`): a dropped field alone makes an
+ * update (it drops the field's original from the state), after the preview's warning of what no
+ * `pulumi destroy` will then put back ({@link noteDroppedFields}).
  */
 export async function diffDropping(
-  kind: ResourceKind,
-  olds: Props,
-  news: Props,
+  ctx: CallContext,
   result: DiffResult,
   dropped: { object: string; fields: readonly DroppedField[] },
 ): Promise<DiffResult> {
-  await noteDroppedFields(kind, olds, news, dropped.object, dropped.fields);
-  return diffOwned(olds, news, { ...result, changes: result.changes || dropped.fields.length > 0 });
-}
-
-/** `PolicyRuleMode "block-eval"`; for state written before names were kept, `a PolicyRuleMode (state from before 0.2)`. */
-export function describeResource(kind: ResourceKind, props: Props): string {
-  const owner = ownerOf(kind, props);
-  return owner ? ownerName(owner) : `a ${kind} (state from before 0.2)`;
+  await noteDroppedFields(ctx, dropped.object, dropped.fields);
+  return { ...result, changes: result.changes === true || dropped.fields.length > 0 };
 }
 
 export interface HandOver {
-  kind: ResourceKind;
-  /** The properties (outputs) of the resource that lets go. */
-  props: Props;
+  /** The context of the resource that lets go. */
+  ctx: CallContext;
   /** How it lets go; default "was deleted". */
   verb?: string;
   /** What it leaves: `the mode of rule x in policy 10 (deployment 1)`. */
@@ -132,8 +121,8 @@ export interface HandOver {
  * original next time.
  */
 export function warnHandedOver(handOver: HandOver): Promise<void> {
-  const { kind, props, what, holder, wrote, original, show } = handOver;
-  const self = describeResource(kind, props);
+  const { ctx, what, holder, wrote, original, show } = handOver;
+  const self = ctx.name;
   const other = holderName(holder);
   const newer = holder.settled === "created";
   // A shared claim's value is the claim itself (a tag): "declares it" says all.
@@ -173,9 +162,8 @@ export function warnHandedOver(handOver: HandOver): Promise<void> {
 }
 
 /** Whether the holder is the resource's own replacement (same name and parent). */
-function isReplacement({ kind, props, holder }: HandOver): boolean {
-  const owner = ownerOf(kind, props);
-  return owner !== undefined && sameOwner(owner, holder.owner);
+function isReplacement({ ctx, holder }: HandOver): boolean {
+  return ctx.owner !== undefined && sameOwner(ctx.owner, holder.owner);
 }
 
 /** How messages name the holder: `its replacement`, or by name. */
@@ -185,11 +173,10 @@ const holderName = (holder: Holder) => ownerName(holder.owner);
 
 /** After what looks like a rename (the holder is new, of the same kind, not a replacement): the alias that keeps the originals. */
 function renameAdvice(handOver: HandOver): string {
-  const { kind, props, holder } = handOver;
-  const owner = ownerOf(kind, props);
-  if (holder.settled !== "created" || isReplacement(handOver) || holder.owner.kind !== kind) return "";
+  const { ctx, holder } = handOver;
+  if (holder.settled !== "created" || isReplacement(handOver) || holder.owner.kind !== ctx.kind) return "";
   return (
-    ` If ${ownerName(holder.owner)} is ${describeResource(kind, props)} renamed or moved, give it ${aliasFor(owner, holder.owner)} ` +
+    ` If ${ownerName(holder.owner)} is ${ctx.name} renamed or moved, give it ${aliasFor(ctx.owner, holder.owner)} ` +
     `next time: an alias keeps what the old resource recorded.`
   );
 }
@@ -214,8 +201,8 @@ export async function warnAllHandedOver(handOvers: readonly HandOver[], objects:
       await warnHandedOver(first);
       continue;
     }
-    const { kind, props, holder, wrote } = first;
-    const self = describeResource(kind, props);
+    const { ctx, holder, wrote } = first;
+    const self = ctx.name;
     const who = heir(first);
     const action = wrote
       ? `set ${objects(group.length)} to what ${holderName(holder)} declares and its state holds, which the service no longer had`
@@ -264,18 +251,17 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
  * fields), which stay unset. Nothing when none.
  */
 export async function noteFieldsFoundAsDeclared(
-  kind: ResourceKind,
-  props: Props,
+  ctx: CallContext,
   object: string,
   fields: readonly string[],
   originalOutput: (field: string) => string = (field) =>
-    (KINDS[kind].managed as Record<string, ManagedField> | undefined)?.[field]?.original ?? field,
+    (KINDS[ctx.kind].managed as Record<string, ManagedField> | undefined)?.[field]?.original ?? field,
 ): Promise<void> {
   if (!fields.length) return;
   // `the rulesets … were`: a list field's name is a plural.
   const plural = fields.length > 1 || fields[0]!.endsWith("s");
   const unset = `${fields.map(originalOutput).join(", ")} ${fields.length > 1 ? "stay" : "stays"} unset`;
-  await noteFoundAsDeclared(kind, props, { what: `the ${fields.join(" and ")} of ${object}`, plural, unset });
+  await noteFoundAsDeclared(ctx, { what: `the ${fields.join(" and ")} of ${object}`, plural, unset });
 }
 
 /**
@@ -283,21 +269,17 @@ export async function noteFieldsFoundAsDeclared(
  * its delete will leave it: it cannot tell a value that was there before the stack from one an
  * earlier, interrupted run of this stack set.
  */
-export function noteFoundAsDeclared(
-  kind: ResourceKind,
-  props: Props,
-  found: { what: string; plural?: boolean; unset: string },
-): Promise<void> {
+export function noteFoundAsDeclared(ctx: CallContext, found: { what: string; plural?: boolean; unset: string }): Promise<void> {
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
   const message =
-    `${describeResource(kind, props)}: ${found.what} ${were} already as ` +
+    `${ctx.name}: ${found.what} ${were} already as ` +
     `declared, so there is nothing to put back on delete (${found.unset}). ` +
     `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi ` +
     `state delete\`, or through a resource this run renames or replaces, ` +
     "whose warning below then gives what was there before), this resource cannot know what was there before.";
   if (stackHistory) return notify("info", message);
   heldNotes.push(redacted(message)); // an ordinary first create, unless the run shows otherwise
-  return noteOnceWithoutHistory(describeResource(kind, props));
+  return noteOnceWithoutHistory(ctx.name);
 }
 
 /**
@@ -337,12 +319,11 @@ export interface DroppedField {
  * before the stack that it has no longer) and the remedy: declare it as it was before dropping it.
  * A field whose input `olds` gave as a secret prints no value.
  */
-function noteDroppedFields(kind: ResourceKind, olds: Props, news: Props, object: string, fields: readonly DroppedField[]): Promise<void> {
+function noteDroppedFields(ctx: CallContext, object: string, fields: readonly DroppedField[]): Promise<void> {
   const dropped = fields.filter((field) => field.original !== undefined && field.original !== null);
   if (!dropped.length) return Promise.resolve();
-  const secret = secretInputsOf(olds);
   const each = dropped.map(({ name, original, last, show = JSON.stringify }) => {
-    if (secret.includes(name.split(".")[0]!)) return `${name} was [secret]`;
+    if (ctx.wasSecret(name.split(".")[0]!)) return `${name} was [secret]`;
     const lost = Array.isArray(original)
       ? original.filter((item) => !(Array.isArray(last) && last.some((now) => JSON.stringify(now) === JSON.stringify(item))))
       : [];
@@ -360,7 +341,7 @@ function noteDroppedFields(kind: ResourceKind, olds: Props, news: Props, object:
   const [it, is] = dropped.length === 1 ? ["it", "is"] : ["them", "are"];
   return notify(
     "warning",
-    `${describeResource(kind, news)}: ${names} of ${object} ${is} no longer declared, so no longer managed: this update drops ` +
+    `${ctx.name}: ${names} of ${object} ${is} no longer declared, so no longer managed: this update drops ` +
       `what the stack recorded as ${dropped.length === 1 ? "its original" : "their originals"}, and no \`pulumi destroy\` will put ${it} back. ` +
       `Before this stack managed ${it}, ${each.join("; ")}. To have ${it} back, declare ${names} as ${dropped.length === 1 ? "it was" : "they were"} ` +
       `for one \`pulumi up\` before dropping ${it}, or destroy the resource first.`,

@@ -44,8 +44,7 @@ function texts(value: unknown, found: Set<string>): Set<string> {
  * The texts of `props`' secret inputs, and of the outputs derived from them (an original a
  * secret input replaced), in the forms they take in messages (as is, JSON-quoted, in a URL).
  */
-export function secretTexts(kind: ResourceKind, props: Props): string[] {
-  const secret = secretInputsOf(props);
+export function secretTexts(kind: ResourceKind, props: Props, secret: readonly string[] = secretInputsOf(props)): string[] {
   if (!secret.length) return [];
   const sources = [
     ...secret,
@@ -75,12 +74,18 @@ export function redactorOf(secrets: readonly string[]): Redact {
   return (text) => text.replace(pattern, SECRET);
 }
 
+/** Properties of a call (olds or news, inputs or state) with the names of their secret inputs. */
+export interface Given {
+  props: Props;
+  secretInputs: readonly string[];
+}
+
 /**
  * The redactor for a method call given these properties (olds and news alike): the texts of the
  * call's own secret inputs, then those of every other resource's secret claims ({@link claimSecrets}).
  */
-export function redactorFor(kind: ResourceKind, propsList: readonly Props[]): Redact {
-  const own = redactorOf([...new Set(propsList.flatMap((props) => secretTexts(kind, props)))]);
+export function redactorFor(kind: ResourceKind, given: readonly Given[]): Redact {
+  const own = redactorOf([...new Set(given.flatMap(({ props, secretInputs }) => secretTexts(kind, props, secretInputs)))]);
   return (text) => othersSecrets(own(text));
 }
 
@@ -114,9 +119,9 @@ onForget(() => {
  * message of the process hides (dispatch.ts calls it for every method call). Not the outputs
  * derived from them: an original is what the service had, which other resources may name.
  */
-export function claimSecrets(props: Props): void {
+export function claimSecrets({ props, secretInputs }: Given): void {
   let added = false;
-  for (const text of textsOf(secretInputsOf(props).map((input) => props[input]))) {
+  for (const text of textsOf(secretInputs.map((input) => props[input]))) {
     if (VOCABULARY.has(text) || claimed.has(text)) continue;
     claimed.add(text);
     added = true;

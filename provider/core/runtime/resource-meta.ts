@@ -7,13 +7,15 @@
  *    provider plain values), so messages never print them;
  *  - a secret `null` input under the name of each output derived from a secret input (provider/core/kinds: `derivedFrom`).
  * They are kept in the outputs (the derived ones replaced by their values), so that `read` and
- * `delete`, which see only the outputs, know them too.
+ * `delete`, which see only the outputs, know them too. The dispatcher (dispatch.ts) reads them into
+ * the call's context (call-context.ts), hands the handlers the properties without them, and puts
+ * them back in what the call returns: no handler reads them.
  */
 import { z } from "zod";
-import { DERIVED_OUTPUTS, inputSchema, type ResourceKind } from "../kinds";
+import { DERIVED_OUTPUTS, type ResourceKind } from "../kinds";
 import { checkInputs, containsUnknown, type Props } from "./check";
-import type { Owner } from "./ownership";
-import { sameSet } from "./diff";
+import type { ResourceIdentity } from "./call-context";
+import type { CheckFailure } from "./handler";
 
 const metaSchema = z.strictObject({
   resourceName: z.string({ error: "must be the resource's name (set by the resource class)" }).min(1).optional(),
@@ -27,26 +29,34 @@ function isMetaKey(kind: ResourceKind, key: string): boolean {
 }
 
 /**
- * `check` of a resource: its own inputs against its kind's declared schema, the metadata beside them, returned
- * together so that the engine keeps the metadata (and the secret marks of the derived inputs).
+ * The metadata of `props` checked, apart from the resource's own inputs (which the handler
+ * checks): the dispatcher returns it with the checked inputs, so that the engine keeps it (and the
+ * secret marks of the derived placeholders).
  */
-export function checkResource(kind: ResourceKind, news: Props) {
+export function checkMeta(kind: ResourceKind, props: Props): { meta: Props; own: Props; failures?: CheckFailure[] } {
   const own: Props = {};
   const meta: Props = {};
-  for (const [key, value] of Object.entries(news)) (isMetaKey(kind, key) ? meta : own)[key] = value;
+  for (const [key, value] of Object.entries(props)) (isMetaKey(kind, key) ? meta : own)[key] = value;
   const derived = Object.keys(meta).filter((key) => key in DERIVED_OUTPUTS[kind]);
-  const checkedMeta = checkInputs(metaSchema, Object.fromEntries(Object.entries(meta).filter(([key]) => !derived.includes(key))));
-  const checked = checkInputs(inputSchema(kind), own, new Set(secretInputsOf(news)));
-  const failures = [...(checked.failures ?? []), ...(checkedMeta.failures ?? [])];
+  const checked = checkInputs(metaSchema, Object.fromEntries(Object.entries(meta).filter(([key]) => !derived.includes(key))));
   // The derived inputs are placeholders whatever their value: null, or unknown during a preview.
-  const inputs = { ...checked.inputs, ...checkedMeta.inputs, ...Object.fromEntries(derived.map((key) => [key, meta[key]])) };
-  return failures.length ? { inputs, failures } : { inputs };
+  const kept = { ...checked.inputs, ...Object.fromEntries(derived.map((key) => [key, meta[key]])) };
+  return { meta: kept, own, ...(checked.failures?.length ? { failures: checked.failures } : {}) };
 }
 
-/** The resource these properties belong to, when its class passed its name. */
-export function ownerOf(kind: ResourceKind, props: Props): Owner | undefined {
-  if (typeof props.resourceName !== "string") return undefined;
-  return { kind, name: props.resourceName, ...(typeof props.resourceParent === "string" ? { parent: props.resourceParent } : {}) };
+/**
+ * Who the resource of these properties is, from the metadata its class passed: undefined for
+ * state written before the metadata existed, and for a read by id alone. Secret inputs not yet known
+ * (a preview of an input computed from another resource) count as none.
+ */
+export function identityOf(props: Props): ResourceIdentity | undefined {
+  if (typeof props.resourceName !== "string" && props.secretInputs === undefined) return undefined;
+  return {
+    ...(typeof props.resourceName === "string" ? { name: props.resourceName } : {}),
+    ...(typeof props.resourceParent === "string" ? { parent: props.resourceParent } : {}),
+    secretInputs: secretInputsOf(props),
+    ...(containsUnknown(props.secretInputs) ? { secretsUnknown: true } : {}),
+  };
 }
 
 /** The names of the inputs the program gave as secrets. */
@@ -79,22 +89,4 @@ export function refreshedMetaInputs(kind: ResourceKind, props: Props): Props {
   const secret = secretInputsOf(props);
   const placeholders = Object.entries(DERIVED_OUTPUTS[kind]).filter(([, sources]) => sources.some((s) => secret.includes(s)));
   return { ...metaOutputs(props), ...Object.fromEntries(placeholders.map(([output]) => [output, null])) };
-}
-
-/**
- * Whether the metadata changed in a way that needs an update (which writes nothing to the
- * service): the state predates it, the resource was renamed or moved with an alias (so that
- * messages name it as the program does), or an input became secret or stopped being one (so
- * that the outputs derived from it are stored accordingly).
- */
-export function metaChanged(olds: Props, news: Props): boolean {
-  if (news.resourceName !== undefined && (news.resourceName !== olds.resourceName || news.resourceParent !== olds.resourceParent))
-    return true;
-  if (containsUnknown(news.secretInputs)) return false;
-  return !sameSet(secretInputsOf(olds), secretInputsOf(news));
-}
-
-/** `text`, unless the program gave `input` as a secret: messages never print secrets. */
-export function shown(props: Props, input: string, text: string): string {
-  return secretInputsOf(props).includes(input) ? "[secret]" : text;
 }
