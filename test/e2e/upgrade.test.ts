@@ -38,9 +38,13 @@ function installNewerBuild(modules: string, marker: string): void {
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ ...manifest, version: "0.2.0" }));
   const runtime = join(pkg, "dist/core/runtime/dispatch.js");
   const code = readFileSync(runtime, "utf8");
-  const hook = `async function run(kind, method, args) {\n    require("node:fs").appendFileSync(${JSON.stringify(marker)}, "0.2.0 " + kind + " " + method + "\\n");`;
-  if (!code.includes("async function run(kind, method, args) {")) throw new Error("dispatch.js has changed shape; update this test");
-  writeFileSync(runtime, code.replace("async function run(kind, method, args) {", hook));
+  const start = /async function run\(kind, method, args[^)]*\) \{/;
+  const record = `\n    require("node:fs").appendFileSync(${JSON.stringify(marker)}, "0.2.0 " + kind + " " + method + "\\n");`;
+  if (!start.test(code)) throw new Error("dispatch.js has changed shape; update this test");
+  writeFileSync(
+    runtime,
+    code.replace(start, (found) => found + record),
+  );
 }
 
 let emulator: RunningEmulator;

@@ -95,13 +95,14 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
   const stored = propsAt(at.now) ?? {};
   for (const i of [at.now, at.before]) if (propsAt(i)) given[i!] = withoutMeta(propsAt(i)!);
   for (const i of INPUTS_AT[method] ?? []) if (propsAt(i)) given[i] = withoutPlaceholders(kind, propsAt(i)!);
-  if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
   const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
+  if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
   try {
-    let result = withoutUndefined(await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx]))));
+    let result = await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx])));
     if (method === "diff")
       result = { ...(result as DiffResult), changes: (result as DiffResult).changes === true || identityChanged(before, now) };
     if (fromMeta) result = withMeta(kind, method, result, stored, meta);
+    result = withoutUndefined(result);
     settleAfter(kind, method, ctx, given, result);
     if (method === "check") return withRedactedFailures(result as CheckResult, ctx, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
@@ -120,7 +121,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
     const reported = withPartialState(redactedError(withCredentialsHint(error), redact), error, providerKey, withoutUndefined);
     if (!isServiceError(error) || !(reported instanceof Error)) throw reported;
     // At preview, the usual place: a check failure, which the engine prints once, with the resource.
-    if (method === "check") return { inputs: given[1], failures: [{ property: "", reason: reported.message }] };
+    if (method === "check") return { inputs: stored, failures: [{ property: "", reason: reported.message }] };
     throw withoutStackTrace(reported);
   }
 }
@@ -147,13 +148,13 @@ function withMeta(
   }
   if (method === "create" || method === "update") {
     const done = result as CreateResult | UpdateResult;
-    return done.outs ? { ...done, outs: { ...done.outs, ...(withoutUndefined(metaOutputs(stored)) as Props) } } : done;
+    return done.outs ? { ...done, outs: { ...done.outs, ...metaOutputs(stored) } } : done;
   }
   if (method === "read") {
     const read = result as ReadResult;
     return {
       ...read,
-      ...(read.props ? { props: { ...read.props, ...(withoutUndefined(metaOutputs(stored)) as Props) } } : {}),
+      ...(read.props ? { props: { ...read.props, ...metaOutputs(stored) } } : {}),
       ...(read.inputs ? { inputs: { ...read.inputs, ...refreshedMetaInputs(kind, stored) } } : {}),
     };
   }
