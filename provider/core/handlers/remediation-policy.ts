@@ -5,6 +5,7 @@
  */
 import { type RemediationPoliciesBundle, type RemediationPolicyEntry, remediationPolicyInput } from "../../client";
 import { fieldRules, type remediationPolicyKind } from "../kinds";
+import { ABSENT } from "../kinds/declare";
 import { type RemediationPolicyState, remediationPolicyState as stateOf } from "../kinds/remediation-policy";
 import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./bundles";
 import type { Props } from "../runtime/check";
@@ -14,16 +15,17 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
+import { managedFields } from "../runtime/managed";
 import { diffDropping, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import { refreshedMetaInputs, secretInputsOf } from "../runtime/resource-meta";
+import { secretInputsOf } from "../runtime/resource-meta";
 
 const KIND = "RemediationPolicy";
 type Kind = typeof remediationPolicyKind;
 type Inputs = Checked<Kind>;
 const outputs = declaredOutputs<Kind>();
-/** What a RemediationPolicy records of a policy it created: the slug was free. */
-const ABSENT = "absent";
+/** Its fields, as the declaration gives them (runtime/managed.ts): which it manages, the dropped ones, the refreshed inputs. */
+const MANAGED = managedFields(KIND);
 
 const objectOf = (props: Props) => `the remediation policies of deployment ${String(props.deploymentId)}`;
 const subject = (props: Props) => `RemediationPolicy ${String(props.slug)} of deployment ${String(props.deploymentId)}`;
@@ -92,8 +94,9 @@ function claimOf(props: Props): Claim {
 
 /**
  * What the resource records of its slug's policy: the policy it found, ABSENT when it created
- * the policy, null when it found the policy already as declared (nothing to put back). State
- * written before `created` existed has no `created`: no original there means it created the policy.
+ * the policy (the slug was free), null when it found the policy already as declared (nothing to
+ * put back). State written before `created` existed has no `created`: no original there means it
+ * created the policy. One claim for the whole policy, which records the policy, not a field of it.
  */
 const recordedPolicy = (props: Props): RemediationPolicyState | typeof ABSENT | null =>
   (props.original as RemediationPolicyState | undefined) ?? (props.created === false ? null : ABSENT);
@@ -111,10 +114,6 @@ function liveOutputs(live: Versioned<RemediationPoliciesBundle>, policy: Remedia
     stateVersion: live.stateVersion,
   };
 }
-
-/** The optional fields the program declares: the others are not managed. */
-const OPTIONAL = ["description", "active"] as const;
-const managedOf = (props: Props) => OPTIONAL.filter((field) => (props.managedFields as string[] | undefined)?.includes(field));
 
 /**
  * Writes the declared policy over whatever has its slug when this write's turn comes. On create
@@ -135,7 +134,7 @@ async function apply(declared: Inputs, before?: { original: RemediationPolicySta
   });
   const asDeclared = found !== undefined && samePolicy(found, declaredPolicy(declared, found));
   const policy = find(written.bundle, declared.slug) ?? declaredPolicy(declared, found);
-  const managedFields = OPTIONAL.filter((field) => declared[field] !== undefined);
+  const managedFields = MANAGED.declaredOptional(declared);
   const live = liveOutputs(written, policy);
   if (before) {
     // A policy it found as declared has no original until a write changes it: then the policy it replaces.
@@ -173,16 +172,10 @@ export const remediationPolicy: Handler<Kind> = {
 
   diff: async (_id, olds, news) => {
     // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
-    const dropped = managedOf(olds).filter((field) => news[field] === undefined);
     // What it changed of a dropped field stays as it is: the preview says so (owned.ts).
-    const original = olds.original as RemediationPolicyState | undefined;
     return diffDropping(KIND, olds, news, diffDeclared(olds, news, fieldRules(KIND)), {
       object: `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
-      fields: dropped.map((field) => ({
-        name: field,
-        original: original && !Object.is(original[field], olds[field]) ? original[field] : undefined,
-        last: olds[field],
-      })),
+      fields: MANAGED.dropped(olds, news),
     });
   },
 
@@ -198,17 +191,7 @@ export const remediationPolicy: Handler<Kind> = {
       const policy = live && find(live.bundle, props.slug);
       if (!live || !policy) return { id: "" };
       const values = liveOutputs(live, policy);
-      const inputs: Props = {
-        deploymentId: props.deploymentId,
-        slug: props.slug,
-        policyName: values.policyName,
-        filters: values.filters,
-        actions: values.actions,
-        restoreOnDelete: props.restoreOnDelete,
-        ...Object.fromEntries(managedOf(props).map((field) => [field, values[field]])),
-        ...refreshedMetaInputs(KIND, props),
-      };
-      return { id, props: { ...props, ...values }, inputs };
+      return { id, props: { ...props, ...values }, inputs: MANAGED.refreshedInputs(props, values) };
     }),
 
   update: (_id, olds, declared) =>
@@ -239,8 +222,8 @@ export const remediationPolicy: Handler<Kind> = {
       if (policy === undefined) return;
       const back = policy === ABSENT ? undefined : (policy as RemediationPolicyState);
       // Optional fields this resource does not manage (description, active) stay as they are live.
-      const managed = managedOf(props);
-      const kept = (field: (typeof OPTIONAL)[number], value: unknown) => (managed.includes(field) ? value : undefined);
+      const managed = MANAGED.managed(props);
+      const kept = (field: string, value: unknown) => (managed.includes(field) ? value : undefined);
       await unlessGone(() =>
         editBundle(endpointOf(props), (bundle) => {
           const live = find(bundle, props.slug);
