@@ -47,15 +47,15 @@ function claimsOf(declared: Props): Claim[] {
   if (!known(declared.deploymentId, declared.product, declared.projectName ?? declared.projectTagName, declared.rule, declared.ruleType))
     return [];
   const object = detectionObject(declared.deploymentId, declared.product);
-  const secret = secretInputsOf(declared);
   return [
-    { object, field: "exceptions", property: "rule", shared: true, secret: secret.includes("rule") },
+    // A secret `rule` is named by no property (dispatch.ts), so the engine prints no value.
+    { object, field: "exceptions", property: "rule", shared: true },
     {
       object,
       field: exceptionField(declared),
       property: "exceptionType",
       value: declared.exceptionType,
-      secret: secret.includes("exceptionType"),
+      secret: secretInputsOf(declared).includes("exceptionType"),
     },
   ];
 }
