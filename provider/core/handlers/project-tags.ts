@@ -5,6 +5,7 @@
  */
 import type { Project } from "../../client";
 import { fieldRules, type projectTagsKind } from "../kinds";
+import { ABSENT } from "../kinds/declare";
 import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
@@ -16,8 +17,6 @@ import { createOnProject, projectObject, projectSubject, readProject, tagClaim }
 import { ownerOf, refreshedMetaInputs, secretInputsOf, shown } from "../runtime/resource-meta";
 
 const KIND = "ProjectTags";
-/** What a ProjectTags records of a tag it added: the project did not have it. */
-const ABSENT = "absent";
 
 type Kind = typeof projectTagsKind;
 type Inputs = Checked<Kind>;
@@ -38,7 +37,7 @@ function claimsOf(declared: Props): Claim[] {
   ];
 }
 
-/** What a ProjectTags in this state recorded of each tag (by claim field): absent before it added it, or nothing. */
+/** What a ProjectTags in this state recorded of each tag (by claim field): ABSENT (the project lacked it) for a tag it added, or nothing. */
 function recorded(outputs: Props): Record<string, unknown> {
   const added = (outputs.addedTags as string[] | undefined) ?? [];
   return Object.fromEntries(knownTags(outputs).map((tag) => [tagClaim(outputs, tag).field, added.includes(tag) ? ABSENT : null]));
