@@ -223,22 +223,11 @@ export const remediationPolicy: Handler<Kind> = {
       const back = policy === ABSENT ? undefined : (policy as RemediationPolicyState);
       // Optional fields this resource does not manage (description, active) stay as they are live.
       const managed = MANAGED.managed(props);
-      const kept = (field: string, value: unknown) => (managed.includes(field) ? value : undefined);
+      const unmanaged = Object.fromEntries(MANAGED.names.filter((field) => !managed.includes(field)).map((field) => [field, undefined]));
       await unlessGone(() =>
         editBundle(endpointOf(props), (bundle) => {
           const live = find(bundle, props.slug);
-          const restored =
-            back &&
-            declaredPolicy(
-              {
-                ...back,
-                slug: props.slug,
-                policyName: back.name,
-                description: kept("description", back.description),
-                active: kept("active", back.active),
-              },
-              live ?? back,
-            );
+          const restored = back && declaredPolicy({ ...back, slug: props.slug, policyName: back.name, ...unmanaged }, live ?? back);
           return samePolicy(live, restored) ? undefined : withPolicy(bundle, String(props.slug), restored);
         }),
       );

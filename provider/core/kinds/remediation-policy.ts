@@ -127,7 +127,7 @@ const slug = z
  * whole (`original`), so it holds the fields this resource never changed too: one still as it is
  * live was not changed, and has no original of its own (a dropped field's warning names none).
  */
-const changedOnly = (field: "description" | "active") => (stored: unknown, state: Record<string, unknown>) =>
+const changedOnly = (field: string) => (stored: unknown, state: Record<string, unknown>) =>
   Object.is(stored, state[field]) ? undefined : stored;
 
 export const remediationPolicyKind = defineKind({
