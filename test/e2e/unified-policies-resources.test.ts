@@ -150,6 +150,50 @@ describe("unified-policies resources through the real CLI", () => {
     expect(bundles(emulator)).toEqual(before);
   }, 240_000);
 
+  it("a DetectionPolicyException checked after a DetectionPolicy that declares the exceptions is refused naming its rule, not a value-less `exceptions`", async () => {
+    const emulator = await migrated();
+    // dependsOn: the exception is registered, and checked, once the policy's step is done.
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+const policy = new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code", exceptions: [] });
+new semgrep.DetectionPolicyException("team-exception", {
+  deploymentId: "1", product: "code", exceptionType: "exclude", projectName: "acme/web-app", rule: ${JSON.stringify(EVAL)}, ruleType: "rule",
+}, { dependsOn: [policy] });`),
+    );
+    for (const [args, writes] of [
+      [["preview"], 0],
+      [["up", "--yes", "--skip-preview"], 1], // the DetectionPolicy's own write, before the exception's check
+    ] as const) {
+      const mark = emulator.requests().length;
+      const refused = await workspace.run([...args], { allowFailure: true });
+      expect(refused.status).not.toBe(0);
+      const said = printed(refused);
+      expect(said).toContain(
+        'DetectionPolicyException "team-exception" declares exceptions of the code detection policy of deployment 1, which DetectionPolicy "code" declares too',
+      );
+      // The engine prints the value of the property a check failure names: the exception's rule, which this resource declares.
+      expect(said).toContain(`property rule value {${EVAL}} has a problem`);
+      expect(said).not.toContain("<nil>");
+      expect(requestsSince(emulator, mark).writes).toBe(writes);
+    }
+    expect(code(emulator).exceptions).toEqual([]); // the DetectionPolicy's list: the exception was never added
+
+    // A rule given as a secret: the failure names no property (dispatch.ts), so the engine prints no value.
+    workspace.write(
+      program(`
+const policy = new semgrep.DetectionPolicy("code", { deploymentId: "1", product: "code", exceptions: [] });
+new semgrep.DetectionPolicyException("team-exception", {
+  deploymentId: "1", product: "code", exceptionType: "exclude", projectName: "acme/web-app", rule: pulumi.secret(${JSON.stringify(EVAL)}), ruleType: "rule",
+}, { dependsOn: [policy] });`),
+    );
+    const secret = await workspace.run(["preview"], { allowFailure: true });
+    expect(secret.status).not.toBe(0);
+    expect(printed(secret)).toContain('DetectionPolicyException "team-exception" declares exceptions of the code detection policy');
+    expect(printed(secret)).toContain("resource 'team-exception' has a problem");
+    expect(printed(secret)).not.toContain(EVAL);
+  }, 240_000);
+
   it("a conflict, the service's validation and a static error each fail preview and up, naming resource and field, with no write", async () => {
     const emulator = await migrated();
     const before = bundles(emulator);

@@ -5,6 +5,7 @@
  */
 import { type DetectionPolicyBundle, detectionBundleInput } from "../../client";
 import { type detectionPolicyExceptionKind, fieldRules } from "../kinds";
+import { ABSENT } from "../kinds/declare";
 import { exceptionKey, keyString, keyText } from "../kinds/detection-exceptions";
 import { exceptionResourceId } from "../kinds/detection-policy-exception";
 import { editBundle, readBundle, type Versioned } from "./bundles";
@@ -16,6 +17,7 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { planUndo } from "../runtime/fields";
 import { about, unlessGone } from "../runtime/lookup";
+import { managedFields } from "../runtime/managed";
 import { known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import type { CallContext } from "../runtime/call-context";
@@ -25,22 +27,32 @@ type Kind = typeof detectionPolicyExceptionKind;
 type Inputs = Checked<Kind>;
 type ExceptionType = Inputs["exceptionType"];
 const outputs = declaredOutputs<Kind>();
+/** Its type, as the declaration gives it (runtime/managed.ts): its original (ABSENT for an exception it added), the refreshed inputs. */
+const MANAGED = managedFields(KIND);
 
 const endpointOf = (props: Props) => detectionEndpoint(String(props.deploymentId), props.product as Inputs["product"]);
 const keyOf = (props: Props) => exceptionKey(props as Inputs);
 const subject = (props: Props) =>
   `DetectionPolicyException ${keyText(keyOf(props))} in ${detectionObject(props.deploymentId, props.product)}`;
 
-/** A share of the product's exceptions (in conflict with a DetectionPolicy that declares them all), and this exception's type. */
+/** The claim field of this exception's type: `exception <key>`. */
+const exceptionField = (props: Props) => `exception ${keyText(keyOf(props))}`;
+
+/**
+ * A share of the product's exceptions (in conflict with a DetectionPolicy that declares them all:
+ * a conflict names `rule`, its value, where the engine would print none for `exceptions`, an
+ * input this kind lacks), and this exception's type.
+ */
 function claimsOf(ctx: CallContext, declared: Props): Claim[] {
   if (!known(declared.deploymentId, declared.product, declared.projectName ?? declared.projectTagName, declared.rule, declared.ruleType))
     return [];
   const object = detectionObject(declared.deploymentId, declared.product);
   return [
-    { object, field: "exceptions", shared: true },
+    // A secret `rule` is named by no property (dispatch.ts), so the engine prints no value.
+    { object, field: "exceptions", property: "rule", shared: true },
     {
       object,
-      field: `exception ${keyText(keyOf(declared))}`,
+      field: exceptionField(declared),
       property: "exceptionType",
       value: declared.exceptionType,
       secret: ctx.secret("exceptionType"),
@@ -73,12 +85,6 @@ function withException(bundle: DetectionPolicyBundle, props: Props, type: Except
         ];
   return withFields(bundle, { exceptions: [...others, ...mine] });
 }
-
-/** What a DetectionPolicyException records of an exception it added: the bundle did not hold it. */
-const ABSENT = "absent";
-const recorded = (props: Props) => ({
-  [`exception ${keyText(keyOf(props))}`]: props.added === true ? ABSENT : (props.originalExceptionType ?? null),
-});
 
 const liveOutputs = (live: Versioned<DetectionPolicyBundle>) => ({
   deploymentSlug: live.bundle.deployment_slug,
@@ -113,7 +119,8 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { added: boole
 }
 
 export const detectionPolicyException: Handler<Kind> = {
-  recorded,
+  /** What a DetectionPolicyException in this state recorded as its exception's original: ABSENT when it added it, `null` for none. */
+  recorded: (props) => MANAGED.recorded(props, () => exceptionField(props)),
 
   // The service's verdict on the bundle with this exception (dry-run.ts).
   check: (_olds, news, ctx) =>
@@ -147,13 +154,11 @@ export const detectionPolicyException: Handler<Kind> = {
       const live = await unlessGone(() => readBundle(endpointOf(props)));
       const type = live && typeIn(live.bundle, props);
       if (!live || type === undefined) return { id: "" };
-      const inputs = {
-        ...Object.fromEntries(
-          ["deploymentId", "product", "projectName", "projectTagName", "rule", "ruleType", "restoreOnDelete"].map((k) => [k, props[k]]),
-        ),
-        exceptionType: type,
+      return {
+        id,
+        props: { ...props, exceptionType: type, ...liveOutputs(live) },
+        inputs: MANAGED.refreshedInputs(props, { exceptionType: type }),
       };
-      return { id, props: { ...props, exceptionType: type, ...liveOutputs(live) }, inputs };
     }),
 
   update: (_id, olds, declared, ctx) =>
@@ -171,7 +176,7 @@ export const detectionPolicyException: Handler<Kind> = {
     about(subject(props), async () => {
       if (props.restoreOnDelete === false) return;
       // What it found: absent (it added the exception), another type, or nothing recorded (found as declared).
-      const original = props.added === true ? ABSENT : props.originalExceptionType;
+      const original = MANAGED.originals(props).exceptionType;
       const claim = claimsOf(ctx, props)[1]!;
       const field = {
         name: "exception",

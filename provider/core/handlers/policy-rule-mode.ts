@@ -6,6 +6,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { planUndo } from "../runtime/fields";
+import { managedFields } from "../runtime/managed";
 import { checkOwned, known, noteFoundAsDeclared, noteHandOver } from "../runtime/owned";
 import { type Claim, type Offer, ownerName } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
@@ -17,6 +18,8 @@ const KIND = "PolicyRuleMode";
 type Kind = typeof policyRuleModeKind;
 type Inputs = Checked<Kind>;
 const outputs = declaredOutputs<Kind>();
+/** Its mode, as the declaration gives it (runtime/managed.ts): its original, the output that holds it, the refreshed inputs. */
+const MANAGED = managedFields(KIND);
 
 /** `rule python.lang…eval-detected in policy 10 (deployment 1)`: the object of a rule-mode claim (PolicyRuleModes makes the same). */
 export const ruleObject = (props: Props) =>
@@ -26,9 +29,6 @@ export const ruleObject = (props: Props) =>
 function modeClaim(ctx: CallContext, props: Props): Claim {
   return { object: ruleObject(props), field: "mode", value: props.mode, secret: ctx.secret("mode") };
 }
-
-/** What a PolicyRuleMode in this state recorded as the mode's original (`null` for none). */
-const recorded = (outputs: Props) => ({ mode: outputs.originalMode ?? null });
 
 const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
 
@@ -84,7 +84,8 @@ async function requireRule(ctx: CallContext, declared: Inputs): Promise<Rule> {
 const handedOver = (ctx: CallContext, declared: Props): Offer | undefined => ctx.claims.offered(modeClaim(ctx, declared));
 
 export const policyRuleMode: Handler<Kind> = {
-  recorded,
+  /** What a PolicyRuleMode in this state recorded as the mode's original (`null` for none). */
+  recorded: (outputs) => MANAGED.recorded(outputs),
 
   check: async (_olds, news, ctx) => {
     let registered: Inputs | undefined;
@@ -130,25 +131,18 @@ export const policyRuleMode: Handler<Kind> = {
       if (rule.policyMode !== declared.mode) rule = await writeRuleMode(declared, declared.mode);
       return {
         id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
-        outs: outputs({ ...declared, ...ruleOutputs(rule), originalMode }),
+        outs: outputs({ ...declared, ...ruleOutputs(rule), ...MANAGED.originalOutputs({ mode: originalMode }) }),
       };
     });
   },
 
   read: (id, props) =>
     about(subject(props), async () => {
-      const { deploymentId, policyId, rulePath: path, restoreOnDelete: restore } = props as Inputs;
+      const { deploymentId, policyId, rulePath: path } = props as Inputs;
       const rule = await unlessGone(() => findRule(deploymentId, policyId, path));
       if (!rule) return { id: "" };
       const live = { ...props, ...ruleOutputs(rule) };
-      const inputs = {
-        deploymentId,
-        policyId,
-        rulePath: path,
-        mode: live.mode,
-        restoreOnDelete: restore,
-      };
-      return { id, props: live, inputs };
+      return { id, props: live, inputs: MANAGED.refreshedInputs(props, live) };
     }),
 
   update: (_id, olds, declared, ctx) =>
@@ -171,11 +165,8 @@ export const policyRuleMode: Handler<Kind> = {
       if (taken) ctx.claims.accept(modeClaim(ctx, declared));
       // The original stays; a mode create found as declared is recorded by the first update that changes it.
       const first = found.mode !== declared.mode ? (found.mode as Inputs["mode"]) : undefined;
-      const outs = outputs({
-        ...declared,
-        ...rule,
-        originalMode: ((taken ? taken.original : olds.originalMode) as Inputs["mode"] | undefined) ?? first,
-      });
+      const original = (taken ? taken.original : MANAGED.originals(olds).mode) ?? first;
+      const outs = outputs({ ...declared, ...rule, ...MANAGED.originalOutputs({ mode: original }) });
       return { outs };
     }),
 
@@ -187,7 +178,7 @@ export const policyRuleMode: Handler<Kind> = {
         const field = {
           name: "mode",
           claim,
-          original: props.originalMode,
+          original: MANAGED.originals(props).mode,
           last: props.mode,
           same: Object.is,
           show: String,

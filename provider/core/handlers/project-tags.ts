@@ -5,6 +5,7 @@
  */
 import type { Project } from "../../client";
 import { fieldRules, type projectTagsKind } from "../kinds";
+import { ABSENT } from "../kinds/declare";
 import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
@@ -16,8 +17,6 @@ import { createOnProject, projectObject, projectSubject, readProject, tagClaim }
 import type { CallContext } from "../runtime/call-context";
 
 const KIND = "ProjectTags";
-/** What a ProjectTags records of a tag it added: the project did not have it. */
-const ABSENT = "absent";
 
 type Kind = typeof projectTagsKind;
 type Inputs = Checked<Kind>;
@@ -41,7 +40,7 @@ function claimsOf(ctx: CallContext, declared: Props): Claim[] {
 /** The claim on one of its tags (secret when the program gave the tags as a secret). */
 const tagOf = (ctx: CallContext, props: Props, tag: string) => tagClaim(props, tag, ctx.secret("tags"));
 
-/** What a ProjectTags in this state recorded of each tag (by claim field): absent before it added it, or nothing. */
+/** What a ProjectTags in this state recorded of each tag (by claim field): ABSENT (the project lacked it) for a tag it added, or nothing. */
 function recorded(outputs: Props): Record<string, unknown> {
   const added = (outputs.addedTags as string[] | undefined) ?? [];
   return Object.fromEntries(knownTags(outputs).map((tag) => [tagClaim(outputs, tag, false).field, added.includes(tag) ? ABSENT : null]));

@@ -5,6 +5,7 @@
  */
 import { type RemediationPoliciesBundle, type RemediationPolicyEntry, remediationPolicyInput } from "../../client";
 import { fieldRules, type remediationPolicyKind } from "../kinds";
+import { ABSENT } from "../kinds/declare";
 import { type RemediationPolicyState, remediationPolicyState as stateOf } from "../kinds/remediation-policy";
 import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./bundles";
 import type { Props } from "../runtime/check";
@@ -14,6 +15,7 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
+import { managedFields } from "../runtime/managed";
 import { diffDropping, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import type { CallContext } from "../runtime/call-context";
@@ -22,8 +24,8 @@ const KIND = "RemediationPolicy";
 type Kind = typeof remediationPolicyKind;
 type Inputs = Checked<Kind>;
 const outputs = declaredOutputs<Kind>();
-/** What a RemediationPolicy records of a policy it created: the slug was free. */
-const ABSENT = "absent";
+/** Its fields, as the declaration gives them (runtime/managed.ts): which it manages, the dropped ones, the refreshed inputs. */
+const MANAGED = managedFields(KIND);
 
 const objectOf = (props: Props) => `the remediation policies of deployment ${String(props.deploymentId)}`;
 const subject = (props: Props) => `RemediationPolicy ${String(props.slug)} of deployment ${String(props.deploymentId)}`;
@@ -90,8 +92,9 @@ function claimOf(ctx: CallContext, props: Props): Claim {
 
 /**
  * What the resource records of its slug's policy: the policy it found, ABSENT when it created
- * the policy, null when it found the policy already as declared (nothing to put back). State
- * written before `created` existed has no `created`: no original there means it created the policy.
+ * the policy (the slug was free), null when it found the policy already as declared (nothing to
+ * put back). State written before `created` existed has no `created`: no original there means it
+ * created the policy. One claim for the whole policy, which records the policy, not a field of it.
  */
 const recordedPolicy = (props: Props): RemediationPolicyState | typeof ABSENT | null =>
   (props.original as RemediationPolicyState | undefined) ?? (props.created === false ? null : ABSENT);
@@ -109,10 +112,6 @@ function liveOutputs(live: Versioned<RemediationPoliciesBundle>, policy: Remedia
     stateVersion: live.stateVersion,
   };
 }
-
-/** The optional fields the program declares: the others are not managed. */
-const OPTIONAL = ["description", "active"] as const;
-const managedOf = (props: Props) => OPTIONAL.filter((field) => (props.managedFields as string[] | undefined)?.includes(field));
 
 /**
  * Writes the declared policy over whatever has its slug when this write's turn comes. On create
@@ -133,7 +132,7 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { original: Re
   });
   const asDeclared = found !== undefined && samePolicy(found, declaredPolicy(declared, found));
   const policy = find(written.bundle, declared.slug) ?? declaredPolicy(declared, found);
-  const managedFields = OPTIONAL.filter((field) => declared[field] !== undefined);
+  const managedFields = MANAGED.declaredOptional(declared);
   const live = liveOutputs(written, policy);
   if (before) {
     // A policy it found as declared has no original until a write changes it: then the policy it replaces.
@@ -172,16 +171,10 @@ export const remediationPolicy: Handler<Kind> = {
 
   diff: async (_id, olds, news, ctx) => {
     // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
-    const dropped = managedOf(olds).filter((field) => news[field] === undefined);
     // What it changed of a dropped field stays as it is: the preview says so (owned.ts).
-    const original = olds.original as RemediationPolicyState | undefined;
     return diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
       object: `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
-      fields: dropped.map((field) => ({
-        name: field,
-        original: original && !Object.is(original[field], olds[field]) ? original[field] : undefined,
-        last: olds[field],
-      })),
+      fields: MANAGED.dropped(olds, news),
     });
   },
 
@@ -197,16 +190,7 @@ export const remediationPolicy: Handler<Kind> = {
       const policy = live && find(live.bundle, props.slug);
       if (!live || !policy) return { id: "" };
       const values = liveOutputs(live, policy);
-      const inputs: Props = {
-        deploymentId: props.deploymentId,
-        slug: props.slug,
-        policyName: values.policyName,
-        filters: values.filters,
-        actions: values.actions,
-        restoreOnDelete: props.restoreOnDelete,
-        ...Object.fromEntries(managedOf(props).map((field) => [field, values[field]])),
-      };
-      return { id, props: { ...props, ...values }, inputs };
+      return { id, props: { ...props, ...values }, inputs: MANAGED.refreshedInputs(props, values) };
     }),
 
   update: (_id, olds, declared, ctx) =>
@@ -237,23 +221,12 @@ export const remediationPolicy: Handler<Kind> = {
       if (policy === undefined) return;
       const back = policy === ABSENT ? undefined : (policy as RemediationPolicyState);
       // Optional fields this resource does not manage (description, active) stay as they are live.
-      const managed = managedOf(props);
-      const kept = (field: (typeof OPTIONAL)[number], value: unknown) => (managed.includes(field) ? value : undefined);
+      const managed = MANAGED.managed(props);
+      const unmanaged = Object.fromEntries(MANAGED.names.filter((field) => !managed.includes(field)).map((field) => [field, undefined]));
       await unlessGone(() =>
         editBundle(endpointOf(props), (bundle) => {
           const live = find(bundle, props.slug);
-          const restored =
-            back &&
-            declaredPolicy(
-              {
-                ...back,
-                slug: props.slug,
-                policyName: back.name,
-                description: kept("description", back.description),
-                active: kept("active", back.active),
-              },
-              live ?? back,
-            );
+          const restored = back && declaredPolicy({ ...back, slug: props.slug, policyName: back.name, ...unmanaged }, live ?? back);
           return samePolicy(live, restored) ? undefined : withPolicy(bundle, String(props.slug), restored);
         }),
       );

@@ -70,16 +70,24 @@ export function output<T>(rules: Omit<OutputField<T>, "__type"> = {}): OutputFie
  * A field a resource manages with a recorded original, named by its path into the inputs and
  * outputs (`primaryBranch`, `managedScanConfig.diffScan`): the runtime derives from these its
  * values, originals, original outputs, refreshed inputs and dropped-field warnings
- * (provider/core/runtime/managed.ts), so a handler keeps only the API mapping.
+ * (provider/core/runtime/managed.ts), so a handler keeps only the API mapping. A field whose
+ * input is required (a rule's `mode`) is always managed; an optional one when declared.
  */
 export interface ManagedField {
   /** The path of the output that holds its original: `originalPrimaryBranch`, `originals.rulesets`. */
   readonly original: string;
   /** The input a refresh gives it, from the live outputs; default the live value at its path. */
   readonly refreshed?: (live: Props) => unknown;
-  /** Its original as read from the state, cleaned of what an older version recorded; default as stored. */
-  readonly fromState?: (stored: unknown) => unknown;
+  /**
+   * Its original as read from the state (`state`, where another output may say what was found:
+   * an exception the resource added, a policy it created), cleaned of what an older version
+   * recorded; default as stored.
+   */
+  readonly fromState?: (stored: unknown, state: Props) => unknown;
 }
+
+/** What a resource records as the original of an object it added (an exception, a policy): there was none, and delete removes it. */
+export const ABSENT = "absent";
 
 export function managed(original: string, rules: Omit<ManagedField, "original"> = {}): ManagedField {
   return { original, ...rules };
@@ -115,8 +123,9 @@ export interface KindDeclaration<
   /** Rules across inputs, checked after each input's own schema. */
   readonly rules?: ReadonlyArray<KindRule<I>>;
   /**
-   * The fields it manages with a recorded original, in the order of its `managedFields` output,
-   * each by its path (the path's first part is an input and an output of the kind).
+   * The fields it manages with a recorded original, in the order of its `managedFields` output
+   * (which lists the optional ones declared), each by its path (the path's first part is an
+   * input and an output of the kind).
    */
   readonly managed?: Readonly<Record<string, ManagedField>>;
   readonly service: ServiceBehaviour;

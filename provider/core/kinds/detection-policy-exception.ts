@@ -1,6 +1,6 @@
 /** DetectionPolicyException, declared once: see declare.ts. */
 import { id, restoreOnDelete } from "./inputs";
-import { defineKind, input, output } from "./declare";
+import { ABSENT, defineKind, input, managed, output } from "./declare";
 import { exactlyOneScope, exceptionKey, exceptionScope, exceptionType, ruleType } from "./detection-exceptions";
 import { detectionProduct, RULE_TYPES } from "../../client/schemas";
 import { isProduct } from "./detection-policy";
@@ -53,6 +53,10 @@ export const detectionPolicyExceptionKind = defineKind({
     deploymentSlug: output<string>(),
     /** The bundle's `state_version` at the last read or write. */
     stateVersion: output<string>(),
+  },
+  managed: {
+    // An exception it added was absent: delete removes it.
+    exceptionType: managed("originalExceptionType", { fromState: (stored, state) => (state.added === true ? ABSENT : stored) }),
   },
   id: {
     format:

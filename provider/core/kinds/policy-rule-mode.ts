@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { POLICY_MODES, type PolicyMode, rulePath } from "../../client/schemas";
 import { id, restoreOnDelete } from "./inputs";
-import { defineKind, input, output } from "./declare";
+import { defineKind, input, managed, output } from "./declare";
 
 /** A mode as the service reports it: one of POLICY_MODES, or a newer one this package does not know yet. */
 type LiveMode = PolicyMode | (string & {});
@@ -36,6 +36,9 @@ export const policyRuleModeKind = defineKind({
     url: output<string | null>(),
     /** The mode this resource found and changed (at create, or at the first update that changed a mode create found as declared), put back on delete; unset until it changes the rule. */
     originalMode: output<LiveMode | undefined>({ derivedFrom: "mode" }),
+  },
+  managed: {
+    mode: managed("originalMode"),
   },
   id: {
     format: "<deploymentId>/<policyId>/<rulePath>",

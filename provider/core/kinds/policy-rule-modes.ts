@@ -92,6 +92,13 @@ export const policyRuleModesKind = defineKind({
     /** The rules this resource changed, grouped by the mode it found them in, put back on delete: `{ MODE_MONITOR: ["python…"] }`. */
     originals: output<Record<string, string[]>>({ derivedFrom: ["modes", "mode"] }),
   },
+  // No `managed` (declare.ts): it manages a set of rules, not fields. Its claims are one per rule
+  // of `modes`, made at check (handlers/policy-rule-modes.ts `claimOn`); the rules `select`
+  // matches are known only from the policy's listing, so the selector is registered whole and
+  // checked against the listing (handlers/rule-selectors.ts). Its originals are per rule, grouped
+  // by the mode found (`originals`), and a refresh keeps the declared inputs (drift goes to
+  // `deviations`): runtime/managed.ts, which reads each field at its path in the inputs and
+  // refreshes it from the live value, fits neither.
   id: {
     format: "<deploymentId>/<policyId>/<resource name>",
     parse: (text) => {

@@ -30,6 +30,10 @@ export const projectTagsKind = defineKind({
     /** The project's numeric id. */
     projectId: output<number>(),
   },
+  // No `managed` (declare.ts): it adds tags beside the project's others, with no original to
+  // record. Its claims are one per tag, shared with any other resource that declares the tag
+  // (handlers/projects.ts `tagClaim`, made at check in handlers/project-tags.ts `claimsOf`), each
+  // recording only whether this resource added it (`addedTags`: removed on delete).
   id: PROJECT_ID,
   service: {
     create:

@@ -11,7 +11,7 @@ import {
   type RemediationPolicyEntry,
 } from "../../client/schemas";
 import { id, restoreOnDelete } from "./inputs";
-import { defineKind, input, output, typedInput } from "./declare";
+import { defineKind, input, managed, output, typedInput } from "./declare";
 
 /** One condition a finding must match. */
 export interface RemediationConditionArgs {
@@ -122,6 +122,14 @@ const slug = z
   .regex(/^[a-z0-9][a-z0-9_-]*$/, "must be a slug: lower-case letters, digits, '-' and '_', e.g. \"block-critical\"")
   .max(128, "must be at most 128 characters");
 
+/**
+ * A field's part of the policy the resource found, as the state holds it. The policy is recorded
+ * whole (`original`), so it holds the fields this resource never changed too: one still as it is
+ * live was not changed, and has no original of its own (a dropped field's warning names none).
+ */
+const changedOnly = (field: string) => (stored: unknown, state: Record<string, unknown>) =>
+  Object.is(stored, state[field]) ? undefined : stored;
+
 export const remediationPolicyKind = defineKind({
   kind: "RemediationPolicy",
   inputs: {
@@ -170,6 +178,14 @@ export const remediationPolicyKind = defineKind({
     stateVersion: output<string>(),
     /** The optional fields this resource manages (those declared): `description`, `active`. */
     managedFields: output<string[]>(),
+  },
+  // The required fields are always managed; `managedFields` lists the optional ones declared.
+  managed: {
+    policyName: managed("original.name"),
+    description: managed("original.description", { fromState: changedOnly("description") }),
+    active: managed("original.active", { fromState: changedOnly("active") }),
+    filters: managed("original.filters"),
+    actions: managed("original.actions"),
   },
   id: {
     format: "<deploymentId>/<slug>",

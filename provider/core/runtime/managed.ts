@@ -30,11 +30,18 @@ function put(target: Props, path: string, value: unknown): void {
 export interface ManagedFields {
   /** Every managed field, in declaration order. */
   readonly names: readonly string[];
+  /** The fields whose input is required: always managed (a rule's mode), never dropped. */
+  readonly required: readonly string[];
   /** Each field's value in `props` (declared inputs, or outputs, which carry every live value). */
   values(props: Props): Values;
   /** The fields `props` declares (a value given). */
   declared(props: Props): string[];
-  /** The fields a state managed: its `managedFields`, or, in state written before that output, those with an original. */
+  /** The optional fields `props` declares: what a `managedFields` output lists. */
+  declaredOptional(props: Props): string[];
+  /**
+   * The fields a state managed: the required ones, and its `managedFields`, or, in state written
+   * before that output (or a kind without it), those with an original.
+   */
   managed(props: Props): string[];
   /** The originals a state recorded, by field. */
   originals(props: Props): Values;
@@ -59,25 +66,30 @@ export function managedFields(kind: ResourceKind): ManagedFields {
   const declaration = KINDS[kind];
   const fields = (declaration.managed ?? {}) as Readonly<Record<string, ManagedField>>;
   const names = Object.keys(fields);
+  const inputFields = declaration.inputs as Readonly<Record<string, InputField>>;
+  const required = names.filter((name) => !inputFields[name.split(".")[0]!]!.schema.safeParse(undefined).success);
   const values = (props: Props) => Object.fromEntries(names.map((name) => [name, at(props, name)]));
   const originals = (props: Props) =>
     Object.fromEntries(
       names.map((name) => {
         const stored = at(props, fields[name]!.original);
-        return [name, fields[name]!.fromState ? fields[name]!.fromState(stored) : stored];
+        return [name, fields[name]!.fromState ? fields[name]!.fromState(stored, props) : stored];
       }),
     );
   const managed = (props: Props) => {
-    if (Array.isArray(props.managedFields)) return names.filter((name) => (props.managedFields as string[]).includes(name));
+    const listed = props.managedFields;
+    if (Array.isArray(listed)) return names.filter((name) => required.includes(name) || listed.includes(name));
     const recorded = originals(props);
-    return names.filter((name) => recorded[name] !== undefined);
+    return names.filter((name) => required.includes(name) || recorded[name] !== undefined);
   };
-  const inputFields = declaration.inputs as Readonly<Record<string, InputField>>;
+  const declared = (props: Props) => names.filter((name) => at(props, name) !== undefined);
   const identity = Object.keys(inputFields).filter((input) => inputFields[input]!.replaces);
   const result: ManagedFields = {
     names,
+    required,
     values,
-    declared: (props) => names.filter((name) => at(props, name) !== undefined),
+    declared,
+    declaredOptional: (props) => declared(props).filter((name) => !required.includes(name)),
     managed,
     originals,
     before: (props) => ({ managed: managed(props), originals: originals(props) }),
