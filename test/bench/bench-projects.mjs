@@ -84,8 +84,8 @@ const cpuSince = (before) => {
   return before === undefined || after === undefined ? undefined : Number((after - before).toFixed(2));
 };
 
-/** One form at N projects, checkpoints written or skipped: adopt, then the program's phases. */
-async function runForm({ installedDir, projects, form, skipCheckpoints, log }) {
+/** One form at N projects, checkpoints written or skipped: adopt, then the program's phases (exported to measure one combination alone). */
+export async function runForm({ installedDir, projects, form, skipCheckpoints, log }) {
   const emulator = await startEmulator({ preset: "large", projects });
   try {
     const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-projects-scale-"));
