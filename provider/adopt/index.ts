@@ -55,7 +55,24 @@ export interface AdoptOptions {
    * from the project's directory (package-spec.ts). The YAML program's README names it too.
    */
   package?: string;
+  /**
+   * Projects above which the deployment's projects are to be declared as one ProjectSettingsSet
+   * (its `projects` map in a data file) instead of one ProjectSettings each; default
+   * {@link DEFAULT_SET_THRESHOLD}. Checked, and shown in the generated files' headers, but not
+   * acted on yet: until the ProjectSettingsSet kind exists, every project is declared as a
+   * ProjectSettings of its own, whatever the count.
+   */
+  setThreshold?: number;
+  /**
+   * One ProjectSettings per project whatever the count (`--one-per-project`): the form adopt
+   * writes today in every case, kept as the way to ask for it once a set is the default above
+   * {@link AdoptOptions.setThreshold}.
+   */
+  onePerProject?: boolean;
 }
+
+/** Projects above which adopt is to declare a deployment's projects as one ProjectSettingsSet (`--set-threshold`). */
+export const DEFAULT_SET_THRESHOLD = 100;
 
 /** The languages adopt writes a program in. */
 export const LANGUAGES = ["typescript", "yaml"] as const;

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { argumentProblem, asksForHelp } from "./arguments";
 import {
   AdoptRequestError,
+  DEFAULT_SET_THRESHOLD,
   PACKAGE_VERSION,
   adopt,
   AREAS,
@@ -40,6 +41,11 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
                      (default all)
   --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
                      (default none)
+  --one-per-project  declare one ProjectSettings per project whatever their number (today the
+                     only form: until the ProjectSettingsSet kind exists, adopt writes it for
+                     every deployment, with or without this flag)
+  --set-threshold N  above N projects, declare them as one ProjectSettingsSet instead (default
+                     ${DEFAULT_SET_THRESHOLD}); taken and checked, not acted on until that kind exists
   --language L       typescript (default): index.ts and data files using this package's
                      classes; yaml: a Pulumi YAML program (Pulumi.yaml, Main.yaml) of the native
                      plugin's resources (semgrep:index:<Kind>), no package.json
@@ -88,6 +94,8 @@ function parseAdopt(argv: string[]) {
         language: { type: "string" },
         url: { type: "string" },
         package: { type: "string" },
+        "one-per-project": { type: "boolean" },
+        "set-threshold": { type: "string" },
       },
     });
   } catch (error) {
@@ -107,8 +115,13 @@ function parseAdopt(argv: string[]) {
   const policies = listFlag(values.policies);
   if (projects.length && skip.includes("projects")) throw new UsageError("--projects and --skip projects contradict: give one of them");
   if (policies.length && skip.includes("policies")) throw new UsageError("--policies and --skip policies contradict: give one of them");
+  const threshold = values["set-threshold"];
+  if (threshold !== undefined && !/^\d+$/.test(threshold.trim()))
+    throw new UsageError(`--set-threshold ${JSON.stringify(threshold)}: give a whole number of projects, e.g. ${DEFAULT_SET_THRESHOLD}`);
   return {
     deployment: values.deployment.trim(),
+    onePerProject: values["one-per-project"] ?? false,
+    setThreshold: threshold === undefined ? undefined : Number(threshold.trim()),
     out: values.out,
     projects,
     policies,
@@ -132,6 +145,8 @@ function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): strin
     ...request.policies.map((p) => `--policies ${shellQuoted(p)}`),
     ...request.skip.map((s) => `--skip ${s}`),
     ...(request.language === "yaml" ? ["--language yaml"] : []),
+    ...(request.onePerProject ? ["--one-per-project"] : []),
+    ...(request.setThreshold === undefined ? [] : [`--set-threshold ${request.setThreshold}`]),
     ...(request.package === undefined ? [] : [`--package ${shellQuoted(request.package)}`]),
   ].join(" ");
 }

@@ -21,6 +21,10 @@ Runs the Semgrep API emulator until SIGTERM or SIGINT; prints one line holding i
   --data FILE        state file: loaded at start if present, every change persisted there
                      (default none: the state lives in memory, from the preset)
   --preset NAME      sample data: ${PRESETS.join(" | ")} (default demo)
+  --projects N       the preset's projects repeated to N, copy k of acme/web-app named
+                     acme/web-app-k (--preset large --projects 3000: its 300 ten times over);
+                     with --data FILE not there yet, the data file is written at start
+                     (default: the preset's own projects)
   --fault-rate R     share of requests answered with a transient fault (0 to 1; default 0)
   --latency-ms N     delay before every answer (default 0)
   --seed N           seed of the fault sequence, to replay it (default none: a new sequence each run)
@@ -78,6 +82,7 @@ function readFlags() {
         token: { type: "string", multiple: true },
         data: { type: "string" },
         preset: { type: "string" },
+        projects: { type: "string" },
         "fault-rate": { type: "string" },
         "latency-ms": { type: "string" },
         seed: { type: "string" },
@@ -107,6 +112,7 @@ async function main(): Promise<void> {
     tokens: values.token,
     dataFile: values.data,
     preset: values.preset as PresetName | undefined,
+    projects: numberFlag("projects", values.projects, (n) => Number.isInteger(n) && n >= 1),
     faultRate: numberFlag("fault-rate", values["fault-rate"], (n) => n >= 0 && n <= 1),
     latencyMs: numberFlag("latency-ms", values["latency-ms"], (n) => Number.isInteger(n) && n >= 0),
     seed: numberFlag("seed", values.seed, Number.isInteger),

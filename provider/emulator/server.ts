@@ -11,6 +11,7 @@ import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type Fau
 import { type EmulatorState, type PresetName, PRESETS } from "./model";
 import { errorFields, policiesV2Routes } from "./policies-v2";
 import { buildPreset } from "./presets";
+import { scaleProjects } from "./scale";
 import { withoutEmptyFields } from "./render";
 import { loadState, StateWriter } from "./store";
 
@@ -43,6 +44,12 @@ export interface EmulatorOptions {
   dataFile?: string;
   /** Sample data to start from (when there is no data file yet); default `demo`. */
   preset?: PresetName;
+  /**
+   * The preset's projects repeated to this many (copy `k` of `acme/web-app` is `acme/web-app-k`:
+   * the `large` preset's 300 ten times over for 3,000), to try a deployment at scale; a reset
+   * keeps the count. Default: the preset's own projects.
+   */
+  projects?: number;
   /** Share of API requests answered with a transient fault (429 with Retry-After, 503, dropped connection). */
   faultRate?: number;
   /** Delay before every API answer, in ms. */
@@ -161,7 +168,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   // One clock for the preset data (running scans are placed just before it), so resets give identical state.
   const presetClock = Date.now();
-  let state: EmulatorState = (options.dataFile && loadState(options.dataFile)) || buildPreset(preset, presetClock);
+  const projectCount = options.projects;
+  if (projectCount !== undefined && (!Number.isInteger(projectCount) || projectCount < 1))
+    throw new Error(`projects must be a whole number of 1 or more, not ${projectCount}`);
+  const initialState = (name: PresetName): EmulatorState => {
+    const built = buildPreset(name, presetClock);
+    return projectCount === undefined ? built : scaleProjects(built, projectCount);
+  };
+  let state: EmulatorState = (options.dataFile && loadState(options.dataFile)) || initialState(preset);
   // A state file written before Policies V2 existed gets the preset's unified policies.
   if (!state.detectionPolicies || !state.remediationPolicies) {
     const { detectionPolicies, remediationPolicies } = buildPreset(preset, presetClock);
@@ -320,7 +334,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state: () => state,
     reset(next = preset) {
       preset = next;
-      state = buildPreset(preset, presetClock);
+      state = initialState(preset);
       log = [];
       writer.flush();
     },

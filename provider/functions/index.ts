@@ -4,6 +4,7 @@ export type { OutputArgs } from "./output";
 export type {
   DetectionConstraints,
   DetectionPolicyInfo,
+  ListedProjectInfo,
   LockfileInfo,
   PolicyInfo,
   PolicyVocabulary,
@@ -22,5 +23,7 @@ export * from "./policies";
 export * from "./policy-rules";
 export * from "./scans";
 export * from "./projects";
+export * from "./projects-list";
+export type { ProjectSelectorArgs } from "../core/kinds/project-selector";
 export * from "./dependencies";
 export * from "./policies-v2";

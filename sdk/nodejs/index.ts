@@ -60,6 +60,11 @@ export const getProject: typeof import("./getProject").getProject = null as any;
 export const getProjectOutput: typeof import("./getProject").getProjectOutput = null as any;
 utilities.lazyLoad(exports, ["getProject","getProjectOutput"], () => require("./getProject"));
 
+export { GetProjectsArgs, GetProjectsResult, GetProjectsOutputArgs } from "./getProjects";
+export const getProjects: typeof import("./getProjects").getProjects = null as any;
+export const getProjectsOutput: typeof import("./getProjects").getProjectsOutput = null as any;
+utilities.lazyLoad(exports, ["getProjects","getProjectsOutput"], () => require("./getProjects"));
+
 export { GetRemediationPoliciesArgs, GetRemediationPoliciesResult, GetRemediationPoliciesOutputArgs } from "./getRemediationPolicies";
 export const getRemediationPolicies: typeof import("./getRemediationPolicies").getRemediationPolicies = null as any;
 export const getRemediationPoliciesOutput: typeof import("./getRemediationPolicies").getRemediationPoliciesOutput = null as any;

@@ -97,7 +97,19 @@ describe("pulumi-semgrep adopt: usage", () => {
       const run = await adoptCli(args, { cwd });
       expect(run.status).toBe(0);
       expect(run.stderr).toBe("");
-      for (const flag of ["--deployment", "--out", "--projects", "--policies", "--skip", "--force", "--language", "--url", "--package"])
+      for (const flag of [
+        "--deployment",
+        "--out",
+        "--projects",
+        "--policies",
+        "--skip",
+        "--force",
+        "--language",
+        "--url",
+        "--package",
+        "--one-per-project",
+        "--set-threshold",
+      ])
         expect(run.stdout).toContain(flag);
       for (const area of ["projects", "policies", "unified-policies"]) expect(run.stdout).toContain(area);
       expect(run.stdout).toContain("SEMGREP_APP_TOKEN");
@@ -134,6 +146,11 @@ describe("pulumi-semgrep adopt: usage", () => {
       case: "an http:// --url to another machine (the token would travel in clear)",
       args: ["--deployment", "acme", "--url", "http://semgrep.example"],
       names: ['--url "http://semgrep.example/" must start with https://', "Use https://semgrep.example/"],
+    },
+    {
+      case: "a --set-threshold that is not a whole number",
+      args: ["--deployment", "acme", "--set-threshold", "lots"],
+      names: ['--set-threshold "lots": give a whole number of projects'],
     },
     { case: "an empty --package", args: ["--deployment", "acme", "--package", " "], names: ["--package needs an npm install spec"] },
     {
@@ -395,6 +412,23 @@ describe("pulumi-semgrep adopt: what it declares", () => {
     // The patterns are in the generated files' header, to run the same command again.
     const shown = patterns.flatMap((p) => p.split(",")).map((p) => `--projects '${p}'`);
     expect(readFileSync(join(cwd, "semgrep-acme", "index.ts"), "utf8")).toContain(shown.join(" "));
+  });
+
+  it("--one-per-project and --set-threshold: one ProjectSettings per project, as without them (the only form until ProjectSettingsSet exists); the header names them", async () => {
+    const plain = workDir();
+    expect((await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies"], { cwd: plain })).status).toBe(0);
+    const flagged = workDir();
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies", "--one-per-project", "--set-threshold", "5"], {
+      cwd: flagged,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const [before, after] = [plain, flagged].map((cwd) => filesOf(join(cwd, "semgrep-acme")));
+    expect(declaredProjects(after!["projects.ts"]!)).toHaveLength(14);
+    // The same declarations; only the command in the header differs.
+    const command = (flags: string) => `pulumi-semgrep adopt --deployment acme --skip policies${flags}`;
+    expect(after!["projects.ts"]).toBe(before!["projects.ts"]!.replaceAll(command(""), command(" --one-per-project --set-threshold 5")));
+    expect(after!["index.ts"]).toContain("pulumi-semgrep adopt --deployment acme --skip policies --one-per-project --set-threshold 5");
+    expect(Object.keys(after!)).toEqual(Object.keys(before!));
   });
 
   it("--projects matching no project: one line naming the pattern, status 2, nothing written", async () => {

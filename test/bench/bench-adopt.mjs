@@ -69,7 +69,7 @@ function filesUnder(dir, root = dir) {
 }
 
 /** Runs the installed bin `pulumi-semgrep ARGS` as a user's `npx` would; resolves with its status and output. */
-function runBin(installedDir, args, env) {
+export function runBin(installedDir, args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(join(installedDir, "node_modules/.bin/pulumi-semgrep"), args, {
       env: { ...process.env, PATH: [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter), ...env },

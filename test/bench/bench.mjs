@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench -- [--out FILE] [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R] [--up-runs N]
 //                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]
-//                  [--adopt-projects N] [--adopt-rules N] [--native true|false] [--installed DIR]`
+//                  [--adopt-projects N] [--adopt-rules N] [--projects-scale N] [--native true|false] [--installed DIR]`
 // Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
 // stack (projects, rule modes, an SBOM export; as a Node.js program through the dynamic provider
 // and, unless --native false, as a YAML program through the installed package's plugin
@@ -11,7 +11,11 @@
 // default 5000, the whole policy, every rule selected by one PolicyRuleModes, beside one
 // PolicyRuleMode per rule at each size of --modes-singles, default 1000,2000; 0 skips), then
 // adopt: `pulumi-semgrep adopt` of the whole preset (its projects cut to --adopt-projects and each
-// v1 policy to --adopt-rules rules, default all) and the generated project's first up. Writes
+// v1 policy to --adopt-rules rules, default all) and the generated project's first up, then
+// projects at scale (bench-projects.mjs: --projects-scale N projects, default 3,000, adopted and
+// run through first up, no-change up, preview and a one-project change, with and without
+// PULUMI_SKIP_CHECKPOINTS; and one PolicyRuleMode per rule at each size of --modes-singles, with
+// and without; 0 skips the phase). Writes
 // the result as JSON to FILE and prints short tables. Exits 1 when a phase made more requests
 // than the fewest the API allows, an up or destroy left a value other than it should, or adopt or
 // its project's first up wrote anything: the test suite runs this entry at small sizes
@@ -25,6 +29,7 @@ import { pulumiCliDir } from "../tools/pulumi-run.mjs";
 import { formatNativeTable, formatPerRule, formatTable, runBench } from "./bench-core.mjs";
 import { formatAdoptTable, runBenchAdopt } from "./bench-adopt.mjs";
 import { formatModesTable, runBenchModes } from "./bench-modes.mjs";
+import { formatProjectsTable, projectsAboveMinimum, projectsFailures, runBenchProjects } from "./bench-projects.mjs";
 import { formatV2Table, runBenchV2 } from "./bench-v2.mjs";
 
 const BENCH = {
@@ -33,7 +38,9 @@ const BENCH = {
 stack (projects, rule modes, an SBOM export) as a Node.js program and, unless --native false, as a
 YAML program through the native plugin; the v2 stack (one DetectionPolicy, RemediationPolicy
 resources); rule modes at scale; then \`pulumi-semgrep adopt\` of the whole preset and the generated
-project's first up. Prints short tables; exits 1 when a phase made more requests than the fewest
+project's first up; then projects at scale (adopt, first up, no-change up, preview and a one-project
+change of --projects-scale projects) and one PolicyRuleMode per rule at each --modes-singles size,
+each with and without PULUMI_SKIP_CHECKPOINTS. Prints short tables; exits 1 when a phase made more requests than the fewest
 the API allows, an up or destroy left a value other than it should, or adopt or its project's
 first up wrote anything.`,
   flags: {
@@ -69,6 +76,12 @@ first up wrote anything.`,
     },
     "adopt-projects": { type: "string", value: "N", help: "projects of the preset adopt reads", defaultText: "all" },
     "adopt-rules": { type: "string", value: "N", help: "rules each v1 policy is cut to for adopt", defaultText: "all" },
+    "projects-scale": {
+      type: "string",
+      value: "N",
+      default: "3000",
+      help: "projects of the projects-at-scale phase: the large preset's 300 repeated to N (0 skips the phase and its rule curve)",
+    },
     native: {
       type: "string",
       value: "true|false",
@@ -111,6 +124,7 @@ const adoptOptions = {
   projects: values["adopt-projects"] === undefined ? undefined : count("adopt-projects"),
   rules: values["adopt-rules"] === undefined ? undefined : count("adopt-rules"),
 };
+const projectsScale = count("projects-scale");
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 pulumiCliDir();
 if (!values.installed) log("packing and installing the package");
@@ -119,7 +133,8 @@ const result = await runBench({ installedDir, ...v1Options, log });
 const v2 = await runBenchV2({ installedDir, ...v2Options, log });
 const modes = modesRules ? await runBenchModes({ installedDir, bulkRules: modesRules, singles, log }) : undefined;
 const adopt = await runBenchAdopt({ installedDir, ...adoptOptions, log });
-if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes, adopt }, null, 2)}\n`);
+const projectsAtScale = projectsScale ? await runBenchProjects({ installedDir, projects: projectsScale, singles, log }) : undefined;
+if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes, adopt, projectsAtScale }, null, 2)}\n`);
 console.log(formatTable(result));
 if (result.native) console.log(`\n${formatNativeTable(result)}`);
 console.log("");
@@ -128,6 +143,7 @@ console.log("");
 console.log(formatPerRule(result, v2));
 if (modes) console.log(`\n${formatModesTable(modes)}`);
 console.log(`\n${formatAdoptTable(adopt)}`);
+if (projectsAtScale) console.log(`\n${formatProjectsTable(projectsAtScale)}`);
 /** @type {Array<[string, { phases: Record<string, { requests: number, minimumRequests: number }> }]>} every stack by its name in the verdict */
 const modeStacks = modes
   ? [["rule modes bulk", modes.bulk], ...modes.individual.map((stack) => [`rule modes ${stack.rules} singles`, stack])]
@@ -167,7 +183,9 @@ const failed = [
   ...(adopt.adopt.writes ? [`adopt: made ${adopt.adopt.writes} writes`] : []),
   ...(adopt.firstUp.writes ? [`adopt: the first up made ${adopt.firstUp.writes} writes`] : []),
   ...(adopt.serviceUnchanged ? [] : ["adopt: the service changed between adopt and the end of the first up"]),
+  ...(projectsAtScale ? projectsFailures(projectsAtScale) : []),
 ];
+if (projectsAtScale) missed.push(...projectsAboveMinimum(projectsAtScale));
 if (missed.length) console.log(`above the minimum: ${missed.join(", ")}`);
 for (const line of failed) console.log(`FAILED: ${line}`);
 if (missed.length || failed.length) process.exitCode = 1;

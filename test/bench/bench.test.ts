@@ -38,6 +38,7 @@ const SMALL = {
   "modes-singles": 20,
   "adopt-projects": 5,
   "adopt-rules": 2001,
+  "projects-scale": 30,
 };
 
 interface Phase {
@@ -93,6 +94,23 @@ interface BenchResult {
     firstUp: AdoptStep & { resources: number };
     serviceUnchanged: boolean;
   };
+  projectsAtScale?: ProjectsAtScale;
+}
+interface ScalePhase extends Phase {
+  cpuSeconds?: number;
+}
+interface ProjectsAtScale {
+  projects: number;
+  forms: Array<{
+    form: string;
+    skipCheckpoints: boolean;
+    adopt: Phase & { cpuSeconds?: number };
+    phases: Record<string, ScalePhase>;
+    stateBytes: number;
+    changeLanded: boolean;
+    othersUnchanged: boolean;
+  }>;
+  rules: Array<{ rules: number; skipCheckpoints: boolean; phases: Record<string, ScalePhase>; stateBytes: number; upApplied: boolean }>;
 }
 interface Spread {
   median: number;
@@ -273,6 +291,41 @@ describe("npm run bench, small", () => {
     expect(firstUp.requests).toBe(5 + 4);
     expect(firstUp.writes).toBe(0);
     expect(serviceUnchanged).toBe(true);
+  });
+
+  it("one ProjectSettings per project, with and without skipped checkpoints: adopt, first up, no-change up, preview, one-project change, each at the minimum", () => {
+    const scale = result().projectsAtScale!;
+    expect(scale.projects).toBe(SMALL["projects-scale"]);
+    expect(scale.forms.map((f) => [f.form, f.skipCheckpoints])).toEqual([
+      ["one-per-project", false],
+      ["one-per-project", true],
+    ]);
+    for (const run of scale.forms) {
+      // adopt: the deployments, one page of projects (30: short, the last), each project's own read.
+      expect(run.adopt).toMatchObject({ requests: 1 + 1 + 30, minimumRequests: 32, writes: 0 });
+      expect(Object.fromEntries(Object.entries(run.phases).map(([name, p]) => [name, [p.requests, p.writes]]))).toEqual({
+        "first-up": [30, 0],
+        "noop-up": [0, 0],
+        preview: [0, 0],
+        "change-one": [1, 1],
+      });
+      for (const p of Object.values(run.phases)) expect(p.requests).toBe(p.minimumRequests);
+      expect(run.stateBytes).toBeGreaterThan(0);
+      expect(run.changeLanded && run.othersUnchanged).toBe(true);
+    }
+  });
+
+  it("the single-rule curve at each --modes-singles size, with and without skipped checkpoints, at the minimum", () => {
+    const { rules } = result().projectsAtScale!;
+    expect(rules.map((r) => [r.rules, r.skipCheckpoints])).toEqual([
+      [SMALL["modes-singles"], false],
+      [SMALL["modes-singles"], true],
+    ]);
+    for (const run of rules) {
+      expect(run.upApplied).toBe(true);
+      for (const p of Object.values(run.phases)) expect(p.requests).toBe(p.minimumRequests);
+      expect(run.phases["noop-up"]!.requests + run.phases.preview!.requests).toBe(0);
+    }
   });
 });
 

@@ -14,6 +14,8 @@ import {
   getPolicyRulesOutput,
   getProject,
   getProjectOutput,
+  getProjects,
+  getProjectsOutput,
   getScan,
   getScanOutput,
   getScans,
@@ -204,6 +206,58 @@ describe("projects and dependencies", () => {
     // The whole tag set is a secret: it may hold a tag some resource declares as one.
     expect(await resolve(output.tags)).toEqual({ value: project.tags, secret: true });
     expect((await resolve(output.name)).secret).toBe(false);
+  });
+
+  it("getProjects lists every project by name in one read of the listing, and none of a single project", async () => {
+    const { projects, names } = await getProjects({ deploymentSlug: "acme" });
+    expect(projects).toHaveLength(300);
+    expect(names).toEqual(projects.map((p) => p.name));
+    expect(names).toEqual([...names].sort());
+    const webApp = projects.find((p) => p.name === "acme/web-app")!;
+    expect(webApp).toEqual({
+      id: 101,
+      name: "acme/web-app",
+      tags: ["team:web", "tier:1", "managed-scan"],
+      createdAt: expect.any(String),
+      defaultBranch: "refs/heads/main",
+      primaryBranch: "refs/heads/main",
+      latestScanAt: expect.any(String),
+      url: "https://github.com/acme/web-app",
+    });
+    // 300 projects: one page of 3,000, short, so the last.
+    expect(count("projects.list")).toBe(1);
+    expect(count("projects.get")).toBe(0);
+  });
+
+  it("getProjects / getProjectsOutput pick what a select picks: any pattern, any tag, both when both, less exclude", async () => {
+    const live = env.emulator.state().projects;
+    const select = { namePatterns: ["acme/*-1?", "acme/payments-*"], tags: ["team:data", "tier:0"], exclude: ["acme/infra-12"] };
+    const expected = live
+      .filter((p) => /^acme\/([^/]*-1[^/]|payments-[^/]*)$/.test(p.name))
+      .filter((p) => p.tags.includes("team:data") || p.tags.includes("tier:0"))
+      .filter((p) => p.name !== "acme/infra-12")
+      .map((p) => p.name)
+      .sort();
+    expect(expected.length).toBeGreaterThan(1);
+    expect((await getProjects({ deploymentSlug: "acme", select })).names).toEqual(expected);
+    const output = getProjectsOutput({
+      deploymentSlug: pulumi.output("acme"),
+      select: { ...select, tags: [pulumi.output("team:data"), "tier:0"] },
+    });
+    expect(await resolve(output.names)).toEqual({ value: expected, secret: false });
+    // Each project's whole tag set is a secret, as getProjectOutput's.
+    const [first] = (await resolve(output.projects)).value;
+    expect(await resolve(first!.tags)).toEqual({ value: live.find((p) => p.name === expected[0])!.tags, secret: true });
+    expect(count("projects.list")).toBe(2);
+    expect(count("projects.get")).toBe(0);
+  });
+
+  it("getProjects refuses a select that would pick every project, before any request", async () => {
+    await expect(getProjects({ deploymentSlug: "acme", select: { exclude: ["acme/web-app"] } })).rejects.toThrow(
+      /getProjects.*select: must give at least one criterion/s,
+    );
+    await expect(getProjects({ deploymentSlug: "acme", select: { tags: [] } })).rejects.toThrow(/select\.tags: must not be empty/);
+    expect(env.requests()).toEqual([]);
   });
 
   it("getDependencyRepositories reads 300 repositories in 3 requests, and stops at maxResults", async () => {

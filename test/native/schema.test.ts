@@ -174,7 +174,7 @@ describe("package schema (schema.json)", () => {
     expect(Object.keys(schema.functions)).toEqual(FUNCTION_NAMES.map((name) => `semgrep:index:${name}`));
     for (const [token, fn] of Object.entries(schema.functions)) {
       expect(fn.description, token).toBeTruthy();
-      expect(Object.keys(fn.inputs.properties), token).toContain(token.endsWith("getProject") ? "deploymentSlug" : "deploymentId");
+      expect(Object.keys(fn.inputs.properties), token).toContain(/getProjects?$/.test(token) ? "deploymentSlug" : "deploymentId");
       for (const [name, property] of [...Object.entries(fn.inputs.properties), ...Object.entries(fn.outputs.properties)])
         expect(property.description, `${token}: ${name}`).toBeTruthy();
     }

@@ -432,6 +432,7 @@ describe("Invoke", () => {
       holds: "repositoryId",
     },
     getProject: { args: { deploymentSlug: "acme", projectName: "acme/web-app" }, holds: "primaryBranch" },
+    getProjects: { args: { deploymentSlug: "acme", select: { namePatterns: ["acme/*"] } }, holds: "projects" },
     getDependencyRepositories: { args: { deploymentId: "1", maxResults: 3 }, holds: "repositories" },
     getLockfiles: { args: { deploymentId: "1", repositoryId: 101 }, holds: "lockfiles" },
     getDetectionPolicy: { args: { deploymentId: "1", product: "code" }, holds: "rules" },
@@ -465,6 +466,16 @@ describe("Invoke", () => {
   it("returns a project's tags in clear: the Go SDK's plain GetProject fails on any secret in a result", async () => {
     const project = await invoke("getProject", { deploymentSlug: "acme", projectName: "acme/web-app" });
     expect(isSecret(project.tags)).toBe(false);
+  });
+
+  it("getProjects: what a select picks, from one read of the listing; a select without a criterion refused", async () => {
+    const select = { namePatterns: ["acme/*-app"], tags: ["team:web", "team:payments"], exclude: ["acme/mobile-app"] };
+    const result = await invoke("getProjects", { deploymentSlug: "acme", select });
+    expect(result.names).toEqual(["acme/web-app"]);
+    expect((result.projects as Props[])[0]).toMatchObject({ name: "acme/web-app", tags: ["team:web", "tier:1", "managed-scan"] });
+    expect(env.requests("projects.list")).toHaveLength(1);
+    expect(env.requests("projects.get")).toHaveLength(0);
+    await expect(invoke("getProjects", { deploymentSlug: "acme", select: {} })).rejects.toThrow(/select: must give at least one criterion/);
   });
 
   it("refuses an unknown token, naming the functions there are", async () => {

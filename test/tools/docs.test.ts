@@ -87,7 +87,7 @@ describe("reference pages (docs/)", () => {
     for (const name of functions) {
       const page = pages.get(`docs/functions/${name}.md`);
       expect(page, name).toBeDefined();
-      expect(tableNames(page!, "Arguments")).toContain(name === "getProject" ? "deploymentSlug" : "deploymentId");
+      expect(tableNames(page!, "Arguments")).toContain(/^getProjects?$/.test(name) ? "deploymentSlug" : "deploymentId");
       expect(tableNames(page!, "Invoke options").sort()).toEqual(["dependsOn", "token", "url"]);
       expect(page).toContain(`## ${name}Output`);
       for (const heading of ["Arguments", "Result", "Invoke options"]) {

@@ -898,6 +898,103 @@ func (o GetScansTotalTimePtrOutput) Min() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
+type ListedProject struct {
+	// When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+	CreatedAt *string `pulumi:"createdAt"`
+	// The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known.
+	DefaultBranch *string `pulumi:"defaultBranch"`
+	// The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
+	// `getLockfiles`' `repositoryId` take.
+	Id float64 `pulumi:"id"`
+	// When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned.
+	LatestScanAt *string `pulumi:"latestScanAt"`
+	// The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`.
+	Name string `pulumi:"name"`
+	// The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known.
+	PrimaryBranch *string `pulumi:"primaryBranch"`
+	// Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
+	// none. System tags are included: `managed-scan` on a project with managed scans.
+	Tags []string `pulumi:"tags"`
+	// Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none.
+	Url *string `pulumi:"url"`
+}
+
+type ListedProjectOutput struct{ *pulumi.OutputState }
+
+func (ListedProjectOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ListedProject)(nil)).Elem()
+}
+
+func (o ListedProjectOutput) ToListedProjectOutput() ListedProjectOutput {
+	return o
+}
+
+func (o ListedProjectOutput) ToListedProjectOutputWithContext(ctx context.Context) ListedProjectOutput {
+	return o
+}
+
+// When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+func (o ListedProjectOutput) CreatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListedProject) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known.
+func (o ListedProjectOutput) DefaultBranch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListedProject) *string { return v.DefaultBranch }).(pulumi.StringPtrOutput)
+}
+
+// The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
+// `getLockfiles`' `repositoryId` take.
+func (o ListedProjectOutput) Id() pulumi.Float64Output {
+	return o.ApplyT(func(v ListedProject) float64 { return v.Id }).(pulumi.Float64Output)
+}
+
+// When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned.
+func (o ListedProjectOutput) LatestScanAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListedProject) *string { return v.LatestScanAt }).(pulumi.StringPtrOutput)
+}
+
+// The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`.
+func (o ListedProjectOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ListedProject) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known.
+func (o ListedProjectOutput) PrimaryBranch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListedProject) *string { return v.PrimaryBranch }).(pulumi.StringPtrOutput)
+}
+
+// Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
+// none. System tags are included: `managed-scan` on a project with managed scans.
+func (o ListedProjectOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ListedProject) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none.
+func (o ListedProjectOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ListedProject) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type ListedProjectArrayOutput struct{ *pulumi.OutputState }
+
+func (ListedProjectArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ListedProject)(nil)).Elem()
+}
+
+func (o ListedProjectArrayOutput) ToListedProjectArrayOutput() ListedProjectArrayOutput {
+	return o
+}
+
+func (o ListedProjectArrayOutput) ToListedProjectArrayOutputWithContext(ctx context.Context) ListedProjectArrayOutput {
+	return o
+}
+
+func (o ListedProjectArrayOutput) Index(i pulumi.IntInput) ListedProjectOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ListedProject {
+		return vs[0].([]ListedProject)[vs[1].(int)]
+	}).(ListedProjectOutput)
+}
+
 type Lockfile struct {
 	// Path of the lockfile in the repository, e.g. `"foo/bar/package-lock.json"`.
 	LockfilePath string `pulumi:"lockfilePath"`
@@ -1393,6 +1490,193 @@ func (o ProjectManagedScanConfigFullScanOutput) ToProjectManagedScanConfigFullSc
 // `true` when managed weekly full scans are on.
 func (o ProjectManagedScanConfigFullScanOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v ProjectManagedScanConfigFullScan) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ProjectSelector struct {
+	// Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+	Exclude []string `pulumi:"exclude"`
+	// Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+	// is any run of characters within one path segment (not `/`), `**` any run across segments
+	// (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+	// whole name must match.
+	NamePatterns []string `pulumi:"namePatterns"`
+	// Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+	Tags []string `pulumi:"tags"`
+}
+
+// ProjectSelectorInput is an input type that accepts ProjectSelectorArgs and ProjectSelectorOutput values.
+// You can construct a concrete instance of `ProjectSelectorInput` via:
+//
+//	ProjectSelectorArgs{...}
+type ProjectSelectorInput interface {
+	pulumi.Input
+
+	ToProjectSelectorOutput() ProjectSelectorOutput
+	ToProjectSelectorOutputWithContext(context.Context) ProjectSelectorOutput
+}
+
+type ProjectSelectorArgs struct {
+	// Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+	Exclude pulumi.StringArrayInput `pulumi:"exclude"`
+	// Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+	// is any run of characters within one path segment (not `/`), `**` any run across segments
+	// (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+	// whole name must match.
+	NamePatterns pulumi.StringArrayInput `pulumi:"namePatterns"`
+	// Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+	Tags pulumi.StringArrayInput `pulumi:"tags"`
+}
+
+func (ProjectSelectorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectSelector)(nil)).Elem()
+}
+
+func (i ProjectSelectorArgs) ToProjectSelectorOutput() ProjectSelectorOutput {
+	return i.ToProjectSelectorOutputWithContext(context.Background())
+}
+
+func (i ProjectSelectorArgs) ToProjectSelectorOutputWithContext(ctx context.Context) ProjectSelectorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSelectorOutput)
+}
+
+func (i ProjectSelectorArgs) ToProjectSelectorPtrOutput() ProjectSelectorPtrOutput {
+	return i.ToProjectSelectorPtrOutputWithContext(context.Background())
+}
+
+func (i ProjectSelectorArgs) ToProjectSelectorPtrOutputWithContext(ctx context.Context) ProjectSelectorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSelectorOutput).ToProjectSelectorPtrOutputWithContext(ctx)
+}
+
+// ProjectSelectorPtrInput is an input type that accepts ProjectSelectorArgs, ProjectSelectorPtr and ProjectSelectorPtrOutput values.
+// You can construct a concrete instance of `ProjectSelectorPtrInput` via:
+//
+//	        ProjectSelectorArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProjectSelectorPtrInput interface {
+	pulumi.Input
+
+	ToProjectSelectorPtrOutput() ProjectSelectorPtrOutput
+	ToProjectSelectorPtrOutputWithContext(context.Context) ProjectSelectorPtrOutput
+}
+
+type projectSelectorPtrType ProjectSelectorArgs
+
+func ProjectSelectorPtr(v *ProjectSelectorArgs) ProjectSelectorPtrInput {
+	return (*projectSelectorPtrType)(v)
+}
+
+func (*projectSelectorPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectSelector)(nil)).Elem()
+}
+
+func (i *projectSelectorPtrType) ToProjectSelectorPtrOutput() ProjectSelectorPtrOutput {
+	return i.ToProjectSelectorPtrOutputWithContext(context.Background())
+}
+
+func (i *projectSelectorPtrType) ToProjectSelectorPtrOutputWithContext(ctx context.Context) ProjectSelectorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSelectorPtrOutput)
+}
+
+type ProjectSelectorOutput struct{ *pulumi.OutputState }
+
+func (ProjectSelectorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectSelector)(nil)).Elem()
+}
+
+func (o ProjectSelectorOutput) ToProjectSelectorOutput() ProjectSelectorOutput {
+	return o
+}
+
+func (o ProjectSelectorOutput) ToProjectSelectorOutputWithContext(ctx context.Context) ProjectSelectorOutput {
+	return o
+}
+
+func (o ProjectSelectorOutput) ToProjectSelectorPtrOutput() ProjectSelectorPtrOutput {
+	return o.ToProjectSelectorPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectSelectorOutput) ToProjectSelectorPtrOutputWithContext(ctx context.Context) ProjectSelectorPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectSelector) *ProjectSelector {
+		return &v
+	}).(ProjectSelectorPtrOutput)
+}
+
+// Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+func (o ProjectSelectorOutput) Exclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectSelector) []string { return v.Exclude }).(pulumi.StringArrayOutput)
+}
+
+// Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+// is any run of characters within one path segment (not `/`), `**` any run across segments
+// (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+// whole name must match.
+func (o ProjectSelectorOutput) NamePatterns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectSelector) []string { return v.NamePatterns }).(pulumi.StringArrayOutput)
+}
+
+// Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+func (o ProjectSelectorOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectSelector) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+type ProjectSelectorPtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectSelectorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectSelector)(nil)).Elem()
+}
+
+func (o ProjectSelectorPtrOutput) ToProjectSelectorPtrOutput() ProjectSelectorPtrOutput {
+	return o
+}
+
+func (o ProjectSelectorPtrOutput) ToProjectSelectorPtrOutputWithContext(ctx context.Context) ProjectSelectorPtrOutput {
+	return o
+}
+
+func (o ProjectSelectorPtrOutput) Elem() ProjectSelectorOutput {
+	return o.ApplyT(func(v *ProjectSelector) ProjectSelector {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectSelector
+		return ret
+	}).(ProjectSelectorOutput)
+}
+
+// Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+func (o ProjectSelectorPtrOutput) Exclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ProjectSelector) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Exclude
+	}).(pulumi.StringArrayOutput)
+}
+
+// Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+// is any run of characters within one path segment (not `/`), `**` any run across segments
+// (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+// whole name must match.
+func (o ProjectSelectorPtrOutput) NamePatterns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ProjectSelector) []string {
+		if v == nil {
+			return nil
+		}
+		return v.NamePatterns
+	}).(pulumi.StringArrayOutput)
+}
+
+// Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+func (o ProjectSelectorPtrOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ProjectSelector) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Tags
+	}).(pulumi.StringArrayOutput)
 }
 
 type RemediationAction struct {
@@ -3936,6 +4220,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ManagedScanConfigPtrInput)(nil)).Elem(), ManagedScanConfigArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PackageFilterInput)(nil)).Elem(), PackageFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PackageFilterArrayInput)(nil)).Elem(), PackageFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSelectorInput)(nil)).Elem(), ProjectSelectorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSelectorPtrInput)(nil)).Elem(), ProjectSelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RemediationActionInput)(nil)).Elem(), RemediationActionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RemediationActionArrayInput)(nil)).Elem(), RemediationActionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RemediationConditionInput)(nil)).Elem(), RemediationConditionArgs{})
@@ -3964,6 +4250,8 @@ func init() {
 	pulumi.RegisterOutputType(DetectionPolicyOriginalsOutput{})
 	pulumi.RegisterOutputType(GetScansTotalTimeOutput{})
 	pulumi.RegisterOutputType(GetScansTotalTimePtrOutput{})
+	pulumi.RegisterOutputType(ListedProjectOutput{})
+	pulumi.RegisterOutputType(ListedProjectArrayOutput{})
 	pulumi.RegisterOutputType(LockfileOutput{})
 	pulumi.RegisterOutputType(LockfileArrayOutput{})
 	pulumi.RegisterOutputType(ManagedScanConfigOutput{})
@@ -3975,6 +4263,8 @@ func init() {
 	pulumi.RegisterOutputType(ProjectManagedScanConfigOutput{})
 	pulumi.RegisterOutputType(ProjectManagedScanConfigDiffScanOutput{})
 	pulumi.RegisterOutputType(ProjectManagedScanConfigFullScanOutput{})
+	pulumi.RegisterOutputType(ProjectSelectorOutput{})
+	pulumi.RegisterOutputType(ProjectSelectorPtrOutput{})
 	pulumi.RegisterOutputType(RemediationActionOutput{})
 	pulumi.RegisterOutputType(RemediationActionArrayOutput{})
 	pulumi.RegisterOutputType(RemediationConditionOutput{})

@@ -197,6 +197,42 @@ export interface PackageFilterArgs {
     versionUpperBound?: pulumi.Input<string | undefined>;
 }
 
+export interface ProjectSelector {
+    /**
+     * Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+     */
+    exclude?: string[];
+    /**
+     * Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+     * is any run of characters within one path segment (not `/`), `**` any run across segments
+     * (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+     * whole name must match.
+     */
+    namePatterns?: string[];
+    /**
+     * Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+     */
+    tags?: string[];
+}
+
+export interface ProjectSelectorArgs {
+    /**
+     * Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+     */
+    exclude?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+     * is any run of characters within one path segment (not `/`), `**` any run across segments
+     * (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+     * whole name must match.
+     */
+    namePatterns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+     */
+    tags?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
 export interface RemediationActionArgs {
     /**
      * Settings of the action, e.g. a `jira` action's project and credential (by slug or name, never numeric ids).

@@ -89,6 +89,43 @@ export interface DetectionPolicyOriginals {
     rulesets?: string[];
 }
 
+export interface ListedProject {
+    /**
+     * When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+     */
+    createdAt?: string;
+    /**
+     * The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known.
+     */
+    defaultBranch?: string;
+    /**
+     * The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
+     * `getLockfiles`' `repositoryId` take.
+     */
+    id: number;
+    /**
+     * When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned.
+     */
+    latestScanAt?: string;
+    /**
+     * The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`.
+     */
+    name: string;
+    /**
+     * The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known.
+     */
+    primaryBranch?: string;
+    /**
+     * Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
+     * none. System tags are included: `managed-scan` on a project with managed scans.
+     */
+    tags: string[];
+    /**
+     * Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none.
+     */
+    url?: string;
+}
+
 export interface Lockfile {
     /**
      * Path of the lockfile in the repository, e.g. `"foo/bar/package-lock.json"`.

@@ -17,6 +17,7 @@ from .get_policy import *
 from .get_policy_rules import *
 from .get_policy_vocabulary import *
 from .get_project import *
+from .get_projects import *
 from .get_remediation_policies import *
 from .get_scan import *
 from .get_scans import *

@@ -25,6 +25,8 @@ __all__ = [
     'ManagedScanConfigArgsDict',
     'PackageFilter',
     'PackageFilterDict',
+    'ProjectSelector',
+    'ProjectSelectorDict',
     'RemediationActionArgs',
     'RemediationActionArgsDict',
     'RemediationConditionArgs',
@@ -571,6 +573,84 @@ class PackageFilter:
     @version_upper_bound.setter
     def version_upper_bound(self, value: Optional[_builtins.str]):
         pulumi.set(self, "version_upper_bound", value)
+
+
+class ProjectSelectorDict(TypedDict):
+    exclude: NotRequired[Sequence[_builtins.str]]
+    """
+    Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+    """
+    name_patterns: NotRequired[Sequence[_builtins.str]]
+    """
+    Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+    is any run of characters within one path segment (not `/`), `**` any run across segments
+    (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+    whole name must match.
+    """
+    tags: NotRequired[Sequence[_builtins.str]]
+    """
+    Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+    """
+
+@pulumi.input_type
+class ProjectSelector:
+    def __init__(__self__, *,
+                 exclude: Optional[Sequence[_builtins.str]] = None,
+                 name_patterns: Optional[Sequence[_builtins.str]] = None,
+                 tags: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param Sequence[_builtins.str] exclude: Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+        :param Sequence[_builtins.str] name_patterns: Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+               is any run of characters within one path segment (not `/`), `**` any run across segments
+               (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+               whole name must match.
+        :param Sequence[_builtins.str] tags: Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if name_patterns is not None:
+            pulumi.set(__self__, "name_patterns", name_patterns)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @exclude.setter
+    def exclude(self, value: Optional[Sequence[_builtins.str]]):
+        pulumi.set(self, "exclude", value)
+
+    @_builtins.property
+    @pulumi.getter(name="namePatterns")
+    def name_patterns(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+        is any run of characters within one path segment (not `/`), `**` any run across segments
+        (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+        whole name must match.
+        """
+        return pulumi.get(self, "name_patterns")
+
+    @name_patterns.setter
+    def name_patterns(self, value: Optional[Sequence[_builtins.str]]):
+        pulumi.set(self, "name_patterns", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: Optional[Sequence[_builtins.str]]):
+        pulumi.set(self, "tags", value)
 
 
 class RemediationActionArgsDict(TypedDict):

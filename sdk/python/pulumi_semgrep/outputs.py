@@ -20,6 +20,7 @@ __all__ = [
     'DetectionException',
     'DetectionPolicyInfo',
     'DetectionPolicyOriginals',
+    'ListedProject',
     'Lockfile',
     'ManagedScanConfig',
     'Policy',
@@ -300,6 +301,110 @@ class DetectionPolicyOriginals(dict):
         The rulesets found, when this resource changed them.
         """
         return pulumi.get(self, "rulesets")
+
+
+@pulumi.output_type
+class ListedProject(dict):
+    def __init__(__self__, *,
+                 id: _builtins.float,
+                 name: _builtins.str,
+                 tags: Sequence[_builtins.str],
+                 created_at: Optional[_builtins.str] = None,
+                 default_branch: Optional[_builtins.str] = None,
+                 latest_scan_at: Optional[_builtins.str] = None,
+                 primary_branch: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        :param _builtins.float id: The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
+               `getLockfiles`' `repositoryId` take.
+        :param _builtins.str name: The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`.
+        :param Sequence[_builtins.str] tags: Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
+               none. System tags are included: `managed-scan` on a project with managed scans.
+        :param _builtins.str created_at: When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+        :param _builtins.str default_branch: The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known.
+        :param _builtins.str latest_scan_at: When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned.
+        :param _builtins.str primary_branch: The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known.
+        :param _builtins.str url: Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "tags", tags)
+        if created_at is not None:
+            pulumi.set(__self__, "created_at", created_at)
+        if default_branch is not None:
+            pulumi.set(__self__, "default_branch", default_branch)
+        if latest_scan_at is not None:
+            pulumi.set(__self__, "latest_scan_at", latest_scan_at)
+        if primary_branch is not None:
+            pulumi.set(__self__, "primary_branch", primary_branch)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.float:
+        """
+        The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
+        `getLockfiles`' `repositoryId` take.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Sequence[_builtins.str]:
+        """
+        Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
+        none. System tags are included: `managed-scan` on a project with managed scans.
+        """
+        return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter(name="createdAt")
+    def created_at(self) -> Optional[_builtins.str]:
+        """
+        When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+        """
+        return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="defaultBranch")
+    def default_branch(self) -> Optional[_builtins.str]:
+        """
+        The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known.
+        """
+        return pulumi.get(self, "default_branch")
+
+    @_builtins.property
+    @pulumi.getter(name="latestScanAt")
+    def latest_scan_at(self) -> Optional[_builtins.str]:
+        """
+        When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned.
+        """
+        return pulumi.get(self, "latest_scan_at")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBranch")
+    def primary_branch(self) -> Optional[_builtins.str]:
+        """
+        The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known.
+        """
+        return pulumi.get(self, "primary_branch")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none.
+        """
+        return pulumi.get(self, "url")
 
 
 @pulumi.output_type
