@@ -149,6 +149,8 @@ describe("PolicyRuleModes", () => {
     expect(failure.id).toBe(`1/${SAST_POLICY_ID}/django`);
     expect(failure.reasons).toEqual([failure.message]);
     const partial = failure.properties!;
+    // The state keeps the class's metadata, so that a destroy from it still knows the resource (its claims, its journal, its name in messages).
+    expect(partial).toMatchObject({ resourceName: "django" });
     expect(originalPaths(partial).sort()).toEqual([...landed].sort());
     for (const [mode, paths] of Object.entries(partial.originals as Record<string, string[]>))
       for (const path of paths) expect(before[path]).toBe(mode);
