@@ -11,13 +11,6 @@ import type { ResourceIdentity } from "../core/runtime/call-context";
 
 type Props = Record<string, unknown>;
 
-/**
- * The resource's identity; its `parent` stands for the resource's parent: the URN of a parent
- * whose name the request does not give (only its type), so two resources of one name under
- * parents of different types stay apart.
- */
-export type CallContext = ResourceIdentity;
-
 /** `urn:pulumi:<stack>::<project>::<parent types $ type>::<name>`, taken apart. */
 export function parseUrn(urn: string): { stack: string; project: string; types: string[]; name: string } {
   const parts = urn.split("::");
@@ -25,7 +18,12 @@ export function parseUrn(urn: string): { stack: string; project: string; types: 
   return { stack: parts[0]!.slice("urn:pulumi:".length), project: parts[1]!, types: parts[2]!.split("$"), name: parts.slice(3).join("::") };
 }
 
-export function contextOf(urn: string, secretInputs: readonly string[]): CallContext {
+/**
+ * The resource's identity from its URN. Its `parent` stands for the resource's parent: the URN of
+ * a parent whose name the request does not give (only its type), so two resources of one name
+ * under parents of different types stay apart.
+ */
+export function identityFromUrn(urn: string, secretInputs: readonly string[]): ResourceIdentity {
   const { stack, project, types, name } = parseUrn(urn);
   const parentTypes = types.slice(0, -1).filter((type) => type !== "pulumi:pulumi:Stack");
   const parent = parentTypes.length ? `urn:pulumi:${stack}::${project}::${parentTypes.join("$")}::` : undefined;
@@ -37,7 +35,7 @@ export function contextOf(urn: string, secretInputs: readonly string[]): CallCon
  * input, and a whole set other resources may add to (a project's tags) unless this resource
  * declares it.
  */
-export function secretOutputs(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): string[] {
+export function secretOutputs(kind: ResourceKind, outputs: Props, context: ResourceIdentity, declared: Props): string[] {
   const secret = new Set(context.secretInputs);
   for (const [output, sources] of Object.entries(DERIVED_OUTPUTS[kind])) if (sources.some((s) => secret.has(s))) secret.add(output);
   for (const output of SHARED_SET_OUTPUTS[kind]) if (declared[output] === undefined) secret.add(output);

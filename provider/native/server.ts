@@ -28,7 +28,8 @@ import { cancelledByEngine } from "../core/runtime/interrupts";
 import { aboutResource, notifyOnce } from "../core/runtime/notices";
 import { containsUnknown } from "../core/runtime/check";
 import { run } from "../core/runtime/dispatch";
-import { type CallContext, contextOf, secretOutputs } from "./context";
+import { identityFromUrn, secretOutputs } from "./context";
+import type { ResourceIdentity } from "../core/runtime/call-context";
 import { withoutMeta, withoutPlaceholders } from "../core/runtime/resource-meta";
 import { detailedDiff, setDetailedDiff } from "./detailed-diff";
 import { importedInputs, importedState } from "./import";
@@ -87,15 +88,15 @@ function toStruct(value: Props): Struct {
 function received(kind: ResourceKind, struct: Struct | undefined, urn: string, secretsFrom?: Struct) {
   const { plain: props, secret } = unwrapSecrets(plain(struct));
   const inputSecrets = (secretsFrom ? unwrapSecrets(plain(secretsFrom)).secret : secret).filter((key) => key in KINDS[kind].inputs);
-  return { props, context: contextOf(urn, inputSecrets) };
+  return { props, context: identityFromUrn(urn, inputSecrets) };
 }
 
 /** The outputs a handler returned, as the engine stores them: no context, secrets wrapped. */
-function stored(kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Props {
+function stored(kind: ResourceKind, outputs: Props, context: ResourceIdentity, declared: Props): Props {
   return withSecrets(outputs, secretOutputs(kind, outputs, context, declared));
 }
 
-const answered = (kind: ResourceKind, outputs: Props, context: CallContext, declared: Props): Struct =>
+const answered = (kind: ResourceKind, outputs: Props, context: ResourceIdentity, declared: Props): Struct =>
   toStruct(stored(kind, outputs, context, declared));
 
 /**
@@ -103,7 +104,7 @@ const answered = (kind: ResourceKind, outputs: Props, context: CallContext, decl
  * engine stores as the resource's state ({@link grpcError}): as stored as any other outputs, those
  * derived from a secret input wrapped, or they would reach the state in plain text.
  */
-function withStoredPartialState(kind: ResourceKind, error: unknown, context: CallContext, declared: Props): unknown {
+function withStoredPartialState(kind: ResourceKind, error: unknown, context: ResourceIdentity, declared: Props): unknown {
   const partial = error as { properties?: Props };
   if (error instanceof Error && partial.properties) partial.properties = stored(kind, partial.properties, context, declared);
   return error;
@@ -314,7 +315,7 @@ class ResourceProvider {
  * would then preview an update of values that are live as declared. The state also records that
  * the resource found the object (import.ts), so that destroy leaves it.
  */
-async function importedOutputs(kind: ResourceKind, id: string, inputs: Props, context: CallContext): Promise<Props | undefined> {
+async function importedOutputs(kind: ResourceKind, id: string, inputs: Props, context: ResourceIdentity): Promise<Props | undefined> {
   const again = (await run(kind, "read", [id, importedState(kind, inputs)], { now: context })) as { id?: string; props?: Props };
   return again.id ? (again.props ?? {}) : undefined;
 }
