@@ -6,6 +6,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { planUndo } from "../runtime/fields";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { checkOwned, diffOwned, known, noteFoundAsDeclared, noteHandOver } from "../runtime/owned";
 import { accept, type Claim, type Offer, offered, ownerName } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
@@ -129,11 +130,19 @@ export const policyRuleMode: Handler<Kind> = {
       const self = ownerOf(KIND, props);
       const taken = handedOver(props);
       if (taken && self) accept(modeClaim(props), self);
-      const originalMode = taken ? (taken.original as Inputs["mode"]) : rule.policyMode !== declared.mode ? rule.policyMode : undefined;
+      // Found as declared: a killed run of this resource may have set it, and journaled what it replaced (journal.ts).
+      const originalMode = taken
+        ? (taken.original as Inputs["mode"])
+        : rule.policyMode !== declared.mode
+          ? rule.policyMode
+          : (journaledOriginal("mode")?.original as Inputs["mode"] | undefined);
       if (originalMode === undefined) {
         await noteFoundAsDeclared(KIND, props, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
       }
-      if (rule.policyMode !== declared.mode) rule = await writeRuleMode(declared, declared.mode);
+      if (rule.policyMode !== declared.mode) {
+        journalBefore({ mode: originalMode });
+        rule = await writeRuleMode(declared, declared.mode);
+      }
       return {
         id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
         outs: outputs({ ...declared, ...ruleOutputs(rule), originalMode }),

@@ -3,7 +3,9 @@
  * added that were not there before and that no other resource of the stack still declares, so
  * several can share a project, and a tag, with other owners.
  */
+import { createHash } from "node:crypto";
 import type { Project } from "../../client";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { fieldRules, type projectTagsKind } from "../kinds";
 import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
@@ -98,6 +100,9 @@ async function removeAdded(
 /** Tags this resource declares that another resource removed earlier in this run. */
 const releasedTags = (declared: Props): string[] => knownTags(declared).filter((t) => wasReleased(tagClaim(declared, t)));
 
+/** A tag as the journal names it: a digest (the tag's text may be a secret, which the journal never holds). */
+const tagObject = (tag: string) => `tag:${createHash("sha256").update(tag).digest("hex")}`;
+
 export const projectTags: Handler<Kind> = {
   recorded,
 
@@ -115,8 +120,18 @@ export const projectTags: Handler<Kind> = {
       const released = releasedTags(declared);
       // A tag another resource of this run added is the stack's own too: this one counts it as added.
       const takenInRun = declared.tags.filter((t) => project.tags.includes(t) && wasTaken(tagClaim(declared, t)));
-      const present = declared.tags.filter((t) => project.tags.includes(t) && !released.includes(t) && !takenInRun.includes(t));
-      const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t));
+      // A tag a killed run of this resource added (its journal says so: journal.ts) is one it added.
+      const addedByKilledRun = declared.tags.filter(
+        (t) =>
+          project.tags.includes(t) &&
+          !released.includes(t) &&
+          !takenInRun.includes(t) &&
+          journaledOriginal(tagObject(t), `the tag ${shown(props, "tags", JSON.stringify(t))}`) !== undefined,
+      );
+      const present = declared.tags.filter(
+        (t) => project.tags.includes(t) && !released.includes(t) && !takenInRun.includes(t) && !addedByKilledRun.includes(t),
+      );
+      const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t) && !addedByKilledRun.includes(t));
       if (present.length) {
         const plural = present.length > 1;
         const what =
@@ -125,8 +140,9 @@ export const projectTags: Handler<Kind> = {
         await noteFoundAsDeclared(KIND, props, { what, plural, unset: "not in addedTags" });
       }
       for (const tag of missing) take(tagClaim(declared, tag));
+      journalBefore(Object.fromEntries(missing.map((t) => [tagObject(t), "absent"])));
       if (missing.length) project = await projectOf(declared).addTags(missing);
-      return outputs(declared, project, [...missing, ...takenInRun]);
+      return outputs(declared, project, [...missing, ...takenInRun, ...addedByKilledRun]);
     };
     return createOnProject(KIND, declared, adopt);
   },

@@ -14,7 +14,10 @@ import { detectionPolicy } from "../handlers/detection-policy";
 import { detectionPolicyException } from "../handlers/detection-policy-exception";
 import { managedScan } from "../handlers/managed-scan";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
-import { noteCall } from "./owned";
+import { whileWriting } from "./interrupts";
+import { dropRecorded, journaling, resourceJournalKey } from "./journal";
+import { notify } from "./notices";
+import { describeResource, noteCall } from "./owned";
 import { fail, type Owner, settle, withCallDeadline } from "./ownership";
 import { PartiallyApplied, withPartialState } from "./partial";
 import { policyRuleModes } from "../handlers/policy-rule-modes";
@@ -65,7 +68,8 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
   for (const props of args.filter(isProps)) claimSecrets(props);
   const redact = redactorFor(kind, args.filter(isProps));
   try {
-    const result = withoutUndefined(await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, given))));
+    const call = () => withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, given) as Promise<unknown>));
+    const result = withoutUndefined(await (WRITING.includes(method) ? asWrite(kind, method, given, call) : call()));
     settleAfter(kind, method, given, result);
     if (method === "check") return withRedactedFailures(result as CheckResult, given[1] as Props, redact);
     // A refresh may find its object gone (the engine then drops it); `X.get` of a missing one is a mistake.
@@ -85,6 +89,49 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[]): 
     if (method === "check") return { inputs: given[1], failures: [{ property: "", reason: reported.message }] };
     throw withoutStackTrace(reported);
   }
+}
+
+/** The methods that write to the service. */
+const WRITING: readonly Method[] = ["create", "update", "delete"];
+
+/**
+ * A create, update or delete: a signal to the provider waits for it to end (interrupts.ts), and a
+ * create or update has the resource's journal of originals at hand (journal.ts), which a delete
+ * drops. The same for every kind, so that none loses an original its handler did not think of.
+ */
+function asWrite(kind: ResourceKind, method: Method, given: unknown[], call: () => Promise<unknown>): Promise<unknown> {
+  const props = (method === "delete" ? given[1] : given[CHECKED_INPUTS_ARGUMENT[method]!]) as Props | undefined;
+  const key = isProps(props) && typeof props.resourceName === "string" ? journalKeyOf(kind, props) : undefined;
+  if (!key) return whileWriting(call);
+  if (method === "delete") return whileWriting(call).then((result) => (dropRecorded(key), result));
+  const secret = secretInputsOf(props!);
+  return whileWriting(() => journaling(key, secret, call, (restored, lost) => noteJournaled(kind, props!, restored, lost)));
+}
+
+/** The journal's key of a resource: its kind, name, parent and identity inputs (those whose change replaces it). */
+function journalKeyOf(kind: ResourceKind, props: Props): string {
+  const inputs = KINDS[kind].inputs as Record<string, { replaces?: boolean }>;
+  const identity = Object.fromEntries(Object.keys(inputs).flatMap((input) => (inputs[input]!.replaces ? [[input, props[input]]] : [])));
+  const parent = typeof props.resourceParent === "string" ? props.resourceParent : undefined;
+  return resourceJournalKey(kind, String(props.resourceName), parent, identity);
+}
+
+/** Says which originals a create or update took from this machine's journal (a killed run of it wrote them), and which it could not (secret). */
+async function noteJournaled(kind: ResourceKind, props: Props, restored: ReadonlyMap<string, unknown>, lost: readonly string[]) {
+  const self = describeResource(kind, props);
+  if (restored.size)
+    await notify(
+      "info",
+      `${self} found ${[...restored.keys()].join(" and ")} already as declared, set by an interrupted run of it: it recorded from this ` +
+        `machine's journal the value${restored.size === 1 ? "" : "s"} that run replaced (destroy puts ${restored.size === 1 ? "it" : "them"} back): ` +
+        [...restored].map(([field, original]) => `${field} (was ${JSON.stringify(original)})`).join("; "),
+    );
+  if (lost.length)
+    await notify(
+      "warning",
+      `${self} found ${lost.join(" and ")} already as declared, set to a secret value by an interrupted run of it; the journal keeps no ` +
+        `secret, so nothing is recorded to put back and destroy will leave ${lost.length === 1 ? "it" : "them"} as ${lost.length === 1 ? "it is" : "they are"}.`,
+    );
 }
 
 /**
