@@ -21,6 +21,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { engineReachable } from "./engine-watch";
+import { interruption } from "./interrupts";
 import { notifyOnce } from "./notices";
 
 /** What a killed run wrote, as its journal says: the original of each object, or `secret` where it kept none. */
@@ -183,6 +185,8 @@ interface CallJournal {
   secret: readonly string[];
   /** What killed runs of this resource wrote, read once per call. */
   journaled?: Journaled;
+  /** Whether the call journaled an original (it was about to write). */
+  wrote?: boolean;
   /** The fields whose originals came from the journal (said once the call ends), and those it could not restore (secret). */
   restored: Map<string, unknown>;
   lostSecret: string[];
@@ -198,7 +202,7 @@ export function resourceJournalKey(kind: string, name: string, parent: string | 
 /**
  * Runs a create or update of the resource `key` names with its journal at hand (planApply's
  * {@link journalBefore} and {@link journaledOriginal}); then drops the journal when the call
- * succeeded (its outputs record every original) and says which originals came from it.
+ * succeeded uninterrupted (its outputs record every original) and says which originals came from it.
  */
 export async function journaling<T>(
   key: string,
@@ -208,7 +212,9 @@ export async function journaling<T>(
 ): Promise<T> {
   const call: CallJournal = { key, secret, restored: new Map(), lostSecret: [] };
   const result = await calls.run(call, work);
-  dropRecorded(key);
+  // Ended after a cancel, a signal or the engine's end, its answer may reach no state (a create the
+  // engine no longer waits for): the journal stays until a later call of the resource ends whole.
+  if (!interruption() && (!call.wrote || (await engineReachable()))) dropRecorded(key);
   if (call.restored.size || call.lostSecret.length) await say(call.restored, call.lostSecret);
   return result;
 }
@@ -226,6 +232,7 @@ export function journalBefore(originals: Readonly<Record<string, unknown>>, secr
   const journal = openJournal(call.key);
   for (const [field, original] of Object.entries(originals)) {
     if (original === undefined) continue;
+    call.wrote = true;
     journal.before(field, (secret ?? isSecretField(call, field)) ? undefined : JSON.stringify(original));
   }
 }
