@@ -228,7 +228,7 @@ const isSecretField = (call: CallJournal, field: string) => call.secret.includes
  */
 export function journalBefore(originals: Readonly<Record<string, unknown>>, secret?: boolean): void {
   const call = calls.getStore();
-  if (!call) return;
+  if (!call || Object.values(originals).every((original) => original === undefined)) return;
   const journal = openJournal(call.key);
   for (const [field, original] of Object.entries(originals)) {
     if (original === undefined) continue;
