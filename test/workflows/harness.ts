@@ -82,6 +82,13 @@ export function names(message: string, key: string, before?: string): boolean {
 interface CutUp {
   killed: boolean;
   changed: string[];
+  /**
+   * Where, in the workflow's messages, those of later steps begin (set once the `up` after the
+   * recovery passed). A cancelled cut must record its originals, so nothing the cut, its recovery
+   * or that `up` says excuses a value it leaves; a later step may still lose an original as any
+   * step may (a rename without an alias, which warns naming each value with its original).
+   */
+  laterMessages?: number;
 }
 
 /** One workflow on one stack: the CLI, the emulator and what the promises need to remember. */
@@ -181,6 +188,7 @@ export class Workflow {
     const cut = options.cut ? await this.cutUp(upArgs, options.cut) : undefined;
     const up = await this.run(upArgs);
     if (up.status !== 0) throw new Broken(0, `up failed${cut ? ` (after an up cut: ${cut})` : ""}:\n${clip(up.out)}`);
+    if (cut) for (const c of this.cuts) c.laterMessages ??= this.messages.length;
     this.program = program;
     await this.checkLive();
     await this.preview(true);
@@ -283,12 +291,17 @@ export class Workflow {
     const left = [...keys].filter((k) => snapshot.get(k) !== live.get(k));
     const killed = new Set(this.cuts.filter((c) => c.killed).flatMap((c) => c.changed));
     const cancelled = new Set(this.cuts.filter((c) => !c.killed).flatMap((c) => c.changed));
+    // The messages that may excuse a value: any, but for one a cancelled cut changed, only those after its recovery.
+    const laterMessages = (k: string) =>
+      this.messages.slice(
+        Math.max(0, ...this.cuts.filter((c) => !c.killed && c.changed.includes(k)).map((c) => c.laterMessages ?? Infinity)),
+      );
     const destroyMessages = diagnostics(destroy.out);
     const excused = (k: string) =>
       killed.has(k)
         ? // After a SIGKILL, the original may be lost (without a local journal): the destroy must say what it leaves.
           destroyMessages.some((m) => names(m, k))
-        : !cancelled.has(k) && this.messages.some((m) => names(m, k, snapshot.get(k)));
+        : laterMessages(k).some((m) => names(m, k, snapshot.get(k)));
     const silent = left.filter((k) => !excused(k));
     const why = (k: string) =>
       killed.has(k)

@@ -17,6 +17,7 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { planUndo } from "../runtime/fields";
 import { about, unlessGone } from "../runtime/lookup";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { managedFields } from "../runtime/managed";
 import { known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
@@ -100,9 +101,14 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { added: boole
     // What it records comes from the bundle before its own write, which a lost answer may hide.
     if (!ownWriteMayHaveLanded || !attempted) found = live;
     attempted = true;
-    return live === declared.exceptionType ? undefined : withException(bundle, declared, declared.exceptionType);
+    if (live === declared.exceptionType) return undefined;
+    if (!before) journalBefore({ exception: found ?? ABSENT });
+    return withException(bundle, declared, declared.exceptionType);
   });
   if (before) return outputs({ ...declared, ...liveOutputs(written), added: before.added, originalExceptionType: before.original });
+  // Found as declared: a killed run of this resource may have written it, and journaled what it found (journal.ts).
+  const journaled = found === declared.exceptionType ? journaledOriginal("exception") : undefined;
+  if (journaled) found = journaled.original === ABSENT ? undefined : (journaled.original as ExceptionType);
   if (found === declared.exceptionType) {
     await noteFoundAsDeclared(ctx, {
       what: `the exception ${keyText(keyOf(declared))} of ${detectionObject(declared.deploymentId, declared.product)}`,

@@ -6,6 +6,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { planUndo } from "../runtime/fields";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { managedFields } from "../runtime/managed";
 import { checkOwned, known, noteFoundAsDeclared, noteHandOver } from "../runtime/owned";
 import { type Claim, type Offer, ownerName } from "../runtime/ownership";
@@ -124,11 +125,19 @@ export const policyRuleMode: Handler<Kind> = {
       // recorded: the value found is this stack's own (ownership.ts offer).
       const taken = handedOver(ctx, props);
       if (taken) ctx.claims.accept(modeClaim(ctx, props));
-      const originalMode = taken ? (taken.original as Inputs["mode"]) : rule.policyMode !== declared.mode ? rule.policyMode : undefined;
+      // Found as declared: a killed run of this resource may have set it, and journaled what it replaced (journal.ts).
+      const originalMode = taken
+        ? (taken.original as Inputs["mode"])
+        : rule.policyMode !== declared.mode
+          ? rule.policyMode
+          : (journaledOriginal("mode")?.original as Inputs["mode"] | undefined);
       if (originalMode === undefined) {
         await noteFoundAsDeclared(ctx, { what: `the mode of ${ruleObject(declared)}`, unset: "originalMode stays unset" });
       }
-      if (rule.policyMode !== declared.mode) rule = await writeRuleMode(declared, declared.mode);
+      if (rule.policyMode !== declared.mode) {
+        journalBefore({ mode: originalMode });
+        rule = await writeRuleMode(declared, declared.mode);
+      }
       return {
         id: `${declared.deploymentId}/${declared.policyId}/${declared.rulePath}`,
         outs: outputs({ ...declared, ...ruleOutputs(rule), ...MANAGED.originalOutputs({ mode: originalMode }) }),

@@ -3,7 +3,9 @@
  * added that were not there before and that no other resource of the stack still declares, so
  * several can share a project, and a tag, with other owners.
  */
+import { createHash } from "node:crypto";
 import type { Project } from "../../client";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { fieldRules, type projectTagsKind } from "../kinds";
 import { ABSENT } from "../kinds/declare";
 import type { Props } from "../runtime/check";
@@ -101,6 +103,9 @@ async function removeAdded(
 const releasedTags = (ctx: CallContext, declared: Props): string[] =>
   knownTags(declared).filter((t) => wasReleased(tagOf(ctx, declared, t)));
 
+/** A tag as the journal names it: a digest (the tag's text may be a secret, which the journal never holds). */
+const tagObject = (tag: string) => `tag:${createHash("sha256").update(tag).digest("hex")}`;
+
 export const projectTags: Handler<Kind> = {
   recorded,
 
@@ -117,8 +122,18 @@ export const projectTags: Handler<Kind> = {
       const released = releasedTags(ctx, declared);
       // A tag another resource of this run added is the stack's own too: this one counts it as added.
       const takenInRun = declared.tags.filter((t) => project.tags.includes(t) && wasTaken(tagOf(ctx, declared, t)));
-      const present = declared.tags.filter((t) => project.tags.includes(t) && !released.includes(t) && !takenInRun.includes(t));
-      const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t));
+      // A tag a killed run of this resource added (its journal says so: journal.ts) is one it added.
+      const addedByKilledRun = declared.tags.filter(
+        (t) =>
+          project.tags.includes(t) &&
+          !released.includes(t) &&
+          !takenInRun.includes(t) &&
+          journaledOriginal(tagObject(t), `the tag ${ctx.shown("tags", JSON.stringify(t))}`) !== undefined,
+      );
+      const present = declared.tags.filter(
+        (t) => project.tags.includes(t) && !released.includes(t) && !takenInRun.includes(t) && !addedByKilledRun.includes(t),
+      );
+      const missing = declared.tags.filter((t) => !present.includes(t) && !takenInRun.includes(t) && !addedByKilledRun.includes(t));
       if (present.length) {
         const plural = present.length > 1;
         const what =
@@ -127,8 +142,9 @@ export const projectTags: Handler<Kind> = {
         await noteFoundAsDeclared(ctx, { what, plural, unset: "not in addedTags" });
       }
       for (const tag of missing) take(tagOf(ctx, declared, tag));
+      journalBefore(Object.fromEntries(missing.map((t) => [tagObject(t), "absent"])));
       if (missing.length) project = await projectOf(declared).addTags(missing);
-      return outputs(declared, project, [...missing, ...takenInRun]);
+      return outputs(declared, project, [...missing, ...takenInRun, ...addedByKilledRun]);
     };
     return createOnProject(KIND, declared, adopt);
   },

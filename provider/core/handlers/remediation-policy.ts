@@ -15,6 +15,7 @@ import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { managedFields } from "../runtime/managed";
 import { diffDropping, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
@@ -128,9 +129,16 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { original: Re
     if (!ownWriteMayHaveLanded || !attempted) found = live;
     attempted = true;
     const wanted = declaredPolicy(declared, live);
-    return samePolicy(live, wanted) ? undefined : withPolicy(bundle, declared.slug, wanted);
+    if (samePolicy(live, wanted)) return undefined;
+    // Any secret input may be part of the policy it replaces: the journal then keeps only that it wrote.
+    if (!before) journalBefore({ policy: found ? stateOf(found) : ABSENT }, ctx.secretInputs.length > 0);
+    return withPolicy(bundle, declared.slug, wanted);
   });
-  const asDeclared = found !== undefined && samePolicy(found, declaredPolicy(declared, found));
+  let asDeclared = found !== undefined && samePolicy(found, declaredPolicy(declared, found));
+  // Found as declared: a killed run of this resource may have written it, and journaled what it found (journal.ts).
+  const journaled = !before && asDeclared ? journaledOriginal("policy") : undefined;
+  const fromJournal = journaled && journaled.original !== ABSENT ? (journaled.original as RemediationPolicyState) : undefined;
+  if (journaled) asDeclared = false;
   const policy = find(written.bundle, declared.slug) ?? declaredPolicy(declared, found);
   const managedFields = MANAGED.declaredOptional(declared);
   const live = liveOutputs(written, policy);
@@ -145,8 +153,8 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { original: Re
       unset: "original stays unset",
     });
   }
-  const original = found && !asDeclared ? stateOf(found) : undefined;
-  return outputs({ ...declared, ...live, original, created: found === undefined, managedFields });
+  const original = fromJournal ?? (found && !asDeclared && !journaled ? stateOf(found) : undefined);
+  return outputs({ ...declared, ...live, original, created: journaled ? !fromJournal : found === undefined, managedFields });
 }
 
 export const remediationPolicy: Handler<Kind> = {

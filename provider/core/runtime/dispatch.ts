@@ -15,6 +15,9 @@ import { detectionPolicy } from "../handlers/detection-policy";
 import { detectionPolicyException } from "../handlers/detection-policy-exception";
 import { managedScan } from "../handlers/managed-scan";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
+import { whileWriting } from "./interrupts";
+import { dropRecorded, journaling, resourceJournalKey } from "./journal";
+import { notify } from "./notices";
 import { noteCall } from "./owned";
 import { fail, type Owner, settle, withCallDeadline } from "./ownership";
 import { PartiallyApplied, withPartialState } from "./partial";
@@ -98,7 +101,8 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
   const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
   try {
-    let result = await withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx])));
+    const call = () => withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx]) as Promise<unknown>));
+    let result = await (WRITING.includes(method) ? asWrite(kind, method, ctx, given, call) : call());
     if (method === "diff")
       result = { ...(result as DiffResult), changes: (result as DiffResult).changes === true || identityChanged(before, now) };
     if (fromMeta) result = withMeta(kind, method, result, stored, meta);
@@ -127,6 +131,47 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
 }
 
 const identityAt = (props: Props | undefined) => (props ? identityOf(props) : undefined);
+
+/** The methods that write to the service. */
+const WRITING: readonly Method[] = ["create", "update", "delete"];
+
+/**
+ * A create, update or delete: a signal to the provider waits for it to end (interrupts.ts), and a
+ * create or update has the resource's journal of originals at hand (journal.ts), which a delete
+ * drops. The same for every kind, so that none loses an original its handler did not think of.
+ */
+function asWrite(kind: ResourceKind, method: Method, ctx: CallContext, given: unknown[], call: () => Promise<unknown>): Promise<unknown> {
+  const props = given[NOW[method]!] as Props | undefined;
+  const key = isProps(props) && ctx.owner ? journalKeyOf(kind, ctx.owner, props) : undefined;
+  if (!key) return whileWriting(call);
+  if (method === "delete") return whileWriting(call).then((result) => (dropRecorded(key), result));
+  return whileWriting(() => journaling(key, ctx.secretInputs, call, (restored, lost) => noteJournaled(ctx, restored, lost)));
+}
+
+/** The journal's key of a resource: its kind, name, parent and identity inputs (those whose change replaces it). */
+function journalKeyOf(kind: ResourceKind, owner: Owner, props: Props): string {
+  const inputs = KINDS[kind].inputs as Record<string, { replaces?: boolean }>;
+  const identity = Object.fromEntries(Object.keys(inputs).flatMap((input) => (inputs[input]!.replaces ? [[input, props[input]]] : [])));
+  return resourceJournalKey(kind, owner.name, owner.parent, identity);
+}
+
+/** Says which originals a create or update took from this machine's journal (a killed run of it wrote them), and which it could not (secret). */
+async function noteJournaled(ctx: CallContext, restored: ReadonlyMap<string, unknown>, lost: readonly string[]) {
+  const self = ctx.name;
+  if (restored.size)
+    await notify(
+      "info",
+      `${self} found ${[...restored.keys()].join(" and ")} already as declared, set by an interrupted run of it: it recorded from this ` +
+        `machine's journal the value${restored.size === 1 ? "" : "s"} that run replaced (destroy puts ${restored.size === 1 ? "it" : "them"} back): ` +
+        [...restored].map(([field, original]) => `${field} (was ${JSON.stringify(original)})`).join("; "),
+    );
+  if (lost.length)
+    await notify(
+      "warning",
+      `${self} found ${lost.join(" and ")} already as declared, set to a secret value by an interrupted run of it; the journal keeps no ` +
+        `secret, so nothing is recorded to put back and destroy will leave ${lost.length === 1 ? "it" : "them"} as ${lost.length === 1 ? "it is" : "they are"}.`,
+    );
+}
 
 /**
  * A result with the dynamic classes' metadata put back (from `stored`, the call's own properties):

@@ -11,6 +11,7 @@
  *    and says what the user should know.
  */
 import type { CallContext } from "./call-context";
+import { journalBefore, journaledOriginal } from "./journal";
 import { type HandOver, warnHandedOver } from "./owned";
 import { type Claim, holderOf } from "./ownership";
 
@@ -47,11 +48,21 @@ export function planApply(
     if (before.managed.includes(field.name)) {
       // Managed before: its original stays; one found as declared gets one now, if this write changes it.
       const first = field.differs && field.recordable !== false ? field.have : undefined;
-      plan.originals[field.name] = before.originals[field.name] ?? first;
-    } else if (!field.differs) plan.foundAsDeclared.push(field.name);
-    else if (field.recordable === false) plan.unrecordable.push(field.name);
+      // One found as declared before and now again may be one a killed update of it wrote (its journal says).
+      plan.originals[field.name] =
+        before.originals[field.name] ?? first ?? (field.differs ? undefined : journaledOriginal(field.name)?.original);
+    } else if (!field.differs) {
+      // Found as declared: a run of this resource killed after its write (a SIGKILL, or a cancel
+      // whose step the engine stopped waiting for) left it so, and journaled what it replaced.
+      const journaled = journaledOriginal(field.name);
+      if (journaled) plan.originals[field.name] = journaled.original;
+      else plan.foundAsDeclared.push(field.name);
+    } else if (field.recordable === false) plan.unrecordable.push(field.name);
     else plan.originals[field.name] = field.have;
   }
+  // Before the write: killed after it, nothing else says what it replaced (journal.ts).
+  const firsts = Object.keys(plan.changes).filter((name) => plan.originals[name] !== undefined && before.originals[name] === undefined);
+  journalBefore(Object.fromEntries(firsts.map((name) => [name, plan.originals[name]])));
   return plan;
 }
 

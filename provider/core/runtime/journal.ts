@@ -17,9 +17,12 @@
  * kept (`{"o": object, "secret": true}`), so a recovery knows it cannot restore that one.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { engineReachable } from "./engine-watch";
+import { interruption } from "./interrupts";
 import { notifyOnce } from "./notices";
 
 /** What a killed run wrote, as its journal says: the original of each object, or `secret` where it kept none. */
@@ -166,4 +169,89 @@ function dropLines(key: string, recorded?: (object: string) => boolean): void {
     closeSync(fd);
   }
   renameSync(next, path);
+}
+
+/**
+ * The journal of the resource whose create or update is under way (the dispatcher runs each in
+ * {@link journaling}), for the kinds whose fields the runtime applies (fields.ts planApply): a
+ * field's original goes to it before the write that replaces it, and a field a later create or
+ * update finds as declared takes its original from it when a killed run of the same resource
+ * wrote it. One file per resource (its kind, name, parent and identity inputs), one object per
+ * field, the original as JSON; a secret field's original is not written (`secret` only).
+ */
+interface CallJournal {
+  key: string;
+  /** The top-level inputs given as secrets: a field under one of them journals no value. */
+  secret: readonly string[];
+  /** What killed runs of this resource wrote, read once per call. */
+  journaled?: Journaled;
+  /** Whether the call journaled an original (it was about to write). */
+  wrote?: boolean;
+  /** The fields whose originals came from the journal (said once the call ends), and those it could not restore (secret). */
+  restored: Map<string, unknown>;
+  lostSecret: string[];
+}
+
+const calls = new AsyncLocalStorage<CallJournal>();
+
+/** The journal's key of a resource: its kind, name, parent and the inputs that identify its object. */
+export function resourceJournalKey(kind: string, name: string, parent: string | undefined, identity: Record<string, unknown>): string {
+  return JSON.stringify([kind, name, parent ?? null, Object.entries(identity).sort(([a], [b]) => a.localeCompare(b))]);
+}
+
+/**
+ * Runs a create or update of the resource `key` names with its journal at hand (planApply's
+ * {@link journalBefore} and {@link journaledOriginal}); then drops the journal when the call
+ * succeeded uninterrupted (its outputs record every original) and says which originals came from it.
+ */
+export async function journaling<T>(
+  key: string,
+  secret: readonly string[],
+  work: () => Promise<T>,
+  say: (restored: ReadonlyMap<string, unknown>, lostSecret: readonly string[]) => Promise<void>,
+): Promise<T> {
+  const call: CallJournal = { key, secret, restored: new Map(), lostSecret: [] };
+  const result = await calls.run(call, work);
+  // Ended after a cancel, a signal or the engine's end, its answer may reach no state (a create the
+  // engine no longer waits for): the journal stays until a later call of the resource ends whole.
+  if (!interruption() && (!call.wrote || (await engineReachable()))) dropRecorded(key);
+  if (call.restored.size || call.lostSecret.length) await say(call.restored, call.lostSecret);
+  return result;
+}
+
+const isSecretField = (call: CallJournal, field: string) => call.secret.includes(field.split(".")[0]!);
+
+/**
+ * Journals, before the write that replaces them, the originals a create or update is about to
+ * record, by field (or by object: a field's name holds no secret text, an object's name must not).
+ * A field under a secret input keeps no value; `secret` says so for all of them at once.
+ */
+export function journalBefore(originals: Readonly<Record<string, unknown>>, secret?: boolean): void {
+  const call = calls.getStore();
+  if (!call || Object.values(originals).every((original) => original === undefined)) return;
+  const journal = openJournal(call.key);
+  for (const [field, original] of Object.entries(originals)) {
+    if (original === undefined) continue;
+    call.wrote = true;
+    journal.before(field, (secret ?? isSecretField(call, field)) ? undefined : JSON.stringify(original));
+  }
+}
+
+/**
+ * The original of `field` a killed run of this resource journaled before it wrote the value now
+ * found (`undefined` when none); recorded as restored, or as lost when it was a secret's.
+ */
+export function journaledOriginal(field: string, shown = field): { original: unknown } | undefined {
+  const call = calls.getStore();
+  if (!call) return undefined;
+  call.journaled ??= openJournal(call.key).journaled;
+  const entry = call.journaled.get(field);
+  if (!entry) return undefined;
+  if (!("original" in entry)) {
+    call.lostSecret.push(shown);
+    return undefined;
+  }
+  const original: unknown = JSON.parse(entry.original);
+  call.restored.set(shown, original);
+  return { original };
 }
