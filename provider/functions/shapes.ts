@@ -233,8 +233,11 @@ export interface ScanInfo {
   meta: ScanMetaInfo;
 }
 
-/** A project: a repository that Semgrep scans. */
-export interface ProjectInfo {
+/**
+ * A project as the project listing gives it: what {@link ProjectInfo} holds but the managed-scan
+ * switches, which only a project's own read carries.
+ */
+export interface ListedProjectInfo {
   /**
    * The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
    * `getLockfiles`' `repositoryId` take.
@@ -259,6 +262,12 @@ export interface ProjectInfo {
   primaryBranch?: string;
   /** When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned. */
   latestScanAt?: string;
+  /** Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none. */
+  url?: string;
+}
+
+/** A project: a repository that Semgrep scans (what the listing gives, and its managed scans). */
+export interface ProjectInfo extends ListedProjectInfo {
   /** Semgrep Managed Scans of the project (beta); a switch the service leaves out reads as off. */
   managedScanConfig: {
     /** Managed diff-aware scans, of each pull request's changes. */
@@ -272,37 +281,6 @@ export interface ProjectInfo {
       enabled: boolean;
     };
   };
-  /** Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none. */
-  url?: string;
-}
-
-/**
- * A project as the project listing gives it: what {@link ProjectInfo} holds but the managed-scan
- * switches, which only a project's own read carries.
- */
-export interface ListedProjectInfo {
-  /**
-   * The project's numeric id, e.g. `1234567`: the repository id that `getScans`' and
-   * `getLockfiles`' `repositoryId` take.
-   */
-  id: number;
-  /** The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`. */
-  name: string;
-  /**
-   * Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
-   * none. System tags are included: `managed-scan` on a project with managed scans.
-   */
-  tags: string[];
-  /** When the project was created, in the forms of {@link ProjectInfo}'s `createdAt`; absent when none is sent. */
-  createdAt?: string;
-  /** The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known. */
-  defaultBranch?: string;
-  /** The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known. */
-  primaryBranch?: string;
-  /** When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned. */
-  latestScanAt?: string;
-  /** Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none. */
-  url?: string;
 }
 
 /** A repository in the dependency inventory. */

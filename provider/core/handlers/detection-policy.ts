@@ -3,8 +3,9 @@
  * one product's detection policy (Policies V2), each managed when declared. Writes go through
  * bundles.ts (read-modify-write with If-Match, serialized, retried on conflict).
  */
+import type { CallContext } from "../runtime/call-context";
 import { type DetectionPolicyBundle, detectionBundleInput } from "../../client";
-import { fieldRules, type detectionPolicyKind } from "../kinds";
+import type { detectionPolicyKind } from "../kinds";
 import { sameExceptions } from "../kinds/detection-exceptions";
 import type { DetectionPolicyOriginals } from "../kinds/detection-policy";
 import { editBundle, readBundle, type Versioned } from "./bundles";
@@ -26,10 +27,8 @@ import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
-import { diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
+import { diffManaged, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import type { CallContext } from "../runtime/call-context";
-import { diffDeclared } from "../runtime/diff";
 
 const KIND = "DetectionPolicy";
 type Kind = typeof detectionPolicyKind;
@@ -130,10 +129,7 @@ export const detectionPolicy: Handler<Kind> = {
   diff: async (_id, olds, news, ctx) => {
     await noteListChanges(ctx, olds, news);
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    return diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
-      object: detectionObject(news.deploymentId, news.product),
-      fields: MANAGED.dropped(olds, news),
-    });
+    return diffManaged(ctx, olds, news, detectionObject(news.deploymentId, news.product));
   },
 
   create: (declared, ctx) =>

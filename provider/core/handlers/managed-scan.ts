@@ -1,14 +1,13 @@
 /** ManagedScan in the provider process: the diff-scan and full-scan toggles of one project. */
 import type { ManagedScanRequest, Project } from "../../client";
-import { fieldRules, type managedScanKind } from "../kinds";
+import type { managedScanKind } from "../kinds";
 import type { ScanToggle } from "../kinds/projects";
 import type { Props } from "../runtime/check";
-import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
 import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
-import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
+import { checkOwned, diffManaged, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { projectOf } from "./project-index";
 import { createOnProject, liveManagedScans, projectObject, projectSubject, readProject } from "./projects";
@@ -79,10 +78,7 @@ export const managedScan: Handler<Kind> = {
 
   diff: async (_id, olds, news, ctx) =>
     // A toggle the program no longer declares is no longer managed: its original leaves the state.
-    diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
-      object: projectObject(news),
-      fields: MANAGED.dropped(olds, news),
-    }),
+    diffManaged(ctx, olds, news, projectObject(news)),
 
   create: (declared, ctx) =>
     createOnProject(KIND, declared, (project) => apply(ctx, declared, liveOf(project), { managed: [], originals: {} })),

@@ -1,15 +1,16 @@
 /** ProjectSettings in the provider process: primary branch, the whole tag set, managed-scan config. */
 import type { UpdateProjectRequest } from "../../client";
+import type { CallContext } from "../runtime/call-context";
 import { isSystemTag, PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../../client/schemas";
-import { fieldRules, type projectSettingsKind } from "../kinds";
+import type { projectSettingsKind } from "../kinds";
 import { branchHolds, followsDefault, managedTags } from "../kinds/project-settings";
 import type { Props } from "../runtime/check";
-import { diffDeclared, sameSet } from "../runtime/diff";
+import { sameSet } from "../runtime/diff";
 import { type FieldToApply, fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
-import { checkOwned, diffDropping, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
+import { checkOwned, diffManaged, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import { type Claim, holderOf } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
 import { projectOf } from "./project-index";
@@ -23,7 +24,6 @@ import {
   readProject,
   tagClaim,
 } from "./projects";
-import type { CallContext } from "../runtime/call-context";
 
 const KIND = "ProjectSettings";
 
@@ -165,10 +165,7 @@ export const projectSettings: Handler<Kind> = {
 
   diff: async (_id, olds, news, ctx) =>
     // A field the program no longer declares is no longer managed: its original leaves the state.
-    diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
-      object: projectObject(news),
-      fields: MANAGED.dropped(olds, news),
-    }),
+    diffManaged(ctx, olds, news, projectObject(news)),
 
   create: (declared, ctx) =>
     createOnProject(KIND, declared, (project) => apply(ctx, declared, projectOutputs(project), { managed: [], originals: {} })),

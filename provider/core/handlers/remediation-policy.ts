@@ -4,20 +4,19 @@
  * delete puts back what it found or removes what it created. Writes go through bundles.ts.
  */
 import { type RemediationPoliciesBundle, type RemediationPolicyEntry, remediationPolicyInput } from "../../client";
-import { fieldRules, type remediationPolicyKind } from "../kinds";
+import type { remediationPolicyKind } from "../kinds";
 import { ABSENT } from "../kinds/declare";
 import { type RemediationPolicyState, remediationPolicyState as stateOf } from "../kinds/remediation-policy";
 import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./bundles";
 import type { Props } from "../runtime/check";
 import { apiClient } from "../runtime/credentials";
-import { diffDeclared } from "../runtime/diff";
 import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { managedFields } from "../runtime/managed";
-import { diffDropping, known, noteFoundAsDeclared } from "../runtime/owned";
+import { diffManaged, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import type { CallContext } from "../runtime/call-context";
 
@@ -180,10 +179,7 @@ export const remediationPolicy: Handler<Kind> = {
   diff: async (_id, olds, news, ctx) => {
     // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
     // What it changed of a dropped field stays as it is: the preview says so (owned.ts).
-    return diffDropping(ctx, diffDeclared(olds, news, fieldRules(KIND)), {
-      object: `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`,
-      fields: MANAGED.dropped(olds, news),
-    });
+    return diffManaged(ctx, olds, news, `remediation policy ${String(news.slug)} of deployment ${String(news.deploymentId)}`);
   },
 
   create: (declared, ctx) =>

@@ -6,7 +6,9 @@
  * destroying the holder will do.
  */
 import type { CheckResult, DiffResult } from "./handler";
-import { inputSchema, KINDS, type ResourceKind } from "../kinds";
+import { fieldRules, inputSchema, KINDS, type ResourceKind } from "../kinds";
+import { diffDeclared } from "./diff";
+import { managedFields } from "./managed";
 import type { CheckedInputs, ManagedField } from "../kinds/declare";
 import { checkInputs, containsUnknown, type Props } from "./check";
 import { type Claim, type Holder, type Offer, type Owner, ownerName, sameOwner } from "./ownership";
@@ -80,18 +82,16 @@ export function checkKindInputs(ctx: CallContext, news: Props): CheckResult {
 }
 
 /**
- * `diff` of an owning resource whose program stopped declaring some managed fields (`dropped`,
- * each with the original the resource recorded, in `object`): a dropped field alone makes an
- * update (it drops the field's original from the state), after the preview's warning of what no
+ * `diff` of a kind that declares its managed fields: its field rules' result, where a managed
+ * field the program no longer declares (its original recorded in `object`) alone makes an update
+ * (it drops the field's original from the state), after the preview's warning of what no
  * `pulumi destroy` will then put back ({@link noteDroppedFields}).
  */
-export async function diffDropping(
-  ctx: CallContext,
-  result: DiffResult,
-  dropped: { object: string; fields: readonly DroppedField[] },
-): Promise<DiffResult> {
-  await noteDroppedFields(ctx, dropped.object, dropped.fields);
-  return { ...result, changes: result.changes === true || dropped.fields.length > 0 };
+export async function diffManaged(ctx: CallContext, olds: Props, news: Props, object: string): Promise<DiffResult> {
+  const result = diffDeclared(olds, news, fieldRules(ctx.kind));
+  const dropped = managedFields(ctx.kind).dropped(olds, news);
+  await noteDroppedFields(ctx, object, dropped);
+  return { ...result, changes: result.changes === true || dropped.length > 0 };
 }
 
 export interface HandOver {

@@ -15,7 +15,8 @@ namespace PulumiSemgrep.Semgrep.Outputs
     public sealed class ListedProject
     {
         /// <summary>
-        /// When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+        /// When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+        /// `2020-11-18T23:28:12.391807Z`; absent when none is sent.
         /// </summary>
         public readonly string? CreatedAt;
         /// <summary>
@@ -41,7 +42,8 @@ namespace PulumiSemgrep.Semgrep.Outputs
         public readonly string? PrimaryBranch;
         /// <summary>
         /// Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
-        /// none. System tags are included: `managed-scan` on a project with managed scans.
+        /// none. System tags are included: `managed-scan` on a project with managed scans (`SYSTEM_TAGS`
+        /// lists them; the resources never write or compare them).
         /// </summary>
         public readonly ImmutableArray<string> Tags;
         /// <summary>

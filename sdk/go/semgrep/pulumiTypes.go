@@ -899,7 +899,8 @@ func (o GetScansTotalTimePtrOutput) Min() pulumi.Float64PtrOutput {
 }
 
 type ListedProject struct {
-	// When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+	// When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+	// `2020-11-18T23:28:12.391807Z`; absent when none is sent.
 	CreatedAt *string `pulumi:"createdAt"`
 	// The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known.
 	DefaultBranch *string `pulumi:"defaultBranch"`
@@ -913,7 +914,8 @@ type ListedProject struct {
 	// The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known.
 	PrimaryBranch *string `pulumi:"primaryBranch"`
 	// Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
-	// none. System tags are included: `managed-scan` on a project with managed scans.
+	// none. System tags are included: `managed-scan` on a project with managed scans (`SYSTEM_TAGS`
+	// lists them; the resources never write or compare them).
 	Tags []string `pulumi:"tags"`
 	// Address of the repository, e.g. `"https://github.com/acme/web-app"`; absent when there is none.
 	Url *string `pulumi:"url"`
@@ -933,7 +935,8 @@ func (o ListedProjectOutput) ToListedProjectOutputWithContext(ctx context.Contex
 	return o
 }
 
-// When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+// When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+// `2020-11-18T23:28:12.391807Z`; absent when none is sent.
 func (o ListedProjectOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ListedProject) *string { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
@@ -965,7 +968,8 @@ func (o ListedProjectOutput) PrimaryBranch() pulumi.StringPtrOutput {
 }
 
 // Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
-// none. System tags are included: `managed-scan` on a project with managed scans.
+// none. System tags are included: `managed-scan` on a project with managed scans (`SYSTEM_TAGS`
+// lists them; the resources never write or compare them).
 func (o ListedProjectOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ListedProject) []string { return v.Tags }).(pulumi.StringArrayOutput)
 }

@@ -91,7 +91,8 @@ export interface DetectionPolicyOriginals {
 
 export interface ListedProject {
     /**
-     * When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+     * When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+     * `2020-11-18T23:28:12.391807Z`; absent when none is sent.
      */
     createdAt?: string;
     /**
@@ -117,7 +118,8 @@ export interface ListedProject {
     primaryBranch?: string;
     /**
      * Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
-     * none. System tags are included: `managed-scan` on a project with managed scans.
+     * none. System tags are included: `managed-scan` on a project with managed scans (`SYSTEM_TAGS`
+     * lists them; the resources never write or compare them).
      */
     tags: string[];
     /**

@@ -319,8 +319,10 @@ class ListedProject(dict):
                `getLockfiles`' `repositoryId` take.
         :param _builtins.str name: The project's name, typically `"<organization>/<repository>"`, e.g. `"acme/web-app"`.
         :param Sequence[_builtins.str] tags: Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
-               none. System tags are included: `managed-scan` on a project with managed scans.
-        :param _builtins.str created_at: When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+               none. System tags are included: `managed-scan` on a project with managed scans (`SYSTEM_TAGS`
+               lists them; the resources never write or compare them).
+        :param _builtins.str created_at: When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+               `2020-11-18T23:28:12.391807Z`; absent when none is sent.
         :param _builtins.str default_branch: The repository's default branch in its source-code manager (a full ref), e.g. `"refs/heads/main"`; absent when not known.
         :param _builtins.str latest_scan_at: When the project was last scanned, in the same forms as `createdAt`; absent when it has never been scanned.
         :param _builtins.str primary_branch: The project's primary branch (a full ref), e.g. `"refs/heads/custom-main"`; absent when not known.
@@ -362,7 +364,8 @@ class ListedProject(dict):
     def tags(self) -> Sequence[_builtins.str]:
         """
         Every tag of the project as the service reports it, e.g. `["team:payments"]`; empty when it has
-        none. System tags are included: `managed-scan` on a project with managed scans.
+        none. System tags are included: `managed-scan` on a project with managed scans (`SYSTEM_TAGS`
+        lists them; the resources never write or compare them).
         """
         return pulumi.get(self, "tags")
 
@@ -370,7 +373,8 @@ class ListedProject(dict):
     @pulumi.getter(name="createdAt")
     def created_at(self) -> Optional[_builtins.str]:
         """
-        When the project was created, in the forms of `ProjectInfo`'s `createdAt`; absent when none is sent.
+        When the project was created, as the service writes it: `2020-11-18 23:28:12.391807+00:00` or
+        `2020-11-18T23:28:12.391807Z`; absent when none is sent.
         """
         return pulumi.get(self, "created_at")
 
