@@ -233,21 +233,21 @@ class ResourceProvider {
     };
     const response = new proto.ReadResponse().setId(result.id ?? "");
     if (!result.id) return response; // gone from the service
-    const byIdAlone = !Object.keys(state.props).length && !Object.keys(oldInputs).length;
+    // `pulumi import` sends no properties at all; a `get` (read by id, managing nothing) sends empty ones.
+    const isImport = !request.hasProperties() && !request.hasInputs();
     // The old inputs of a stack moved here from the dynamic classes hold their metadata too.
     const read = result.inputs ?? withoutPlaceholders(kind, withoutMeta(oldInputs));
-    if (!byIdAlone) {
+    if (!isImport) {
+      // A refresh, or a `get`: it declares what its state declared (a `get`, nothing), so a set other
+      // resources add to (a project's tags, secret ones among them) is answered as a secret.
       response.setProperties(answered(kind, result.props ?? {}, state.context, read));
       return response.setInputs(toStruct(withSecrets(read, state.context.secretInputs)));
     }
     const inputs = await importedInputs(kind, result.props ?? {}, read);
-    // `pulumi import` sends no properties at all (a `get` sends empty ones): refuse what the stack
-    // could not hold, before the engine records it (a failed check would only warn).
-    if (!request.hasProperties() && !request.hasInputs()) {
-      const unchecked = (why: string) => aboutResource(urn, () => notifyOnce(`import ${urn}`, "warning", why));
-      const refusal = await importRefusal(kind, urn, inputs, unchecked);
-      if (refusal) throw new Error(refusal);
-    }
+    // Refuse what the stack could not hold, before the engine records it (a failed check would only warn).
+    const unchecked = (why: string) => aboutResource(urn, () => notifyOnce(`import ${urn}`, "warning", why));
+    const refusal = await importRefusal(kind, urn, inputs, unchecked);
+    if (refusal) throw new Error(refusal);
     const outputs = await importedOutputs(kind, result.id, inputs, state.context);
     if (!outputs) return response.setId(""); // gone between the two reads
     response.setProperties(answered(kind, outputs, state.context, inputs));
