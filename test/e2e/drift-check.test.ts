@@ -156,7 +156,7 @@ describe("examples/drift-check", () => {
     );
     expect(output).toContain(`~ deviations : { + ${SQL_INJECTION}: "MODE_MONITOR" }`);
     expect(output).toContain(
-      `1 rule is not as it left it (found by refresh, or left by a failed run): ${SQL_INJECTION} (now MODE_MONITOR)`,
+      `1 rule is not as it left it (found by refresh, or left by a failed or interrupted run): ${SQL_INJECTION} (now MODE_MONITOR)`,
     );
 
     // Set back outside the program too: the preview saved nothing, so destroy finds the state of the `up`.

@@ -103,7 +103,7 @@ describe("PolicyRuleModes through the real CLI", () => {
     mark = emulator.requests().length;
     const converged = await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(printed(converged)).toContain(
-      `PolicyRuleModes "django": 1 rule is not as it left it (found by refresh, or left by a failed run): ${newcomer.path}`,
+      `PolicyRuleModes "django": 1 rule is not as it left it (found by refresh, or left by a failed or interrupted run): ${newcomer.path}`,
     );
     expect(writesSince(mark)).toHaveLength(1);
     expect(newcomer.policyMode).toBe("MODE_BLOCK");

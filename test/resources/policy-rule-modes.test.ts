@@ -86,7 +86,7 @@ describe("PolicyRuleModes", () => {
     expect(await modes.diff(read.props!, inputs)).toMatchObject({ changes: true, replaces: [] });
     // The input diff shows nothing for them: a note names them.
     expect(notices.map((n) => n.message).join("\n")).toContain(
-      `PolicyRuleModes "django": 2 rules are not as it left them (found by refresh, or left by a failed run): ` +
+      `PolicyRuleModes "django": 2 rules are not as it left them (found by refresh, or left by a failed or interrupted run): ` +
         `${managed.path} (now MODE_MONITOR), ${newcomer.path} (now ${newcomer.policyMode})`,
     );
     forgetProcessMemory();
@@ -360,7 +360,9 @@ describe("PolicyRuleModes", () => {
     notices.length = 0;
     await modes.diff(read.props!, inputs);
     const drift = notices.map((n) => n.message).join("\n");
-    expect(drift).toContain('PolicyRuleModes "hidden": 1 rule is not as it left it (found by refresh, or left by a failed run): [secret];');
+    expect(drift).toContain(
+      'PolicyRuleModes "hidden": 1 rule is not as it left it (found by refresh, or left by a failed or interrupted run): [secret];',
+    );
     expect(drift).not.toMatch(/eval-detected|MODE_COMMENT/);
     forgetProcessMemory();
     const missing = "python.lang.security.audit.not-a-rule.not-a-rule";

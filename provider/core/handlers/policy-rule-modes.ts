@@ -617,7 +617,7 @@ async function noteDeviations(ctx: CallContext, olds: State<Kind>, news: Inputs)
       news,
     )(
       `${ctx.name}: ${deviations.length} rule${deviations.length === 1 ? " is" : "s are"} not as it left ` +
-        `${deviations.length === 1 ? "it" : "them"} (found by refresh, or left by a failed run): ${listed}; the update sets ` +
+        `${deviations.length === 1 ? "it" : "them"} (found by refresh, or left by a failed or interrupted run): ${listed}; the update sets ` +
         `${deviations.length === 1 ? "it" : "them"} to the declared mode, or back to the original for a rule it no longer manages.`,
     ),
   );
