@@ -86,7 +86,7 @@ function claimsOf(owner: Owner): Claims {
 }
 
 /** The resource's owner in claims: its kind, name and parent. */
-export function ownerOfIdentity(kind: ResourceKind, identity: ResourceIdentity | undefined): Owner | undefined {
+function ownerOfIdentity(kind: ResourceKind, identity: ResourceIdentity | undefined): Owner | undefined {
   if (identity?.name === undefined) return undefined;
   return { kind, name: identity.name, ...(identity.parent ? { parent: identity.parent } : {}) };
 }
