@@ -16,11 +16,13 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { interruption } from "../../provider/core/runtime/interrupts";
-import { dropRecorded, journalDir, openJournal } from "../../provider/core/runtime/journal";
+import { dropRecorded, journalBefore, journalDir, journaling, openJournal, settleJournal } from "../../provider/core/runtime/journal";
+import { PartiallyApplied } from "../../provider/core/runtime/partial";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { watchHostCancel } from "../../provider/dynamic/host-cancel";
 
@@ -101,6 +103,55 @@ describe("the journal of originals", () => {
     dropRecorded("resource a");
     expect(readdirSync(dir())).toEqual([]);
     expect(warnings).toEqual([]);
+  });
+
+  /** A create or update of the resource `key` (the dispatcher's journaling) that journals `originals` and returns `outs`, or fails leaving `partial`. */
+  const write = (key: string, originals: Record<string, unknown>, outs: Record<string, unknown>, partial?: Record<string, unknown>) =>
+    journaling(
+      key,
+      [],
+      () => {
+        journalBefore(originals);
+        if (partial) throw new Error("cut", { cause: new PartiallyApplied("id", partial, "cut", { cause: undefined }) });
+        return Promise.resolve({ outs });
+      },
+      (result) => result.outs,
+      () => Promise.resolve(),
+    );
+
+  it("outlives the call that wrote it: its lines go once a state holds that call's very outputs", async () => {
+    await write("resource a", { primaryBranch: "main" }, { primaryBranch: "release", originals: { primaryBranch: "main" } });
+    asKilledRun();
+    // The engine had the answer, and was killed before its checkpoint: the next run finds the journal.
+    expect([...openJournal("resource a").journaled]).toEqual([["primaryBranch", { original: '"main"' }]]);
+    settleJournal("resource a", { primaryBranch: "main" }); // an older state: not the one that records it
+    expect(openJournal("resource a").journaled.size).toBe(1);
+    // The state the engine recorded of those outputs, keys in another order: it holds the original now.
+    settleJournal("resource a", { originals: { primaryBranch: "main" }, primaryBranch: "release", gone: undefined });
+    expect(readdirSync(dir())).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("keeps the lines of a later call that reached no state when an earlier one's state comes", async () => {
+    await write("resource a", { primaryBranch: "main" }, { primaryBranch: "release" });
+    await expect(
+      write("resource a", { tags: ["pci"] }, { primaryBranch: "release", tags: ["sox"] }, { primaryBranch: "release", tags: [] }),
+    ).rejects.toThrow("cut");
+    await write("resource a", { mode: "MODE_MONITOR" }, { mode: "MODE_BLOCK" });
+    asKilledRun();
+    settleJournal("resource a", { tags: [], primaryBranch: "release" }); // the second call's partial state
+    expect([...openJournal("resource a").journaled.keys()]).toEqual(["mode"]);
+  });
+
+  it("opens no journal file the process did not list when it started or write itself: a resource without one costs no file-system call", () => {
+    openJournal("resource a"); // the first look lists the directory (empty)
+    const planted = join(dir(), `${createHash("sha256").update("resource b").digest("hex").slice(0, 32)}.jsonl`);
+    writeFileSync(planted, '{"o":"rule.one","v":"MODE_DISABLED","p":-1}\n', { mode: 0o644 });
+    expect(openJournal("resource b").journaled.size).toBe(0);
+    expect(warnings, "an open would have found it not this user's alone").toEqual([]);
+    forgetProcessMemory(); // a new process lists it, and distrusts it
+    expect(openJournal("resource b").journaled.size).toBe(0);
+    expect(warnings.join("")).toMatch(/not this user's alone/);
   });
 
   it("never holds a secret's text: only that a secret value was written", () => {

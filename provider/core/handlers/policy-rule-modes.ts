@@ -14,7 +14,7 @@ import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State, type DiffResult } from "../runtime/handler";
 import { about } from "../runtime/lookup";
 import { interruption, whileWriting } from "../runtime/interrupts";
-import { dropRecorded, openJournal } from "../runtime/journal";
+import { callJournal } from "../runtime/journal";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, type HandOver, known, noteFoundAsDeclared, noteHandOver, warnAllHandedOver } from "../runtime/owned";
 import { type Claim, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "../runtime/ownership";
@@ -275,10 +275,6 @@ async function warnHandedOverRules(ctx: CallContext, props: Props, rules: Readon
   }
 }
 
-/** The journal of originals of this resource (journal.ts): its kind, name, parent and policy. */
-const journalKey = (ctx: CallContext, props: Props) =>
-  JSON.stringify([KIND, ctx.owner?.name, ctx.owner?.parent ?? null, String(props.deploymentId), String(props.policyId)]);
-
 /** A rule as the journal names it: its path, or a digest of it when `modes` is secret (its keys are part of the secret). */
 const journalObject = (ctx: CallContext, path: string) =>
   ctx.secret("modes") ? `sha256:${createHash("sha256").update(path).digest("hex")}` : path;
@@ -356,10 +352,10 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, previous
   );
   // What a run of this resource killed on this machine wrote before (its journal): the rules it
   // set are found as declared, and their originals are the journal's, not the values found.
-  const journal = openJournal(journalKey(ctx, declared));
+  const journal = callJournal();
   const setByKilledRun = new Map(
     [...wanted].flatMap(([path, mode]) => {
-      const entry = journal.journaled.get(journalObject(ctx, path));
+      const entry = journal?.journaled.get(journalObject(ctx, path));
       return entry && found.get(path) === mode && !recorded.has(path) && !("original" in entry && entry.original === mode)
         ? [[path, entry] as const]
         : [];
@@ -368,7 +364,7 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, previous
   const landed = new Map<string, string>();
   const failure = await eachLimited(writes, async ([path, mode]) => {
     // Journaled before the write: after a SIGKILL, nothing else says what it replaced.
-    if (!recorded.has(path) && wanted.has(path)) journal.before(journalObject(ctx, path), secretModes(ctx) ? undefined : found.get(path));
+    if (!recorded.has(path) && wanted.has(path)) journal?.before(journalObject(ctx, path), secretModes(ctx) ? undefined : found.get(path));
     const rule = await setMode(declared, path, mode).catch((error: unknown) => {
       const to = secretModes(ctx) ? "[secret]" : mode;
       throw new Error(`setting rule ${path} to ${to}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -419,10 +415,7 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, previous
   );
   const summary = liveSummary(wanted, originals, (path) => landed.get(path) ?? found.get(path));
   const outs = outputs({ ...declared, ...summary, originals: groupedOriginals(originals) });
-  if (!failure) {
-    dropRecorded(journalKey(ctx, declared)); // every write done: the outputs record each original
-    return outs;
-  }
+  if (!failure) return outs;
   const setsLanded = sets.filter(([path]) => landed.has(path)).length;
   const putBacksLanded = landed.size - setsLanded;
   const message =
@@ -661,7 +654,6 @@ export const policyRuleModes: Handler<Kind> = {
   // Inputs only: a no-change `up` reads nothing.
   diff: async (_id, stored, news, ctx) => {
     const olds = asModesState(stored);
-    dropJournaled(ctx, olds);
     // The note is for the reviewer; a failed listing fails the update that needs it, not the diff.
     await noteSelectorChange(ctx, olds, news).catch((error: unknown) =>
       notifyOnce(
@@ -690,7 +682,6 @@ export const policyRuleModes: Handler<Kind> = {
     about(subject(ctx, props), async () => {
       const deploymentId = String(props.deploymentId);
       const policyId = String(props.policyId);
-      dropJournaled(ctx, props);
       const rules = await policyRules(deploymentId, policyId);
       const wanted = wantedModes(props, rules);
       const summary = liveSummary(wanted, originalsByRule(props.originals), (path) => rules.get(path)?.policyMode);
@@ -711,7 +702,6 @@ export const policyRuleModes: Handler<Kind> = {
 
   delete: (_id, props, ctx) =>
     about(subject(ctx, props), async () => {
-      dropRecorded(journalKey(ctx, props)); // the state holds every original a delete needs
       if (props.restoreOnDelete === false) return;
       const originals = originalsByRule(props.originals);
       if (!originals.size) return;
@@ -757,14 +747,6 @@ async function noteLeftByDelete(
         "of originals has them, before destroying, or set their earlier modes by hand (see docs/guides/interrupted-runs.md).",
     ),
   );
-}
-
-/** Drops from the journal the rules whose originals the state holds: a state records them now. */
-function dropJournaled(ctx: CallContext, state: Props): void {
-  const recorded = originalsByRule(state.originals);
-  if (!recorded.size || !ctx.owner) return;
-  const objects = new Set([...recorded.keys()].map((path) => journalObject(ctx, path)));
-  dropRecorded(journalKey(ctx, state), (object) => objects.has(object));
 }
 
 /** Puts back the originals of a deleted PolicyRuleModes, leaving to another resource of the run what it now holds. */

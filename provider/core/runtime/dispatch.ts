@@ -16,7 +16,7 @@ import { detectionPolicyException } from "../handlers/detection-policy-exception
 import { managedScan } from "../handlers/managed-scan";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
 import { whileWriting } from "./interrupts";
-import { dropRecorded, journaling, resourceJournalKey } from "./journal";
+import { dropRecorded, journaling, resourceJournalKey, settleJournal } from "./journal";
 import { notify } from "./notices";
 import { noteCall } from "./owned";
 import { fail, type Owner, settle, withCallDeadline } from "./ownership";
@@ -100,6 +100,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
   for (const i of INPUTS_AT[method] ?? []) if (propsAt(i)) given[i] = withoutPlaceholders(kind, propsAt(i)!);
   const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
+  if (method === "diff" || method === "read" || method === "update") settleJournalWith(kind, method, ctx, given);
   try {
     const call = () => withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx]) as Promise<unknown>));
     let result = await (WRITING.includes(method) ? asWrite(kind, method, ctx, given, call) : call());
@@ -145,15 +146,31 @@ function asWrite(kind: ResourceKind, method: Method, ctx: CallContext, given: un
   const key = isProps(props) && ctx.owner ? journalKeyOf(kind, ctx.owner, props) : undefined;
   if (!key) return whileWriting(call);
   if (method === "delete") return whileWriting(call).then((result) => (dropRecorded(key), result));
-  return whileWriting(() => journaling(key, ctx.secretInputs, call, (restored, lost) => noteJournaled(ctx, restored, lost)));
+  const outputsOf = (result: unknown) => (result as CreateResult | UpdateResult | undefined)?.outs;
+  return whileWriting(() => journaling(key, ctx.secretInputs, call, outputsOf, (restored, lost) => noteJournaled(ctx, restored, lost)));
 }
 
-/** The journal's key of a resource: its kind, name, parent and identity inputs (those whose change replaces it). */
+/**
+ * Drops the lines of the resource's journal that the state this call is given (the olds of a diff
+ * or update, the state a refresh reads) records: once the state holds a create's or update's
+ * outputs, the originals that call journaled are in it (journal.ts settleJournal).
+ */
+function settleJournalWith(kind: ResourceKind, method: Method, ctx: CallContext, given: unknown[]): void {
+  const [identity, state] = [given[NOW[method]!], given[1]];
+  if (ctx.owner && isProps(identity) && isProps(state)) settleJournal(journalKeyOf(kind, ctx.owner, identity), state);
+}
+
+/** The journal's key of a resource: its kind, name, parent and identity inputs (those whose change replaces it), as text. */
 function journalKeyOf(kind: ResourceKind, owner: Owner, props: Props): string {
   const inputs = KINDS[kind].inputs as Record<string, { replaces?: boolean }>;
-  const identity = Object.fromEntries(Object.keys(inputs).flatMap((input) => (inputs[input]!.replaces ? [[input, props[input]]] : [])));
+  const identity = Object.fromEntries(
+    Object.keys(inputs).flatMap((input) => (inputs[input]!.replaces ? [[input, textOf(props[input])]] : [])),
+  );
   return resourceJournalKey(kind, owner.name, owner.parent, identity);
 }
+
+/** An identity input as text, so that the inputs of a create and the state of a later call (which may hold `1` for `"1"`) give one key. */
+const textOf = (value: unknown) => (value === undefined || value === null || typeof value === "object" ? value : String(value));
 
 /** Says which originals a create or update took from this machine's journal (a killed run of it wrote them), and which it could not (secret). */
 async function noteJournaled(ctx: CallContext, restored: ReadonlyMap<string, unknown>, lost: readonly string[]) {

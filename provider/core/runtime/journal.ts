@@ -2,9 +2,8 @@
  * A local journal of originals: before each write, the value it replaces, on this machine, so
  * that after a SIGKILL (nothing reaches the stack's state then) the recovery `up` on the same
  * machine records what a killed run found, and `destroy` puts it back. Each resource has one
- * file of JSON lines (`{"o": object, "v": original, "p": pid}`); a line is dropped once a state
- * given to the provider records that original (dropRecorded), the file once a create or update
- * ends with every write done (its outputs record them all) or the resource is deleted.
+ * file of JSON lines (`{"o": object, "v": original, "p": pid}`), removed when the resource is
+ * deleted or no original is left in it.
  *
  * Where: `$XDG_STATE_HOME/pulumi-semgrep`, else `~/.local/state/pulumi-semgrep`, a directory
  * private to its user (0700). It is made with mkdir (which, like O_EXCL, fails on anything
@@ -15,15 +14,36 @@
  *
  * A secret's text is never written: for a secret value only the fact that a write happened is
  * kept (`{"o": object, "secret": true}`), so a recovery knows it cannot restore that one.
+ *
+ * When a create or update ends, its lines stay: the engine has its answer, but the state records
+ * it only once the engine writes its checkpoint, and a CLI killed in between (a wide window on a
+ * large stack) leaves the state without them. The call appends a mark instead (`{"d": digest}`,
+ * a digest of the outputs it returned), and the lines up to that mark are dropped by the next
+ * call given a state with those very outputs (settleJournal): the state then holds every original.
+ * The directory is checked, and its file names listed, once per process, so that a resource with
+ * no journal (nearly all of them, nearly always) costs no file-system call.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { engineReachable } from "./engine-watch";
-import { interruption } from "./interrupts";
+import { causeChain } from "../../client";
 import { notifyOnce } from "./notices";
+import { PartiallyApplied } from "./partial";
+import { onForget } from "./process-memory";
 
 /** What a killed run wrote, as its journal says: the original of each object, or `secret` where it kept none. */
 export type Journaled = ReadonlyMap<string, { original: string } | { secret: true }>;
@@ -48,6 +68,31 @@ export function journalDir(env: NodeJS.ProcessEnv = process.env): string | undef
   return trusted(dir, stat) ? dir : distrust(dir, "is not this user's alone (owner or mode 0700)");
 }
 
+/** The journal directory this process checked (once), and the names of the files in it. */
+let checked: { dir: string | undefined; files: Set<string> } | undefined;
+onForget(() => (checked = undefined));
+
+/** The journal directory, checked once per process, and the names of its files, listed then and kept up to date by this process. */
+function journals(): { dir: string | undefined; files: Set<string> } {
+  if (checked) return checked;
+  const dir = journalDir();
+  let files: string[] = [];
+  try {
+    files = dir ? readdirSync(dir) : [];
+  } catch {
+    // unreadable: as if empty (the journal's writes will say why, once)
+  }
+  return (checked = { dir, files: new Set(files) });
+}
+
+/** The path of the journal of `key` when the directory is trusted; `existing`: only when the file is there. */
+function journalPath(key: string, existing: boolean): string | undefined {
+  const { dir, files } = journals();
+  if (!dir || (existing && !files.size)) return undefined;
+  const name = fileName(key);
+  return existing && !files.has(name) ? undefined : join(dir, name);
+}
+
 /** Owned by this user, with no access for group or others. */
 const trusted = (path: string, stat: { uid: number; mode: number }) => stat.uid === process.getuid?.() && (stat.mode & 0o077) === 0;
 
@@ -60,7 +105,8 @@ function distrust(path: string, why: string): undefined {
   return undefined;
 }
 
-const fileOf = (dir: string, key: string) => join(dir, `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.jsonl`);
+const fileName = (key: string) => `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.jsonl`;
+const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /** Opens `path` without following a symlink and checks it is this user's alone; the descriptor, or undefined (warned). */
 function openTrusted(path: string, flags: number): number | undefined {
@@ -78,38 +124,57 @@ function openTrusted(path: string, flags: number): number | undefined {
 
 /** The journal of the resource `key` names (its kind, name and object): what killed runs wrote, and a way to add to it. */
 export function openJournal(key: string): { journaled: Journaled; before(object: string, original: string | undefined): void } {
-  const dir = journalDir();
-  const path = dir && fileOf(dir, key);
-  const journaled = path ? readJournal(path) : new Map();
+  const existing = journalPath(key, true);
+  const journaled = existing ? readJournal(existing) : new Map();
   let failed = false;
   return {
     journaled,
     before(object, original) {
-      if (!path || failed) return;
-      // Opened for each line (no descriptor outlives the call), one write(2) per line: a process
-      // killed right after it still leaves the line on disk.
-      const fd = openTrusted(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
-      if (fd === undefined) return void (failed = true);
-      try {
-        const line: Line = { o: object, ...(original === undefined ? { secret: true as const } : { v: original }), p: process.pid };
-        writeSync(fd, `${JSON.stringify(line)}\n`);
-      } catch (error) {
-        // A full disk: the writes go on as they would without a journal, said once.
-        failed = true;
-        void distrust(path, `cannot be written (${String(error)})`);
-      } finally {
-        closeSync(fd);
-      }
+      if (failed) return;
+      failed = !append(key, { o: object, ...(original === undefined ? { secret: true as const } : { v: original }), p: process.pid });
     },
   };
 }
 
-/** One line of a journal: the object written, its original (or that it was secret), the writing process. */
-interface Line {
+/** A line of a journal: the original of an object a write replaced (or that it was secret), by the writing process. */
+interface Entry {
   o: string;
   v?: string;
   secret?: true;
   p?: number;
+}
+
+/** The mark a create or update appends as it ends: the digest of the outputs it returned. */
+interface Mark {
+  d: string;
+  p?: number;
+}
+
+type Line = Entry | Mark;
+
+const isEntry = (line: Line): line is Entry => "o" in line;
+
+/**
+ * Appends `line` to the journal of `key`, opened for this line alone (no descriptor outlives the
+ * call) and written with one write(2): a process killed right after it still leaves the line on
+ * disk. False when there is no journal to write to (said once).
+ */
+function append(key: string, line: Line): boolean {
+  const path = journalPath(key, false);
+  if (!path) return false;
+  const fd = openTrusted(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+  if (fd === undefined) return false;
+  journals().files.add(basename(path));
+  try {
+    writeSync(fd, `${JSON.stringify(line)}\n`);
+    return true;
+  } catch (error) {
+    // A full disk: the writes go on as they would without a journal, said once.
+    void distrust(path, `cannot be written (${String(error)})`);
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Every whole line of the journal at `path` (a line cut short by a kill is skipped). */
@@ -119,10 +184,11 @@ function readLines(path: string): Line[] {
   try {
     return readFileSync(fd, "utf8")
       .split("\n")
-      .flatMap((text) => {
+      .flatMap((text): Line[] => {
         try {
-          const line = JSON.parse(text) as Partial<Line>;
-          return typeof line.o === "string" && (typeof line.v === "string" || line.secret === true) ? [line as Line] : [];
+          const line = JSON.parse(text) as Partial<Entry & Mark>;
+          if (typeof line.d === "string") return [line as Mark];
+          return typeof line.o === "string" && (typeof line.v === "string" || line.secret === true) ? [line as Entry] : [];
         } catch {
           return [];
         }
@@ -136,7 +202,7 @@ function readLines(path: string): Line[] {
 function readJournal(path: string): Map<string, { original: string } | { secret: true }> {
   const journaled = new Map<string, { original: string } | { secret: true }>();
   for (const line of readLines(path)) {
-    if (journaled.has(line.o) || line.p === process.pid) continue;
+    if (!isEntry(line) || journaled.has(line.o) || line.p === process.pid) continue;
     journaled.set(line.o, line.v === undefined ? { secret: true } : { original: line.v });
   }
   return journaled;
@@ -144,40 +210,76 @@ function readJournal(path: string): Map<string, { original: string } | { secret:
 
 /** Drops the lines of objects the state given to the provider records (`recorded`), or the whole journal with `recorded` undefined (the resource is deleted). */
 export function dropRecorded(key: string, recorded?: (object: string) => boolean): void {
+  keeping(key, (lines) => (recorded ? lines.filter((line) => !isEntry(line) || !recorded(line.o)) : []));
+}
+
+/**
+ * Drops the lines a state given to the provider (`state`, a resource's outputs as a create or
+ * update of it returned them) has made needless: those written up to the call that returned
+ * exactly these outputs, whose originals the state now records. Called with every state the
+ * engine hands over (diff, read, update); costs nothing for a resource with no journal.
+ */
+export function settleJournal(key: string, state: Readonly<Record<string, unknown>>): void {
+  keeping(key, (lines) => {
+    const digest = digestOf(state);
+    const at = lines.findLastIndex((line) => !isEntry(line) && line.d === digest);
+    return at < 0 ? lines : lines.slice(at + 1);
+  });
+}
+
+/** Rewrites the journal of `key` (when it has one) with the lines `keep` keeps of it; removed when no original is left in it. */
+function keeping(key: string, keep: (lines: Line[]) => Line[]): void {
+  const path = journalPath(key, true);
+  if (!path) return;
   try {
-    dropLines(key, recorded);
+    const lines = readLines(path);
+    const kept = keep(lines);
+    if (kept.length === lines.length) return;
+    if (!kept.some(isEntry)) {
+      rmSync(path, { force: true });
+      journals().files.delete(basename(path));
+      return;
+    }
+    const next = `${path}.${process.pid}`;
+    const fd = openSync(next, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, kept.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(next, path);
   } catch (error) {
     // Housekeeping: a line left behind costs nothing but a note at a later recovery.
     void notifyOnce(`journal:drop`, "warning", `pulumi-semgrep could not update its journal of originals: ${String(error)}`);
   }
 }
 
-function dropLines(key: string, recorded?: (object: string) => boolean): void {
-  const dir = journalDir();
-  if (!dir) return;
-  const path = fileOf(dir, key);
-  if (!recorded) return rmSync(path, { force: true });
-  const lines = readLines(path);
-  const kept = lines.filter((line) => !recorded(line.o));
-  if (kept.length === lines.length) return;
-  if (!kept.length) return rmSync(path, { force: true });
-  const next = `${path}.${process.pid}`;
-  const fd = openSync(next, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, kept.map((line) => `${JSON.stringify(line)}\n`).join(""));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(next, path);
+/** A digest of a resource's outputs, the same for the outputs a call returned and the state the engine recorded of them (keys in any order, undefined left out). */
+function digestOf(outputs: Readonly<Record<string, unknown>>): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === "object"
+        ? Object.fromEntries(
+            Object.entries(value)
+              .filter(([, v]) => v !== undefined)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, v]) => [k, canonical(v)]),
+          )
+        : value;
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(outputs)))
+    .digest("hex")
+    .slice(0, 32);
 }
 
 /**
  * The journal of the resource whose create or update is under way (the dispatcher runs each in
- * {@link journaling}), for the kinds whose fields the runtime applies (fields.ts planApply): a
- * field's original goes to it before the write that replaces it, and a field a later create or
- * update finds as declared takes its original from it when a killed run of the same resource
- * wrote it. One file per resource (its kind, name, parent and identity inputs), one object per
- * field, the original as JSON; a secret field's original is not written (`secret` only).
+ * {@link journaling}): a value's original goes to it before the write that replaces it, and a
+ * value a later create or update finds as declared takes its original from it when a killed run
+ * of the same resource wrote it. One file per resource (its kind, name, parent and identity
+ * inputs); a kind names its objects (a field, a rule, a digest of a tag), the original as JSON
+ * for the fields the runtime applies (fields.ts planApply). A secret's original is not written.
  */
 interface CallJournal {
   key: string;
@@ -185,8 +287,6 @@ interface CallJournal {
   secret: readonly string[];
   /** What killed runs of this resource wrote, read once per call. */
   journaled?: Journaled;
-  /** Whether the call journaled an original (it was about to write). */
-  wrote?: boolean;
   /** The fields whose originals came from the journal (said once the call ends), and those it could not restore (secret). */
   restored: Map<string, unknown>;
   lostSecret: string[];
@@ -200,23 +300,38 @@ export function resourceJournalKey(kind: string, name: string, parent: string | 
 }
 
 /**
- * Runs a create or update of the resource `key` names with its journal at hand (planApply's
- * {@link journalBefore} and {@link journaledOriginal}); then drops the journal when the call
- * succeeded uninterrupted (its outputs record every original) and says which originals came from it.
+ * Runs a create or update of the resource `key` names with its journal at hand ({@link callJournal},
+ * planApply's {@link journalBefore} and {@link journaledOriginal}); then, when the resource has a
+ * journal, marks the outputs the call returned (`outputsOf`; a partial state's too), whose state
+ * makes the lines so far needless (settleJournal), and says which originals came from it.
  */
 export async function journaling<T>(
   key: string,
   secret: readonly string[],
   work: () => Promise<T>,
+  outputsOf: (result: T) => Readonly<Record<string, unknown>> | undefined,
   say: (restored: ReadonlyMap<string, unknown>, lostSecret: readonly string[]) => Promise<void>,
 ): Promise<T> {
   const call: CallJournal = { key, secret, restored: new Map(), lostSecret: [] };
-  const result = await calls.run(call, work);
-  // Ended after a cancel, a signal or the engine's end, its answer may reach no state (a create the
-  // engine no longer waits for): the journal stays until a later call of the resource ends whole.
-  if (!interruption() && (!call.wrote || (await engineReachable()))) dropRecorded(key);
+  const mark = (outputs: Readonly<Record<string, unknown>> | undefined) => {
+    if (outputs && journalPath(key, true)) append(key, { d: digestOf(outputs), p: process.pid });
+  };
+  let result: T;
+  try {
+    result = await calls.run(call, work);
+  } catch (error) {
+    mark([...causeChain(error)].find((e): e is PartiallyApplied => e instanceof PartiallyApplied)?.outs);
+    throw error;
+  }
+  mark(outputsOf(result));
   if (call.restored.size || call.lostSecret.length) await say(call.restored, call.lostSecret);
   return result;
+}
+
+/** The journal of the resource whose create or update is under way, for a kind that journals objects of its own (a rule of a policy); undefined outside one. */
+export function callJournal(): ReturnType<typeof openJournal> | undefined {
+  const call = calls.getStore();
+  return call && openJournal(call.key);
 }
 
 const isSecretField = (call: CallJournal, field: string) => call.secret.includes(field.split(".")[0]!);
@@ -232,7 +347,6 @@ export function journalBefore(originals: Readonly<Record<string, unknown>>, secr
   const journal = openJournal(call.key);
   for (const [field, original] of Object.entries(originals)) {
     if (original === undefined) continue;
-    call.wrote = true;
     journal.before(field, (secret ?? isSecretField(call, field)) ? undefined : JSON.stringify(original));
   }
 }
