@@ -7,10 +7,11 @@ import { type Checked, declaredOutputs, type Handler, type Outputs } from "../ru
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
 import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
-import { checkOwned, diffManaged, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
+import { noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
+import { projectFieldMethods } from "./project-fields";
 import { projectOf } from "./project-index";
-import { createOnProject, liveManagedScans, projectObject, projectSubject, readProject } from "./projects";
+import { liveManagedScans, projectObject, projectSubject } from "./projects";
 import type { CallContext } from "../runtime/call-context";
 
 const KIND = "ManagedScan";
@@ -68,31 +69,12 @@ async function apply(
 }
 
 export const managedScan: Handler<Kind> = {
-  /** What a ManagedScan in this state recorded as each toggle's original (`null` for none). */
-  recorded: (outputs) => MANAGED.recorded(outputs),
-
-  check: (_olds, news, ctx) =>
-    checkOwned(KIND, ctx, news, (declared) =>
-      known(declared.deploymentSlug, declared.projectName) ? MANAGED.declared(declared).map((t) => claimOf(ctx, declared, t)) : [],
-    ),
-
-  diff: async (_id, olds, news, ctx) =>
-    // A toggle the program no longer declares is no longer managed: its original leaves the state.
-    diffManaged(ctx, olds, news, projectObject(news)),
-
-  create: (declared, ctx) =>
-    createOnProject(KIND, declared, (project) => apply(ctx, declared, liveOf(project), { managed: [], originals: {} })),
-
-  read: (id, props) =>
-    readProject(KIND, id, props, (project) => {
-      const live = liveOf(project);
-      return { props: { ...props, ...live }, inputs: MANAGED.refreshedInputs(props, live) };
-    }),
-
-  update: (_id, olds, declared, ctx) =>
-    about(projectSubject(KIND, declared), async () => {
-      return { outs: await apply(ctx, declared, olds, MANAGED.before(olds)) };
-    }),
+  ...projectFieldMethods<Kind>({
+    kind: KIND,
+    claims: (ctx, declared) => MANAGED.declared(declared).map((t) => claimOf(ctx, declared, t)),
+    live: liveOf,
+    apply,
+  }),
 
   delete: (_id, props, ctx) =>
     about(projectSubject(KIND, props), async () => {

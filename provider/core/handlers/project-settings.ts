@@ -10,20 +10,12 @@ import { type FieldToApply, fieldsToUndo, planApply, planUndo } from "../runtime
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
-import { checkOwned, diffManaged, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
+import { known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import { type Claim, holderOf } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
+import { projectFieldMethods } from "./project-fields";
 import { projectOf } from "./project-index";
-import {
-  createOnProject,
-  keptProjectOutputs,
-  projectObject,
-  projectOutputs,
-  projectSubject,
-  heldTags,
-  readProject,
-  tagClaim,
-} from "./projects";
+import { keptProjectOutputs, projectObject, projectOutputs, projectSubject, heldTags, tagClaim } from "./projects";
 
 const KIND = "ProjectSettings";
 
@@ -42,9 +34,6 @@ function same(field: string, a: unknown, b: unknown): boolean {
   if (field === "primaryBranch") return a === b;
   return (a as { enabled?: boolean } | undefined)?.enabled === (b as { enabled?: boolean } | undefined)?.enabled;
 }
-
-/** What a ProjectSettings in this state recorded as each managed field's original (`null` for none), by claim field. */
-const recorded = (outputs: Props) => MANAGED.recorded(outputs, claimField);
 
 /** A field as claims name it: a toggle by its short name, as ManagedScan declares it. */
 const claimField = (field: string) => field.replace("managedScanConfig.", "");
@@ -159,27 +148,7 @@ async function undoTagsBesideProjectTags(ctx: CallContext, props: Props, origina
 }
 
 export const projectSettings: Handler<Kind> = {
-  recorded,
-
-  check: (_olds, news, ctx) => checkOwned(KIND, ctx, news, (declared) => claimsOf(ctx, declared)),
-
-  diff: async (_id, olds, news, ctx) =>
-    // A field the program no longer declares is no longer managed: its original leaves the state.
-    diffManaged(ctx, olds, news, projectObject(news)),
-
-  create: (declared, ctx) =>
-    createOnProject(KIND, declared, (project) => apply(ctx, declared, projectOutputs(project), { managed: [], originals: {} })),
-
-  read: (id, props) =>
-    readProject(KIND, id, props, (project) => {
-      const live = { ...props, ...projectOutputs(project) };
-      return { props: live, inputs: MANAGED.refreshedInputs(props, live) };
-    }),
-
-  update: (_id, olds, declared, ctx) =>
-    about(projectSubject(KIND, declared), async () => {
-      return { outs: await apply(ctx, declared, olds, MANAGED.before(olds)) };
-    }),
+  ...projectFieldMethods<Kind>({ kind: KIND, claims: claimsOf, live: projectOutputs, apply, claimField }),
 
   delete: (_id, props, ctx) =>
     about(projectSubject(KIND, props), async () => {
