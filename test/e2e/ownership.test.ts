@@ -5,6 +5,8 @@
  * field (issue 8, cases 1 to 5). After each, the service is as the program declares, a refreshed
  * preview shows no change, and no original in state is one this stack wrote.
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID } from "../../provider/emulator";
 import { useEmulators } from "../support/emulator";
@@ -108,6 +110,8 @@ new semgrep.PolicyRuleMode("block-eval", { ...${rule}, mode: "MODE_BLOCK" });`),
     );
     await workspace.run(["up", "--yes", "--skip-preview"]);
     await workspace.run(["state", "delete", urnOf("PolicyRuleMode", "block-eval"), "--yes"]);
+    // On another machine: here, the journal would still hold what the first create replaced (journal-until-recorded.test.ts).
+    rmSync(join(workspace.env.XDG_STATE_HOME!, "pulumi-semgrep"), { recursive: true, force: true });
     const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
     expect(up).toMatch(
       /PolicyRuleMode "block-eval": the mode of rule .* was already as declared, so there is nothing to put back on delete \(originalMode stays unset\)\. If this stack set it \(in an interrupted `pulumi up`, before `pulumi state delete`.*this resource cannot know what was there before/,
