@@ -11,7 +11,7 @@ import { checkOwned, diffManaged, known, noteFieldsFoundAsDeclared } from "../ru
 import type { Claim } from "../runtime/ownership";
 import { projectOf } from "./project-index";
 import { createOnProject, liveManagedScans, projectObject, projectSubject, readProject } from "./projects";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 
 const KIND = "ManagedScan";
 type Kind = typeof managedScanKind;
@@ -30,9 +30,13 @@ function toRequest(toggles: Toggles): ManagedScanRequest {
 const liveOf = (project: Project): Pick<Outputs<Kind>, Toggle | "projectId"> => ({ ...liveManagedScans(project), projectId: project.id });
 const enabled = (value: unknown) => (value as { enabled?: boolean } | undefined)?.enabled;
 const sameToggle = (a: unknown, b: unknown) => enabled(a) === enabled(b);
-function claimOf(ctx: CallContext, props: Props, toggle: string): Claim {
-  return { object: projectObject(props), field: toggle, value: props[toggle], secret: ctx.secret(toggle) };
+function claimOf(secrecy: Secrecy, props: Props, toggle: string): Claim {
+  return { object: projectObject(props), field: toggle, value: props[toggle], secret: secrecy.secret(toggle) };
 }
+
+/** What a ManagedScan declares: each toggle it sets. */
+const claimsOf = (secrecy: Secrecy, declared: Props): Claim[] =>
+  known(declared.deploymentSlug, declared.projectName) ? MANAGED.declared(declared).map((t) => claimOf(secrecy, declared, t)) : [];
 
 /**
  * Applies the declared toggles to a project whose last known values are `live`; the first write
@@ -71,10 +75,9 @@ export const managedScan: Handler<Kind> = {
   /** What a ManagedScan in this state recorded as each toggle's original (`null` for none). */
   recorded: (outputs) => MANAGED.recorded(outputs),
 
-  check: (_olds, news, ctx) =>
-    checkOwned(KIND, ctx, news, (declared) =>
-      known(declared.deploymentSlug, declared.projectName) ? MANAGED.declared(declared).map((t) => claimOf(ctx, declared, t)) : [],
-    ),
+  claims: (declared, secrecy) => claimsOf(secrecy, declared),
+
+  check: (_olds, news, ctx) => checkOwned(KIND, ctx, news, (declared) => claimsOf(ctx, declared)),
 
   diff: async (_id, olds, news, ctx) =>
     // A toggle the program no longer declares is no longer managed: its original leaves the state.
