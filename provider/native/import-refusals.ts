@@ -128,7 +128,7 @@ function refusalOf(self: Owner, conflicts: readonly ClaimConflict[]): string {
     const what = secret
       ? `${group.length === 1 ? "a field" : `${group.length} fields`} of an object it reads ([secret])`
       : someOf(
-          group.map((c) => `${c.claim.field} of ${c.claim.object}`),
+          group.map((c) => `the ${c.claim.field} of ${c.claim.object}`),
           5,
         );
     const bySelector = group.every((c) => c.otherProperty === "select")
@@ -138,9 +138,16 @@ function refusalOf(self: Owner, conflicts: readonly ClaimConflict[]): string {
   });
   const them = conflicts.length === 1 ? "it" : "them";
   const ways = [...byOther.values()].map((group) => wayOut(group[0]!.other, group[0]!.otherProperty, them));
-  const own = [...new Set(conflicts.map((c) => c.claim.property ?? c.claim.field))].filter((input) => optional(self.kind, input));
-  const instead = own.length
-    ? ` Or declare ${name} in the program instead of importing it, without ${own.map((i) => `\`${i}\``).join(" and ")} (creating it takes the object over, recording what it finds).`
+  const own = [...new Set(conflicts.map((c) => c.claim.property ?? c.claim.field))];
+  // A whole input the kind may go without (`tags`), or entries of one (rules of `modes`): else only the other way.
+  const wholes = own.filter((input) => conflicts.some((c) => (c.claim.property ?? c.claim.field) === input && c.claim.field === input));
+  const leftOut = own.every((input) => optional(self.kind, input))
+    ? wholes.length === own.length
+      ? `without ${own.map((i) => `\`${i}\``).join(" and ")}`
+      : `leaving ${them} out of ${own.map((i) => `\`${i}\``).join(" and ")}`
+    : undefined;
+  const instead = leftOut
+    ? ` Or declare ${name} in the program instead of importing it, ${leftOut} (creating it takes the object over, recording what it finds).`
     : ` Or leave ${them} to the resource${byOther.size === 1 ? "" : "s"} of this stack that declare${byOther.size === 1 ? "s" : ""} ${them}.`;
   return (
     `${name} is not imported: an import declares every value the object holds, so it would declare ${clauses.map((c) => c.text).join("; and ")}. ` +
@@ -169,12 +176,17 @@ export async function importRefusal(kind: ResourceKind, urn: string, inputs: Pro
     unchecked(`could not read the stack's state to check this import against its resources: ${state.error}`);
     return undefined;
   }
+  return refusalAgainst(kind, urn, inputs, state.resources);
+}
+
+/** Why importing `urn` (a `kind` declaring `inputs`) into a stack whose exported state holds `resources` is refused, or undefined. */
+export async function refusalAgainst(kind: ResourceKind, urn: string, inputs: Props, resources: readonly StateResource[]) {
   const name = urn.split("::").at(-1) ?? urn;
-  const precise = REFUSALS[kind]?.(name, inputs, state.resources);
+  const precise = REFUSALS[kind]?.(name, inputs, resources);
   if (precise) return precise;
   const identity = identityFromUrn(urn, []);
   const self: Owner = { kind, name: identity.name!, ...(identity.parent ? { parent: identity.parent } : {}) };
-  const stack = state.resources.flatMap((resource) => stackResourceOf(resource) ?? []);
+  const stack = resources.flatMap((resource) => stackResourceOf(resource) ?? []);
   const conflicts = await conflictsWithStack({ owner: self, inputs }, stack);
   return conflicts.length ? refusalOf(self, conflicts) : undefined;
 }
