@@ -109,9 +109,10 @@ const optional = (kind: string, input: string) =>
   ]?.schema.safeParse(undefined).success ?? false;
 
 /** How `other` stops declaring what it shares with the import, by the input that declares it. */
-function wayOut(other: Owner, property: string, them: string): string {
+function wayOut({ other, otherProperty: property, otherEntry }: ClaimConflict, them: string): string {
   const named = ownerName(other);
   if (property === "select") return `leave ${them} out of the select of ${named} with \`select.exclude\``;
+  if (optional(other.kind, property) && otherEntry) return `leave ${them} out of the \`${property}\` of ${named}`;
   if (optional(other.kind, property)) return `remove \`${property}\` from ${named} (the values stay as they are)`;
   if (KINDS[other.kind as ResourceKind]?.inputs && "restoreOnDelete" in KINDS[other.kind as ResourceKind].inputs)
     return `give ${named} \`restoreOnDelete: false\` for one \`pulumi up\`, then remove it from the program (the values stay as they are)`;
@@ -137,7 +138,7 @@ function refusalOf(self: Owner, conflicts: readonly ClaimConflict[]): string {
     return { text: `${what}, which ${other} of this stack declares too${bySelector}`, group };
   });
   const them = conflicts.length === 1 ? "it" : "them";
-  const ways = [...byOther.values()].map((group) => wayOut(group[0]!.other, group[0]!.otherProperty, them));
+  const ways = [...byOther.values()].map((group) => wayOut(group[0]!, group.length === 1 ? "it" : "them"));
   const own = [...new Set(conflicts.map((c) => c.claim.property ?? c.claim.field))];
   // A whole input the kind may go without (`tags`), or entries of one (rules of `modes`): else only the other way.
   const wholes = own.filter((input) => conflicts.some((c) => (c.claim.property ?? c.claim.field) === input && c.claim.field === input));

@@ -76,6 +76,14 @@ describe("an import checked against the claims of the stack's resources", () => 
     // Its mode is required: the way out is to let it go without putting its rule back.
     expect(why).toContain('give PolicyRuleMode "block-eval" `restoreOnDelete: false` for one `pulumi up`, then remove it from the program');
     expect(await refusal("PolicyRuleModes", "all", imported, [selector])).toContain('(the select of PolicyRuleModes "high" matches them)');
+    const explicit = inState("PolicyRuleModes", "explicit", {
+      deploymentId: "1",
+      policyId: SAST_POLICY_ID,
+      modes: { [EVAL]: "MODE_BLOCK" },
+    });
+    expect(await refusal("PolicyRuleModes", "all", imported, [explicit])).toContain(
+      'first leave it out of the `modes` of PolicyRuleModes "explicit"',
+    );
     expect(why).toContain('Or declare PolicyRuleModes "all" in the program instead of importing it, leaving it out of `modes`');
     // Any kind that declares its claims is checked: a RemediationPolicy of a slug the stack manages.
     const policy = { deploymentId: "1", slug: "block-critical" };

@@ -31,6 +31,8 @@ export interface ClaimConflict {
   other: Owner;
   /** The input of `other` that declares it (`select` where its selector matches a rule). */
   otherProperty: string;
+  /** `other` declares it as an entry of that input (a rule of `modes`), not as the whole input. */
+  otherEntry: boolean;
   /** Either claim is a secret of the program: messages name neither the field nor the object. */
   secret: boolean;
 }
@@ -64,6 +66,7 @@ export async function conflictsWithStack(
       claim,
       other,
       otherProperty: otherClaim.property ?? otherClaim.field,
+      otherEntry: (otherClaim.property ?? otherClaim.field) !== otherClaim.field,
       secret: !!claim.secret || !!otherClaim.secret,
     }));
   const declared = handler.rules?.(resource.inputs);
@@ -77,7 +80,7 @@ export async function conflictsWithStack(
     // Declared explicitly on both sides, the rule is a claim conflict already (above).
     if (conflicts.some((c) => c.claim.object === object && sameOwner(c.other, overlap.other))) continue;
     // A selector in exported state is known only when it is not a secret: then it is no secret here.
-    conflicts.push({ claim: { object, field: "mode" }, other: overlap.other, otherProperty: "select", secret: false });
+    conflicts.push({ claim: { object, field: "mode" }, other: overlap.other, otherProperty: "select", otherEntry: true, secret: false });
   }
   return conflicts;
 }
