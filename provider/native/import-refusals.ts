@@ -177,17 +177,31 @@ export async function importRefusal(kind: ResourceKind, urn: string, inputs: Pro
     unchecked(`could not read the stack's state to check this import against its resources: ${state.error}`);
     return undefined;
   }
-  return refusalAgainst(kind, urn, inputs, state.resources);
+  return refusalAgainst(kind, urn, inputs, state.resources, unchecked);
 }
 
 /** Why importing `urn` (a `kind` declaring `inputs`) into a stack whose exported state holds `resources` is refused, or undefined. */
-export async function refusalAgainst(kind: ResourceKind, urn: string, inputs: Props, resources: readonly StateResource[]) {
+export async function refusalAgainst(
+  kind: ResourceKind,
+  urn: string,
+  inputs: Props,
+  resources: readonly StateResource[],
+  unchecked: (why: string) => void = () => {},
+) {
   const name = urn.split("::").at(-1) ?? urn;
   const precise = REFUSALS[kind]?.(name, inputs, resources);
   if (precise) return precise;
   const identity = identityFromUrn(urn, []);
   const self: Owner = { kind, name: identity.name!, ...(identity.parent ? { parent: identity.parent } : {}) };
   const stack = resources.flatMap((resource) => stackResourceOf(resource) ?? []);
-  const conflicts = await conflictsWithStack({ owner: self, inputs }, stack);
-  return conflicts.length ? refusalOf(self, conflicts) : undefined;
+  const { conflicts, unchecked: hidden } = await conflictsWithStack({ owner: self, inputs }, stack);
+  if (conflicts.length) return refusalOf(self, conflicts);
+  if (hidden.length)
+    unchecked(
+      `could not check this import against ${someOf(hidden.map(ownerName), 5)} of this stack: the state holds the inputs ` +
+        `that say what ${hidden.length === 1 ? "it declares" : "they declare"} encrypted (secrets). If the import declares what ` +
+        `${hidden.length === 1 ? "it declares" : "one of them declares"}, the next preview fails naming both: then ` +
+        "`pulumi state unprotect <urn>` and `pulumi state delete <urn>` take the import out (nothing is written to Semgrep).",
+    );
+  return undefined;
 }

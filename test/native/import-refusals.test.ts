@@ -134,6 +134,22 @@ describe("an import checked against the claims of the stack's resources", () => 
     expect(why).not.toContain("project acme/web-app");
   });
 
+  it("lets an import land, with a warning naming it, beside a resource all of whose claims hang on secrets of the state", async () => {
+    await policyRules("1", SAST_POLICY_ID);
+    const secretModes = inState("PolicyRuleModes", "secret-modes", { deploymentId: "1", policyId: SAST_POLICY_ID, modes: ciphertext });
+    const warnings: string[] = [];
+    const imported = { ...evalRule, mode: "MODE_COMMENT" };
+    const why = await refusalAgainst("PolicyRuleMode", urnOf("PolicyRuleMode", "imported-eval"), imported, [secretModes, selector], (w) =>
+      warnings.push(w),
+    );
+    expect(why).toContain('which PolicyRuleModes "high" of this stack declares too'); // a conflict it can see still refuses
+    expect(
+      await refusalAgainst("PolicyRuleMode", urnOf("PolicyRuleMode", "x"), imported, [secretModes], (w) => warnings.push(w)),
+    ).toBeUndefined();
+    expect(warnings).toEqual([expect.stringContaining('could not check this import against PolicyRuleModes "secret-modes" of this stack')]);
+    expect(warnings.join("\n")).not.toContain(EVAL);
+  });
+
   it("lets an import land beside resources that share nothing with it, or share what may be shared, and leaves the process's claims alone", async () => {
     const otherProject = inState("ProjectSettings", "docs", { deploymentSlug: "acme", projectName: "acme/docs-site", tags: ["x"] });
     expect(await refusal("ProjectSettings", "imported-web", importedSettings, [otherProject])).toBeUndefined();

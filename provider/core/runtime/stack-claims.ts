@@ -41,23 +41,28 @@ const secrecyOf = (secretInputs: readonly string[]): Secrecy => ({ secret: (inpu
 
 /**
  * What `resource` (not yet in the stack, its inputs as it would declare them; none secret) would
- * declare that a resource of `stack` declares already. Reads nothing, except the listing of a
+ * declare that a resource of `stack` declares already, and the resources of `stack` it could not
+ * be checked against (all they declare hangs on inputs the state holds encrypted). Reads nothing, except the listing of a
  * policy where a selector meets the new resource's rules: a rule-mode import has just listed it
  * (rule-index.ts shares the listing), so that costs no request either.
  */
 export async function conflictsWithStack(
   resource: { owner: Owner; inputs: Props },
   stack: readonly StackResource[],
-): Promise<ClaimConflict[]> {
+): Promise<{ conflicts: ClaimConflict[]; unchecked: Owner[] }> {
   const claims = new ClaimSpace();
   const rules = new RuleDeclarations();
+  const unchecked: Owner[] = [];
   for (const held of stack) {
     const handler = handlers[held.owner.kind as ResourceKind];
-    if (!handler) continue;
-    const secrecy = secrecyOf(held.secretInputs);
-    claims.declare(held.owner, handler.claims?.(held.inputs, secrecy) ?? []);
+    if (!handler?.claims) continue;
+    const made = handler.claims(held.inputs, secrecyOf(held.secretInputs));
+    claims.declare(held.owner, made);
     const declared = handler.rules?.(held.inputs);
     if (declared) rules.declare(held.owner, declared);
+    // Nothing known of what it declares, and secrets in its inputs: they may name the objects (a rule path, a project).
+    const declaresNothing = !made.length && !declared?.select && !declared?.explicit.length;
+    if (declaresNothing && held.secretInputs.length) unchecked.push(held.owner);
   }
   const handler = handlers[resource.owner.kind as ResourceKind];
   const conflicts: ClaimConflict[] = claims
@@ -70,9 +75,9 @@ export async function conflictsWithStack(
       secret: !!claim.secret || !!otherClaim.secret,
     }));
   const declared = handler.rules?.(resource.inputs);
-  if (!declared) return conflicts;
+  if (!declared) return { conflicts, unchecked };
   rules.declare(resource.owner, declared);
-  if (!rules.mayOverlap(resource.owner)) return conflicts;
+  if (!rules.mayOverlap(resource.owner)) return { conflicts, unchecked };
   // A selector's rules are known only from the policy's listing (rule-selectors.ts).
   const listing = await policyRules(declared.deploymentId, declared.policyId);
   for (const overlap of rules.overlapsOf(resource.owner, listing)) {
@@ -82,5 +87,5 @@ export async function conflictsWithStack(
     // A selector in exported state is known only when it is not a secret: then it is no secret here.
     conflicts.push({ claim: { object, field: "mode" }, other: overlap.other, otherProperty: "select", otherEntry: true, secret: false });
   }
-  return conflicts;
+  return { conflicts, unchecked };
 }
