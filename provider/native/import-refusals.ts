@@ -1,18 +1,25 @@
 /**
  * Imports refused before they land. `pulumi import` runs no program: the plugin sees the imported
- * resource alone, so a conflict with a resource the stack already holds (a DetectionPolicy that
- * declares the whole `exceptions` list, beside a DetectionPolicyException that would manage one
- * entry of it) would only show at the next preview, after the import recorded the resource as
- * protected, and the user would have to take it out of the state by hand. The stack's state says
- * what the stack declares: read with `pulumi stack export`, as the policy pack reads it. The same
- * conflict the other way: a DetectionPolicy's import declares the whole live list, and a
- * DetectionPolicyException of the stack already declares an entry of it.
+ * resource alone, so a conflict with a resource the stack already holds would only show at the
+ * next preview, after the import recorded the resource as protected, and the user would have to
+ * take it out of the state by hand. The stack's state says what the stack declares: read with
+ * `pulumi stack export`, as the policy pack reads it. The import's claims are checked against
+ * those of the stack's resources, each kind's as its own `check` makes them
+ * (core/runtime/stack-claims.ts): a PolicyRuleMode whose rule a selector of the stack matches, a
+ * ProjectSettings (whose import declares the whole tag list) beside a ProjectTags, and the
+ * reverse of each. A DetectionPolicy and its exceptions keep their own, more precise, text.
  */
-import type { ResourceKind } from "../core/kinds";
+import { KINDS, type ResourceKind } from "../core/kinds";
 import { exceptionKey, keyString, keyText } from "../core/kinds/detection-exceptions";
 import { detectionObject } from "../core/handlers/detection-bundles";
+import { UNKNOWN } from "../core/runtime/check";
+import { someOf } from "../core/runtime/notices";
+import { type Owner, ownerName } from "../core/runtime/ownership";
+import { identityOf, secretInputsOf, withoutMeta, withoutPlaceholders } from "../core/runtime/resource-meta";
+import { type ClaimConflict, conflictsWithStack, type StackResource } from "../core/runtime/stack-claims";
 import { exportState, isSecretValue, type StackState, type StateResource } from "../policy-pack/stack-state";
 import { kindOf } from "../policy-pack/resources";
+import { identityFromUrn } from "./context";
 
 type Props = Record<string, unknown>;
 
@@ -67,6 +74,89 @@ const REFUSALS: Partial<Record<ResourceKind, Refusal>> = {
   },
 };
 
+/** A value of the exported state with every secret (ciphertext) in it made a value not known: it makes no claim of its own. */
+const withoutCiphertext = (value: unknown): unknown =>
+  isSecretValue(value)
+    ? UNKNOWN
+    : Array.isArray(value)
+      ? value.map(withoutCiphertext)
+      : value && typeof value === "object"
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutCiphertext(v)]))
+        : value;
+
+const holdsSecret = (value: unknown): boolean =>
+  isSecretValue(value) || (!!value && typeof value === "object" && Object.values(value).some(holdsSecret));
+
+/** A resource of this package in the exported state, as its claims see it; undefined for any other, or one pending deletion. */
+function stackResourceOf(resource: StateResource & { delete?: boolean }): StackResource | undefined {
+  const kind = kindOf(resource.type);
+  if (!kind || resource.delete) return undefined;
+  const stored = resource.inputs ?? {};
+  // The dynamic classes keep their name, parent and secret inputs beside the inputs (resource-meta.ts).
+  const meta = identityOf(stored);
+  const inputs = withoutPlaceholders(kind, withoutMeta(stored));
+  delete inputs.__provider;
+  const secretInputs = [...new Set([...secretInputsOf(stored), ...Object.keys(inputs).filter((k) => holdsSecret(inputs[k]))])];
+  const identity = meta?.name !== undefined ? meta : identityFromUrn(resource.urn, []);
+  const owner: Owner = { kind, name: identity.name!, ...(identity.parent ? { parent: identity.parent } : {}) };
+  return { owner, inputs: withoutCiphertext(inputs) as Record<string, unknown>, secretInputs };
+}
+
+/** Whether `kind` may be declared without `input` (a required one cannot be dropped from it). */
+const optional = (kind: string, input: string) =>
+  (KINDS[kind as ResourceKind]?.inputs as Record<string, { schema: { safeParse(v: unknown): { success: boolean } } }> | undefined)?.[
+    input
+  ]?.schema.safeParse(undefined).success ?? false;
+
+/** How `other` stops declaring what it shares with the import, by the input that declares it. */
+function wayOut({ other, otherProperty: property, otherEntry }: ClaimConflict, them: string): string {
+  const named = ownerName(other);
+  if (property === "select") return `leave ${them} out of the select of ${named} with \`select.exclude\``;
+  if (optional(other.kind, property) && otherEntry) return `leave ${them} out of the \`${property}\` of ${named}`;
+  if (optional(other.kind, property)) return `remove \`${property}\` from ${named} (the values stay as they are)`;
+  if (KINDS[other.kind as ResourceKind]?.inputs && "restoreOnDelete" in KINDS[other.kind as ResourceKind].inputs)
+    return `give ${named} \`restoreOnDelete: false\` for one \`pulumi up\`, then remove it from the program (the values stay as they are)`;
+  return `remove ${named} from the program`;
+}
+
+/** The refusal of an import of `self` that would declare what each of `conflicts` names, grouped by the other resource. */
+function refusalOf(self: Owner, conflicts: readonly ClaimConflict[]): string {
+  const byOther = new Map<string, ClaimConflict[]>();
+  for (const conflict of conflicts) byOther.set(ownerName(conflict.other), [...(byOther.get(ownerName(conflict.other)) ?? []), conflict]);
+  const name = ownerName(self);
+  const clauses = [...byOther].map(([other, group]) => {
+    const secret = group.some((c) => c.secret);
+    const what = secret
+      ? `${group.length === 1 ? "a field" : `${group.length} fields`} of an object it reads ([secret])`
+      : someOf(
+          group.map((c) => `the ${c.claim.field} of ${c.claim.object}`),
+          5,
+        );
+    const bySelector = group.every((c) => c.otherProperty === "select")
+      ? ` (the select of ${other} matches ${group.length === 1 ? "it" : "them"})`
+      : "";
+    return { text: `${what}, which ${other} of this stack declares too${bySelector}`, group };
+  });
+  const them = conflicts.length === 1 ? "it" : "them";
+  const ways = [...byOther.values()].map((group) => wayOut(group[0]!, group.length === 1 ? "it" : "them"));
+  const own = [...new Set(conflicts.map((c) => c.claim.property ?? c.claim.field))];
+  // A whole input the kind may go without (`tags`), or entries of one (rules of `modes`): else only the other way.
+  const wholes = own.filter((input) => conflicts.some((c) => (c.claim.property ?? c.claim.field) === input && c.claim.field === input));
+  const leftOut = own.every((input) => optional(self.kind, input))
+    ? wholes.length === own.length
+      ? `without ${own.map((i) => `\`${i}\``).join(" and ")}`
+      : `leaving ${them} out of ${own.map((i) => `\`${i}\``).join(" and ")}`
+    : undefined;
+  const instead = leftOut
+    ? ` Or declare ${name} in the program instead of importing it, ${leftOut} (creating it takes the object over, recording what it finds).`
+    : ` Or leave ${them} to the resource${byOther.size === 1 ? "" : "s"} of this stack that declare${byOther.size === 1 ? "s" : ""} ${them}.`;
+  return (
+    `${name} is not imported: an import declares every value the object holds, so it would declare ${clauses.map((c) => c.text).join("; and ")}. ` +
+    "One field of an object is declared by one resource only: the two would overwrite each other, and the next preview would fail. " +
+    `To import it, first ${ways.join(", and ")}, and run \`pulumi up\`; then import it.${instead}`
+  );
+}
+
 const states = new Map<string, Promise<StackState>>();
 
 /** The stack of `urn` (`urn:pulumi:<stack>::<project>::…`), exported once per process. */
@@ -82,12 +172,36 @@ function stateOf(urn: string): Promise<StackState> {
  * `unchecked` is called with the reason when the stack's state cannot be read (the import goes on).
  */
 export async function importRefusal(kind: ResourceKind, urn: string, inputs: Props, unchecked: (why: string) => void) {
-  const refusal = REFUSALS[kind];
-  if (!refusal) return undefined;
   const state = await stateOf(urn);
   if ("error" in state) {
     unchecked(`could not read the stack's state to check this import against its resources: ${state.error}`);
     return undefined;
   }
-  return refusal(urn.split("::").at(-1) ?? urn, inputs, state.resources);
+  return refusalAgainst(kind, urn, inputs, state.resources, unchecked);
+}
+
+/** Why importing `urn` (a `kind` declaring `inputs`) into a stack whose exported state holds `resources` is refused, or undefined. */
+export async function refusalAgainst(
+  kind: ResourceKind,
+  urn: string,
+  inputs: Props,
+  resources: readonly StateResource[],
+  unchecked: (why: string) => void = () => {},
+) {
+  const name = urn.split("::").at(-1) ?? urn;
+  const precise = REFUSALS[kind]?.(name, inputs, resources);
+  if (precise) return precise;
+  const identity = identityFromUrn(urn, []);
+  const self: Owner = { kind, name: identity.name!, ...(identity.parent ? { parent: identity.parent } : {}) };
+  const stack = resources.flatMap((resource) => stackResourceOf(resource) ?? []);
+  const { conflicts, unchecked: hidden } = await conflictsWithStack({ owner: self, inputs }, stack);
+  if (conflicts.length) return refusalOf(self, conflicts);
+  if (hidden.length)
+    unchecked(
+      `could not check this import against ${someOf(hidden.map(ownerName), 5)} of this stack: the state holds the inputs ` +
+        `that say what ${hidden.length === 1 ? "it declares" : "they declare"} encrypted (secrets). If the import declares what ` +
+        `${hidden.length === 1 ? "it declares" : "one of them declares"}, the next preview fails naming both: then ` +
+        "`pulumi state unprotect <urn>` and `pulumi state delete <urn>` take the import out (nothing is written to Semgrep).",
+    );
+  return undefined;
 }

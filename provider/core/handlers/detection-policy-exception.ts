@@ -21,7 +21,7 @@ import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { managedFields } from "../runtime/managed";
 import { known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 
 const KIND = "DetectionPolicyException";
 type Kind = typeof detectionPolicyExceptionKind;
@@ -44,7 +44,7 @@ const exceptionField = (props: Props) => `exception ${keyText(keyOf(props))}`;
  * a conflict names `rule`, its value, where the engine would print none for `exceptions`, an
  * input this kind lacks), and this exception's type.
  */
-function claimsOf(ctx: CallContext, declared: Props): Claim[] {
+function claimsOf(secrecy: Secrecy, declared: Props): Claim[] {
   if (!known(declared.deploymentId, declared.product, declared.projectName ?? declared.projectTagName, declared.rule, declared.ruleType))
     return [];
   const object = detectionObject(declared.deploymentId, declared.product);
@@ -56,7 +56,7 @@ function claimsOf(ctx: CallContext, declared: Props): Claim[] {
       field: exceptionField(declared),
       property: "exceptionType",
       value: declared.exceptionType,
-      secret: ctx.secret("exceptionType"),
+      secret: secrecy.secret("exceptionType"),
     },
   ];
 }
@@ -127,6 +127,8 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { added: boole
 export const detectionPolicyException: Handler<Kind> = {
   /** What a DetectionPolicyException in this state recorded as its exception's original: ABSENT when it added it, `null` for none. */
   recorded: (props) => MANAGED.recorded(props, () => exceptionField(props)),
+
+  claims: (declared, secrecy) => claimsOf(secrecy, declared),
 
   // The service's verdict on the bundle with this exception (dry-run.ts).
   check: (_olds, news, ctx) =>

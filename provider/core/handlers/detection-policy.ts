@@ -3,7 +3,7 @@
  * one product's detection policy (Policies V2), each managed when declared. Writes go through
  * bundles.ts (read-modify-write with If-Match, serialized, retried on conflict).
  */
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import { type DetectionPolicyBundle, detectionBundleInput } from "../../client";
 import type { detectionPolicyKind } from "../kinds";
 import { sameExceptions } from "../kinds/detection-exceptions";
@@ -44,14 +44,18 @@ const endpointOf = (props: Props) => detectionEndpoint(String(props.deploymentId
 const MANAGED = managedFields(KIND);
 const managedFieldsOf = (props: Props) => MANAGED.managed(props) as DetectionField[];
 
-function claimOf(ctx: CallContext, props: Props, field: DetectionField): Claim {
+function claimOf(secrecy: Secrecy, props: Props, field: DetectionField): Claim {
   return {
     object: detectionObject(props.deploymentId, props.product),
     field,
     value: props[field],
-    secret: ctx.secret(field),
+    secret: secrecy.secret(field),
   };
 }
+
+/** What a DetectionPolicy declares: each of its fields it gives (the whole list). */
+const claimsOf = (secrecy: Secrecy, declared: Props): Claim[] =>
+  known(declared.deploymentId, declared.product) ? declaredFields(declared).map((field) => claimOf(secrecy, declared, field)) : [];
 
 /** A live list in the declared order when it holds the same items: reviewers compare it with the program. */
 function inDeclaredOrder<T>(field: DetectionField, live: T[], declared: unknown): T[] {
@@ -116,13 +120,14 @@ export const detectionPolicy: Handler<Kind> = {
   /** What a DetectionPolicy in this state recorded as each field's original (`null` for none). */
   recorded: (props) => MANAGED.recorded(props),
 
+  claims: (declared, secrecy) => claimsOf(secrecy, declared),
+
   check: (_olds, news, ctx) =>
     checkWithDryRun(
       KIND,
       ctx,
       news,
-      (declared) =>
-        known(declared.deploymentId, declared.product) ? declaredFields(declared).map((field) => claimOf(ctx, declared, field)) : [],
+      (declared) => claimsOf(ctx, declared),
       (declared) => dryRunFailures(ctx, declared),
     ),
 

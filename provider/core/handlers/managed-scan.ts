@@ -7,12 +7,12 @@ import { type Checked, declaredOutputs, type Handler, type Outputs } from "../ru
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
 import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
-import { noteFieldsFoundAsDeclared } from "../runtime/owned";
+import { known, noteFieldsFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { projectFieldMethods } from "./project-fields";
 import { projectOf } from "./project-index";
 import { liveManagedScans, projectObject, projectSubject } from "./projects";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 
 const KIND = "ManagedScan";
 type Kind = typeof managedScanKind;
@@ -31,9 +31,13 @@ function toRequest(toggles: Toggles): ManagedScanRequest {
 const liveOf = (project: Project): Pick<Outputs<Kind>, Toggle | "projectId"> => ({ ...liveManagedScans(project), projectId: project.id });
 const enabled = (value: unknown) => (value as { enabled?: boolean } | undefined)?.enabled;
 const sameToggle = (a: unknown, b: unknown) => enabled(a) === enabled(b);
-function claimOf(ctx: CallContext, props: Props, toggle: string): Claim {
-  return { object: projectObject(props), field: toggle, value: props[toggle], secret: ctx.secret(toggle) };
+function claimOf(secrecy: Secrecy, props: Props, toggle: string): Claim {
+  return { object: projectObject(props), field: toggle, value: props[toggle], secret: secrecy.secret(toggle) };
 }
+
+/** What a ManagedScan declares: each toggle it sets. */
+const claimsOf = (secrecy: Secrecy, declared: Props): Claim[] =>
+  known(declared.deploymentSlug, declared.projectName) ? MANAGED.declared(declared).map((t) => claimOf(secrecy, declared, t)) : [];
 
 /**
  * Applies the declared toggles to a project whose last known values are `live`; the first write
@@ -69,12 +73,7 @@ async function apply(
 }
 
 export const managedScan: Handler<Kind> = {
-  ...projectFieldMethods<Kind>({
-    kind: KIND,
-    claims: (ctx, declared) => MANAGED.declared(declared).map((t) => claimOf(ctx, declared, t)),
-    live: liveOf,
-    apply,
-  }),
+  ...projectFieldMethods<Kind>({ kind: KIND, claims: claimsOf, live: liveOf, apply }),
 
   delete: (_id, props, ctx) =>
     about(projectSubject(KIND, props), async () => {

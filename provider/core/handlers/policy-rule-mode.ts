@@ -11,9 +11,9 @@ import { managedFields } from "../runtime/managed";
 import { checkOwned, known, noteFoundAsDeclared, noteHandOver } from "../runtime/owned";
 import { type Claim, type Offer, ownerName } from "../runtime/ownership";
 import { notify } from "../runtime/notices";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import { findRule, ruleCount, writeRuleMode } from "./rule-index";
-import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
+import { declareRules, overlapFailures, type RuleSet, selectorTaking } from "./rule-selectors";
 
 const KIND = "PolicyRuleMode";
 type Kind = typeof policyRuleModeKind;
@@ -27,9 +27,15 @@ export const ruleObject = (props: Props) =>
   `rule ${String(props.rulePath)} in policy ${String(props.policyId)} (deployment ${String(props.deploymentId)})`;
 
 /** The one field a PolicyRuleMode declares: its rule's mode. */
-function modeClaim(ctx: CallContext, props: Props): Claim {
-  return { object: ruleObject(props), field: "mode", value: props.mode, secret: ctx.secret("mode") };
+function modeClaim(secrecy: Secrecy, props: Props): Claim {
+  return { object: ruleObject(props), field: "mode", value: props.mode, secret: secrecy.secret("mode") };
 }
+
+/** Its one rule, as the rule sets a selector may overlap (rule-selectors.ts). */
+const rulesOf = (declared: Props): RuleSet | undefined =>
+  known(declared.deploymentId, declared.policyId, declared.rulePath)
+    ? { deploymentId: String(declared.deploymentId), policyId: String(declared.policyId), explicit: [String(declared.rulePath)] }
+    : undefined;
 
 const subject = (props: Props) => `PolicyRuleMode ${String(props.rulePath)} in policy ${String(props.policyId)}`;
 
@@ -88,11 +94,15 @@ export const policyRuleMode: Handler<Kind> = {
   /** What a PolicyRuleMode in this state recorded as the mode's original (`null` for none). */
   recorded: (outputs) => MANAGED.recorded(outputs),
 
+  claims: (declared, secrecy) => (rulesOf(declared) ? [modeClaim(secrecy, declared)] : []),
+  rules: rulesOf,
+
   check: async (_olds, news, ctx) => {
     let registered: Inputs | undefined;
     const result = checkOwned(KIND, ctx, news, (declared) => {
-      if (!known(declared.deploymentId, declared.policyId, declared.rulePath)) return [];
-      if (ctx.owner) declareRules(ctx.owner, declared.deploymentId, declared.policyId, undefined, [declared.rulePath]);
+      const rules = rulesOf(declared);
+      if (!rules) return [];
+      if (ctx.owner) declareRules(ctx.owner, rules.deploymentId, rules.policyId, undefined, rules.explicit);
       registered = declared;
       return [modeClaim(ctx, declared)];
     });

@@ -18,10 +18,10 @@ import { callJournal } from "../runtime/journal";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, type HandOver, known, noteFoundAsDeclared, noteHandOver, warnAllHandedOver } from "../runtime/owned";
 import { type Claim, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "../runtime/ownership";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import { ruleObject, unlessMigrated } from "./policy-rule-mode";
 import { PartiallyApplied } from "../runtime/partial";
-import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
+import { declareRules, overlapFailures, type RuleSet, selectorTaking } from "./rule-selectors";
 import { warnIfSelectsNothing } from "./selector-reach";
 import { policyRules, writeRuleMode } from "./rule-index";
 
@@ -43,13 +43,32 @@ const secretModes = (ctx: CallContext, before = false) =>
   ["modes", "mode"].some((input) => (before ? ctx.wasSecret(input) : ctx.secret(input)));
 
 /** The claim on one rule's mode: the same a PolicyRuleMode of that rule makes, so that the two conflict. */
-const claimOn = (ctx: CallContext, props: Props, rulePath: string, mode: unknown): Claim => ({
+const claimOn = (secrecy: Secrecy, props: Props, rulePath: string, mode: unknown): Claim => ({
   object: ruleObject({ ...props, rulePath }),
   field: "mode",
   value: mode,
   property: "modes",
-  secret: secretModes(ctx),
+  secret: ["modes", "mode"].some((input) => secrecy.secret(input)),
 });
+
+/** Its explicit rules' claims: the rules `select` matches are known only from the listing (rulesOf). */
+const claimsOf = (secrecy: Secrecy, declared: Props): Claim[] =>
+  known(declared.deploymentId, declared.policyId, declared.modes ?? {})
+    ? Object.entries((declared.modes as Props | undefined) ?? {}).map(([path, mode]) => claimOn(secrecy, declared, path, mode))
+    : [];
+
+/** Its rules of the policy: the selector (when known) and the explicit rules (rule-selectors.ts). */
+const rulesOf = (declared: Props): RuleSet | undefined => {
+  if (!known(declared.deploymentId, declared.policyId, declared.modes ?? {})) return undefined;
+  const select = declared.select as RuleSelectorArgs | undefined;
+  return {
+    deploymentId: String(declared.deploymentId),
+    policyId: String(declared.policyId),
+    // A selector not known yet is registered at the update's check, where it is known.
+    ...(select && known(select) ? { select } : {}),
+    explicit: Object.keys((declared.modes as Props | undefined) ?? {}),
+  };
+};
 
 /** Every managed rule and the mode declared for it: the selected ones (less `exclude`), then `modes` over them. */
 function wantedModes(declared: Props, rules: ReadonlyMap<string, Rule>): Map<string, PolicyMode> {
@@ -617,24 +636,20 @@ async function noteDeviations(ctx: CallContext, olds: State<Kind>, news: Inputs)
 }
 
 export const policyRuleModes: Handler<Kind> = {
+  claims: (declared, secrecy) => claimsOf(secrecy, declared),
+  rules: rulesOf,
+
   check: async (_olds, news, ctx) => {
     let registered: Inputs | undefined;
     const result = checkOwned(KIND, ctx, news, (declared) => {
-      if (!known(declared.deploymentId, declared.policyId, declared.modes ?? {})) return [];
+      const rules = rulesOf(declared);
+      if (!rules) return [];
       const owner = ctx.owner;
-      const select = declared.select as RuleSelectorArgs | undefined;
       if (owner) {
-        // A selector not known yet is registered at the update's check, where it is known.
-        declareRules(
-          owner,
-          declared.deploymentId,
-          declared.policyId,
-          known(select ?? {}) ? select : undefined,
-          Object.keys(declared.modes ?? {}),
-        );
+        declareRules(owner, rules.deploymentId, rules.policyId, rules.select, rules.explicit);
         registered = declared;
       }
-      return Object.entries(declared.modes ?? {}).map(([path, mode]) => claimOn(ctx, declared, path, mode));
+      return claimsOf(ctx, declared);
     });
     if (result.failures?.length || !registered) return result;
     const self = ctx.owner!;

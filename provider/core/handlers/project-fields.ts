@@ -1,18 +1,19 @@
 /**
  * What the kinds that manage fields of one project (ProjectSettings, ManagedScan) do alike, all
- * but their delete: `check` declares their claims against the run's, `diff` is the one their
- * managed declaration derives, `create` takes the project over as found, `read` refreshes the live
- * values, `update` applies what is declared over the state's. A kind gives its API mapping: its
- * claims, its live values and how it applies a declaration.
+ * but their delete: `claims` (which an import's check uses too) and `check`, which declares them
+ * against the run's; `diff`, the one their managed declaration derives; `create`, which takes the
+ * project over as found; `read`, which refreshes the live values; `update`, which applies what is
+ * declared over the state's. A kind gives its API mapping: its claims, its live values and how it
+ * applies a declaration.
  */
 import type { Project } from "../../client";
 import type { managedScanKind, projectSettingsKind } from "../kinds";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
 import type { Checked, Handler, Outputs } from "../runtime/handler";
 import { about } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
-import { checkOwned, diffManaged, known } from "../runtime/owned";
+import { checkOwned, diffManaged } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
 import { createOnProject, projectObject, projectSubject, readProject } from "./projects";
 
@@ -22,8 +23,8 @@ type ProjectInputs = Props & { deploymentSlug: string; projectName: string };
 
 export interface ProjectFields<D extends ProjectFieldKind> {
   kind: "ProjectSettings" | "ManagedScan";
-  /** What a resource declaring `declared` claims of its project (its project named). */
-  claims(ctx: CallContext, declared: Props): Claim[];
+  /** What a resource declaring `declared` claims of its project (none until its project is known). */
+  claims(secrecy: Secrecy, declared: Props): Claim[];
   /** The project's live values, as this kind's outputs name them. */
   live(project: Project): Props;
   /** Applies the declared fields to a project whose last known values are `live`, given what the state recorded. */
@@ -38,8 +39,9 @@ export function projectFieldMethods<D extends ProjectFieldKind>(fields: ProjectF
   return {
     recorded: (outputs) => managed.recorded(outputs, fields.claimField),
 
-    check: (_olds, news, ctx) =>
-      checkOwned(kind, ctx, news, (declared) => (known(declared.deploymentSlug, declared.projectName) ? fields.claims(ctx, declared) : [])),
+    claims: (declared, secrecy) => fields.claims(secrecy, declared),
+
+    check: (_olds, news, ctx) => checkOwned(kind, ctx, news, (declared) => fields.claims(ctx, declared)),
 
     // A field the program no longer declares is no longer managed: its original leaves the state.
     diff: async (_id, olds, news, ctx) => diffManaged(ctx, olds, news, projectObject(news)),

@@ -1,6 +1,6 @@
 /** ProjectSettings in the provider process: primary branch, the whole tag set, managed-scan config. */
 import type { UpdateProjectRequest } from "../../client";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import { isSystemTag, PRIMARY_BRANCH_FOLLOWS_DEFAULT } from "../../client/schemas";
 import type { projectSettingsKind } from "../kinds";
 import { branchHolds, followsDefault, managedTags } from "../kinds/project-settings";
@@ -59,22 +59,22 @@ function request(values: Values, liveTags: unknown): UpdateProjectRequest {
 }
 
 /** A field of this project, as conflicts and hand-overs name it (a toggle by its short name, as ManagedScan declares it). */
-function claimOf(ctx: CallContext, props: Props, field: string): Claim {
+function claimOf(secrecy: Secrecy, props: Props, field: string): Claim {
   return {
     object: projectObject(props),
     field: claimField(field),
     property: field,
     value: MANAGED.values(props)[field],
-    secret: ctx.secret(inputOf(field)),
+    secret: secrecy.secret(inputOf(field)),
   };
 }
 
 /** What a ProjectSettings declares: its fields, and each of its tags (so that a ProjectTags' delete leaves them alone). */
-function claimsOf(ctx: CallContext, declared: Props): Claim[] {
+function claimsOf(secrecy: Secrecy, declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
-  const secret = ctx.secret("tags");
+  const secret = secrecy.secret("tags");
   const tags = Array.isArray(declared.tags) ? declared.tags.filter((t) => known(t)).map((t) => tagClaim(declared, String(t), secret)) : [];
-  return [...MANAGED.declared(declared).map((field) => claimOf(ctx, declared, field)), ...tags];
+  return [...MANAGED.declared(declared).map((field) => claimOf(secrecy, declared, field)), ...tags];
 }
 
 /**

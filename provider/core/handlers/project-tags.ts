@@ -16,7 +16,7 @@ import { checkOwned, known, noteFoundAsDeclared, warnHandedOver } from "../runti
 import { type Claim, declarersOf, type Holder, holderOf, release, sameOwner, take, wasReleased, wasTaken } from "../runtime/ownership";
 import { projectOf } from "./project-index";
 import { createOnProject, projectObject, projectSubject, readProject, tagClaim } from "./projects";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 
 const KIND = "ProjectTags";
 
@@ -30,9 +30,9 @@ const knownTags = (props: Props): string[] => (Array.isArray(props.tags) ? props
  * What a ProjectTags declares: a share of the project's tags (in conflict with a ProjectSettings
  * that declares the whole set), and each of its tags, shared with any other resource.
  */
-function claimsOf(ctx: CallContext, declared: Props): Claim[] {
+function claimsOf(secrecy: Secrecy, declared: Props): Claim[] {
   if (!known(declared.deploymentSlug, declared.projectName)) return [];
-  const secret = ctx.secret("tags");
+  const secret = secrecy.secret("tags");
   return [
     { object: projectObject(declared), field: "tags", shared: true, secret },
     ...knownTags(declared).map((tag) => tagClaim(declared, tag, secret)),
@@ -108,6 +108,8 @@ const tagObject = (tag: string) => `tag:${createHash("sha256").update(tag).diges
 
 export const projectTags: Handler<Kind> = {
   recorded,
+
+  claims: (declared, secrecy) => claimsOf(secrecy, declared),
 
   check: (_olds, news, ctx) => checkOwned(KIND, ctx, news, (declared) => claimsOf(ctx, declared)),
 

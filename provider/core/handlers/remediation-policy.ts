@@ -18,7 +18,7 @@ import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { managedFields } from "../runtime/managed";
 import { diffManaged, known, noteFoundAsDeclared } from "../runtime/owned";
 import type { Claim } from "../runtime/ownership";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 
 const KIND = "RemediationPolicy";
 type Kind = typeof remediationPolicyKind;
@@ -85,10 +85,14 @@ const samePolicy = (a: RemediationPolicyEntry | undefined, b: RemediationPolicyE
 /** The field a RemediationPolicy claims: the policy of its slug. */
 const claimField = (props: Props) => `policy ${String(props.slug)}`;
 
-function claimOf(ctx: CallContext, props: Props): Claim {
+function claimOf(secrecy: Secrecy, props: Props): Claim {
   // No value: the whole policy is what a holder declares, and a delete never writes another holder's policy.
-  return { object: objectOf(props), field: claimField(props), property: "slug", secret: ctx.secret("slug") };
+  return { object: objectOf(props), field: claimField(props), property: "slug", secret: secrecy.secret("slug") };
 }
+
+/** What a RemediationPolicy declares: the policy of its slug. */
+const claimsOf = (secrecy: Secrecy, declared: Props): Claim[] =>
+  known(declared.deploymentId, declared.slug) ? [claimOf(secrecy, declared)] : [];
 
 /**
  * What the resource records of its slug's policy: the policy it found, ABSENT when it created
@@ -159,12 +163,14 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { original: Re
 export const remediationPolicy: Handler<Kind> = {
   recorded,
 
+  claims: (declared, secrecy) => claimsOf(secrecy, declared),
+
   check: (_olds, news, ctx) =>
     checkWithDryRun(
       KIND,
       ctx,
       news,
-      (declared) => (known(declared.deploymentId, declared.slug) ? [claimOf(ctx, declared)] : []),
+      (declared) => claimsOf(ctx, declared),
       async (declared) => {
         const live = await readBundle(endpointOf(declared));
         const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));

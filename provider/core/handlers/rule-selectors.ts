@@ -36,19 +36,105 @@ function refusedListing(self: Owner, error: unknown): Array<{ property: string; 
   return [{ property, reason: `${ownerName(self)}: ${(error as Error).message}` }];
 }
 
+/** The rules of one policy a resource declares: its selector, if any, and the rules it names itself. */
+export interface RuleSet {
+  deploymentId: string;
+  policyId: string;
+  select?: Select;
+  /** Rules the resource names itself (`modes`, a PolicyRuleMode's `rulePath`): a selector leaves them to it. */
+  explicit: readonly string[];
+}
+
 /** What one resource declares of one policy. */
 interface Declared {
   owner: Owner;
   policy: string;
   select?: Select;
-  /** Rules the resource names itself (`modes`, a PolicyRuleMode's `rulePath`): a selector leaves them to it. */
   explicit: ReadonlySet<string>;
 }
 
-const declaredByOwner = new Map<string, Declared>();
-onForget(() => declaredByOwner.clear());
-
 const policyKey = (deploymentId: unknown, policyId: unknown) => `${String(deploymentId)}/${String(policyId)}`;
+
+/** Whether `declared`'s selector takes `rule`: it matches, and is neither excluded nor named explicitly by the same resource. */
+const takes = (declared: Declared, rule: RuleFacts) =>
+  declared.select !== undefined &&
+  !declared.explicit.has(rule.path) &&
+  !declared.select.exclude?.includes(rule.path) &&
+  meetsCriteria(rule, declared.select);
+
+/** A rule two resources of the stack both declare, one of them through its selector. */
+export interface Overlap {
+  path: string;
+  other: Owner;
+  /** Whether `self` takes the rule through its selector (else it names it explicitly). */
+  bySelector: boolean;
+}
+
+/**
+ * The rule sets some resources declare, by resource. The process keeps one for the resources it
+ * checks (below); an import is checked in one of its own, made of the stack's state
+ * (native/import-refusals.ts), so that it leaves the process's untouched.
+ */
+export class RuleDeclarations {
+  readonly #byOwner = new Map<string, Declared>();
+
+  /** Records (or replaces) what `owner` declares of a policy. */
+  declare(owner: Owner, rules: RuleSet): void {
+    const { deploymentId, policyId, select, explicit } = rules;
+    this.#byOwner.set(ownerName(owner), { owner, policy: policyKey(deploymentId, policyId), select, explicit: new Set(explicit) });
+  }
+
+  clear(): void {
+    this.#byOwner.clear();
+  }
+
+  /** The resource, other than `self`, whose selector takes `rule` of the policy, if any. */
+  selectorTaking(deploymentId: unknown, policyId: unknown, rule: RuleFacts, self?: Owner): Owner | undefined {
+    const policy = policyKey(deploymentId, policyId);
+    for (const d of this.#byOwner.values()) {
+      if (d.policy !== policy || (self && sameOwner(d.owner, self))) continue;
+      if (takes(d, rule)) return d.owner;
+    }
+    return undefined;
+  }
+
+  /** The other resources declaring rules of `self`'s policy, when a selector (its own or theirs) makes an overlap possible. */
+  #othersBesideSelectors(self: Owner): Declared[] {
+    const mine = this.#byOwner.get(ownerName(self));
+    if (!mine) return [];
+    const others = [...this.#byOwner.values()].filter((d) => d.policy === mine.policy && !sameOwner(d.owner, self));
+    return others.filter((d) => mine.select || d.select);
+  }
+
+  /** Whether a check of `self` must list its policy to find overlaps with another resource's selector (see overlapFailures). */
+  mayOverlap(self: Owner): boolean {
+    return this.#othersBesideSelectors(self).length > 0;
+  }
+
+  /**
+   * The rules of the policy (`rules`, from its listing) that `self` declares and another resource
+   * declares too, where a selector is involved (two explicit declarations are claims: ownership.ts).
+   */
+  overlapsOf(self: Owner, rules: ReadonlyMap<string, Rule>): Overlap[] {
+    const mine = this.#byOwner.get(ownerName(self));
+    if (!mine) return [];
+    const overlaps: Overlap[] = [];
+    for (const other of this.#othersBesideSelectors(self)) {
+      for (const rule of rules.values()) {
+        const myWay = mine.explicit.has(rule.path) ? "explicit" : takes(mine, rule) ? "selector" : undefined;
+        if (!myWay) continue;
+        const theirs = other.explicit.has(rule.path) || takes(other, rule);
+        if (theirs && (myWay === "selector" || takes(other, rule)))
+          overlaps.push({ path: rule.path, other: other.owner, bySelector: myWay === "selector" });
+      }
+    }
+    return overlaps;
+  }
+}
+
+/** What the rule-mode resources this process has checked declare. */
+const declaredHere = new RuleDeclarations();
+onForget(() => declaredHere.clear());
 
 /**
  * Records (or replaces) what `owner` declares of a policy: its selector, if any, and the rules
@@ -61,64 +147,12 @@ export function declareRules(
   select: Select | undefined,
   explicit: readonly string[],
 ): void {
-  declaredByOwner.set(ownerName(owner), { owner, policy: policyKey(deploymentId, policyId), select, explicit: new Set(explicit) });
+  declaredHere.declare(owner, { deploymentId: String(deploymentId), policyId: String(policyId), select, explicit });
 }
 
-/** Whether `declared`'s selector takes `rule`: it matches, and is neither excluded nor named explicitly by the same resource. */
-const takes = (declared: Declared, rule: RuleFacts) =>
-  declared.select !== undefined &&
-  !declared.explicit.has(rule.path) &&
-  !declared.select.exclude?.includes(rule.path) &&
-  meetsCriteria(rule, declared.select);
-
-/** The resource, other than `self`, whose selector takes `rule` of the policy, if any. */
-export function selectorTaking(deploymentId: unknown, policyId: unknown, rule: RuleFacts, self?: Owner): Owner | undefined {
-  const policy = policyKey(deploymentId, policyId);
-  for (const d of declaredByOwner.values()) {
-    if (d.policy !== policy || (self && sameOwner(d.owner, self))) continue;
-    if (takes(d, rule)) return d.owner;
-  }
-  return undefined;
-}
-
-/** The other resources declaring rules of `self`'s policy, when a selector (its own or theirs) makes an overlap possible. */
-function othersBesideSelectors(self: Owner): Declared[] {
-  const mine = declaredByOwner.get(ownerName(self));
-  if (!mine) return [];
-  const others = [...declaredByOwner.values()].filter((d) => d.policy === mine.policy && !sameOwner(d.owner, self));
-  return others.filter((d) => mine.select || d.select);
-}
-
-/** Whether a check of `self` must list its policy to find overlaps with another resource's selector (see below). */
-export const mayOverlap = (self: Owner) => othersBesideSelectors(self).length > 0;
-
-/** A rule two resources of the stack both declare, one of them through its selector. */
-export interface Overlap {
-  path: string;
-  other: Owner;
-  /** Whether `self` takes the rule through its selector (else it names it explicitly). */
-  bySelector: boolean;
-}
-
-/**
- * The rules of the policy (`rules`, from its listing) that `self` declares and another resource
- * declares too, where a selector is involved (two explicit declarations are claims: ownership.ts).
- */
-export function overlapsOf(self: Owner, rules: ReadonlyMap<string, Rule>): Overlap[] {
-  const mine = declaredByOwner.get(ownerName(self));
-  if (!mine) return [];
-  const overlaps: Overlap[] = [];
-  for (const other of othersBesideSelectors(self)) {
-    for (const rule of rules.values()) {
-      const myWay = mine.explicit.has(rule.path) ? "explicit" : takes(mine, rule) ? "selector" : undefined;
-      if (!myWay) continue;
-      const theirs = other.explicit.has(rule.path) || takes(other, rule);
-      if (theirs && (myWay === "selector" || takes(other, rule)))
-        overlaps.push({ path: rule.path, other: other.owner, bySelector: myWay === "selector" });
-    }
-  }
-  return overlaps;
-}
+/** The resource, other than `self`, whose selector takes `rule` of the policy, if any (this process's resources). */
+export const selectorTaking = (deploymentId: unknown, policyId: unknown, rule: RuleFacts, self?: Owner): Owner | undefined =>
+  declaredHere.selectorTaking(deploymentId, policyId, rule, self);
 
 /**
  * `check`'s failures for the rules `self` declares that another resource's selector takes (or
@@ -132,7 +166,7 @@ export async function overlapFailures(
   policyId: string,
   failure: { property: string; secret: boolean; object: (path: string) => string },
 ): Promise<Array<{ property: string; reason: string }>> {
-  if (!mayOverlap(self)) return [];
+  if (!declaredHere.mayOverlap(self)) return [];
   let rules: ReadonlyMap<string, Rule>;
   try {
     rules = await policyRules(deploymentId, policyId);
@@ -140,7 +174,7 @@ export async function overlapFailures(
     return refusedListing(self, error); // a refusal fails the preview now; anything else, the write's own listing later
   }
   const byOther = new Map<string, { other: Owner; paths: string[]; bySelector: boolean }>();
-  for (const { path, other, bySelector } of overlapsOf(self, rules)) {
+  for (const { path, other, bySelector } of declaredHere.overlapsOf(self, rules)) {
     const entry = byOther.get(ownerName(other)) ?? { other, paths: [], bySelector };
     entry.paths.push(path);
     entry.bySelector ||= bySelector;

@@ -67,6 +67,12 @@ export interface CallContext {
   readonly claims: Claims;
 }
 
+/**
+ * Which inputs a resource gave as secrets, all a kind's claims need beside its inputs: a call's
+ * context is one, and so is a resource of the stack's exported state (native/import-refusals.ts).
+ */
+export type Secrecy = Pick<CallContext, "secret">;
+
 const noClaims: Claims = {
   declare: () => [],
   offered: () => undefined,

@@ -4,7 +4,9 @@
  * returns an undeclared output (in an object literal) or one of the wrong type does not compile.
  */
 import type { CheckedInputs, KindDeclaration, OutputsOf } from "../kinds/declare";
-import type { CallContext } from "./call-context";
+import type { CallContext, Secrecy } from "./call-context";
+import type { Claim } from "./ownership";
+import type { RuleSet } from "../handlers/rule-selectors";
 import type { Props } from "./check";
 
 /** The inputs as `check` returned them. */
@@ -64,6 +66,16 @@ export interface Handler<D extends KindDeclaration = KindDeclaration> {
    * claims record no original of their own (one claim per rule) leaves it out.
    */
   recorded?(state: Props): Record<string, unknown>;
+  /**
+   * What a resource declaring `declared` claims (ownership.ts), from its inputs and which of them
+   * are secrets: its `check` declares these, and an import is checked against the claims of the
+   * stack's resources (native/import-refusals.ts), so a kind that declares its claims here has
+   * its imports checked at no further cost. A value not known (a preview's, or a secret of the
+   * exported state, which is ciphertext) makes no claim of its own.
+   */
+  claims?(declared: Props, secrecy: Secrecy): Claim[];
+  /** The rules of one policy it declares (rule-selectors.ts), for the kinds a selector may overlap; undefined when not known. */
+  rules?(declared: Props): RuleSet | undefined;
   /*
    * Each method gets the call's context last (call-context.ts): who the resource is, which inputs
    * are secrets, and its claims. The properties hold the kind's inputs and outputs only.

@@ -12,6 +12,7 @@
  * each resource, in one process, through the alias schema.json gives every SDK resource.)
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { claimKey, clashes } from "./claim-space";
 import { onForget } from "./process-memory";
 
 /** A resource: its kind, its name, and its parent's URN when it has a parent other than the stack. */
@@ -76,7 +77,7 @@ onForget(() => {
   offers.clear();
 });
 
-const keyOf = (claim: Claim) => `${claim.object}\u0000${claim.field}`;
+const keyOf = claimKey;
 const ownerKey = (owner: Owner) => `${owner.kind}\u0000${owner.name}\u0000${owner.parent ?? ""}`;
 export const sameOwner = (a: Owner, b: Owner) => ownerKey(a) === ownerKey(b);
 
@@ -114,7 +115,7 @@ export function declare(owner: Owner, claims: readonly Claim[]): Conflict[] {
   for (const claim of claims) {
     const claimKey = keyOf(claim);
     const list = entries.get(claimKey) ?? [];
-    const other = list.find((e) => !(e.shared && claim.shared));
+    const other = list.find((e) => clashes(e, claim));
     if (other) conflicts.push({ claim, other: other.owner });
     list.push({ owner, shared: claim.shared ?? false, value: claim.value, secret: claim.secret ?? false });
     entries.set(claimKey, list);
