@@ -20,6 +20,7 @@ import { checkOwned, type HandOver, known, noteFoundAsDeclared, noteHandOver, wa
 import { type Claim, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "../runtime/ownership";
 import type { CallContext } from "../runtime/call-context";
 import { ruleObject, unlessMigrated } from "./policy-rule-mode";
+import { noteLeftWithoutOriginal } from "../runtime/left-by-delete";
 import { PartiallyApplied } from "../runtime/partial";
 import { declareRules, overlapFailures, selectorTaking } from "./rule-selectors";
 import { warnIfSelectsNothing } from "./selector-reach";
@@ -714,7 +715,8 @@ export const policyRuleModes: Handler<Kind> = {
       dropRecorded(journalKey(ctx, props)); // the state holds every original a delete needs
       if (props.restoreOnDelete === false) return;
       const originals = originalsByRule(props.originals);
-      if (!originals.size) return;
+      // Nothing to put back: it still names the rules it leaves (a killed run may have set them).
+      if (!originals.size) return unlessMigrated(ctx.name, props, "it recorded no original", () => noteLeftUnrecorded(ctx, props));
       const changed = secretModes(ctx)
         ? `the modes of ${originals.size} rules it had changed`
         : Object.entries(groupedOriginals(originals))
@@ -727,37 +729,43 @@ export const policyRuleModes: Handler<Kind> = {
 /**
  * Names, at delete, each managed rule it leaves as it is because it recorded no original for
  * it: found as declared when it took the rule over, which may be a mode an interrupted run of
- * this stack set (a SIGKILL records nothing), with the remedy. Said where the delete lists the
- * policy to put rules back (a resource that recorded no original at all makes no request).
+ * this stack set (a SIGKILL records nothing), with the remedy (left-by-delete.ts). `managed`: the
+ * rules it manages that the policy still has, with their declared modes.
  */
 async function noteLeftByDelete(
   ctx: CallContext,
   props: State<Kind>,
   originals: ReadonlyMap<string, string>,
-  rules: ReadonlyMap<string, Rule>,
+  managed: ReadonlyMap<string, PolicyMode>,
 ): Promise<void> {
-  const left = [...wantedModes(props, rules)].filter(([path]) => !originals.has(path) && rules.has(path));
-  if (!left.length) return;
-  const byMode = secretModes(ctx)
-    ? `[secret]: ${left.map(([path]) => path).join(", ")}`
-    : everyPathByMode(
-        left.map(([path]) => path),
-        new Map(left),
-      );
-  const self = ctx.name;
-  await notify(
-    "info",
-    redactor(
-      ctx,
-      props,
-    )(
-      `${self} leaves ${left.length} rule${left.length === 1 ? "" : "s"} it manages as ${left.length === 1 ? "it is" : "they are"}: it found ` +
-        `${left.length === 1 ? "it" : "them"} already as declared and recorded no original (${byMode}). If an interrupted \`pulumi up\` of this ` +
-        "stack had set any of them (killed with SIGKILL, its originals reached no state), recover on the machine that ran it, whose journal " +
-        "of originals has them, before destroying, or set their earlier modes by hand (see docs/guides/interrupted-runs.md).",
-    ),
-  );
+  const left = new Map([...managed].filter(([path]) => !originals.has(path)));
+  // A secret mode is not shown: the rules are then one group.
+  const groups = secretModes(ctx)
+    ? [{ heading: "[secret]", items: [...left.keys()].sort((a, b) => a.localeCompare(b)) }]
+    : Object.entries(groupedOriginals(left)).map(([mode, items]) => ({ heading: mode, items }));
+  await noteLeftWithoutOriginal(ctx, "rule", groups, redactor(ctx, props));
 }
+
+/**
+ * The rules a delete that recorded no original leaves, named from what the state holds: the
+ * explicit `modes` (less a rule a refresh found gone), with no request. A selector's rules are
+ * known only from the policy's listing: read (one listing) only when the state says it manages
+ * some rule (`managedRules`), since nothing else is to be put back.
+ */
+async function noteLeftUnrecorded(ctx: CallContext, props: State<Kind>): Promise<void> {
+  const none = new Map<string, string>();
+  if (!props.select) {
+    const explicit = Object.entries(props.modes ?? {}).filter(([path]) => props.deviations?.[path] !== "absent");
+    return noteLeftByDelete(ctx, props, none, new Map(explicit));
+  }
+  if (props.managedRules === 0) return;
+  const rules = await policyRules(String(props.deploymentId), String(props.policyId));
+  await noteLeftByDelete(ctx, props, none, presentRules(props, rules));
+}
+
+/** The rules a state manages that the policy still has, with their declared modes. */
+const presentRules = (props: State<Kind>, rules: ReadonlyMap<string, Rule>) =>
+  new Map([...wantedModes(props, rules)].filter(([path]) => rules.has(path)));
 
 /** Drops from the journal the rules whose originals the state holds: a state records them now. */
 function dropJournaled(ctx: CallContext, state: Props): void {
@@ -770,7 +778,7 @@ function dropJournaled(ctx: CallContext, state: Props): void {
 /** Puts back the originals of a deleted PolicyRuleModes, leaving to another resource of the run what it now holds. */
 async function restore(ctx: CallContext, props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
   const rules = await policyRules(String(props.deploymentId), String(props.policyId));
-  await noteLeftByDelete(ctx, props, originals, rules);
+  await noteLeftByDelete(ctx, props, originals, presentRules(props, rules));
   const fields = [...originals].map(([path, original]) => ({
     name: path,
     claim: claimOn(ctx, props, path, undefined),
