@@ -155,15 +155,34 @@ describe("PolicyRuleModes", () => {
     for (const [mode, paths] of Object.entries(partial.originals as Record<string, string[]>))
       for (const path of paths) expect(before[path]).toBe(mode);
     expect(Object.keys(partial.deviations as Record<string, string>)).toHaveLength(changing.length - landed.length);
+    expect(partial.stoppedBeforeWrites).toBe("failed"); // why it stopped, for the next up's note
 
     // The rule comes back; the next up (an update from the partial state) sets the others, and delete restores all.
     sast.rules.splice(at, 0, retired);
     forgetProcessMemory();
+    notices.length = 0;
     expect(await modes.diff(partial, inputs)).toMatchObject({ changes: true });
+    // The rules that run did not reach are said to be so, not drift a refresh found.
+    const noted = notices.map((n) => n.message).join("\n");
+    expect(noted).toContain(
+      `PolicyRuleModes "django": ${changing.length - landed.length} rules are not yet written: the last run of it stopped at a failed write before it reached them: `,
+    );
+    expect(noted).not.toContain("found by refresh");
+    // A refresh reads them again (with any drift since): its note is the general one.
+    forgetProcessMemory();
+    notices.length = 0;
+    const refreshed = await modes.read(failure.id!, partial);
+    expect(refreshed.props).not.toHaveProperty("stoppedBeforeWrites");
+    await modes.diff(refreshed.props!, inputs);
+    expect(notices.map((n) => n.message).join("\n")).toContain(
+      "not as it left them (found by refresh, or left by a failed or interrupted run)",
+    );
+    forgetProcessMemory();
     env.emulator.requests().length = 0;
     const { outs } = await modes.update(failure.id!, partial, inputs);
     expect(writes()).toHaveLength(changing.length - landed.length);
     expect(outs.deviations).toEqual({});
+    expect(outs).not.toHaveProperty("stoppedBeforeWrites"); // a finished update keeps no trace of it
     forgetProcessMemory();
     await modes.delete(failure.id!, outs);
     expect(modesOf()).toEqual(before);

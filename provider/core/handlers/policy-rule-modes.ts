@@ -13,7 +13,7 @@ import type { Props } from "../runtime/check";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State, type DiffResult } from "../runtime/handler";
 import { about } from "../runtime/lookup";
-import { interruption, whileWriting } from "../runtime/interrupts";
+import { Interrupted, interruption, whileWriting } from "../runtime/interrupts";
 import { dropRecorded, openJournal } from "../runtime/journal";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, type HandOver, known, noteFoundAsDeclared, noteHandOver, warnAllHandedOver } from "../runtime/owned";
@@ -30,6 +30,15 @@ const KIND = "PolicyRuleModes";
 type Kind = typeof policyRuleModesKind;
 type Inputs = Checked<Kind>;
 const outputs = declaredOutputs<Kind>();
+
+/**
+ * Why the run that recorded a partial state stopped before all its writes (`"interrupted"`, or
+ * `"failed"`: a write failed): kept in that state beside the declared outputs, so that the next
+ * `up`'s note can say the rules in `deviations` are ones that run did not reach, not drift. Not an
+ * output of the schema: no program reads it, and no finished update or refresh keeps it (a
+ * refresh's deviations may hold drift too).
+ */
+const STOPPED = "stoppedBeforeWrites";
 
 /** How many rule writes are in flight at once (the transport caps connections too). */
 const WRITE_CONCURRENCY = 8;
@@ -431,7 +440,8 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, previous
     `${setsLanded} of ${sets.length} setting a declared mode landed and are recorded in the stack with the modes they replaced ` +
     `(for destroy)${putBacksLanded ? `, and ${putBacksLanded} putting back a rule it no longer manages` : ""}; ` +
     `the next \`pulumi up\` makes the ${unwritten.size} left`;
-  throw new PartiallyApplied(id, outs, redact(message), { cause: failure.error });
+  const stopped = failure.error instanceof Interrupted ? "interrupted" : "failed";
+  throw new PartiallyApplied(id, { ...outs, [STOPPED]: stopped }, redact(message), { cause: failure.error });
 }
 
 /**
@@ -604,12 +614,21 @@ async function noteSelectorChange(ctx: CallContext, olds: State<Kind>, news: Inp
 /**
  * The rules an update will converge because they are not as this resource left them (drift a
  * refresh found, a rule that newly matches, a put-back still to do), as a note in the preview:
- * the input diff shows nothing for them (a dynamic provider returns no detailed diff).
+ * the input diff shows nothing for them (a dynamic provider returns no detailed diff). After a
+ * run that stopped part-way (its partial state says so: STOPPED), they are the writes it did not
+ * reach, and the note says that instead.
  */
 async function noteDeviations(ctx: CallContext, olds: State<Kind>, news: Inputs): Promise<void> {
   const deviations = Object.entries(olds.deviations ?? {});
   if (!deviations.length) return;
   const listed = someOf(deviations.map(([path, live]) => (secretModes(ctx) ? path : `${path} (now ${live})`)));
+  const one = deviations.length === 1;
+  const stopped = olds[STOPPED];
+  const what =
+    stopped === "interrupted" || stopped === "failed"
+      ? `${deviations.length} rule${one ? " is" : "s are"} not yet written: the last run of it ` +
+        `${stopped === "interrupted" ? "was interrupted" : "stopped at a failed write"} before it reached ${one ? "it" : "them"}`
+      : `${deviations.length} rule${one ? " is" : "s are"} not as it left ${one ? "it" : "them"} (found by refresh, or left by a failed or interrupted run)`;
   await notifyOnce(
     `${ctx.name}:deviations`,
     "info",
@@ -617,9 +636,8 @@ async function noteDeviations(ctx: CallContext, olds: State<Kind>, news: Inputs)
       ctx,
       news,
     )(
-      `${ctx.name}: ${deviations.length} rule${deviations.length === 1 ? " is" : "s are"} not as it left ` +
-        `${deviations.length === 1 ? "it" : "them"} (found by refresh, or left by a failed or interrupted run): ${listed}; the update sets ` +
-        `${deviations.length === 1 ? "it" : "them"} to the declared mode, or back to the original for a rule it no longer manages.`,
+      `${ctx.name}: ${what}: ${listed}; the update sets ${one ? "it" : "them"} to the declared mode, or back to the original for a ` +
+        "rule it no longer manages.",
     ),
   );
 }
@@ -695,7 +713,8 @@ export const policyRuleModes: Handler<Kind> = {
       const rules = await policyRules(deploymentId, policyId);
       const wanted = wantedModes(props, rules);
       const summary = liveSummary(wanted, originalsByRule(props.originals), (path) => rules.get(path)?.policyMode);
-      const live = { ...props, ...summary, originals: props.originals ?? {} };
+      const { [STOPPED]: _stopped, ...kept } = props; // the deviations read now may hold drift too
+      const live = { ...kept, ...summary, originals: props.originals ?? {} };
       return { id, props: live, inputs: declaredInputs(props) };
     }),
 
