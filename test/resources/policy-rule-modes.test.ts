@@ -432,4 +432,52 @@ describe("PolicyRuleModes", () => {
     const nothing = await modes.check({ ...ids, resourceName: "x" });
     expect(nothing.failures?.[0]).toMatchObject({ property: "modes", reason: expect.stringContaining("`modes: {}` manages no rule") });
   });
+
+  it("a delete that recorded no original names each rule it leaves: explicit modes from the state alone (no request), a selector from one listing, none when it manages no rule", async () => {
+    const found = rules()
+      .filter((r) => r.path.startsWith(DJANGO))
+      .slice(0, 3);
+    const ids = { deploymentId: "1", policyId: SAST_POLICY_ID };
+    const explicit = await checked(modes, {
+      ...ids,
+      modes: Object.fromEntries(found.map((r) => [r.path, r.policyMode])),
+      resourceName: "found",
+    });
+    const { id, outs } = await modes.create(explicit);
+    expect(outs.originals).toEqual({});
+    forgetProcessMemory();
+    notices.length = 0;
+    env.emulator.requests().length = 0;
+    await modes.delete(id, outs);
+    expect(env.requests()).toEqual([]);
+    const note = notices.map((n) => n.message).find((m) => m.startsWith('PolicyRuleModes "found" leaves 3 rules'))!;
+    expect(note).toContain("see docs/guides/interrupted-runs.md");
+    for (const rule of found) expect(note).toContain(`\n    ${rule.path}`); // one a line, under its mode
+    for (const mode of new Set(found.map((r) => r.policyMode))) expect(note).toMatch(new RegExp(`\\n  ${mode}, \\d+ rules?:`));
+
+    // A selector: its rules are known from the policy's listing only (one, shared), read because the state says it manages rules.
+    const mode = found[0]!.policyMode;
+    const matched = rules().filter((r) => r.path.startsWith(found[0]!.path));
+    for (const rule of matched) rule.policyMode = mode; // all found as declared
+    forgetProcessMemory();
+    const selector = await checked(modes, declared({ resourceName: "selected", mode, select: { rulePathPrefixes: [found[0]!.path] } }));
+    const selected = await modes.create(selector);
+    expect(selected.outs.originals).toEqual({});
+    forgetProcessMemory();
+    notices.length = 0;
+    env.emulator.requests().length = 0;
+    await modes.delete(selected.id, selected.outs);
+    expect(writes()).toEqual([]);
+    expect(env.requests().length).toBeGreaterThan(0);
+    const said = notices.map((n) => n.message).join("\n");
+    expect(said).toContain(`PolicyRuleModes "selected" leaves ${matched.length} rule`);
+    for (const rule of matched) expect(said).toContain(`\n    ${rule.path}`);
+    // It manages no rule: nothing to name, no request.
+    forgetProcessMemory();
+    notices.length = 0;
+    env.emulator.requests().length = 0;
+    await modes.delete(selected.id, { ...selected.outs, managedRules: 0 });
+    expect(env.requests()).toEqual([]);
+    expect(notices).toEqual([]);
+  });
 });
