@@ -163,7 +163,8 @@ function noteLeftFields(ctx: CallContext, left: readonly FieldToUndo[]): Promise
   for (const field of left) {
     const value = field.claim.secret ? "[secret]" : field.last === undefined ? undefined : field.show(field.last);
     const items = byObject.get(field.claim.object) ?? [];
-    items.push(value === undefined ? field.name : `${field.name}: ${value}`);
+    // Named as its claim names it (`diffScan`, `exception project … rule …`, `policy <slug>`).
+    items.push(value === undefined ? field.claim.field : `${field.claim.field}: ${value}`);
     byObject.set(field.claim.object, items);
   }
   return noteLeftWithoutOriginal(
