@@ -127,8 +127,13 @@ describe("DetectionPolicyException", () => {
     expect(outs).toMatchObject({ added: false });
     expect(writes()).toHaveLength(0);
     expect(notices.map((n) => n.message).join("\n")).toContain("already as declared");
+    notices.length = 0;
     await exception.delete(id, outs);
     expect(code().exceptions.some((e) => e.project === "acme/payments-api")).toBe(true);
+    // It names the exception it leaves, and its type (a killed run may have added it: no journal on another machine).
+    const left = notices.map((n) => n.message).join("\n");
+    expect(left).toContain("leaves 1 value it manages as it is: it found it already as declared and recorded no original");
+    expect(left).toMatch(/\n {4}exception .*acme\/payments-api.*python\.flask\.security\.audit\.debug-enabled\.debug-enabled.*: /);
   });
 });
 
@@ -180,8 +185,12 @@ describe("RemediationPolicy", () => {
     expect(notices.map((n) => n.message).join("\n")).toMatch(
       /policy block-critical-secrets .* was already as declared, so there is nothing to put back/,
     );
+    notices.length = 0;
     await remediation.delete(again.id, again.outs);
     expect(policy("block-critical-secrets")).toMatchObject({ name: "Block critical secrets" });
+    const left = notices.map((n) => n.message).join("\n");
+    expect(left).toContain("leaves 1 value it manages as it is: it found it already as declared and recorded no original");
+    expect(left).toContain("\n    policy block-critical-secrets");
     expect(first.outs).toMatchObject({ created: true });
   });
 

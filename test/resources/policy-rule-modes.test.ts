@@ -155,15 +155,34 @@ describe("PolicyRuleModes", () => {
     for (const [mode, paths] of Object.entries(partial.originals as Record<string, string[]>))
       for (const path of paths) expect(before[path]).toBe(mode);
     expect(Object.keys(partial.deviations as Record<string, string>)).toHaveLength(changing.length - landed.length);
+    expect(partial.stoppedBeforeWrites).toBe("failed"); // why it stopped, for the next up's note
 
     // The rule comes back; the next up (an update from the partial state) sets the others, and delete restores all.
     sast.rules.splice(at, 0, retired);
     forgetProcessMemory();
+    notices.length = 0;
     expect(await modes.diff(partial, inputs)).toMatchObject({ changes: true });
+    // The rules that run did not reach are said to be so, not drift a refresh found.
+    const noted = notices.map((n) => n.message).join("\n");
+    expect(noted).toContain(
+      `PolicyRuleModes "django": ${changing.length - landed.length} rules are not yet written: the last run of it stopped at a failed write before it reached them: `,
+    );
+    expect(noted).not.toContain("found by refresh");
+    // A refresh reads them again (with any drift since): its note is the general one.
+    forgetProcessMemory();
+    notices.length = 0;
+    const refreshed = await modes.read(failure.id!, partial);
+    expect(refreshed.props).not.toHaveProperty("stoppedBeforeWrites");
+    await modes.diff(refreshed.props!, inputs);
+    expect(notices.map((n) => n.message).join("\n")).toContain(
+      "not as it left them (found by refresh, or left by a failed or interrupted run)",
+    );
+    forgetProcessMemory();
     env.emulator.requests().length = 0;
     const { outs } = await modes.update(failure.id!, partial, inputs);
     expect(writes()).toHaveLength(changing.length - landed.length);
     expect(outs.deviations).toEqual({});
+    expect(outs).not.toHaveProperty("stoppedBeforeWrites"); // a finished update keeps no trace of it
     forgetProcessMemory();
     await modes.delete(failure.id!, outs);
     expect(modesOf()).toEqual(before);
@@ -412,5 +431,53 @@ describe("PolicyRuleModes", () => {
     // Without modes or select it names no rule: refused, naming modes.
     const nothing = await modes.check({ ...ids, resourceName: "x" });
     expect(nothing.failures?.[0]).toMatchObject({ property: "modes", reason: expect.stringContaining("`modes: {}` manages no rule") });
+  });
+
+  it("a delete that recorded no original names each rule it leaves: explicit modes from the state alone (no request), a selector from one listing, none when it manages no rule", async () => {
+    const found = rules()
+      .filter((r) => r.path.startsWith(DJANGO))
+      .slice(0, 3);
+    const ids = { deploymentId: "1", policyId: SAST_POLICY_ID };
+    const explicit = await checked(modes, {
+      ...ids,
+      modes: Object.fromEntries(found.map((r) => [r.path, r.policyMode])),
+      resourceName: "found",
+    });
+    const { id, outs } = await modes.create(explicit);
+    expect(outs.originals).toEqual({});
+    forgetProcessMemory();
+    notices.length = 0;
+    env.emulator.requests().length = 0;
+    await modes.delete(id, outs);
+    expect(env.requests()).toEqual([]);
+    const note = notices.map((n) => n.message).find((m) => m.startsWith('PolicyRuleModes "found" leaves 3 rules'))!;
+    expect(note).toContain("see docs/guides/interrupted-runs.md");
+    for (const rule of found) expect(note).toContain(`\n    ${rule.path}`); // one a line, under its mode
+    for (const mode of new Set(found.map((r) => r.policyMode))) expect(note).toMatch(new RegExp(`\\n  ${mode}, \\d+ rules?:`));
+
+    // A selector: its rules are known from the policy's listing only (one, shared), read because the state says it manages rules.
+    const mode = found[0]!.policyMode;
+    const matched = rules().filter((r) => r.path.startsWith(found[0]!.path));
+    for (const rule of matched) rule.policyMode = mode; // all found as declared
+    forgetProcessMemory();
+    const selector = await checked(modes, declared({ resourceName: "selected", mode, select: { rulePathPrefixes: [found[0]!.path] } }));
+    const selected = await modes.create(selector);
+    expect(selected.outs.originals).toEqual({});
+    forgetProcessMemory();
+    notices.length = 0;
+    env.emulator.requests().length = 0;
+    await modes.delete(selected.id, selected.outs);
+    expect(writes()).toEqual([]);
+    expect(env.requests().length).toBeGreaterThan(0);
+    const said = notices.map((n) => n.message).join("\n");
+    expect(said).toContain(`PolicyRuleModes "selected" leaves ${matched.length} rule`);
+    for (const rule of matched) expect(said).toContain(`\n    ${rule.path}`);
+    // It manages no rule: nothing to name, no request.
+    forgetProcessMemory();
+    notices.length = 0;
+    env.emulator.requests().length = 0;
+    await modes.delete(selected.id, { ...selected.outs, managedRules: 0 });
+    expect(env.requests()).toEqual([]);
+    expect(notices).toEqual([]);
   });
 });

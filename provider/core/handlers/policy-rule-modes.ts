@@ -13,13 +13,14 @@ import type { Props } from "../runtime/check";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State, type DiffResult } from "../runtime/handler";
 import { about } from "../runtime/lookup";
-import { interruption, whileWriting } from "../runtime/interrupts";
+import { Interrupted, interruption, whileWriting } from "../runtime/interrupts";
 import { callJournal } from "../runtime/journal";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, type HandOver, known, noteFoundAsDeclared, noteHandOver, warnAllHandedOver } from "../runtime/owned";
 import { type Claim, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import { ruleObject, unlessMigrated } from "./policy-rule-mode";
+import { noteLeftWithoutOriginal } from "../runtime/left-by-delete";
 import { PartiallyApplied } from "../runtime/partial";
 import { declareRules, overlapFailures, type RuleSet, selectorTaking } from "./rule-selectors";
 import { warnIfSelectsNothing } from "./selector-reach";
@@ -29,6 +30,15 @@ const KIND = "PolicyRuleModes";
 type Kind = typeof policyRuleModesKind;
 type Inputs = Checked<Kind>;
 const outputs = declaredOutputs<Kind>();
+
+/**
+ * Why the run that recorded a partial state stopped before all its writes (`"interrupted"`, or
+ * `"failed"`: a write failed): kept in that state beside the declared outputs, so that the next
+ * `up`'s note can say the rules in `deviations` are ones that run did not reach, not drift. Not an
+ * output of the schema: no program reads it, and no finished update or refresh keeps it (a
+ * refresh's deviations may hold drift too).
+ */
+const STOPPED = "stoppedBeforeWrites";
 
 /** How many rule writes are in flight at once (the transport caps connections too). */
 const WRITE_CONCURRENCY = 8;
@@ -442,7 +452,8 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, previous
     `${setsLanded} of ${sets.length} setting a declared mode landed and are recorded in the stack with the modes they replaced ` +
     `(for destroy)${putBacksLanded ? `, and ${putBacksLanded} putting back a rule it no longer manages` : ""}; ` +
     `the next \`pulumi up\` makes the ${unwritten.size} left`;
-  throw new PartiallyApplied(id, outs, redact(message), { cause: failure.error });
+  const stopped = failure.error instanceof Interrupted ? "interrupted" : "failed";
+  throw new PartiallyApplied(id, { ...outs, [STOPPED]: stopped }, redact(message), { cause: failure.error });
 }
 
 /**
@@ -615,12 +626,21 @@ async function noteSelectorChange(ctx: CallContext, olds: State<Kind>, news: Inp
 /**
  * The rules an update will converge because they are not as this resource left them (drift a
  * refresh found, a rule that newly matches, a put-back still to do), as a note in the preview:
- * the input diff shows nothing for them (a dynamic provider returns no detailed diff).
+ * the input diff shows nothing for them (a dynamic provider returns no detailed diff). After a
+ * run that stopped part-way (its partial state says so: STOPPED), they are the writes it did not
+ * reach, and the note says that instead.
  */
 async function noteDeviations(ctx: CallContext, olds: State<Kind>, news: Inputs): Promise<void> {
   const deviations = Object.entries(olds.deviations ?? {});
   if (!deviations.length) return;
   const listed = someOf(deviations.map(([path, live]) => (secretModes(ctx) ? path : `${path} (now ${live})`)));
+  const one = deviations.length === 1;
+  const stopped = olds[STOPPED];
+  const what =
+    stopped === "interrupted" || stopped === "failed"
+      ? `${deviations.length} rule${one ? " is" : "s are"} not yet written: the last run of it ` +
+        `${stopped === "interrupted" ? "was interrupted" : "stopped at a failed write"} before it reached ${one ? "it" : "them"}`
+      : `${deviations.length} rule${one ? " is" : "s are"} not as it left ${one ? "it" : "them"} (found by refresh, or left by a failed or interrupted run)`;
   await notifyOnce(
     `${ctx.name}:deviations`,
     "info",
@@ -628,9 +648,8 @@ async function noteDeviations(ctx: CallContext, olds: State<Kind>, news: Inputs)
       ctx,
       news,
     )(
-      `${ctx.name}: ${deviations.length} rule${deviations.length === 1 ? " is" : "s are"} not as it left ` +
-        `${deviations.length === 1 ? "it" : "them"} (found by refresh, or left by a failed or interrupted run): ${listed}; the update sets ` +
-        `${deviations.length === 1 ? "it" : "them"} to the declared mode, or back to the original for a rule it no longer manages.`,
+      `${ctx.name}: ${what}: ${listed}; the update sets ${one ? "it" : "them"} to the declared mode, or back to the original for a ` +
+        "rule it no longer manages.",
     ),
   );
 }
@@ -700,7 +719,8 @@ export const policyRuleModes: Handler<Kind> = {
       const rules = await policyRules(deploymentId, policyId);
       const wanted = wantedModes(props, rules);
       const summary = liveSummary(wanted, originalsByRule(props.originals), (path) => rules.get(path)?.policyMode);
-      const live = { ...props, ...summary, originals: props.originals ?? {} };
+      const { [STOPPED]: _stopped, ...kept } = props; // the deviations read now may hold drift too
+      const live = { ...kept, ...summary, originals: props.originals ?? {} };
       return { id, props: live, inputs: declaredInputs(props) };
     }),
 
@@ -719,7 +739,8 @@ export const policyRuleModes: Handler<Kind> = {
     about(subject(ctx, props), async () => {
       if (props.restoreOnDelete === false) return;
       const originals = originalsByRule(props.originals);
-      if (!originals.size) return;
+      // Nothing to put back: it still names the rules it leaves (a killed run may have set them).
+      if (!originals.size) return unlessMigrated(ctx.name, props, "it recorded no original", () => noteLeftUnrecorded(ctx, props));
       const changed = secretModes(ctx)
         ? `the modes of ${originals.size} rules it had changed`
         : Object.entries(groupedOriginals(originals))
@@ -732,42 +753,48 @@ export const policyRuleModes: Handler<Kind> = {
 /**
  * Names, at delete, each managed rule it leaves as it is because it recorded no original for
  * it: found as declared when it took the rule over, which may be a mode an interrupted run of
- * this stack set (a SIGKILL records nothing), with the remedy. Said where the delete lists the
- * policy to put rules back (a resource that recorded no original at all makes no request).
+ * this stack set (a SIGKILL records nothing), with the remedy (left-by-delete.ts). `managed`: the
+ * rules it manages that the policy still has, with their declared modes.
  */
 async function noteLeftByDelete(
   ctx: CallContext,
   props: State<Kind>,
   originals: ReadonlyMap<string, string>,
-  rules: ReadonlyMap<string, Rule>,
+  managed: ReadonlyMap<string, PolicyMode>,
 ): Promise<void> {
-  const left = [...wantedModes(props, rules)].filter(([path]) => !originals.has(path) && rules.has(path));
-  if (!left.length) return;
-  const byMode = secretModes(ctx)
-    ? `[secret]: ${left.map(([path]) => path).join(", ")}`
-    : everyPathByMode(
-        left.map(([path]) => path),
-        new Map(left),
-      );
-  const self = ctx.name;
-  await notify(
-    "info",
-    redactor(
-      ctx,
-      props,
-    )(
-      `${self} leaves ${left.length} rule${left.length === 1 ? "" : "s"} it manages as ${left.length === 1 ? "it is" : "they are"}: it found ` +
-        `${left.length === 1 ? "it" : "them"} already as declared and recorded no original (${byMode}). If an interrupted \`pulumi up\` of this ` +
-        "stack had set any of them (killed with SIGKILL, its originals reached no state), recover on the machine that ran it, whose journal " +
-        "of originals has them, before destroying, or set their earlier modes by hand (see docs/guides/interrupted-runs.md).",
-    ),
-  );
+  const left = new Map([...managed].filter(([path]) => !originals.has(path)));
+  // A secret mode is not shown: the rules are then one group.
+  const groups = secretModes(ctx)
+    ? [{ heading: "[secret]", items: [...left.keys()].sort((a, b) => a.localeCompare(b)) }]
+    : Object.entries(groupedOriginals(left)).map(([mode, items]) => ({ heading: mode, items }));
+  await noteLeftWithoutOriginal(ctx, "rule", groups, redactor(ctx, props));
 }
+
+/**
+ * The rules a delete that recorded no original leaves, named from what the state holds: the
+ * explicit `modes` (less a rule a refresh found gone), with no request. A selector's rules are
+ * known only from the policy's listing: read (one listing) only when the state says it manages
+ * some rule (`managedRules`), since nothing else is to be put back.
+ */
+async function noteLeftUnrecorded(ctx: CallContext, props: State<Kind>): Promise<void> {
+  const none = new Map<string, string>();
+  if (!props.select) {
+    const explicit = Object.entries(props.modes ?? {}).filter(([path]) => props.deviations?.[path] !== "absent");
+    return noteLeftByDelete(ctx, props, none, new Map(explicit));
+  }
+  if (props.managedRules === 0) return;
+  const rules = await policyRules(String(props.deploymentId), String(props.policyId));
+  await noteLeftByDelete(ctx, props, none, presentRules(props, rules));
+}
+
+/** The rules a state manages that the policy still has, with their declared modes. */
+const presentRules = (props: State<Kind>, rules: ReadonlyMap<string, Rule>) =>
+  new Map([...wantedModes(props, rules)].filter(([path]) => rules.has(path)));
 
 /** Puts back the originals of a deleted PolicyRuleModes, leaving to another resource of the run what it now holds. */
 async function restore(ctx: CallContext, props: State<Kind>, originals: ReadonlyMap<string, string>): Promise<void> {
   const rules = await policyRules(String(props.deploymentId), String(props.policyId));
-  await noteLeftByDelete(ctx, props, originals, rules);
+  await noteLeftByDelete(ctx, props, originals, presentRules(props, rules));
   const fields = [...originals].map(([path, original]) => ({
     name: path,
     claim: claimOn(ctx, props, path, undefined),

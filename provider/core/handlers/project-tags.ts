@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Project } from "../../client";
 import { journalBefore, journaledOriginal } from "../runtime/journal";
+import { noteLeftWithoutOriginal } from "../runtime/left-by-delete";
 import { fieldRules, type projectTagsKind } from "../kinds";
 import { ABSENT } from "../kinds/declare";
 import type { Props } from "../runtime/check";
@@ -196,7 +197,11 @@ export const projectTags: Handler<Kind> = {
   delete: (_id, props: State<Kind>, ctx) =>
     about(projectSubject(KIND, props), async () => {
       const added = props.addedTags ?? [];
-      if (props.restoreOnDelete === false || !added.length) return;
-      await removeAdded(ctx, props, added, holderOf, "was deleted");
+      if (props.restoreOnDelete === false) return;
+      // A tag it found already there (none recorded as added) stays: named, unless another resource holds it.
+      const found = knownTags(props).filter((t) => !added.includes(t) && !holderOf(tagOf(ctx, props, t)));
+      const tags = found.map((t) => ctx.shown("tags", JSON.stringify(t)));
+      await noteLeftWithoutOriginal(ctx, "tag", [{ heading: projectObject(props), items: tags }]);
+      if (added.length) await removeAdded(ctx, props, added, holderOf, "was deleted");
     }),
 };

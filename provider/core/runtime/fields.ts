@@ -12,6 +12,7 @@
  */
 import type { CallContext } from "./call-context";
 import { journalBefore, journaledOriginal } from "./journal";
+import { noteLeftWithoutOriginal } from "./left-by-delete";
 import { type HandOver, warnHandedOver } from "./owned";
 import { type Claim, holderOf } from "./ownership";
 
@@ -121,9 +122,12 @@ export async function planUndo(
   warn: (handOver: HandOver) => Promise<void> = warnHandedOver,
 ): Promise<Record<string, unknown>> {
   const writes: Record<string, unknown> = {};
+  const left: FieldToUndo[] = [];
   for (const field of fields) {
-    if (!(field.managed ?? field.original !== undefined)) continue;
     const holder = holderOf(field.claim);
+    // Managed, found as declared and held by no other resource: left as it is, and named below.
+    if (field.original === undefined && (field.managed ?? true) && !holder) left.push(field);
+    if (!(field.managed ?? field.original !== undefined)) continue;
     if (!holder) {
       if (field.original !== undefined && !field.same(field.last, field.original)) writes[field.name] = field.original;
       continue;
@@ -146,5 +150,26 @@ export async function planUndo(
       secretOriginal: field.claim.secret === true,
     });
   }
+  await noteLeftFields(ctx, left);
   return writes;
+}
+
+/**
+ * Names the fields a delete leaves as it found them (no original recorded), by object, each with
+ * its last known value (`[secret]` where the claim is secret): left-by-delete.ts.
+ */
+function noteLeftFields(ctx: CallContext, left: readonly FieldToUndo[]): Promise<void> {
+  const byObject = new Map<string, string[]>();
+  for (const field of left) {
+    const value = field.claim.secret ? "[secret]" : field.last === undefined ? undefined : field.show(field.last);
+    const items = byObject.get(field.claim.object) ?? [];
+    // Named as its claim names it (`diffScan`, `exception project … rule …`, `policy <slug>`).
+    items.push(value === undefined ? field.claim.field : `${field.claim.field}: ${value}`);
+    byObject.set(field.claim.object, items);
+  }
+  return noteLeftWithoutOriginal(
+    ctx,
+    "value",
+    [...byObject].map(([heading, items]) => ({ heading, items })),
+  );
 }
