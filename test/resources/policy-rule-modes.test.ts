@@ -451,7 +451,8 @@ describe("PolicyRuleModes", () => {
     await modes.delete(id, outs);
     expect(env.requests()).toEqual([]);
     const note = notices.map((n) => n.message).find((m) => m.startsWith('PolicyRuleModes "found" leaves 3 rules'))!;
-    expect(note).toContain("see docs/guides/interrupted-runs.md");
+    // The remedy once per run, before the resources' notes.
+    expect(notices.filter((n) => n.message.includes("see docs/guides/interrupted-runs.md"))).toHaveLength(1);
     for (const rule of found) expect(note).toContain(`\n    ${rule.path}`); // one a line, under its mode
     for (const mode of new Set(found.map((r) => r.policyMode))) expect(note).toMatch(new RegExp(`\\n  ${mode}, \\d+ rules?:`));
 
