@@ -218,4 +218,47 @@ describe("ProjectSettingsSet: select", () => {
     expect(after.originals).not.toHaveProperty(["acme/payments-api"]);
     expect(after.selected).not.toContain("acme/payments-api");
   });
+
+  it("refuses, before any write, a selected project's field another resource declares, naming both", async () => {
+    const scan = await managedScan.check({
+      deploymentSlug: "acme",
+      projectName: "acme/payments-api",
+      fullScan: { enabled: false },
+      resourceName: "payments-scan",
+    });
+    expect(scan.failures).toBeUndefined();
+    const inputs = await checked(set, selecting); // the selector's projects are known only from the listing
+    await expect(set.create(inputs)).rejects.toThrow(
+      'ProjectSettingsSet "apis" declares fullScan of project acme/payments-api (deployment acme), which ManagedScan "payments-scan" declares too.',
+    );
+    expect(writes()).toEqual([]);
+  });
+});
+
+describe("ProjectSettingsSet at 3,000 projects", () => {
+  const large = useEmulator({ preset: "large", projects: 3000 });
+
+  it("declares every project explicitly with two listing reads and one write per changed project, in a state under 1 MB", async () => {
+    process.env.SEMGREP_APP_URL = large.emulator.url;
+    process.env.SEMGREP_APP_TOKEN = large.emulator.token;
+    try {
+      const all = large.emulator.state().projects;
+      // Every project's whole tag set, as adopt declares it; every tenth gains a tag.
+      const declared = Object.fromEntries(
+        all.map((p, i) => [p.name, { tags: [...p.tags.filter((t) => t !== "managed-scan"), ...(i % 10 === 0 ? ["bench:x"] : [])] }]),
+      );
+      const { outs } = await set.create(await checked(set, { deploymentSlug: "acme", resourceName: "all", projects: declared }));
+      const log = large.emulator.requests();
+      expect(log.filter((r) => r.operation === "projects.list")).toHaveLength(2); // a full page of 3,000, then the empty one
+      expect(log.filter((r) => r.operation === "projects.get")).toHaveLength(0);
+      expect(log.filter((r) => r.method !== "GET")).toHaveLength(300);
+      expect(outs.managedProjects).toBe(3000);
+      // What the engine stores is the inputs (the whole map) and the outputs: the originals of the 300 changed projects only.
+      expect(Object.keys(outs.originals as object)).toHaveLength(300);
+      expect(Buffer.byteLength(JSON.stringify(outs))).toBeLessThan(1 << 20);
+    } finally {
+      process.env.SEMGREP_APP_URL = env.emulator.url;
+      process.env.SEMGREP_APP_TOKEN = env.emulator.token;
+    }
+  }, 120_000);
 });
