@@ -83,6 +83,7 @@ describe("ProjectSettingsSet in a YAML program", () => {
     resetLog();
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(writes().map((w) => w.path)).toEqual(["/api/v1/deployments/acme/projects/acme%2Fweb-app-0"]);
+    expect(env.requests("projects.get")).toHaveLength(0); // the 300 switches were converged by the first up
 
     // A project created out of band that matches: named in the next preview, converged by the next up.
     const template = env.emulator.state().projects.find((p) => p.name === "acme/web-app-0")!;
@@ -99,6 +100,7 @@ describe("ProjectSettingsSet in a YAML program", () => {
     resetLog();
     await workspace.run(["up", "--yes", "--skip-preview"]);
     expect(writes().map((w) => w.path)).toEqual(["/api/v1/deployments/acme/projects/acme%2Fnew-service-3"]);
+    expect(env.requests("projects.get").map((r) => r.path)).toEqual(["/api/v1/deployments/acme/projects/acme%2Fnew-service-3"]);
 
     // State: only what destroy needs.
     const state = (await workspace.run(["stack", "export"])).stdout;

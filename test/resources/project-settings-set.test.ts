@@ -65,19 +65,27 @@ describe("ProjectSettingsSet: explicit projects", () => {
     const declared = {
       deploymentSlug: "acme",
       resourceName: "fleet",
-      projects: { "acme/web-app": { tags: ["team:web"] }, "acme/infra": { tags: ["team:infra"] } },
+      projects: {
+        "acme/web-app": { tags: ["team:web"], managedScanConfig: { diffScan: { enabled: true } } },
+        "acme/infra": { tags: ["team:infra"], managedScanConfig: { diffScan: { enabled: false } } },
+      },
     };
     const { id, outs } = await set.create(await checked(set, declared));
     forgetProcessMemory();
     resetLog();
     expect(await set.diff(outs, await checked(set, declared))).toMatchObject({ changes: false });
     expect(env.requests()).toEqual([]);
-    const changed = { ...declared, projects: { ...declared.projects, "acme/infra": { tags: ["team:infra", "tier:2"] } } };
+    const changed = {
+      ...declared,
+      projects: { ...declared.projects, "acme/infra": { ...declared.projects["acme/infra"], tags: ["team:infra", "tier:2"] } },
+    };
     const news = await checked(set, changed);
     expect(await set.diff(outs, news)).toMatchObject({ changes: true });
     expect(env.requests()).toEqual([]);
     const { outs: after } = await set.update(id, outs, news);
     expect(count("projects.list")).toBe(1);
+    // The switches are read only for the project whose declaration changed (web-app's were converged at create).
+    expect(env.requests("projects.get").map((r) => r.path)).toEqual(["/api/v1/deployments/acme/projects/acme%2Finfra"]);
     expect(writes().map((w) => w.path)).toEqual(["/api/v1/deployments/acme/projects/acme%2Finfra"]);
     expect(project("acme/infra").tags.sort()).toEqual(["team:infra", "tier:2"]);
     // The original of the first change stays: destroy puts back what the stack found.

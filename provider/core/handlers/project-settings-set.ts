@@ -136,7 +136,15 @@ async function planAll(ctx: CallContext, declared: Props, olds: State<Kind> | un
   if (conflicts.length) throw refuse(ctx, conflicts);
   const wantedBefore = olds ? wantedOf(olds, olds.selected ?? []) : new Map<string, Wanted>();
   const recorded = (olds?.originals ?? {}) as Record<string, ProjectOriginals>;
-  const names = [...new Set([...wanted.keys(), ...Object.keys(recorded)])].sort();
+  // A project whose switches it manages is read on its own only where there may be work: its
+  // declaration changed, it is new to the set, a refresh found it not as declared, or it leaves
+  // the set. Drift of the others is found by `pulumi refresh` (deviations), as for every kind.
+  const deviations = new Set(olds?.deviations ?? []);
+  const mayChange = (name: string) =>
+    !olds || deviations.has(name) || !wanted.has(name) || !isDeepStrictEqual(wanted.get(name), wantedBefore.get(name));
+  const names = [...new Set([...wanted.keys(), ...Object.keys(recorded)])]
+    .filter((name) => !needsOwnRead(wanted.get(name)) || mayChange(name))
+    .sort();
   const live = await liveValues(slug, listing, names, wanted);
   const plans = new Map<string, ProjectPlan>();
   for (const name of names) {
@@ -183,13 +191,14 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, olds?: S
   );
   await noteFound(ctx, plans);
   const before = (olds?.originals ?? {}) as Record<string, ProjectOriginals>;
-  const originals: Record<string, ProjectOriginals> = {};
+  // A project not planned (nothing to do there) keeps what it recorded; one whose write failed too.
+  const originals: Record<string, ProjectOriginals> = { ...before };
   const left: string[] = [];
   for (const [name, plan] of plans) {
     const landed = !plan.body || written.has(name);
-    const kept = landed ? plan.originals : before[name];
-    if (kept) originals[name] = kept;
     if (!landed) left.push(name);
+    else if (plan.originals) originals[name] = plan.originals;
+    else delete originals[name];
   }
   const outs = outputs({ ...declared, managedProjects: wanted.size, selected, deviations: left.sort(), originals: sorted(originals) });
   if (!failure) return outs;
