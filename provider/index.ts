@@ -1,7 +1,7 @@
 /**
  * pulumi-semgrep: manage Semgrep AppSec Platform configuration as code with Pulumi.
  *
- * Resources: ProjectSettings, ProjectTags, ManagedScan, PolicyRuleMode, PolicyRuleModes, SbomExport,
+ * Resources: ProjectSettings, ProjectSettingsSet, ProjectTags, ManagedScan, PolicyRuleMode, PolicyRuleModes, SbomExport,
  * DetectionPolicy, DetectionPolicyException, RemediationPolicy.
  * The typed API client is also reachable as `pulumi-semgrep/client`, and the local API emulator
  * as `pulumi-semgrep/emulator`.

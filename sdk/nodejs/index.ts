@@ -100,6 +100,11 @@ export type ProjectSettings = import("./projectSettings").ProjectSettings;
 export const ProjectSettings: typeof import("./projectSettings").ProjectSettings = null as any;
 utilities.lazyLoad(exports, ["ProjectSettings"], () => require("./projectSettings"));
 
+export { ProjectSettingsSetArgs } from "./projectSettingsSet";
+export type ProjectSettingsSet = import("./projectSettingsSet").ProjectSettingsSet;
+export const ProjectSettingsSet: typeof import("./projectSettingsSet").ProjectSettingsSet = null as any;
+utilities.lazyLoad(exports, ["ProjectSettingsSet"], () => require("./projectSettingsSet"));
+
 export { ProjectTagsArgs } from "./projectTags";
 export type ProjectTags = import("./projectTags").ProjectTags;
 export const ProjectTags: typeof import("./projectTags").ProjectTags = null as any;
@@ -146,6 +151,8 @@ const _module = {
                 return new PolicyRuleModes(name, <any>undefined, { urn })
             case "semgrep:index:ProjectSettings":
                 return new ProjectSettings(name, <any>undefined, { urn })
+            case "semgrep:index:ProjectSettingsSet":
+                return new ProjectSettingsSet(name, <any>undefined, { urn })
             case "semgrep:index:ProjectTags":
                 return new ProjectTags(name, <any>undefined, { urn })
             case "semgrep:index:RemediationPolicy":

@@ -13,9 +13,8 @@
 // at each size of `--modes-singles` (first `up`, no-change `up`, preview), with and without
 // skipped checkpoints, so that the crossover of the two rule forms can be given.
 //
-// The forms: today one ProjectSettings per project (`adopt --one-per-project`). The set form (one
-// ProjectSettingsSet whose `projects` map holds every project) comes with that kind: FORMS below
-// is where its rows go.
+// The forms: one ProjectSettings per project (`adopt --one-per-project`), and one
+// ProjectSettingsSet whose `projects` map holds every project (FORMS below).
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -45,36 +44,62 @@ export const listingPages = (count) => Math.floor(count / PROJECT_PAGE) + 1;
 
 /**
  * The forms of declaring a deployment's projects, each as adopt writes it, and how to change one
- * project's tags in what it wrote. The ProjectSettingsSet form is to be added here (adopt without
- * --one-per-project above --set-threshold, its `projects` map in a data file).
+ * project's tags in what it wrote.
  */
 const FORMS = {
   "one-per-project": {
     adoptFlags: ["--one-per-project"],
-    /** Adds CHANGED_TAG to the first project that declares tags, in projects.ts. */
-    changeOne(dir) {
-      const file = join(dir, "projects.ts");
-      const text = readFileSync(file, "utf8");
-      const changed = text.replace(/tags: \[/, `tags: ["${CHANGED_TAG}", `);
-      if (changed === text) throw new Error("projects.ts declares no tags to change");
-      writeFileSync(file, changed);
-    },
+    changeOne: addChangedTag,
+  },
+  set: {
+    // adopt does not write the set form yet: its one-per-project data (projects.ts, the same values
+    // the set declares) is declared as one ProjectSettingsSet by rewriting index.ts (asSet).
+    adoptFlags: ["--one-per-project"],
+    afterAdopt: asSet,
+    changeOne: addChangedTag,
   },
 };
 
+/** Adds CHANGED_TAG to the first project that declares tags, in projects.ts. */
+function addChangedTag(dir) {
+  const file = join(dir, "projects.ts");
+  const text = readFileSync(file, "utf8");
+  const changed = text.replace(/tags: \[/, `tags: ["${CHANGED_TAG}", `);
+  if (changed === text) throw new Error("projects.ts declares no tags to change");
+  writeFileSync(file, changed);
+}
+
+/** The program adopt wrote, its projects declared as one ProjectSettingsSet (keyed by project name) instead of one ProjectSettings each. */
+function asSet(dir) {
+  const file = join(dir, "index.ts");
+  const text = readFileSync(file, "utf8");
+  const loop =
+    /for \(const \[name, project\] of Object\.entries\(projects\)\) \{\n {2}new ProjectSettings\(name, \{ deploymentSlug, \.\.\.project \}\);\n\}/;
+  if (!loop.test(text)) throw new Error("index.ts declares no ProjectSettings loop to rewrite");
+  const set =
+    'new ProjectSettingsSet("projects", {\n' +
+    "  deploymentSlug,\n" +
+    "  projects: Object.fromEntries(Object.values(projects).map(({ projectName, ...fields }) => [projectName, fields])),\n" +
+    "});";
+  writeFileSync(file, text.replace(loop, set).replace(/^(import \{[^}]*)\bProjectSettings\b/m, "$1ProjectSettingsSet"));
+}
+
 /**
- * The fewest requests for N projects declared one per project: adopt lists the deployments and
- * the projects and reads each project (the listing has no managed-scan switches); the first up
- * reads each project once (each ProjectSettings its own), writes nothing; a no-change up and a
- * preview compare inputs only; the one-project change writes that project's tags once.
+ * The fewest requests for N projects: adopt lists the deployments and the projects and reads each
+ * project (the listing has no managed-scan switches). Declared one per project, the first up reads
+ * each project once (each ProjectSettings its own) and writes nothing; a no-change up and a preview
+ * compare inputs only; the one-project change writes that project's tags once. As one set, the
+ * first up lists the projects and reads each on its own (adopt declares every project's switches);
+ * the one-project change lists them, reads that project's switches and writes it once.
  */
-function minimumFor(projects) {
+function minimumFor(projects, form) {
+  const set = form === "set";
   return {
     adopt: 1 + listingPages(projects) + projects,
-    "first-up": projects,
+    "first-up": (set ? listingPages(projects) : 0) + projects,
     "noop-up": 0,
     preview: 0,
-    "change-one": 1,
+    "change-one": set ? listingPages(projects) + 2 : 1,
   };
 }
 
@@ -91,7 +116,7 @@ export async function runForm({ installedDir, projects, form, skipCheckpoints, l
     const root = mkdtempSync(join(tmpdir(), "pulumi-semgrep-projects-scale-"));
     const dir = join(root, "program");
     const credentials = { SEMGREP_APP_URL: emulator.url, SEMGREP_APP_TOKEN: emulator.token };
-    const minimum = minimumFor(projects);
+    const minimum = minimumFor(projects, form);
     const label = `${form}${skipCheckpoints ? ", checkpoints skipped" : ""}`;
 
     emulator.requests().length = 0;
@@ -112,6 +137,7 @@ export async function runForm({ installedDir, projects, form, skipCheckpoints, l
       minimumRequests: minimum.adopt,
     };
     log(`  ${label}: adopt done`);
+    FORMS[form].afterAdopt?.(dir);
 
     symlinkSync(join(installedDir, "node_modules"), join(dir, "node_modules"), "dir");
     const env = offlinePulumiEnv(root, { ...credentials, PULUMI_SKIP_CHECKPOINTS: skipCheckpoints ? "true" : "false" });
@@ -279,7 +305,6 @@ export function formatProjectsTable(result) {
         phase === "first-up" ? run.stateBytes : "",
       ]);
   }
-  // The set form (one ProjectSettingsSet) gets its rows here once the kind exists.
   const ruleRows = [["PolicyRuleMode (checkpoints)", "step", "wall s", "cpu s", "requests", "minimum", "writes", "state bytes"]];
   for (const run of result.rules) {
     const form = `${run.rules} (${run.skipCheckpoints ? "skipped" : "written"})`;
@@ -296,7 +321,7 @@ export function formatProjectsTable(result) {
       ]);
   }
   return [
-    `projects at scale (large preset, ${result.projects} projects; the ProjectSettingsSet form: not yet, the kind does not exist)`,
+    `projects at scale (large preset, ${result.projects} projects; set: adopt's projects as one ProjectSettingsSet)`,
     ...table(rows),
     ...(result.rules.length ? ["", "one PolicyRuleMode per rule (large preset's SAST policy)", ...table(ruleRows)] : []),
   ].join("\n");

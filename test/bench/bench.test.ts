@@ -293,21 +293,25 @@ describe("npm run bench, small", () => {
     expect(serviceUnchanged).toBe(true);
   });
 
-  it("one ProjectSettings per project, with and without skipped checkpoints: adopt, first up, no-change up, preview, one-project change, each at the minimum", () => {
+  it("one ProjectSettings per project and one ProjectSettingsSet, with and without skipped checkpoints: adopt, first up, no-change up, preview, one-project change, each at the minimum", () => {
     const scale = result().projectsAtScale!;
     expect(scale.projects).toBe(SMALL["projects-scale"]);
     expect(scale.forms.map((f) => [f.form, f.skipCheckpoints])).toEqual([
       ["one-per-project", false],
       ["one-per-project", true],
+      ["set", false],
+      ["set", true],
     ]);
     for (const run of scale.forms) {
       // adopt: the deployments, one page of projects (30: short, the last), each project's own read.
       expect(run.adopt).toMatchObject({ requests: 1 + 1 + 30, minimumRequests: 32, writes: 0 });
+      // The set lists the projects (one short page) where single resources read each one alone; both read each project's switches at the first up.
+      const set = run.form === "set";
       expect(Object.fromEntries(Object.entries(run.phases).map(([name, p]) => [name, [p.requests, p.writes]]))).toEqual({
-        "first-up": [30, 0],
+        "first-up": [set ? 1 + 30 : 30, 0],
         "noop-up": [0, 0],
         preview: [0, 0],
-        "change-one": [1, 1],
+        "change-one": [set ? 3 : 1, 1],
       });
       for (const p of Object.values(run.phases)) expect(p.requests).toBe(p.minimumRequests);
       expect(run.stateBytes).toBeGreaterThan(0);

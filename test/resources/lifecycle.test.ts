@@ -234,6 +234,39 @@ const rows: Row[] = [
     requests: { create: 2, diff: 0, delete: 1 },
   },
   {
+    kind: "ProjectSettingsSet",
+    declared: {
+      deploymentSlug: "acme",
+      projects: { "acme/web-app": { primaryBranch: "develop", tags: ["team:web", "pci"] } },
+      select: { namePatterns: ["acme/infra"] },
+      settings: { addTags: ["tier:2"] },
+    },
+    normalized: { projects: { "acme/web-app": { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci"] } } },
+    invalid: { inputs: { settings: undefined }, property: "settings" }, // select without settings
+    id: `acme/${RESOURCE_NAME}`,
+    live: (state) => {
+      const { primaryBranch, tags } = project(state, "acme/web-app");
+      return { primaryBranch, tags, infra: project(state, "acme/infra").tags };
+    },
+    liveBefore: { primaryBranch: "refs/heads/main", tags: ["team:web", "tier:1", "managed-scan"], infra: [] },
+    liveCreated: { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci", "managed-scan"], infra: ["tier:2"] },
+    change: {
+      inputs: { projects: { "acme/web-app": { primaryBranch: "develop", tags: ["team:web", "pci", "tier:2"] } } },
+      replaces: [],
+      live: { primaryBranch: "refs/heads/develop", tags: ["team:web", "pci", "tier:2", "managed-scan"], infra: ["tier:2"] },
+    },
+    drift: {
+      write: (client) => client.projects.update("acme", "acme/infra", { tags: [] }),
+      props: { deviations: ["acme/infra"] },
+      inputs: {}, // the declaration stands: the next up converges the project
+    },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentSlug"],
+    checkRequests: 0,
+    // One listing, one PATCH per project that changes; the diff's listing (the selector's) is the create's, shared in the process.
+    requests: { create: 3, diff: 0, delete: 3 },
+  },
+  {
     kind: "PolicyRuleModes",
     declared: {
       deploymentId: 1,

@@ -20,6 +20,7 @@ const env = useEmulator({
 const KINDS = [
   "ProjectSettings",
   "ProjectTags",
+  "ProjectSettingsSet",
   "ManagedScan",
   "PolicyRuleMode",
   "SbomExport",
@@ -76,6 +77,7 @@ describe("the installed package's __provider", () => {
   const UPDATED: Record<(typeof KINDS)[number], Record<string, unknown> | undefined> = {
     ProjectSettings: { tags: ["team:web", "managed-scan"] }, // the whole set: the service keeps its system tag
     ProjectTags: { tags: ["owner:appsec", "reviewed"] },
+    ProjectSettingsSet: { originals: { "acme/infra": { tags: [] } } }, // what it found, put back on delete
     ManagedScan: { diffScan: { enabled: false } },
     PolicyRuleMode: { mode: "MODE_COMMENT" },
     SbomExport: undefined, // nothing changed: no update

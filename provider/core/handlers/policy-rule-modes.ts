@@ -151,7 +151,7 @@ function liveSummary(
  * the first failure. It starts none either once the run is interrupted (the engine's Cancel, a
  * signal, the engine gone: interrupts.ts), and then ends with that interruption.
  */
-async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   let failed: { error: unknown } | undefined;
   const lane = async () => {

@@ -13,6 +13,7 @@ import { managedScanKind } from "./managed-scan";
 import { policyRuleModeKind } from "./policy-rule-mode";
 import { policyRuleModesKind } from "./policy-rule-modes";
 import { projectSettingsKind } from "./project-settings";
+import { projectSettingsSetKind } from "./project-settings-set";
 import { projectTagsKind } from "./project-tags";
 import { remediationPolicyKind } from "./remediation-policy";
 import { sbomExportKind } from "./sbom-export";
@@ -24,6 +25,7 @@ export {
   policyRuleModeKind,
   policyRuleModesKind,
   projectSettingsKind,
+  projectSettingsSetKind,
   projectTagsKind,
   remediationPolicyKind,
   sbomExportKind,
@@ -31,6 +33,7 @@ export {
 
 export const KINDS = {
   ProjectSettings: projectSettingsKind,
+  ProjectSettingsSet: projectSettingsSetKind,
   ProjectTags: projectTagsKind,
   ManagedScan: managedScanKind,
   PolicyRuleMode: policyRuleModeKind,

@@ -26,12 +26,14 @@ import { claimSecrets, type Given, type Redact, redactedError, redactorFor, with
 import { checkMeta, identityOf, metaOutputs, refreshedMetaInputs, withoutMeta, withoutPlaceholders } from "./resource-meta";
 import { type CallContext, callContext, identityChanged, type ResourceIdentity } from "./call-context";
 import { projectSettings } from "../handlers/project-settings";
+import { projectSettingsSet } from "../handlers/project-settings-set";
 import { projectTags } from "../handlers/project-tags";
 import { remediationPolicy } from "../handlers/remediation-policy";
 import { sbomExport } from "../handlers/sbom-export";
 
 export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   ProjectSettings: projectSettings,
+  ProjectSettingsSet: projectSettingsSet,
   ProjectTags: projectTags,
   ManagedScan: managedScan,
   PolicyRuleMode: policyRuleMode,

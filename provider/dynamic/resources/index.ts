@@ -1,5 +1,12 @@
 /** The package's Pulumi resources: one class per kind, each derived from its declaration (provider/core/kinds). */
 export { ProjectSettings, type ProjectSettingsArgs, type ManagedScanConfig, type ScanToggle } from "./project-settings";
+export {
+  ProjectSettingsSet,
+  type ProjectSettingsSetArgs,
+  type ProjectEntryArgs,
+  type ProjectOriginals,
+  type ProjectSetSettingsArgs,
+} from "./project-settings-set";
 export { ProjectTags, type ProjectTagsArgs } from "./project-tags";
 export { ManagedScan, type ManagedScanArgs } from "./managed-scan";
 export { PolicyRuleMode, type PolicyRuleModeArgs } from "./policy-rule-mode";

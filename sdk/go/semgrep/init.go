@@ -33,6 +33,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &PolicyRuleModes{}
 	case "semgrep:index:ProjectSettings":
 		r = &ProjectSettings{}
+	case "semgrep:index:ProjectSettingsSet":
+		r = &ProjectSettingsSet{}
 	case "semgrep:index:ProjectTags":
 		r = &ProjectTags{}
 	case "semgrep:index:RemediationPolicy":

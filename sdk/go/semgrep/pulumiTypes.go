@@ -1417,6 +1417,121 @@ func (o PolicyArrayOutput) Index(i pulumi.IntInput) PolicyOutput {
 	}).(PolicyOutput)
 }
 
+type ProjectEntry struct {
+	// Managed-scan toggles; a toggle left out is not managed.
+	ManagedScanConfig *ManagedScanConfig `pulumi:"managedScanConfig"`
+	// `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+	PrimaryBranch *string `pulumi:"primaryBranch"`
+	// The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+	Tags []string `pulumi:"tags"`
+}
+
+// ProjectEntryInput is an input type that accepts ProjectEntryArgs and ProjectEntryOutput values.
+// You can construct a concrete instance of `ProjectEntryInput` via:
+//
+//	ProjectEntryArgs{...}
+type ProjectEntryInput interface {
+	pulumi.Input
+
+	ToProjectEntryOutput() ProjectEntryOutput
+	ToProjectEntryOutputWithContext(context.Context) ProjectEntryOutput
+}
+
+type ProjectEntryArgs struct {
+	// Managed-scan toggles; a toggle left out is not managed.
+	ManagedScanConfig ManagedScanConfigPtrInput `pulumi:"managedScanConfig"`
+	// `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+	PrimaryBranch pulumi.StringPtrInput `pulumi:"primaryBranch"`
+	// The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+	Tags pulumi.StringArrayInput `pulumi:"tags"`
+}
+
+func (ProjectEntryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectEntry)(nil)).Elem()
+}
+
+func (i ProjectEntryArgs) ToProjectEntryOutput() ProjectEntryOutput {
+	return i.ToProjectEntryOutputWithContext(context.Background())
+}
+
+func (i ProjectEntryArgs) ToProjectEntryOutputWithContext(ctx context.Context) ProjectEntryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectEntryOutput)
+}
+
+// ProjectEntryMapInput is an input type that accepts ProjectEntryMap and ProjectEntryMapOutput values.
+// You can construct a concrete instance of `ProjectEntryMapInput` via:
+//
+//	ProjectEntryMap{ "key": ProjectEntryArgs{...} }
+type ProjectEntryMapInput interface {
+	pulumi.Input
+
+	ToProjectEntryMapOutput() ProjectEntryMapOutput
+	ToProjectEntryMapOutputWithContext(context.Context) ProjectEntryMapOutput
+}
+
+type ProjectEntryMap map[string]ProjectEntryInput
+
+func (ProjectEntryMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ProjectEntry)(nil)).Elem()
+}
+
+func (i ProjectEntryMap) ToProjectEntryMapOutput() ProjectEntryMapOutput {
+	return i.ToProjectEntryMapOutputWithContext(context.Background())
+}
+
+func (i ProjectEntryMap) ToProjectEntryMapOutputWithContext(ctx context.Context) ProjectEntryMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectEntryMapOutput)
+}
+
+type ProjectEntryOutput struct{ *pulumi.OutputState }
+
+func (ProjectEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectEntry)(nil)).Elem()
+}
+
+func (o ProjectEntryOutput) ToProjectEntryOutput() ProjectEntryOutput {
+	return o
+}
+
+func (o ProjectEntryOutput) ToProjectEntryOutputWithContext(ctx context.Context) ProjectEntryOutput {
+	return o
+}
+
+// Managed-scan toggles; a toggle left out is not managed.
+func (o ProjectEntryOutput) ManagedScanConfig() ManagedScanConfigPtrOutput {
+	return o.ApplyT(func(v ProjectEntry) *ManagedScanConfig { return v.ManagedScanConfig }).(ManagedScanConfigPtrOutput)
+}
+
+// `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+func (o ProjectEntryOutput) PrimaryBranch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectEntry) *string { return v.PrimaryBranch }).(pulumi.StringPtrOutput)
+}
+
+// The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+func (o ProjectEntryOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectEntry) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+type ProjectEntryMapOutput struct{ *pulumi.OutputState }
+
+func (ProjectEntryMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ProjectEntry)(nil)).Elem()
+}
+
+func (o ProjectEntryMapOutput) ToProjectEntryMapOutput() ProjectEntryMapOutput {
+	return o
+}
+
+func (o ProjectEntryMapOutput) ToProjectEntryMapOutputWithContext(ctx context.Context) ProjectEntryMapOutput {
+	return o
+}
+
+func (o ProjectEntryMapOutput) MapIndex(k pulumi.StringInput) ProjectEntryOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ProjectEntry {
+		return vs[0].(map[string]ProjectEntry)[vs[1].(string)]
+	}).(ProjectEntryOutput)
+}
+
 type ProjectManagedScanConfig struct {
 	// Managed diff-aware scans, of each pull request's changes.
 	DiffScan ProjectManagedScanConfigDiffScan `pulumi:"diffScan"`
@@ -1494,6 +1609,71 @@ func (o ProjectManagedScanConfigFullScanOutput) ToProjectManagedScanConfigFullSc
 // `true` when managed weekly full scans are on.
 func (o ProjectManagedScanConfigFullScanOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v ProjectManagedScanConfigFullScan) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+type ProjectOriginals struct {
+	// The tags of `settings.addTags` the project lacked, which this resource added (delete removes them).
+	AddedTags []string `pulumi:"addedTags"`
+	// The managed-scan toggles found.
+	ManagedScanConfig *ManagedScanConfig `pulumi:"managedScanConfig"`
+	// The primary branch found (`"None"`: it followed the default branch).
+	PrimaryBranch *string `pulumi:"primaryBranch"`
+	// The tag set found, less the system tags.
+	Tags []string `pulumi:"tags"`
+}
+
+type ProjectOriginalsOutput struct{ *pulumi.OutputState }
+
+func (ProjectOriginalsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectOriginals)(nil)).Elem()
+}
+
+func (o ProjectOriginalsOutput) ToProjectOriginalsOutput() ProjectOriginalsOutput {
+	return o
+}
+
+func (o ProjectOriginalsOutput) ToProjectOriginalsOutputWithContext(ctx context.Context) ProjectOriginalsOutput {
+	return o
+}
+
+// The tags of `settings.addTags` the project lacked, which this resource added (delete removes them).
+func (o ProjectOriginalsOutput) AddedTags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectOriginals) []string { return v.AddedTags }).(pulumi.StringArrayOutput)
+}
+
+// The managed-scan toggles found.
+func (o ProjectOriginalsOutput) ManagedScanConfig() ManagedScanConfigPtrOutput {
+	return o.ApplyT(func(v ProjectOriginals) *ManagedScanConfig { return v.ManagedScanConfig }).(ManagedScanConfigPtrOutput)
+}
+
+// The primary branch found (`"None"`: it followed the default branch).
+func (o ProjectOriginalsOutput) PrimaryBranch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectOriginals) *string { return v.PrimaryBranch }).(pulumi.StringPtrOutput)
+}
+
+// The tag set found, less the system tags.
+func (o ProjectOriginalsOutput) Tags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectOriginals) []string { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+type ProjectOriginalsMapOutput struct{ *pulumi.OutputState }
+
+func (ProjectOriginalsMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ProjectOriginals)(nil)).Elem()
+}
+
+func (o ProjectOriginalsMapOutput) ToProjectOriginalsMapOutput() ProjectOriginalsMapOutput {
+	return o
+}
+
+func (o ProjectOriginalsMapOutput) ToProjectOriginalsMapOutputWithContext(ctx context.Context) ProjectOriginalsMapOutput {
+	return o
+}
+
+func (o ProjectOriginalsMapOutput) MapIndex(k pulumi.StringInput) ProjectOriginalsOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ProjectOriginals {
+		return vs[0].(map[string]ProjectOriginals)[vs[1].(string)]
+	}).(ProjectOriginalsOutput)
 }
 
 type ProjectSelector struct {
@@ -1681,6 +1861,181 @@ func (o ProjectSelectorPtrOutput) Tags() pulumi.StringArrayOutput {
 		}
 		return v.Tags
 	}).(pulumi.StringArrayOutput)
+}
+
+type ProjectSetSettings struct {
+	// Tags added to each project (its other tags are left as they are); destroy removes those it added.
+	AddTags []string `pulumi:"addTags"`
+	// Managed-scan toggles; a toggle left out is not managed.
+	ManagedScanConfig *ManagedScanConfig `pulumi:"managedScanConfig"`
+	// `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+	PrimaryBranch *string `pulumi:"primaryBranch"`
+}
+
+// ProjectSetSettingsInput is an input type that accepts ProjectSetSettingsArgs and ProjectSetSettingsOutput values.
+// You can construct a concrete instance of `ProjectSetSettingsInput` via:
+//
+//	ProjectSetSettingsArgs{...}
+type ProjectSetSettingsInput interface {
+	pulumi.Input
+
+	ToProjectSetSettingsOutput() ProjectSetSettingsOutput
+	ToProjectSetSettingsOutputWithContext(context.Context) ProjectSetSettingsOutput
+}
+
+type ProjectSetSettingsArgs struct {
+	// Tags added to each project (its other tags are left as they are); destroy removes those it added.
+	AddTags pulumi.StringArrayInput `pulumi:"addTags"`
+	// Managed-scan toggles; a toggle left out is not managed.
+	ManagedScanConfig ManagedScanConfigPtrInput `pulumi:"managedScanConfig"`
+	// `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+	PrimaryBranch pulumi.StringPtrInput `pulumi:"primaryBranch"`
+}
+
+func (ProjectSetSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectSetSettings)(nil)).Elem()
+}
+
+func (i ProjectSetSettingsArgs) ToProjectSetSettingsOutput() ProjectSetSettingsOutput {
+	return i.ToProjectSetSettingsOutputWithContext(context.Background())
+}
+
+func (i ProjectSetSettingsArgs) ToProjectSetSettingsOutputWithContext(ctx context.Context) ProjectSetSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSetSettingsOutput)
+}
+
+func (i ProjectSetSettingsArgs) ToProjectSetSettingsPtrOutput() ProjectSetSettingsPtrOutput {
+	return i.ToProjectSetSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ProjectSetSettingsArgs) ToProjectSetSettingsPtrOutputWithContext(ctx context.Context) ProjectSetSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSetSettingsOutput).ToProjectSetSettingsPtrOutputWithContext(ctx)
+}
+
+// ProjectSetSettingsPtrInput is an input type that accepts ProjectSetSettingsArgs, ProjectSetSettingsPtr and ProjectSetSettingsPtrOutput values.
+// You can construct a concrete instance of `ProjectSetSettingsPtrInput` via:
+//
+//	        ProjectSetSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProjectSetSettingsPtrInput interface {
+	pulumi.Input
+
+	ToProjectSetSettingsPtrOutput() ProjectSetSettingsPtrOutput
+	ToProjectSetSettingsPtrOutputWithContext(context.Context) ProjectSetSettingsPtrOutput
+}
+
+type projectSetSettingsPtrType ProjectSetSettingsArgs
+
+func ProjectSetSettingsPtr(v *ProjectSetSettingsArgs) ProjectSetSettingsPtrInput {
+	return (*projectSetSettingsPtrType)(v)
+}
+
+func (*projectSetSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectSetSettings)(nil)).Elem()
+}
+
+func (i *projectSetSettingsPtrType) ToProjectSetSettingsPtrOutput() ProjectSetSettingsPtrOutput {
+	return i.ToProjectSetSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *projectSetSettingsPtrType) ToProjectSetSettingsPtrOutputWithContext(ctx context.Context) ProjectSetSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProjectSetSettingsPtrOutput)
+}
+
+type ProjectSetSettingsOutput struct{ *pulumi.OutputState }
+
+func (ProjectSetSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProjectSetSettings)(nil)).Elem()
+}
+
+func (o ProjectSetSettingsOutput) ToProjectSetSettingsOutput() ProjectSetSettingsOutput {
+	return o
+}
+
+func (o ProjectSetSettingsOutput) ToProjectSetSettingsOutputWithContext(ctx context.Context) ProjectSetSettingsOutput {
+	return o
+}
+
+func (o ProjectSetSettingsOutput) ToProjectSetSettingsPtrOutput() ProjectSetSettingsPtrOutput {
+	return o.ToProjectSetSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ProjectSetSettingsOutput) ToProjectSetSettingsPtrOutputWithContext(ctx context.Context) ProjectSetSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProjectSetSettings) *ProjectSetSettings {
+		return &v
+	}).(ProjectSetSettingsPtrOutput)
+}
+
+// Tags added to each project (its other tags are left as they are); destroy removes those it added.
+func (o ProjectSetSettingsOutput) AddTags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProjectSetSettings) []string { return v.AddTags }).(pulumi.StringArrayOutput)
+}
+
+// Managed-scan toggles; a toggle left out is not managed.
+func (o ProjectSetSettingsOutput) ManagedScanConfig() ManagedScanConfigPtrOutput {
+	return o.ApplyT(func(v ProjectSetSettings) *ManagedScanConfig { return v.ManagedScanConfig }).(ManagedScanConfigPtrOutput)
+}
+
+// `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+func (o ProjectSetSettingsOutput) PrimaryBranch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProjectSetSettings) *string { return v.PrimaryBranch }).(pulumi.StringPtrOutput)
+}
+
+type ProjectSetSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ProjectSetSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProjectSetSettings)(nil)).Elem()
+}
+
+func (o ProjectSetSettingsPtrOutput) ToProjectSetSettingsPtrOutput() ProjectSetSettingsPtrOutput {
+	return o
+}
+
+func (o ProjectSetSettingsPtrOutput) ToProjectSetSettingsPtrOutputWithContext(ctx context.Context) ProjectSetSettingsPtrOutput {
+	return o
+}
+
+func (o ProjectSetSettingsPtrOutput) Elem() ProjectSetSettingsOutput {
+	return o.ApplyT(func(v *ProjectSetSettings) ProjectSetSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ProjectSetSettings
+		return ret
+	}).(ProjectSetSettingsOutput)
+}
+
+// Tags added to each project (its other tags are left as they are); destroy removes those it added.
+func (o ProjectSetSettingsPtrOutput) AddTags() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ProjectSetSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AddTags
+	}).(pulumi.StringArrayOutput)
+}
+
+// Managed-scan toggles; a toggle left out is not managed.
+func (o ProjectSetSettingsPtrOutput) ManagedScanConfig() ManagedScanConfigPtrOutput {
+	return o.ApplyT(func(v *ProjectSetSettings) *ManagedScanConfig {
+		if v == nil {
+			return nil
+		}
+		return v.ManagedScanConfig
+	}).(ManagedScanConfigPtrOutput)
+}
+
+// `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+func (o ProjectSetSettingsPtrOutput) PrimaryBranch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProjectSetSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrimaryBranch
+	}).(pulumi.StringPtrOutput)
 }
 
 type RemediationAction struct {
@@ -4224,8 +4579,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ManagedScanConfigPtrInput)(nil)).Elem(), ManagedScanConfigArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PackageFilterInput)(nil)).Elem(), PackageFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PackageFilterArrayInput)(nil)).Elem(), PackageFilterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectEntryInput)(nil)).Elem(), ProjectEntryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectEntryMapInput)(nil)).Elem(), ProjectEntryMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSelectorInput)(nil)).Elem(), ProjectSelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSelectorPtrInput)(nil)).Elem(), ProjectSelectorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSetSettingsInput)(nil)).Elem(), ProjectSetSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProjectSetSettingsPtrInput)(nil)).Elem(), ProjectSetSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RemediationActionInput)(nil)).Elem(), RemediationActionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RemediationActionArrayInput)(nil)).Elem(), RemediationActionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RemediationConditionInput)(nil)).Elem(), RemediationConditionArgs{})
@@ -4264,11 +4623,17 @@ func init() {
 	pulumi.RegisterOutputType(PackageFilterArrayOutput{})
 	pulumi.RegisterOutputType(PolicyOutput{})
 	pulumi.RegisterOutputType(PolicyArrayOutput{})
+	pulumi.RegisterOutputType(ProjectEntryOutput{})
+	pulumi.RegisterOutputType(ProjectEntryMapOutput{})
 	pulumi.RegisterOutputType(ProjectManagedScanConfigOutput{})
 	pulumi.RegisterOutputType(ProjectManagedScanConfigDiffScanOutput{})
 	pulumi.RegisterOutputType(ProjectManagedScanConfigFullScanOutput{})
+	pulumi.RegisterOutputType(ProjectOriginalsOutput{})
+	pulumi.RegisterOutputType(ProjectOriginalsMapOutput{})
 	pulumi.RegisterOutputType(ProjectSelectorOutput{})
 	pulumi.RegisterOutputType(ProjectSelectorPtrOutput{})
+	pulumi.RegisterOutputType(ProjectSetSettingsOutput{})
+	pulumi.RegisterOutputType(ProjectSetSettingsPtrOutput{})
 	pulumi.RegisterOutputType(RemediationActionOutput{})
 	pulumi.RegisterOutputType(RemediationActionArrayOutput{})
 	pulumi.RegisterOutputType(RemediationConditionOutput{})

@@ -197,6 +197,21 @@ export interface PackageFilterArgs {
     versionUpperBound?: pulumi.Input<string | undefined>;
 }
 
+export interface ProjectEntryArgs {
+    /**
+     * Managed-scan toggles; a toggle left out is not managed.
+     */
+    managedScanConfig?: pulumi.Input<inputs.ManagedScanConfigArgs | undefined>;
+    /**
+     * `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+     */
+    primaryBranch?: pulumi.Input<string | undefined>;
+    /**
+     * The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+     */
+    tags?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
 export interface ProjectSelector {
     /**
      * Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
@@ -231,6 +246,21 @@ export interface ProjectSelectorArgs {
      * Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
      */
     tags?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+export interface ProjectSetSettingsArgs {
+    /**
+     * Tags added to each project (its other tags are left as they are); destroy removes those it added.
+     */
+    addTags?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Managed-scan toggles; a toggle left out is not managed.
+     */
+    managedScanConfig?: pulumi.Input<inputs.ManagedScanConfigArgs | undefined>;
+    /**
+     * `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+     */
+    primaryBranch?: pulumi.Input<string | undefined>;
 }
 
 export interface RemediationActionArgs {

@@ -176,6 +176,21 @@ export interface Policy {
     slug?: string;
 }
 
+export interface ProjectEntry {
+    /**
+     * Managed-scan toggles; a toggle left out is not managed.
+     */
+    managedScanConfig?: outputs.ManagedScanConfig;
+    /**
+     * `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+     */
+    primaryBranch?: string;
+    /**
+     * The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+     */
+    tags?: string[];
+}
+
 export interface ProjectManagedScanConfig {
     /**
      * Managed diff-aware scans, of each pull request's changes.
@@ -199,6 +214,58 @@ export interface ProjectManagedScanConfigFullScan {
      * `true` when managed weekly full scans are on.
      */
     enabled: boolean;
+}
+
+export interface ProjectOriginals {
+    /**
+     * The tags of `settings.addTags` the project lacked, which this resource added (delete removes them).
+     */
+    addedTags?: string[];
+    /**
+     * The managed-scan toggles found.
+     */
+    managedScanConfig?: outputs.ManagedScanConfig;
+    /**
+     * The primary branch found (`"None"`: it followed the default branch).
+     */
+    primaryBranch?: string;
+    /**
+     * The tag set found, less the system tags.
+     */
+    tags?: string[];
+}
+
+export interface ProjectSelector {
+    /**
+     * Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+     */
+    exclude?: string[];
+    /**
+     * Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+     * is any run of characters within one path segment (not `/`), `**` any run across segments
+     * (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+     * whole name must match.
+     */
+    namePatterns?: string[];
+    /**
+     * Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+     */
+    tags?: string[];
+}
+
+export interface ProjectSetSettings {
+    /**
+     * Tags added to each project (its other tags are left as they are); destroy removes those it added.
+     */
+    addTags?: string[];
+    /**
+     * Managed-scan toggles; a toggle left out is not managed.
+     */
+    managedScanConfig?: outputs.ManagedScanConfig;
+    /**
+     * `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+     */
+    primaryBranch?: string;
 }
 
 export interface RemediationAction {

@@ -25,6 +25,7 @@ from .managed_scan import *
 from .policy_rule_mode import *
 from .policy_rule_modes import *
 from .project_settings import *
+from .project_settings_set import *
 from .project_tags import *
 from .provider import *
 from .remediation_policy import *
@@ -53,6 +54,7 @@ _utilities.register(
    "semgrep:index:PolicyRuleMode": "PolicyRuleMode",
    "semgrep:index:PolicyRuleModes": "PolicyRuleModes",
    "semgrep:index:ProjectSettings": "ProjectSettings",
+   "semgrep:index:ProjectSettingsSet": "ProjectSettingsSet",
    "semgrep:index:ProjectTags": "ProjectTags",
    "semgrep:index:RemediationPolicy": "RemediationPolicy",
    "semgrep:index:SbomExport": "SbomExport"

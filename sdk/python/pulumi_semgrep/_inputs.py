@@ -25,8 +25,14 @@ __all__ = [
     'ManagedScanConfigArgsDict',
     'PackageFilter',
     'PackageFilterDict',
+    'ProjectEntryArgs',
+    'ProjectEntryArgsDict',
     'ProjectSelector',
     'ProjectSelectorDict',
+    'ProjectSelectorArgs',
+    'ProjectSelectorArgsDict',
+    'ProjectSetSettingsArgs',
+    'ProjectSetSettingsArgsDict',
     'RemediationActionArgs',
     'RemediationActionArgsDict',
     'RemediationConditionArgs',
@@ -575,6 +581,75 @@ class PackageFilter:
         pulumi.set(self, "version_upper_bound", value)
 
 
+class ProjectEntryArgsDict(TypedDict):
+    managed_scan_config: NotRequired[pulumi.Input[Optional['ManagedScanConfigArgsDict']]]
+    """
+    Managed-scan toggles; a toggle left out is not managed.
+    """
+    primary_branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+    """
+    tags: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+    """
+
+@pulumi.input_type
+class ProjectEntryArgs:
+    def __init__(__self__, *,
+                 managed_scan_config: pulumi.Input[Optional['ManagedScanConfigArgs']] = None,
+                 primary_branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        :param pulumi.Input['ManagedScanConfigArgs'] managed_scan_config: Managed-scan toggles; a toggle left out is not managed.
+        :param pulumi.Input[_builtins.str] primary_branch: `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+        """
+        if managed_scan_config is not None:
+            pulumi.set(__self__, "managed_scan_config", managed_scan_config)
+        if primary_branch is not None:
+            pulumi.set(__self__, "primary_branch", primary_branch)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter(name="managedScanConfig")
+    def managed_scan_config(self) -> pulumi.Input[Optional['ManagedScanConfigArgs']]:
+        """
+        Managed-scan toggles; a toggle left out is not managed.
+        """
+        return pulumi.get(self, "managed_scan_config")
+
+    @managed_scan_config.setter
+    def managed_scan_config(self, value: pulumi.Input[Optional['ManagedScanConfigArgs']]):
+        pulumi.set(self, "managed_scan_config", value)
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBranch")
+    def primary_branch(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        """
+        return pulumi.get(self, "primary_branch")
+
+    @primary_branch.setter
+    def primary_branch(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "primary_branch", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+
 class ProjectSelectorDict(TypedDict):
     exclude: NotRequired[Sequence[_builtins.str]]
     """
@@ -651,6 +726,153 @@ class ProjectSelector:
     @tags.setter
     def tags(self, value: Optional[Sequence[_builtins.str]]):
         pulumi.set(self, "tags", value)
+
+
+class ProjectSelectorArgsDict(TypedDict):
+    exclude: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+    """
+    name_patterns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+    is any run of characters within one path segment (not `/`), `**` any run across segments
+    (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+    whole name must match.
+    """
+    tags: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+    """
+
+@pulumi.input_type
+class ProjectSelectorArgs:
+    def __init__(__self__, *,
+                 exclude: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 name_patterns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude: Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] name_patterns: Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+               is any run of characters within one path segment (not `/`), `**` any run across segments
+               (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+               whole name must match.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if name_patterns is not None:
+            pulumi.set(__self__, "name_patterns", name_patterns)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @exclude.setter
+    def exclude(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "exclude", value)
+
+    @_builtins.property
+    @pulumi.getter(name="namePatterns")
+    def name_patterns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+        is any run of characters within one path segment (not `/`), `**` any run across segments
+        (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+        whole name must match.
+        """
+        return pulumi.get(self, "name_patterns")
+
+    @name_patterns.setter
+    def name_patterns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "name_patterns", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+
+class ProjectSetSettingsArgsDict(TypedDict):
+    add_tags: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Tags added to each project (its other tags are left as they are); destroy removes those it added.
+    """
+    managed_scan_config: NotRequired[pulumi.Input[Optional['ManagedScanConfigArgsDict']]]
+    """
+    Managed-scan toggles; a toggle left out is not managed.
+    """
+    primary_branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+    """
+
+@pulumi.input_type
+class ProjectSetSettingsArgs:
+    def __init__(__self__, *,
+                 add_tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 managed_scan_config: pulumi.Input[Optional['ManagedScanConfigArgs']] = None,
+                 primary_branch: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] add_tags: Tags added to each project (its other tags are left as they are); destroy removes those it added.
+        :param pulumi.Input['ManagedScanConfigArgs'] managed_scan_config: Managed-scan toggles; a toggle left out is not managed.
+        :param pulumi.Input[_builtins.str] primary_branch: `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        """
+        if add_tags is not None:
+            pulumi.set(__self__, "add_tags", add_tags)
+        if managed_scan_config is not None:
+            pulumi.set(__self__, "managed_scan_config", managed_scan_config)
+        if primary_branch is not None:
+            pulumi.set(__self__, "primary_branch", primary_branch)
+
+    @_builtins.property
+    @pulumi.getter(name="addTags")
+    def add_tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Tags added to each project (its other tags are left as they are); destroy removes those it added.
+        """
+        return pulumi.get(self, "add_tags")
+
+    @add_tags.setter
+    def add_tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "add_tags", value)
+
+    @_builtins.property
+    @pulumi.getter(name="managedScanConfig")
+    def managed_scan_config(self) -> pulumi.Input[Optional['ManagedScanConfigArgs']]:
+        """
+        Managed-scan toggles; a toggle left out is not managed.
+        """
+        return pulumi.get(self, "managed_scan_config")
+
+    @managed_scan_config.setter
+    def managed_scan_config(self, value: pulumi.Input[Optional['ManagedScanConfigArgs']]):
+        pulumi.set(self, "managed_scan_config", value)
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBranch")
+    def primary_branch(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        """
+        return pulumi.get(self, "primary_branch")
+
+    @primary_branch.setter
+    def primary_branch(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "primary_branch", value)
 
 
 class RemediationActionArgsDict(TypedDict):

@@ -24,9 +24,13 @@ __all__ = [
     'Lockfile',
     'ManagedScanConfig',
     'Policy',
+    'ProjectEntry',
     'ProjectManagedScanConfig',
     'ProjectManagedScanConfigDiffScan',
     'ProjectManagedScanConfigFullScan',
+    'ProjectOriginals',
+    'ProjectSelector',
+    'ProjectSetSettings',
     'RemediationAction',
     'RemediationCondition',
     'RemediationFilters',
@@ -561,6 +565,68 @@ class Policy(dict):
 
 
 @pulumi.output_type
+class ProjectEntry(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "managedScanConfig":
+            suggest = "managed_scan_config"
+        elif key == "primaryBranch":
+            suggest = "primary_branch"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectEntry. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectEntry.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectEntry.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 managed_scan_config: Optional['outputs.ManagedScanConfig'] = None,
+                 primary_branch: Optional[_builtins.str] = None,
+                 tags: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param 'ManagedScanConfig' managed_scan_config: Managed-scan toggles; a toggle left out is not managed.
+        :param _builtins.str primary_branch: `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        :param Sequence[_builtins.str] tags: The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+        """
+        if managed_scan_config is not None:
+            pulumi.set(__self__, "managed_scan_config", managed_scan_config)
+        if primary_branch is not None:
+            pulumi.set(__self__, "primary_branch", primary_branch)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter(name="managedScanConfig")
+    def managed_scan_config(self) -> Optional['outputs.ManagedScanConfig']:
+        """
+        Managed-scan toggles; a toggle left out is not managed.
+        """
+        return pulumi.get(self, "managed_scan_config")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBranch")
+    def primary_branch(self) -> Optional[_builtins.str]:
+        """
+        `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        """
+        return pulumi.get(self, "primary_branch")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
+        """
+        return pulumi.get(self, "tags")
+
+
+@pulumi.output_type
 class ProjectManagedScanConfig(dict):
     def __init__(__self__, *,
                  diff_scan: 'outputs.ProjectManagedScanConfigDiffScan',
@@ -623,6 +689,212 @@ class ProjectManagedScanConfigFullScan(dict):
         `true` when managed weekly full scans are on.
         """
         return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class ProjectOriginals(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "addedTags":
+            suggest = "added_tags"
+        elif key == "managedScanConfig":
+            suggest = "managed_scan_config"
+        elif key == "primaryBranch":
+            suggest = "primary_branch"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectOriginals. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectOriginals.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectOriginals.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 added_tags: Optional[Sequence[_builtins.str]] = None,
+                 managed_scan_config: Optional['outputs.ManagedScanConfig'] = None,
+                 primary_branch: Optional[_builtins.str] = None,
+                 tags: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param Sequence[_builtins.str] added_tags: The tags of `settings.addTags` the project lacked, which this resource added (delete removes them).
+        :param 'ManagedScanConfig' managed_scan_config: The managed-scan toggles found.
+        :param _builtins.str primary_branch: The primary branch found (`"None"`: it followed the default branch).
+        :param Sequence[_builtins.str] tags: The tag set found, less the system tags.
+        """
+        if added_tags is not None:
+            pulumi.set(__self__, "added_tags", added_tags)
+        if managed_scan_config is not None:
+            pulumi.set(__self__, "managed_scan_config", managed_scan_config)
+        if primary_branch is not None:
+            pulumi.set(__self__, "primary_branch", primary_branch)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter(name="addedTags")
+    def added_tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The tags of `settings.addTags` the project lacked, which this resource added (delete removes them).
+        """
+        return pulumi.get(self, "added_tags")
+
+    @_builtins.property
+    @pulumi.getter(name="managedScanConfig")
+    def managed_scan_config(self) -> Optional['outputs.ManagedScanConfig']:
+        """
+        The managed-scan toggles found.
+        """
+        return pulumi.get(self, "managed_scan_config")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBranch")
+    def primary_branch(self) -> Optional[_builtins.str]:
+        """
+        The primary branch found (`"None"`: it followed the default branch).
+        """
+        return pulumi.get(self, "primary_branch")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The tag set found, less the system tags.
+        """
+        return pulumi.get(self, "tags")
+
+
+@pulumi.output_type
+class ProjectSelector(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "namePatterns":
+            suggest = "name_patterns"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectSelector. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectSelector.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectSelector.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 exclude: Optional[Sequence[_builtins.str]] = None,
+                 name_patterns: Optional[Sequence[_builtins.str]] = None,
+                 tags: Optional[Sequence[_builtins.str]] = None):
+        """
+        :param Sequence[_builtins.str] exclude: Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+        :param Sequence[_builtins.str] name_patterns: Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+               is any run of characters within one path segment (not `/`), `**` any run across segments
+               (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+               whole name must match.
+        :param Sequence[_builtins.str] tags: Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if name_patterns is not None:
+            pulumi.set(__self__, "name_patterns", name_patterns)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Project names to leave out although they match, e.g. `["acme/legacy-api"]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @_builtins.property
+    @pulumi.getter(name="namePatterns")
+    def name_patterns(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Projects whose name matches any of these globs, e.g. `["acme/*-api", "acme/platform/**"]`. `*`
+        is any run of characters within one path segment (not `/`), `**` any run across segments
+        (`/` too), `?` one character other than `/`; every other character stands for itself, and the
+        whole name must match.
+        """
+        return pulumi.get(self, "name_patterns")
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Projects carrying any of these tags, e.g. `["team:payments"]` (system tags such as `managed-scan` count too).
+        """
+        return pulumi.get(self, "tags")
+
+
+@pulumi.output_type
+class ProjectSetSettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "addTags":
+            suggest = "add_tags"
+        elif key == "managedScanConfig":
+            suggest = "managed_scan_config"
+        elif key == "primaryBranch":
+            suggest = "primary_branch"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ProjectSetSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ProjectSetSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ProjectSetSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 add_tags: Optional[Sequence[_builtins.str]] = None,
+                 managed_scan_config: Optional['outputs.ManagedScanConfig'] = None,
+                 primary_branch: Optional[_builtins.str] = None):
+        """
+        :param Sequence[_builtins.str] add_tags: Tags added to each project (its other tags are left as they are); destroy removes those it added.
+        :param 'ManagedScanConfig' managed_scan_config: Managed-scan toggles; a toggle left out is not managed.
+        :param _builtins.str primary_branch: `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        """
+        if add_tags is not None:
+            pulumi.set(__self__, "add_tags", add_tags)
+        if managed_scan_config is not None:
+            pulumi.set(__self__, "managed_scan_config", managed_scan_config)
+        if primary_branch is not None:
+            pulumi.set(__self__, "primary_branch", primary_branch)
+
+    @_builtins.property
+    @pulumi.getter(name="addTags")
+    def add_tags(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Tags added to each project (its other tags are left as they are); destroy removes those it added.
+        """
+        return pulumi.get(self, "add_tags")
+
+    @_builtins.property
+    @pulumi.getter(name="managedScanConfig")
+    def managed_scan_config(self) -> Optional['outputs.ManagedScanConfig']:
+        """
+        Managed-scan toggles; a toggle left out is not managed.
+        """
+        return pulumi.get(self, "managed_scan_config")
+
+    @_builtins.property
+    @pulumi.getter(name="primaryBranch")
+    def primary_branch(self) -> Optional[_builtins.str]:
+        """
+        `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
+        """
+        return pulumi.get(self, "primary_branch")
 
 
 @pulumi.output_type
