@@ -31,8 +31,9 @@ const inputOf = (field: string) => field.split(".")[0]!;
 /** Whether two values of `field` are the same (a ref, a tag set in any order, the system tags aside, a toggle). */
 function same(field: string, a: unknown, b: unknown): boolean {
   if (field === "tags") return sameSet(managedTags(a), managedTags(b));
-  if (field === "primaryBranch") return a === b;
-  return (a as { enabled?: boolean } | undefined)?.enabled === (b as { enabled?: boolean } | undefined)?.enabled;
+  if (field.startsWith("managedScanConfig."))
+    return (a as { enabled?: boolean } | undefined)?.enabled === (b as { enabled?: boolean } | undefined)?.enabled;
+  return a === b || JSON.stringify(a) === JSON.stringify(b); // a branch, or any plain value a new field holds
 }
 
 /** A field as claims name it: a toggle by its short name, as ManagedScan declares it. */
