@@ -115,6 +115,18 @@ describe("an import checked against the claims of the stack's resources", () => 
     );
   });
 
+  it("refuses a ProjectSettings whose fields a ProjectSettingsSet of the stack declares in its projects map", async () => {
+    const set = inState("ProjectSettingsSet", "all", {
+      deploymentSlug: "acme",
+      projects: { "acme/web-app": { managedScanConfig: { diffScan: { enabled: true } } }, "acme/mobile-app": { primaryBranch: "main" } },
+    });
+    expect(await refusal("ProjectSettings", "imported-web", importedSettings, [set])).toContain(
+      'the diffScan of project acme/web-app (deployment acme), which ProjectSettingsSet "all" of this stack declares too',
+    );
+    const other = { deploymentSlug: "acme", projectName: "acme/api", tags: ["x"] };
+    expect(await refusal("ProjectSettings", "imported-api", other, [set])).toBeUndefined();
+  });
+
   it("reads the resources of the dynamic classes in the same state (a TypeScript stack), their metadata beside their inputs", async () => {
     const dynamic: StateResource = {
       urn: `${STACK}::pulumi-nodejs:dynamic/semgrep:ProjectTags::ts-tags`,

@@ -11,7 +11,7 @@ import type { Project } from "../../client";
 import type { projectSettingsSetKind } from "../kinds";
 import type { ProjectEntryArgs, ProjectOriginals } from "../kinds/project-settings-set";
 import { selectProjects, type ProjectSelectorArgs } from "../kinds/project-selector";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
 import { type Checked, declaredOutputs, type DiffResult, type Handler, type Outputs, type State } from "../runtime/handler";
 import { about, missingDeployment } from "../runtime/lookup";
@@ -43,22 +43,28 @@ function projectsNamed(ctx: CallContext, names: readonly string[]): string {
 }
 
 /** The claims on one project's fields (a toggle by its short name, as ManagedScan and ProjectSettings declare them), and its tags. */
-function claimsOn(ctx: CallContext, slug: string, project: string, wanted: Wanted): Claim[] {
+function claimsOn(secrecy: Secrecy, slug: string, project: string, wanted: Wanted): Claim[] {
   const object = projectObject({ deploymentSlug: slug, projectName: project });
   const fields = FIELDS.filter((field) => wanted.values[field] !== undefined).map((field) => ({
     object,
     field,
     property: wanted.from[field]!,
     value: wanted.values[field],
-    secret: ctx.secret(wanted.from[field]!),
+    secret: secrecy.secret(wanted.from[field]!),
   }));
   const tags = [...((wanted.values.tags as string[] | undefined) ?? []), ...wanted.addTags];
-  const secret = ctx.secret(wanted.values.tags !== undefined ? "projects" : "settings");
+  const secret = secrecy.secret(wanted.values.tags !== undefined ? "projects" : "settings");
   return [...fields, ...tags.map((tag) => tagClaim({ deploymentSlug: slug, projectName: project }, tag, secret))];
 }
 
-const claimsOf = (ctx: CallContext, slug: string, wanted: ReadonlyMap<string, Wanted>) =>
-  [...wanted].flatMap(([project, w]) => claimsOn(ctx, slug, project, w));
+const claimsOf = (secrecy: Secrecy, slug: string, wanted: ReadonlyMap<string, Wanted>) =>
+  [...wanted].flatMap(([project, w]) => claimsOn(secrecy, slug, project, w));
+
+/** What its `projects` declare (its selector's projects are known only from the listing: claimed at diff and before any write). */
+function explicitClaims(secrecy: Secrecy, declared: Props): Claim[] {
+  if (!known(declared.deploymentSlug, declared.projects ?? {})) return [];
+  return claimsOf(secrecy, String(declared.deploymentSlug), wantedOf({ projects: declared.projects as Inputs["projects"] }, []));
+}
 
 /** The conflicts as one error (before any write), naming both resources for each. */
 function refuse(ctx: CallContext, conflicts: readonly Conflict[]): Error {
@@ -294,13 +300,9 @@ function declaredInputs(props: Props): Props {
 }
 
 export const projectSettingsSet: Handler<Kind> = {
-  check: (_olds, news, ctx) =>
-    checkOwned(KIND, ctx, news, (declared) => {
-      if (!known(declared.deploymentSlug, declared.projects ?? {})) return [];
-      // The selector's projects are known only from the listing: claimed at diff and before any write.
-      const explicit = wantedOf({ projects: declared.projects }, []);
-      return claimsOf(ctx, declared.deploymentSlug, explicit);
-    }),
+  claims: (declared, secrecy) => explicitClaims(secrecy, declared),
+
+  check: (_olds, news, ctx) => checkOwned(KIND, ctx, news, (declared) => explicitClaims(ctx, declared)),
 
   diff: async (_id, olds, news, ctx) => {
     const result = diffInputs(olds, news);
