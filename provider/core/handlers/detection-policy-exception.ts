@@ -13,7 +13,7 @@ import type { Props } from "../runtime/check";
 import { detectionEndpoint, detectionObject, fieldsOf, withFields } from "./detection-bundles";
 import { apiClient } from "../runtime/credentials";
 import { diffDeclared } from "../runtime/diff";
-import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
+import { claimsWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { planUndo } from "../runtime/fields";
 import { about, unlessGone } from "../runtime/lookup";
@@ -128,26 +128,17 @@ export const detectionPolicyException: Handler<Kind> = {
   /** What a DetectionPolicyException in this state recorded as its exception's original: ABSENT when it added it, `null` for none. */
   recorded: (props) => MANAGED.recorded(props, () => exceptionField(props)),
 
-  claims: (declared, secrecy) => claimsOf(secrecy, declared),
-
   // The service's verdict on the bundle with this exception (dry-run.ts).
-  check: (_olds, news, ctx) =>
-    checkWithDryRun(
-      KIND,
-      ctx,
-      news,
-      (declared) => claimsOf(ctx, declared),
-      async (declared) => {
-        const live = await readBundle(endpointOf(declared));
-        const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
-        const { errors } = await dryRunVerdict(() =>
-          apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
-        );
-        // withException puts this exception last: errors at that index name this resource's own field
-        const index = (candidate.exceptions?.length ?? 0) - 1;
-        return failuresOf(ctx, declared, errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
-      },
-    ),
+  ...claimsWithDryRun(KIND, claimsOf, async (declared, ctx) => {
+    const live = await readBundle(endpointOf(declared));
+    const candidate = detectionBundleInput(withException(live.bundle, declared, declared.exceptionType));
+    const { errors } = await dryRunVerdict(() =>
+      apiClient().policiesV2.dryRunDetectionPolicy(declared.deploymentId, declared.product, candidate),
+    );
+    // withException puts this exception last: errors at that index name this resource's own field
+    const index = (candidate.exceptions?.length ?? 0) - 1;
+    return failuresOf(ctx, declared, errors, { prefix: "exceptions", index, rename: { project: "projectName" } });
+  }),
 
   diff: async (_id, olds, news) => diffDeclared(olds, news, fieldRules(KIND)),
 

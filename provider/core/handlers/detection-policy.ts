@@ -21,7 +21,7 @@ import {
   withFields,
 } from "./detection-bundles";
 import { noteDryRunDeletes, noteListChanges } from "./detection-notes";
-import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
+import { claimsWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { apiClient } from "../runtime/credentials";
 import { fieldsToUndo, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type State } from "../runtime/handler";
@@ -120,16 +120,7 @@ export const detectionPolicy: Handler<Kind> = {
   /** What a DetectionPolicy in this state recorded as each field's original (`null` for none). */
   recorded: (props) => MANAGED.recorded(props),
 
-  claims: (declared, secrecy) => claimsOf(secrecy, declared),
-
-  check: (_olds, news, ctx) =>
-    checkWithDryRun(
-      KIND,
-      ctx,
-      news,
-      (declared) => claimsOf(ctx, declared),
-      (declared) => dryRunFailures(ctx, declared),
-    ),
+  ...claimsWithDryRun(KIND, claimsOf, (declared, ctx) => dryRunFailures(ctx, declared)),
 
   diff: async (_id, olds, news, ctx) => {
     await noteListChanges(ctx, olds, news);

@@ -9,7 +9,7 @@
  * `validation_errors`: {@link dryRunVerdict} takes both forms, and the failures name the
  * resource's field either way (from the problem's path, else from what the refusal names).
  */
-import type { CheckFailure, CheckResult } from "../runtime/handler";
+import type { CheckFailure, CheckResult, Handler } from "../runtime/handler";
 import {
   BadRequestError,
   DeploymentNotMigratedError,
@@ -22,7 +22,7 @@ import {
 } from "../../client";
 import { containsUnknown, type Props } from "../runtime/check";
 import { checkOwned } from "../runtime/owned";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Claim } from "../runtime/ownership";
 import type { KINDS, ResourceKind } from "../kinds";
 import type { CheckedInputs } from "../kinds/declare";
@@ -196,6 +196,29 @@ export async function checkWithDryRun<K extends ResourceKind>(
     if (!(error instanceof ProductNotEnabledError)) throw error;
     return { ...result, failures: [{ property: "product", reason: `${ctx.name}: ${error.message}` }] };
   }
+}
+
+/**
+ * The `claims` and `check` of a Policies V2 kind: what it claims (`claimsOf`, which an import's
+ * check uses too: stack-claims.ts), and the check those claims and the service's dry run make
+ * (checkWithDryRun).
+ */
+export function claimsWithDryRun<K extends ResourceKind>(
+  kind: K,
+  claimsOf: (secrecy: Secrecy, declared: Props) => Claim[],
+  dryRun: (declared: CheckedInputs<(typeof KINDS)[K]>, ctx: CallContext) => Promise<CheckFailure[]>,
+): Pick<Handler<(typeof KINDS)[K]>, "claims" | "check"> {
+  return {
+    claims: (declared, secrecy) => claimsOf(secrecy, declared),
+    check: (_olds, news, ctx) =>
+      checkWithDryRun(
+        kind,
+        ctx,
+        news,
+        (declared) => claimsOf(ctx, declared),
+        (declared) => dryRun(declared, ctx),
+      ),
+  };
 }
 
 /**

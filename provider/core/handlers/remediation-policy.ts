@@ -10,7 +10,7 @@ import { type RemediationPolicyState, remediationPolicyState as stateOf } from "
 import { type BundleEndpoint, editBundle, readBundle, type Versioned } from "./bundles";
 import type { Props } from "../runtime/check";
 import { apiClient } from "../runtime/credentials";
-import { checkWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
+import { claimsWithDryRun, dryRunVerdict, failuresOf } from "./dry-run";
 import { planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
@@ -163,24 +163,15 @@ async function apply(ctx: CallContext, declared: Inputs, before?: { original: Re
 export const remediationPolicy: Handler<Kind> = {
   recorded,
 
-  claims: (declared, secrecy) => claimsOf(secrecy, declared),
-
-  check: (_olds, news, ctx) =>
-    checkWithDryRun(
-      KIND,
-      ctx,
-      news,
-      (declared) => claimsOf(ctx, declared),
-      async (declared) => {
-        const live = await readBundle(endpointOf(declared));
-        const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
-        const { errors } = await dryRunVerdict(() =>
-          apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate)),
-        );
-        const mine = errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
-        return failuresOf(ctx, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
-      },
-    ),
+  ...claimsWithDryRun(KIND, claimsOf, async (declared, ctx) => {
+    const live = await readBundle(endpointOf(declared));
+    const candidate = withPolicy(live.bundle, declared.slug, declaredPolicy(declared, find(live.bundle, declared.slug)));
+    const { errors } = await dryRunVerdict(() =>
+      apiClient().policiesV2.dryRunRemediationPolicies(declared.deploymentId, request(candidate)),
+    );
+    const mine = errors.filter((e) => !e.policy_slug || e.policy_slug === declared.slug);
+    return failuresOf(ctx, declared, mine, { prefix: "policies", rename: { name: "policyName" } });
+  }),
 
   diff: async (_id, olds, news, ctx) => {
     // An optional field the program no longer declares is no longer managed (an update that writes nothing records it).
