@@ -115,6 +115,23 @@ describe("an import checked against the claims of the stack's resources", () => 
     );
   });
 
+  it("gives as the way out leaving a toggle out of the ProjectSettings' `managedScanConfig`, not removing the whole resource", async () => {
+    const settingsScans = inState("ProjectSettings", "web", {
+      ...project,
+      tags: ["trial"],
+      managedScanConfig: { fullScan: { enabled: true } },
+    });
+    const scans = inState("ManagedScan", "scans", { ...project, diffScan: { enabled: true } });
+    const importScans = await refusal("ManagedScan", "imported-scans", { ...project, fullScan: { enabled: true } }, [settingsScans]);
+    // The toggle is an entry of its `managedScanConfig`: its tags stay managed.
+    expect(importScans).toContain('first leave it out of the `managedScanConfig` of ProjectSettings "web", and run `pulumi up`');
+    expect(importScans).not.toContain("remove it from the program");
+    // The reverse: the import itself may be declared without the toggles another resource holds.
+    expect(await refusal("ProjectSettings", "imported-web", importedSettings, [scans])).toContain(
+      'Or declare ProjectSettings "imported-web" in the program instead of importing it, leaving it out of `managedScanConfig`',
+    );
+  });
+
   it("reads the resources of the dynamic classes in the same state (a TypeScript stack), their metadata beside their inputs", async () => {
     const dynamic: StateResource = {
       urn: `${STACK}::pulumi-nodejs:dynamic/semgrep:ProjectTags::ts-tags`,
