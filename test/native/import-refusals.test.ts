@@ -167,6 +167,33 @@ describe("an import checked against the claims of the stack's resources", () => 
     expect(warnings.join("\n")).not.toContain(EVAL);
   });
 
+  it("warns, naming it, of a stack resource whose selector is a secret beside rules it names in clear (the rules it selects are not known)", async () => {
+    await policyRules("1", SAST_POLICY_ID);
+    const other = "python.lang.security.audit.exec-detected.exec-detected";
+    const secretSelect = inState("PolicyRuleModes", "secret-select", {
+      deploymentId: "1",
+      policyId: SAST_POLICY_ID,
+      select: ciphertext,
+      mode: "MODE_BLOCK",
+      modes: { [other]: "MODE_COMMENT" },
+    });
+    const warnings: string[] = [];
+    const imported = { ...evalRule, mode: "MODE_COMMENT" };
+    expect(
+      await refusalAgainst("PolicyRuleMode", urnOf("PolicyRuleMode", "x"), imported, [secretSelect], (w) => warnings.push(w)),
+    ).toBeUndefined();
+    expect(warnings).toEqual([
+      expect.stringContaining('could not check this import against PolicyRuleModes "secret-select" of this stack'),
+    ]);
+    // An import no selector of that policy could take says nothing of it.
+    warnings.length = 0;
+    const policy = { deploymentId: "1", slug: "block-critical", policyName: "x" };
+    expect(
+      await refusalAgainst("RemediationPolicy", urnOf("RemediationPolicy", "p"), policy, [secretSelect], (w) => warnings.push(w)),
+    ).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
   it("lets an import land beside resources that share nothing with it, or share what may be shared, and leaves the process's claims alone", async () => {
     const otherProject = inState("ProjectSettings", "docs", { deploymentSlug: "acme", projectName: "acme/docs-site", tags: ["x"] });
     expect(await refusal("ProjectSettings", "imported-web", importedSettings, [otherProject])).toBeUndefined();
