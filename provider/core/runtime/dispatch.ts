@@ -161,10 +161,10 @@ function asWrite(kind: ResourceKind, method: Method, ctx: CallContext, given: un
 function settleJournalWith(kind: ResourceKind, method: Method, ctx: CallContext, given: unknown[], before?: ResourceIdentity): void {
   const [identity, state] = [given[NOW[method]!], given[1]];
   if (!isProps(identity) || !isProps(state)) return;
-  const earlier: Owner | undefined =
-    before?.name === undefined ? undefined : { kind, name: before.name, ...(before.parent ? { parent: before.parent } : {}) };
-  const keys = new Set([ctx.owner, earlier].flatMap((owner) => (owner ? [journalKeyOf(kind, owner, identity)] : [])));
-  for (const key of keys) settleJournal(key, state);
+  if (ctx.owner) settleJournal(journalKeyOf(kind, ctx.owner, identity), state);
+  const moved = before?.name !== undefined && (before.name !== ctx.owner?.name || before.parent !== ctx.owner?.parent);
+  if (moved)
+    settleJournal(journalKeyOf(kind, { kind, name: before.name!, ...(before.parent ? { parent: before.parent } : {}) }, identity), state);
 }
 
 /** The journal's key of a resource: its kind, name, parent and identity inputs (those whose change replaces it), as text. */
