@@ -108,9 +108,16 @@ const optional = (kind: string, input: string) =>
     input
   ]?.schema.safeParse(undefined).success ?? false;
 
+/**
+ * The input of a claim's property: a field inside one (`managedScanConfig.fullScan`, a toggle of
+ * a ProjectSettings) is an entry of its top-level input, which the program can leave it out of.
+ */
+const inputOf = (property: string) => property.split(".")[0]!;
+
 /** How `other` stops declaring what it shares with the import, by the input that declares it. */
-function wayOut({ other, otherProperty: property, otherEntry }: ClaimConflict, them: string): string {
+function wayOut({ other, otherProperty, otherEntry }: ClaimConflict, them: string): string {
   const named = ownerName(other);
+  const property = inputOf(otherProperty);
   if (property === "select") return `leave ${them} out of the select of ${named} with \`select.exclude\``;
   if (optional(other.kind, property) && otherEntry) return `leave ${them} out of the \`${property}\` of ${named}`;
   if (optional(other.kind, property)) return `remove \`${property}\` from ${named} (the values stay as they are)`;
@@ -139,9 +146,10 @@ function refusalOf(self: Owner, conflicts: readonly ClaimConflict[]): string {
   });
   const them = conflicts.length === 1 ? "it" : "them";
   const ways = [...byOther.values()].map((group) => wayOut(group[0]!, group.length === 1 ? "it" : "them"));
-  const own = [...new Set(conflicts.map((c) => c.claim.property ?? c.claim.field))];
+  const ownInput = (c: ClaimConflict) => inputOf(c.claim.property ?? c.claim.field);
+  const own = [...new Set(conflicts.map(ownInput))];
   // A whole input the kind may go without (`tags`), or entries of one (rules of `modes`): else only the other way.
-  const wholes = own.filter((input) => conflicts.some((c) => (c.claim.property ?? c.claim.field) === input && c.claim.field === input));
+  const wholes = own.filter((input) => conflicts.some((c) => ownInput(c) === input && c.claim.field === input));
   const leftOut = own.every((input) => optional(self.kind, input))
     ? wholes.length === own.length
       ? `without ${own.map((i) => `\`${i}\``).join(" and ")}`

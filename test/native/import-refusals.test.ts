@@ -127,6 +127,23 @@ describe("an import checked against the claims of the stack's resources", () => 
     expect(await refusal("ProjectSettings", "imported-api", other, [set])).toBeUndefined();
   });
 
+  it("gives as the way out leaving a toggle out of the ProjectSettings' `managedScanConfig`, not removing the whole resource", async () => {
+    const settingsScans = inState("ProjectSettings", "web", {
+      ...project,
+      tags: ["trial"],
+      managedScanConfig: { fullScan: { enabled: true } },
+    });
+    const scans = inState("ManagedScan", "scans", { ...project, diffScan: { enabled: true } });
+    const importScans = await refusal("ManagedScan", "imported-scans", { ...project, fullScan: { enabled: true } }, [settingsScans]);
+    // The toggle is an entry of its `managedScanConfig`: its tags stay managed.
+    expect(importScans).toContain('first leave it out of the `managedScanConfig` of ProjectSettings "web", and run `pulumi up`');
+    expect(importScans).not.toContain("remove it from the program");
+    // The reverse: the import itself may be declared without the toggles another resource holds.
+    expect(await refusal("ProjectSettings", "imported-web", importedSettings, [scans])).toContain(
+      'Or declare ProjectSettings "imported-web" in the program instead of importing it, leaving it out of `managedScanConfig`',
+    );
+  });
+
   it("reads the resources of the dynamic classes in the same state (a TypeScript stack), their metadata beside their inputs", async () => {
     const dynamic: StateResource = {
       urn: `${STACK}::pulumi-nodejs:dynamic/semgrep:ProjectTags::ts-tags`,
@@ -160,6 +177,33 @@ describe("an import checked against the claims of the stack's resources", () => 
     ).toBeUndefined();
     expect(warnings).toEqual([expect.stringContaining('could not check this import against PolicyRuleModes "secret-modes" of this stack')]);
     expect(warnings.join("\n")).not.toContain(EVAL);
+  });
+
+  it("warns, naming it, of a stack resource whose selector is a secret beside rules it names in clear (the rules it selects are not known)", async () => {
+    await policyRules("1", SAST_POLICY_ID);
+    const other = "python.lang.security.audit.exec-detected.exec-detected";
+    const secretSelect = inState("PolicyRuleModes", "secret-select", {
+      deploymentId: "1",
+      policyId: SAST_POLICY_ID,
+      select: ciphertext,
+      mode: "MODE_BLOCK",
+      modes: { [other]: "MODE_COMMENT" },
+    });
+    const warnings: string[] = [];
+    const imported = { ...evalRule, mode: "MODE_COMMENT" };
+    expect(
+      await refusalAgainst("PolicyRuleMode", urnOf("PolicyRuleMode", "x"), imported, [secretSelect], (w) => warnings.push(w)),
+    ).toBeUndefined();
+    expect(warnings).toEqual([
+      expect.stringContaining('could not check this import against PolicyRuleModes "secret-select" of this stack'),
+    ]);
+    // An import no selector of that policy could take says nothing of it.
+    warnings.length = 0;
+    const policy = { deploymentId: "1", slug: "block-critical", policyName: "x" };
+    expect(
+      await refusalAgainst("RemediationPolicy", urnOf("RemediationPolicy", "p"), policy, [secretSelect], (w) => warnings.push(w)),
+    ).toBeUndefined();
+    expect(warnings).toEqual([]);
   });
 
   it("lets an import land beside resources that share nothing with it, or share what may be shared, and leaves the process's claims alone", async () => {

@@ -134,13 +134,25 @@ describe("the journal of originals", () => {
 
   it("keeps the lines of a later call that reached no state when an earlier one's state comes", async () => {
     await write("resource a", { primaryBranch: "main" }, { primaryBranch: "release" });
+    settleJournal("resource a", { primaryBranch: "release" }); // the next run's diff: the state holds it
     await expect(
       write("resource a", { tags: ["pci"] }, { primaryBranch: "release", tags: ["sox"] }, { primaryBranch: "release", tags: [] }),
     ).rejects.toThrow("cut");
     await write("resource a", { mode: "MODE_MONITOR" }, { mode: "MODE_BLOCK" });
     asKilledRun();
     settleJournal("resource a", { tags: [], primaryBranch: "release" }); // the second call's partial state
-    expect([...openJournal("resource a").journaled.keys()]).toEqual(["mode"]);
+    expect([...openJournal("resource a").journaled.keys()]).toEqual(["tags", "mode"]);
+  });
+
+  it("keeps, past a partial state, the line of a write that failed: the service may have applied it, and the state does not record it", async () => {
+    // Two rules journaled before their writes; the second write failed (retries spent: it may have landed), so
+    // the partial state records the first rule's original only.
+    const partial = { modes: { "rule.one": "MODE_BLOCK", "rule.two": "MODE_BLOCK" }, originals: { MODE_MONITOR: ["rule.one"] } };
+    await expect(write("resource a", { "rule.one": "MODE_MONITOR", "rule.two": "MODE_COMMENT" }, {}, partial)).rejects.toThrow("cut");
+    asKilledRun();
+    settleJournal("resource a", partial); // the next run's diff, given the partial state
+    // Its update finds rule.two as declared: the journal still says what it replaced.
+    expect(openJournal("resource a").journaled.get("rule.two")).toEqual({ original: '"MODE_COMMENT"' });
   });
 
   it("opens no journal file the process did not list when it started or write itself: a resource without one costs no file-system call", () => {

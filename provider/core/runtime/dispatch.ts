@@ -102,7 +102,7 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
   for (const i of INPUTS_AT[method] ?? []) if (propsAt(i)) given[i] = withoutPlaceholders(kind, propsAt(i)!);
   const byIdAlone = method === "read" && !hasInputs(kind, given[1] as Props);
   if (method === "read") given[1] = withIdInputs(kind, given[0] as string, given[1] as Props);
-  if (method === "diff" || method === "read" || method === "update") settleJournalWith(kind, method, ctx, given);
+  if (method === "diff" || method === "read" || method === "update") settleJournalWith(kind, method, ctx, given, before);
   try {
     const call = () => withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx]) as Promise<unknown>));
     let result = await (WRITING.includes(method) ? asWrite(kind, method, ctx, given, call) : call());
@@ -155,11 +155,18 @@ function asWrite(kind: ResourceKind, method: Method, ctx: CallContext, given: un
 /**
  * Drops the lines of the resource's journal that the state this call is given (the olds of a diff
  * or update, the state a refresh reads) records: once the state holds a create's or update's
- * outputs, the originals that call journaled are in it (journal.ts settleJournal).
+ * outputs, the originals that call journaled are in it (journal.ts settleJournal). A resource
+ * renamed or moved with an alias kept them under its earlier name and parent, which the dynamic
+ * classes' olds say (`before`): left there, a later resource of that name would read them as a
+ * killed run's. (The native plugin is told the new URN alone: there they stay.)
  */
-function settleJournalWith(kind: ResourceKind, method: Method, ctx: CallContext, given: unknown[]): void {
+function settleJournalWith(kind: ResourceKind, method: Method, ctx: CallContext, given: unknown[], before?: ResourceIdentity): void {
   const [identity, state] = [given[NOW[method]!], given[1]];
-  if (ctx.owner && isProps(identity) && isProps(state)) settleJournal(journalKeyOf(kind, ctx.owner, identity), state);
+  if (!isProps(identity) || !isProps(state)) return;
+  if (ctx.owner) settleJournal(journalKeyOf(kind, ctx.owner, identity), state);
+  const moved = before?.name !== undefined && (before.name !== ctx.owner?.name || before.parent !== ctx.owner?.parent);
+  if (moved)
+    settleJournal(journalKeyOf(kind, { kind, name: before.name!, ...(before.parent ? { parent: before.parent } : {}) }, identity), state);
 }
 
 /** The journal's key of a resource: its kind, name, parent and identity inputs (those whose change replaces it), as text. */

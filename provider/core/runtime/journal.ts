@@ -40,9 +40,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { causeChain } from "../../client";
 import { notifyOnce } from "./notices";
-import { PartiallyApplied } from "./partial";
 import { onForget } from "./process-memory";
 
 /** What a killed run wrote, as its journal says: the original of each object, or `secret` where it kept none. */
@@ -302,8 +300,8 @@ export function resourceJournalKey(kind: string, name: string, parent: string | 
 /**
  * Runs a create or update of the resource `key` names with its journal at hand ({@link callJournal},
  * planApply's {@link journalBefore} and {@link journaledOriginal}); then, when the resource has a
- * journal, marks the outputs the call returned (`outputsOf`; a partial state's too), whose state
- * makes the lines so far needless (settleJournal), and says which originals came from it.
+ * journal, marks the outputs the call returned (`outputsOf`), whose state makes the lines so far
+ * needless (settleJournal), and says which originals came from it.
  */
 export async function journaling<T>(
   key: string,
@@ -316,13 +314,10 @@ export async function journaling<T>(
   const mark = (outputs: Readonly<Record<string, unknown>> | undefined) => {
     if (outputs && journalPath(key, true)) append(key, { d: digestOf(outputs), p: process.pid });
   };
-  let result: T;
-  try {
-    result = await calls.run(call, work);
-  } catch (error) {
-    mark([...causeChain(error)].find((e): e is PartiallyApplied => e instanceof PartiallyApplied)?.outs);
-    throw error;
-  }
+  // A call that failed makes no mark, even with a partial state: a write that failed (its retries
+  // spent) may have landed, and that state does not record its original; the line stays for the
+  // next call, until a later call's own outputs reach a state.
+  const result = await calls.run(call, work);
   mark(outputsOf(result));
   if (call.restored.size || call.lostSecret.length) await say(call.restored, call.lostSecret);
   return result;

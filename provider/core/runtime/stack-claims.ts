@@ -8,7 +8,7 @@
  * process's claims stay as they are.
  */
 import type { ResourceKind } from "../kinds";
-import { RuleDeclarations } from "../handlers/rule-selectors";
+import { RuleDeclarations, type RuleSet } from "../handlers/rule-selectors";
 import { policyRules } from "../handlers/rule-index";
 import { ruleObject } from "../handlers/policy-rule-mode";
 import type { Secrecy } from "./call-context";
@@ -37,6 +37,8 @@ export interface ClaimConflict {
   secret: boolean;
 }
 
+const policyOf = (rules: RuleSet) => `${rules.deploymentId}/${rules.policyId}`;
+
 const secrecyOf = (secretInputs: readonly string[]): Secrecy => ({ secret: (input) => secretInputs.includes(input) });
 
 /**
@@ -53,6 +55,8 @@ export async function conflictsWithStack(
   const claims = new ClaimSpace();
   const rules = new RuleDeclarations();
   const unchecked: Owner[] = [];
+  /** Resources whose selector the state holds encrypted (their other rules are known): the rules it takes are not. */
+  const hiddenSelectors: Array<{ owner: Owner; policy: string }> = [];
   for (const held of stack) {
     const handler = handlers[held.owner.kind as ResourceKind];
     if (!handler?.claims) continue;
@@ -63,6 +67,8 @@ export async function conflictsWithStack(
     // Nothing known of what it declares, and secrets in its inputs: they may name the objects (a rule path, a project).
     const declaresNothing = !made.length && !declared?.select && !declared?.explicit.length;
     if (declaresNothing && held.secretInputs.length) unchecked.push(held.owner);
+    else if (declared && held.inputs.select !== undefined && !declared.select)
+      hiddenSelectors.push({ owner: held.owner, policy: policyOf(declared) });
   }
   const handler = handlers[resource.owner.kind as ResourceKind];
   const conflicts: ClaimConflict[] = claims
@@ -76,6 +82,7 @@ export async function conflictsWithStack(
     }));
   const declared = handler.rules?.(resource.inputs);
   if (!declared) return { conflicts, unchecked };
+  unchecked.push(...hiddenSelectors.filter((hidden) => hidden.policy === policyOf(declared)).map((hidden) => hidden.owner));
   rules.declare(resource.owner, declared);
   if (!rules.mayOverlap(resource.owner)) return { conflicts, unchecked };
   // A selector's rules are known only from the policy's listing (rule-selectors.ts).
