@@ -78,7 +78,7 @@ describe("the journal of originals", () => {
   const asKilledRun = () => {
     for (const file of readdirSync(dir())) {
       const path = join(dir(), file);
-      writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"p":${process.pid}`, '"p":-1'));
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll(/"p":"[^"]*"/g, '"p":"killed"'));
     }
   };
 
@@ -166,10 +166,20 @@ describe("the journal of originals", () => {
     expect(warnings.join("")).toMatch(/not this user's alone/);
   });
 
+  it("reads the lines of a killed run whose process had this process's pid (a container's recovery may get it again)", () => {
+    openJournal("resource a"); // the directory, listed
+    openJournal("resource a").before("rule.two", "MODE_COMMENT"); // this process's own line: never a killed run's
+    const path = join(dir(), readdirSync(dir())[0]!);
+    writeFileSync(path, `{"o":"rule.one","v":"MODE_MONITOR","p":${process.pid}}\n${readFileSync(path, "utf8")}`);
+    expect([...openJournal("resource a").journaled]).toEqual([["rule.one", { original: "MODE_MONITOR" }]]);
+  });
+
   it("never holds a secret's text: only that a secret value was written", () => {
     openJournal("secret").before("sha256:0123", undefined);
     const [file] = readdirSync(dir());
-    expect(readFileSync(join(dir(), file!), "utf8")).toBe(`{"o":"sha256:0123","secret":true,"p":${process.pid}}\n`);
+    expect(readFileSync(join(dir(), file!), "utf8")).toMatch(
+      new RegExp(`^\\{"o":"sha256:0123","secret":true,"p":"${process.pid}-[0-9a-f]{8}"\\}\\n$`),
+    );
     asKilledRun();
     expect([...openJournal("secret").journaled]).toEqual([["sha256:0123", { secret: true }]]);
   });

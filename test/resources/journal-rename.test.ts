@@ -30,7 +30,7 @@ function asAnotherProcess() {
   forgetProcessMemory();
   for (const file of journals()) {
     const path = join(process.env.XDG_STATE_HOME!, "pulumi-semgrep", file);
-    writeFileSync(path, readFileSync(path, "utf8").replaceAll(`"p":${process.pid}`, '"p":-1'));
+    writeFileSync(path, readFileSync(path, "utf8").replaceAll(/"p":"[^"]*"/g, '"p":"killed"'));
   }
 }
 const project = { deploymentSlug: "acme", projectName: "acme/web-app" };

@@ -2,7 +2,7 @@
  * A local journal of originals: before each write, the value it replaces, on this machine, so
  * that after a SIGKILL (nothing reaches the stack's state then) the recovery `up` on the same
  * machine records what a killed run found, and `destroy` puts it back. Each resource has one
- * file of JSON lines (`{"o": object, "v": original, "p": pid}`), removed when the resource is
+ * file of JSON lines (`{"o": object, "v": original, "p": run}`, run: the writing process), removed when the resource is
  * deleted or no original is left in it.
  *
  * Where: `$XDG_STATE_HOME/pulumi-semgrep`, else `~/.local/state/pulumi-semgrep`, a directory
@@ -37,11 +37,18 @@ import {
   writeSync,
 } from "node:fs";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { notifyOnce } from "./notices";
 import { onForget } from "./process-memory";
+
+/**
+ * This process's mark on the lines it writes (`p`), which it never reads as a killed run's: its
+ * pid and a random part, since a recovery's provider may get the killed one's pid again (a
+ * container starts its processes in the same order).
+ */
+const RUN = `${process.pid}-${randomBytes(4).toString("hex")}`;
 
 /** What a killed run wrote, as its journal says: the original of each object, or `secret` where it kept none. */
 export type Journaled = ReadonlyMap<string, { original: string } | { secret: true }>;
@@ -129,7 +136,7 @@ export function openJournal(key: string): { journaled: Journaled; before(object:
     journaled,
     before(object, original) {
       if (failed) return;
-      failed = !append(key, { o: object, ...(original === undefined ? { secret: true as const } : { v: original }), p: process.pid });
+      failed = !append(key, { o: object, ...(original === undefined ? { secret: true as const } : { v: original }), p: RUN });
     },
   };
 }
@@ -139,13 +146,13 @@ interface Entry {
   o: string;
   v?: string;
   secret?: true;
-  p?: number;
+  p?: number | string;
 }
 
 /** The mark a create or update appends as it ends: the digest of the outputs it returned. */
 interface Mark {
   d: string;
-  p?: number;
+  p?: number | string;
 }
 
 type Line = Entry | Mark;
@@ -200,7 +207,7 @@ function readLines(path: string): Line[] {
 function readJournal(path: string): Map<string, { original: string } | { secret: true }> {
   const journaled = new Map<string, { original: string } | { secret: true }>();
   for (const line of readLines(path)) {
-    if (!isEntry(line) || journaled.has(line.o) || line.p === process.pid) continue;
+    if (!isEntry(line) || journaled.has(line.o) || line.p === RUN) continue;
     journaled.set(line.o, line.v === undefined ? { secret: true } : { original: line.v });
   }
   return journaled;
@@ -312,7 +319,7 @@ export async function journaling<T>(
 ): Promise<T> {
   const call: CallJournal = { key, secret, restored: new Map(), lostSecret: [] };
   const mark = (outputs: Readonly<Record<string, unknown>> | undefined) => {
-    if (outputs && journalPath(key, true)) append(key, { d: digestOf(outputs), p: process.pid });
+    if (outputs && journalPath(key, true)) append(key, { d: digestOf(outputs), p: RUN });
   };
   // A call that failed makes no mark, even with a partial state: a write that failed (its retries
   // spent) may have landed, and that state does not record its original; the line stays for the
