@@ -110,7 +110,7 @@ new semgrep.PolicyRuleMode("block-eval", { ...${rule}, mode: "MODE_BLOCK" });`),
     );
     await workspace.run(["up", "--yes", "--skip-preview"]);
     await workspace.run(["state", "delete", urnOf("PolicyRuleMode", "block-eval"), "--yes"]);
-    // On another machine: here, the journal would still hold what the first create replaced (journal-until-recorded.test.ts).
+    // As on another machine (the whole create dropped its journal already).
     rmSync(join(workspace.env.XDG_STATE_HOME!, "pulumi-semgrep"), { recursive: true, force: true });
     const up = printed(await workspace.run(["up", "--yes", "--skip-preview"]));
     expect(up).toMatch(

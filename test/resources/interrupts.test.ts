@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { interruption } from "../../provider/core/runtime/interrupts";
+import { interrupt, interruption } from "../../provider/core/runtime/interrupts";
 import { dropRecorded, journalBefore, journalDir, journaling, openJournal, settleJournal } from "../../provider/core/runtime/journal";
 import { PartiallyApplied } from "../../provider/core/runtime/partial";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
@@ -119,28 +119,35 @@ describe("the journal of originals", () => {
       () => Promise.resolve(),
     );
 
-  it("outlives the call that wrote it: its lines go once a state holds that call's very outputs", async () => {
+  it("is dropped by a create or update that ends whole, the engine there to record its answer", async () => {
     await write("resource a", { primaryBranch: "main" }, { primaryBranch: "release", originals: { primaryBranch: "main" } });
+    expect(readdirSync(dir())).toEqual([]);
+  });
+
+  it("outlives a call cut short, marked: its lines go once a state holds that call's very outputs", async () => {
+    interrupt("a cancel"); // the engine may never record the answer
+    await write("resource a", { primaryBranch: "main" }, { primaryBranch: "release", originals: { primaryBranch: "main" } });
+    forgetProcessMemory(); // the next run's provider
     asKilledRun();
-    // The engine had the answer, and was killed before its checkpoint: the next run finds the journal.
     expect([...openJournal("resource a").journaled]).toEqual([["primaryBranch", { original: '"main"' }]]);
     settleJournal("resource a", { primaryBranch: "main" }); // an older state: not the one that records it
     expect(openJournal("resource a").journaled.size).toBe(1);
-    // The state the engine recorded of those outputs, keys in another order: it holds the original now.
+    // The state the engine recorded of those outputs after all, keys in another order: it holds the original.
     settleJournal("resource a", { originals: { primaryBranch: "main" }, primaryBranch: "release", gone: undefined });
     expect(readdirSync(dir())).toEqual([]);
     expect(warnings).toEqual([]);
   });
 
-  it("keeps the lines of a later call that reached no state when an earlier one's state comes", async () => {
+  it("keeps the lines of later calls that reached no state when an earlier one's state comes", async () => {
+    interrupt("a cancel");
     await write("resource a", { primaryBranch: "main" }, { primaryBranch: "release" });
-    settleJournal("resource a", { primaryBranch: "release" }); // the next run's diff: the state holds it
     await expect(
       write("resource a", { tags: ["pci"] }, { primaryBranch: "release", tags: ["sox"] }, { primaryBranch: "release", tags: [] }),
     ).rejects.toThrow("cut");
     await write("resource a", { mode: "MODE_MONITOR" }, { mode: "MODE_BLOCK" });
+    forgetProcessMemory();
     asKilledRun();
-    settleJournal("resource a", { tags: [], primaryBranch: "release" }); // the second call's partial state
+    settleJournal("resource a", { primaryBranch: "release" }); // the first call's outputs
     expect([...openJournal("resource a").journaled.keys()]).toEqual(["tags", "mode"]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The journal of originals (provider/core/runtime/journal.ts) of a resource renamed or moved with
- * an alias. Its lines are kept under its name until a state with the outputs of the call that
- * wrote them comes back; after a rename, that state comes back under the new name, and the
+ * an alias. The lines of a call cut short (a cancel: the engine may not record its answer) are
+ * kept under its name until a state with the outputs of the call that wrote them comes back; after a rename, that state comes back under the new name, and the
  * lines under the old one would stay for good, read by any later resource of that name (same
  * kind and object) that finds a value as declared as a killed run's. The dynamic classes' olds
  * say the earlier name, so the rename's diff drops them; the native plugin is told the new URN
@@ -10,6 +10,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { interrupt } from "../../provider/core/runtime/interrupts";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, notices, provider, useProviderAgainst } from "../support/provider";
@@ -41,8 +42,9 @@ it("a resource renamed with an alias leaves no journal under its old name, which
   const before = branchOf();
   const declared = { ...project, primaryBranch: "release" };
   const web = await checked(settings, { ...declared, resourceName: "web" });
+  interrupt("a cancel, as the create's answer comes back");
   const created = (await settings.create(web)) as { id: string; outs: Props };
-  expect(journals()).toHaveLength(1); // kept until a state with these outputs comes back
+  expect(journals()).toHaveLength(1); // kept, marked, until a state with these outputs comes back
 
   // The next `up`, renamed with an alias: the engine hands the state recorded under the old name.
   asAnotherProcess();

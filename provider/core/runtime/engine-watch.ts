@@ -66,3 +66,19 @@ function probe(): void {
     setTimeout(() => process.exit(1), EXIT_AFTER_MS);
   });
 }
+
+/**
+ * Whether the engine answers a connection now (true where no engine started this process): asked
+ * once a write call ends, whose answer reaches no state if the engine is gone (journal.ts keeps
+ * its originals then). One connection to a local address, refused at once when the CLI is gone.
+ */
+export function engineReachable(): Promise<boolean> {
+  engine ??= /^\[?(.*?)\]?:(\d+)$/.exec(engineAddress() ?? "");
+  if (!engine || gone) return Promise.resolve(!gone);
+  const [, host, port] = engine;
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), host);
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", (error: NodeJS.ErrnoException) => (socket.destroy(), resolve(error.code !== "ECONNREFUSED")));
+  });
+}

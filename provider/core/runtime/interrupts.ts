@@ -19,9 +19,11 @@
  * the machine is shutting down): the writes stop, and the process leaves once those in flight end.
  */
 import { engineGone } from "./engine-watch";
+import { onForget } from "./process-memory";
 
 /** Why new writes must not start, once known. */
 let reason: string | undefined;
+onForget(() => (reason = undefined));
 /** How many write loops are under way in this process. */
 let writing = 0;
 /** The signal to leave with once the write loops end. */

@@ -15,11 +15,15 @@
  * A secret's text is never written: for a secret value only the fact that a write happened is
  * kept (`{"o": object, "secret": true}`), so a recovery knows it cannot restore that one.
  *
- * When a create or update ends, its lines stay: the engine has its answer, but the state records
- * it only once the engine writes its checkpoint, and a CLI killed in between (a wide window on a
- * large stack) leaves the state without them. The call appends a mark instead (`{"d": digest}`,
- * a digest of the outputs it returned), and the lines up to that mark are dropped by the next
- * call given a state with those very outputs (settleJournal): the state then holds every original.
+ * A create or update that ends whole, with the engine still there to record its answer, drops
+ * the file: its state holds every original, and lines kept longer would outlive that state (a
+ * destroy run on another machine, values set by hand since) and give a later create of the same
+ * resource a wrong original. One cut short (a cancel, a signal, the engine gone), or failed, keeps
+ * its lines; an unfailed one marks them with a digest of the outputs it returned
+ * (`{"d": digest}`), and the next call given a state with those very outputs drops the lines up
+ * to that mark (settleJournal): the engine recorded the answer after all. (A CLI killed between
+ * the provider's answer and the engine's checkpoint, a window of the checkpoint's write, leaves
+ * neither: the recovery finds the values as declared, and destroy names them.)
  * The directory is checked, and its file names listed, once per process, so that a resource with
  * no journal (nearly all of them, nearly always) costs no file-system call.
  */
@@ -40,6 +44,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { engineReachable } from "./engine-watch";
+import { interruption } from "./interrupts";
 import { notifyOnce } from "./notices";
 import { onForget } from "./process-memory";
 
@@ -325,7 +331,12 @@ export async function journaling<T>(
   // spent) may have landed, and that state does not record its original; the line stays for the
   // next call, until a later call's own outputs reach a state.
   const result = await calls.run(call, work);
-  mark(outputsOf(result));
+  // Ended whole with the engine there to record its answer: the state holds every original, and
+  // lines kept longer would outlive that state (a destroy on another machine, values set by hand
+  // since) to give a later create of the same resource a wrong original. Ended after a cancel, a
+  // signal or the engine's end, its answer may reach no state: the lines stay, marked.
+  if (!interruption() && (await engineReachable())) dropRecorded(key);
+  else mark(outputsOf(result));
   if (call.restored.size || call.lostSecret.length) await say(call.restored, call.lostSecret);
   return result;
 }
