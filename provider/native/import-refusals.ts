@@ -14,6 +14,7 @@ import { exceptionKey, keyString, keyText } from "../core/kinds/detection-except
 import { detectionObject } from "../core/handlers/detection-bundles";
 import { UNKNOWN } from "../core/runtime/check";
 import { someOf } from "../core/runtime/notices";
+import { onForget } from "../core/runtime/process-memory";
 import { type Owner, ownerName } from "../core/runtime/ownership";
 import { identityOf, secretInputsOf, withoutMeta, withoutPlaceholders } from "../core/runtime/resource-meta";
 import { type ClaimConflict, conflictsWithStack, type StackResource } from "../core/runtime/stack-claims";
@@ -179,14 +180,38 @@ function stateOf(urn: string): Promise<StackState> {
  * Why importing `urn` (a `kind` declaring `inputs`) is refused, or undefined when it may land;
  * `unchecked` is called with the reason when the stack's state cannot be read (the import goes on).
  */
-export async function importRefusal(kind: ResourceKind, urn: string, inputs: Props, unchecked: (why: string) => void) {
-  const state = await stateOf(urn);
-  if ("error" in state) {
-    unchecked(`could not read the stack's state to check this import against its resources: ${state.error}`);
-    return undefined;
-  }
-  return refusalAgainst(kind, urn, inputs, state.resources, unchecked);
+export function importRefusal(
+  kind: ResourceKind,
+  urn: string,
+  inputs: Props,
+  unchecked: (why: string) => void,
+): Promise<string | undefined> {
+  // One at a time, so that each import of one `pulumi import --file` sees those admitted before it.
+  const checked = imports.then(async () => {
+    const state = await stateOf(urn);
+    if ("error" in state) {
+      unchecked(`could not read the stack's state to check this import against its resources: ${state.error}`);
+      return undefined;
+    }
+    const earlier = admittedBy.get(stackOf(urn)) ?? [];
+    const refusal = await refusalAgainst(kind, urn, inputs, [...state.resources, ...earlier], unchecked);
+    if (!refusal) admittedBy.set(stackOf(urn), [...earlier, { urn, type: `semgrep:index:${kind}`, inputs, outputs: inputs }]);
+    return refusal;
+  });
+  imports = checked.catch(() => undefined);
+  return checked;
 }
+
+/**
+ * The imports this process let through, by stack: `pulumi import --file` reads every resource of
+ * the file in one plugin process, and the exported state holds none of them yet, so each is also
+ * checked against those before it (two of one file that declare the same field: the later one is
+ * refused, naming the earlier).
+ */
+const admittedBy = new Map<string, StateResource[]>();
+onForget(() => admittedBy.clear());
+let imports: Promise<unknown> = Promise.resolve();
+const stackOf = (urn: string) => urn.split("::")[0]!;
 
 /** Why importing `urn` (a `kind` declaring `inputs`) into a stack whose exported state holds `resources` is refused, or undefined. */
 export async function refusalAgainst(
