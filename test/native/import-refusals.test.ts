@@ -75,7 +75,10 @@ describe("an import checked against the claims of the stack's resources", () => 
     expect(why).toContain(`which PolicyRuleMode "block-eval" of this stack declares too.`);
     // Its mode is required: the way out is to let it go without putting its rule back.
     expect(why).toContain('give PolicyRuleMode "block-eval" `restoreOnDelete: false` for one `pulumi up`, then remove it from the program');
-    expect(await refusal("PolicyRuleModes", "all", imported, [selector])).toContain('(the select of PolicyRuleModes "high" matches them)');
+    const besideSelector = await refusal("PolicyRuleModes", "all", imported, [selector]);
+    expect(besideSelector).toContain('(the select of PolicyRuleModes "high" matches them)');
+    // The rules are entries of its `modes`: it may be declared without them (not "without `mode`", no input of its own).
+    expect(besideSelector).toContain("leaving them out of `modes`");
     const explicit = inState("PolicyRuleModes", "explicit", {
       deploymentId: "1",
       policyId: SAST_POLICY_ID,
@@ -177,6 +180,12 @@ describe("an import checked against the claims of the stack's resources", () => 
     ).toBeUndefined();
     expect(warnings).toEqual([expect.stringContaining('could not check this import against PolicyRuleModes "secret-modes" of this stack')]);
     expect(warnings.join("\n")).not.toContain(EVAL);
+    // An import of another family of objects (a project's switches) cannot meet its rules: no warning.
+    const scans = { deploymentSlug: "acme", projectName: "acme/web-app", diffScan: { enabled: true } };
+    expect(
+      await refusalAgainst("ManagedScan", urnOf("ManagedScan", "scans"), scans, [secretModes], (w) => warnings.push(w)),
+    ).toBeUndefined();
+    expect(warnings).toHaveLength(1);
   });
 
   it("warns, naming it, of a stack resource whose selector is a secret beside rules it names in clear (the rules it selects are not known)", async () => {

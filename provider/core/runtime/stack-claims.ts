@@ -41,6 +41,15 @@ const policyOf = (rules: RuleSet) => `${rules.deploymentId}/${rules.policyId}`;
 
 const secrecyOf = (secretInputs: readonly string[]): Secrecy => ({ secret: (input) => secretInputs.includes(input) });
 
+/** The kinds that may declare values of the same objects (a rule, a project, a product's policy, a remediation policy). */
+const FAMILIES: readonly (readonly string[])[] = [
+  ["PolicyRuleMode", "PolicyRuleModes"],
+  ["ProjectSettings", "ProjectTags", "ManagedScan", "ProjectSettingsSet"],
+  ["DetectionPolicy", "DetectionPolicyException"],
+  ["RemediationPolicy"],
+];
+const sameFamily = (a: string, b: string) => FAMILIES.some((family) => family.includes(a) && family.includes(b));
+
 /**
  * What `resource` (not yet in the stack, its inputs as it would declare them; none secret) would
  * declare that a resource of `stack` declares already, and the resources of `stack` it could not
@@ -66,7 +75,7 @@ export async function conflictsWithStack(
     if (declared) rules.declare(held.owner, declared);
     // Nothing known of what it declares, and secrets in its inputs: they may name the objects (a rule path, a project).
     const declaresNothing = !made.length && !declared?.select && !declared?.explicit.length;
-    if (declaresNothing && held.secretInputs.length) unchecked.push(held.owner);
+    if (declaresNothing && held.secretInputs.length && sameFamily(held.owner.kind, resource.owner.kind)) unchecked.push(held.owner);
     else if (declared && held.inputs.select !== undefined && !declared.select)
       hiddenSelectors.push({ owner: held.owner, policy: policyOf(declared) });
   }
@@ -92,7 +101,8 @@ export async function conflictsWithStack(
     // Declared explicitly on both sides, the rule is a claim conflict already (above).
     if (conflicts.some((c) => c.claim.object === object && sameOwner(c.other, overlap.other))) continue;
     // A selector in exported state is known only when it is not a secret: then it is no secret here.
-    conflicts.push({ claim: { object, field: "mode" }, other: overlap.other, otherProperty: "select", otherEntry: true, secret: false });
+    const claim = { object, field: "mode", property: resource.owner.kind === "PolicyRuleModes" ? "modes" : "mode" };
+    conflicts.push({ claim, other: overlap.other, otherProperty: "select", otherEntry: true, secret: false });
   }
   return { conflicts, unchecked };
 }
