@@ -48,14 +48,14 @@ describe("PolicyRuleModes", () => {
     // The rules found already as declared have nothing to put back, and the run says which.
     const asDeclared = [explicit!, ...rest].filter((p) => before[p] === after[p]);
     expect(asDeclared.length).toBeGreaterThan(0);
-    const note = notices.map((n) => n.message).find((m) => m.includes("it now manages ("))!;
+    const note = notices.map((n) => n.message).find((m) => m.includes("it now manages (listed below by mode)"))!;
     expect(note).toContain(
       `PolicyRuleModes "django": the mode${asDeclared.length === 1 ? "" : "s"} of ${asDeclared.length} rule${asDeclared.length === 1 ? "" : "s"} it now manages (`,
     );
-    // Every rule, grouped by mode, however many (never "… and N more": destroy leaves each one).
-    for (const path of asDeclared) expect(note).toContain(path);
+    // Every rule, one a line under its mode, however many (never "… and N more": destroy leaves each one).
+    for (const path of asDeclared) expect(note).toContain(`\n    ${path}`);
     expect(note).not.toMatch(/and \d+ more/);
-    expect(note).toMatch(/\(MODE_(BLOCK|COMMENT): /);
+    expect(note).toMatch(/\n {2}MODE_(BLOCK|COMMENT), \d+ rules?:\n/);
     expect(outs).toMatchObject({ managedRules: rest.length + 1, deviations: {} });
     expect(Object.values(outs.modeCounts as Record<string, number>).reduce((a, b) => a + b)).toBe(rest.length + 1);
     // Originals: the rules it changed, grouped by the mode it found them in.
@@ -339,9 +339,19 @@ describe("PolicyRuleModes", () => {
       .filter((r) => r.path.startsWith("python."))
       .map((r) => r.path);
     expect(paths.length).toBeGreaterThan(10); // more than a shortened list names
-    const note = notices.map((n) => n.message).find((m) => m.includes("it now manages ("))!;
-    expect(note).toContain(`PolicyRuleModes "bulk": the modes of ${paths.length} rules it now manages (MODE_BLOCK: `);
-    for (const path of paths) expect(note).toContain(path);
+    const note = notices.map((n) => n.message).find((m) => m.includes("it now manages (listed below by mode)"))!;
+    expect(note).toContain(`PolicyRuleModes "bulk": the modes of ${paths.length} rules it now manages (listed below by mode)`);
+    expect(note).toContain(`\n  MODE_BLOCK, ${paths.length} rules:\n`);
+    for (const path of paths) expect(note).toContain(`\n    ${path}`);
+    // Below the sentence, one rule a line: no line names them all.
+    expect(
+      Math.max(
+        ...note
+          .split("\n")
+          .slice(1)
+          .map((line) => line.length),
+      ),
+    ).toBeLessThan(200);
     expect(note).not.toMatch(/and \d+ more/);
   });
 
@@ -370,7 +380,8 @@ describe("PolicyRuleModes", () => {
     const inputs = await checked(modes, secretModes({ [asDeclared]: "MODE_BLOCK", [EVAL]: "MODE_DISABLED" }));
     const { id, outs } = await modes.create(inputs);
     const said = notices.map((n) => n.message).join("\n");
-    expect(said).toContain('PolicyRuleModes "hidden": the mode of 1 rule it now manages ([secret]: [secret]) was already as declared');
+    expect(said).toContain('PolicyRuleModes "hidden": the mode of 1 rule it now manages (listed below by mode) was already as declared');
+    expect(said).toContain("\n  [secret], 1 rule:\n    [secret]");
     expect(said).not.toContain(asDeclared);
     // Drift on a secret entry: the note names neither the rule nor its modes.
     rules().find((r) => r.path === EVAL)!.policyMode = "MODE_COMMENT";

@@ -20,7 +20,7 @@ import { checkOwned, type HandOver, known, noteFoundAsDeclared, noteHandOver, wa
 import { type Claim, declarersOf, holderOf, offer, offered, type Owner, ownerName, sameOwner } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import { ruleObject, unlessMigrated } from "./policy-rule-mode";
-import { noteLeftWithoutOriginal } from "../runtime/left-by-delete";
+import { groupedLines, noteLeftWithoutOriginal } from "../runtime/left-by-delete";
 import { PartiallyApplied } from "../runtime/partial";
 import { declareRules, overlapFailures, type RuleSet, selectorTaking } from "./rule-selectors";
 import { warnIfSelectsNothing } from "./selector-reach";
@@ -457,16 +457,6 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, previous
 }
 
 /**
- * Every one of `paths`, grouped by its declared mode (`MODE_BLOCK: a, b; MODE_MONITOR: c`, sorted as `originals` is): the
- * note names each rule destroy will leave, however many (docs/guides/interrupted-runs.md says the up lists each one).
- */
-function everyPathByMode(paths: readonly string[], wanted: ReadonlyMap<string, PolicyMode>): string {
-  return Object.entries(groupedOriginals(new Map(paths.map((path) => [path, wanted.get(path)!]))))
-    .map(([mode, group]) => `${mode}: ${group.join(", ")}`)
-    .join("; ");
-}
-
-/**
  * Says which rules a run of this resource that was killed (SIGKILL: nothing reached the state)
  * had set, as this machine's journal tells: their originals are recorded from it, so destroy
  * puts them back; a secret one it cannot restore (the journal keeps no secret), and says so.
@@ -517,15 +507,17 @@ async function noteNewlyManagedAsDeclared(
     .filter(([path, mode]) => found.get(path) === mode && !managedBefore.has(path) && !recorded.has(path))
     .map(([path]) => path);
   if (!paths.length) return;
+  // Every rule, one a line under its mode (a selector may find thousands: one line naming them all is unreadable).
+  const byMode = Object.entries(groupedOriginals(new Map(paths.map((path) => [path, wanted.get(path)!]))));
+  const list = groupedLines(
+    "rule",
+    byMode.map(([mode, items]) => ({ heading: mode, items })),
+  );
   await noteFoundAsDeclared(ctx, {
-    what: redactor(
-      ctx,
-      declared,
-    )(
-      `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (${everyPathByMode(paths, wanted)})`,
-    ),
+    what: `the mode${paths.length === 1 ? "" : "s"} of ${paths.length} rule${paths.length === 1 ? "" : "s"} it now manages (listed below by mode)`,
     plural: paths.length > 1,
     unset: `${paths.length === 1 ? "it is" : "they are"} not in originals`,
+    list: redactor(ctx, declared)(list),
   });
 }
 

@@ -33,13 +33,7 @@ export async function noteLeftWithoutOriginal(
   const count = groups.reduce((sum, group) => sum + group.items.length, 0);
   if (!count) return;
   const one = count === 1;
-  const list = groups
-    .filter((group) => group.items.length)
-    .map((group) => {
-      const counted = `${group.items.length} ${noun}${group.items.length === 1 ? "" : "s"}`;
-      return `\n  ${group.heading}, ${counted}:${group.items.map((item) => `\n    ${item}`).join("")}`;
-    })
-    .join("");
+  const list = groupedLines(noun, groups);
   // The remedy once per run: a destroy of a stack that adopted values as it found them names many resources.
   await notifyOnce(
     "left-by-delete",
@@ -56,4 +50,18 @@ export async function noteLeftWithoutOriginal(
         `${one ? "it" : "them"} already as declared and recorded no original.${list}`,
     ),
   );
+}
+
+/**
+ * `groups` as lines below a message: each group's heading with its count, then one value a line
+ * (`\n  MODE_BLOCK, 2 rules:\n    python.a\n    python.b`). `noun`'s plural is made with an `s`.
+ */
+export function groupedLines(noun: string, groups: readonly LeftGroup[]): string {
+  return groups
+    .filter((group) => group.items.length)
+    .map((group) => {
+      const counted = `${group.items.length} ${noun}${group.items.length === 1 ? "" : "s"}`;
+      return `\n  ${group.heading}, ${counted}:${group.items.map((item) => `\n    ${item}`).join("")}`;
+    })
+    .join("");
 }

@@ -269,14 +269,18 @@ export async function noteFieldsFoundAsDeclared(
  * its delete will leave it: it cannot tell a value that was there before the stack from one an
  * earlier, interrupted run of this stack set.
  */
-export function noteFoundAsDeclared(ctx: CallContext, found: { what: string; plural?: boolean; unset: string }): Promise<void> {
+export function noteFoundAsDeclared(
+  ctx: CallContext,
+  found: { what: string; plural?: boolean; unset: string; list?: string },
+): Promise<void> {
   const [were, them] = found.plural ? ["were", "them"] : ["was", "it"];
   const message =
     `${ctx.name}: ${found.what} ${were} already as ` +
     `declared, so there is nothing to put back on delete (${found.unset}). ` +
     `If this stack set ${them} (in an interrupted \`pulumi up\`, before \`pulumi ` +
     `state delete\`, or through a resource this run renames or replaces, ` +
-    "whose warning below then gives what was there before), this resource cannot know what was there before.";
+    "whose warning below then gives what was there before), this resource cannot know what was there before." +
+    (found.list ?? "");
   if (stackHistory) return notify("info", message);
   heldNotes.push(redacted(message)); // an ordinary first create, unless the run shows otherwise
   return noteOnceWithoutHistory(ctx.name);
