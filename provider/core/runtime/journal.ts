@@ -324,19 +324,20 @@ export async function journaling<T>(
   say: (restored: ReadonlyMap<string, unknown>, lostSecret: readonly string[]) => Promise<void>,
 ): Promise<T> {
   const call: CallJournal = { key, secret, restored: new Map(), lostSecret: [] };
-  const mark = (outputs: Readonly<Record<string, unknown>> | undefined) => {
-    if (outputs && journalPath(key, true)) append(key, { d: digestOf(outputs), p: RUN });
-  };
   // A call that failed makes no mark, even with a partial state: a write that failed (its retries
   // spent) may have landed, and that state does not record its original; the line stays for the
   // next call, until a later call's own outputs reach a state.
   const result = await calls.run(call, work);
-  // Ended whole with the engine there to record its answer: the state holds every original, and
-  // lines kept longer would outlive that state (a destroy on another machine, values set by hand
-  // since) to give a later create of the same resource a wrong original. Ended after a cancel, a
-  // signal or the engine's end, its answer may reach no state: the lines stay, marked.
-  if (!interruption() && (await engineReachable())) dropRecorded(key);
-  else mark(outputsOf(result));
+  // Nothing journaled, by this call or a killed one: nothing to drop or mark, and no probe of the engine.
+  if (journalPath(key, true)) {
+    // Ended whole with the engine there to record its answer: the state holds every original, and
+    // lines kept longer would outlive that state (a destroy on another machine, values set by hand
+    // since) to give a later create of the same resource a wrong original. Ended after a cancel, a
+    // signal or the engine's end, its answer may reach no state: the lines stay, marked.
+    const outputs = outputsOf(result);
+    if (!interruption() && (await engineReachable())) dropRecorded(key);
+    else if (outputs) append(key, { d: digestOf(outputs), p: RUN });
+  }
   if (call.restored.size || call.lostSecret.length) await say(call.restored, call.lostSecret);
   return result;
 }
