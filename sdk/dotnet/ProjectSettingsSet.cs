@@ -69,12 +69,13 @@ namespace PulumiSemgrep.Semgrep
         public Output<ImmutableDictionary<string, Outputs.ProjectOriginals>> Originals { get; private set; } = null!;
 
         /// <summary>
-        /// Explicit projects and the fields each manages, by project name, e.g.
-        /// `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
-        /// where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+        /// What each project of `projects` declared at the last `up`: the fields (`b` a branch, `n` the
+        /// default branch, `t` tags, `d` diff scans, `f` full scans) and a digest of their values, e.g.
+        /// `"tdf:1f2e3d4c5b6a"`. The next `up` and a refresh compare the program and the live projects
+        /// with it, so that the state holds the map once (in the inputs), not twice.
         /// </summary>
-        [Output("projects")]
-        public Output<ImmutableDictionary<string, Outputs.ProjectEntry>?> Projects { get; private set; } = null!;
+        [Output("projectDigests")]
+        public Output<ImmutableDictionary<string, string>> ProjectDigests { get; private set; } = null!;
 
         /// <summary>
         /// Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
@@ -165,6 +166,7 @@ namespace PulumiSemgrep.Semgrep
         /// Explicit projects and the fields each manages, by project name, e.g.
         /// `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
         /// where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+        /// Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
         /// </summary>
         public InputMap<Inputs.ProjectEntryArgs> Projects
         {

@@ -81,11 +81,12 @@ export class ProjectSettingsSet extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly originals: pulumi.Output<{[key: string]: outputs.ProjectOriginals}>;
     /**
-     * Explicit projects and the fields each manages, by project name, e.g.
-     * `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
-     * where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+     * What each project of `projects` declared at the last `up`: the fields (`b` a branch, `n` the
+     * default branch, `t` tags, `d` diff scans, `f` full scans) and a digest of their values, e.g.
+     * `"tdf:1f2e3d4c5b6a"`. The next `up` and a refresh compare the program and the live projects
+     * with it, so that the state holds the map once (in the inputs), not twice.
      */
-    declare public readonly projects: pulumi.Output<{[key: string]: outputs.ProjectEntry} | undefined>;
+    declare public /*out*/ readonly projectDigests: pulumi.Output<{[key: string]: string}>;
     /**
      * Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
      */
@@ -127,13 +128,14 @@ export class ProjectSettingsSet extends pulumi.CustomResource {
             resourceInputs["deviations"] = undefined /*out*/;
             resourceInputs["managedProjects"] = undefined /*out*/;
             resourceInputs["originals"] = undefined /*out*/;
+            resourceInputs["projectDigests"] = undefined /*out*/;
             resourceInputs["selected"] = undefined /*out*/;
         } else {
             resourceInputs["deploymentSlug"] = undefined /*out*/;
             resourceInputs["deviations"] = undefined /*out*/;
             resourceInputs["managedProjects"] = undefined /*out*/;
             resourceInputs["originals"] = undefined /*out*/;
-            resourceInputs["projects"] = undefined /*out*/;
+            resourceInputs["projectDigests"] = undefined /*out*/;
             resourceInputs["restoreOnDelete"] = undefined /*out*/;
             resourceInputs["select"] = undefined /*out*/;
             resourceInputs["selected"] = undefined /*out*/;
@@ -158,6 +160,7 @@ export interface ProjectSettingsSetArgs {
      * Explicit projects and the fields each manages, by project name, e.g.
      * `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
      * where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+     * Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
      */
     projects?: pulumi.Input<{[key: string]: pulumi.Input<inputs.ProjectEntryArgs>} | undefined>;
     /**

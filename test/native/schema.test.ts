@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compareSchema, describeSchemaDifferences, generateSchema, SCHEMA_FILE, schemaText, writeSchema } from "../tools/schema.mjs";
 import { REPO } from "../tools/docs.mjs";
 
-type Declaration = { inputs: Record<string, { replaces?: boolean }>; outputs: Record<string, unknown> };
+type Declaration = { inputs: Record<string, { replaces?: boolean; echoed?: false }>; outputs: Record<string, unknown> };
 const built = (path: string) => createRequire(join(REPO, "package.json"))(join(REPO, "dist", path)) as Record<string, unknown>;
 const KINDS = built("core/kinds/index.js").KINDS as Record<string, Declaration>;
 const FUNCTION_NAMES = built("native/functions.js").FUNCTION_NAMES as string[];
@@ -125,7 +125,9 @@ describe("package schema (schema.json)", () => {
       const resource = schema.resources[`semgrep:index:${kind}`]!;
       const inputs = Object.keys(declaration.inputs);
       expect(Object.keys(resource.inputProperties), kind).toEqual(inputs);
-      expect(Object.keys(resource.properties), kind).toEqual([...new Set([...inputs, ...Object.keys(declaration.outputs)])]);
+      // An input not echoed in the outputs (a ProjectSettingsSet's `projects`) is no output.
+      const echoed = inputs.filter((name) => declaration.inputs[name]!.echoed !== false);
+      expect(Object.keys(resource.properties), kind).toEqual([...new Set([...echoed, ...Object.keys(declaration.outputs)])]);
       for (const [name, property] of [...Object.entries(resource.inputProperties), ...Object.entries(resource.properties)])
         expect(property.description, `${kind}.${name}`).toBeTruthy();
       const replacing = Object.entries(resource.inputProperties).filter(([, p]) => p.replaceOnChanges);

@@ -148,6 +148,74 @@ describe("ProjectSettingsSet: explicit projects", () => {
   });
 });
 
+describe("ProjectSettingsSet: the state keeps the projects map once", () => {
+  const declared = {
+    deploymentSlug: "acme",
+    resourceName: "fleet",
+    projects: {
+      "acme/web-app": { tags: ["team:web"], managedScanConfig: { diffScan: { enabled: true } } },
+      "acme/infra": { primaryBranch: "None" },
+    },
+  };
+
+  it("keeps a digest per explicit project in the outputs, not the map, and a refresh finds drift against the digests", async () => {
+    const { id, outs } = await set.create(await checked(set, declared));
+    expect(outs).not.toHaveProperty("projects"); // the engine keeps it in the inputs
+    expect(Object.keys(outs.projectDigests as object)).toEqual(["acme/infra", "acme/web-app"]);
+    expect((outs.projectDigests as Record<string, string>)["acme/web-app"]).toMatch(/^td:[0-9a-f]{12}$/);
+    expect((outs.projectDigests as Record<string, string>)["acme/infra"]).toMatch(/^n:[0-9a-f]{12}$/);
+
+    forgetProcessMemory();
+    const asLeft = await set.read(id, outs);
+    expect(asLeft.props).toMatchObject({ deviations: [] });
+    // No inputs: the engine keeps those it has (the map), which the outputs do not hold.
+    expect(asLeft.inputs).toBeUndefined();
+
+    // Out of band: web-app's diff scans off, infra pinned to another branch.
+    project("acme/web-app").managedScanConfig.diff_scan = { enabled: false };
+    project("acme/infra").primaryBranch = "refs/heads/release";
+    forgetProcessMemory();
+    expect((await set.read(id, outs)).props).toMatchObject({ deviations: ["acme/infra", "acme/web-app"] });
+    // An added tag is drift too (tags are the whole set); the system tag is not.
+    project("acme/web-app").managedScanConfig.diff_scan = { enabled: true };
+    project("acme/infra").primaryBranch = project("acme/infra").defaultBranch;
+    project("acme/web-app").tags.push("added-by-hand");
+    forgetProcessMemory();
+    expect((await set.read(id, outs)).props).toMatchObject({ deviations: ["acme/web-app"] });
+  });
+
+  it("remembers, from the digests, which fields it managed: a project found as declared is not noted as found again at the next update", async () => {
+    const first = await checked(set, {
+      ...declared,
+      projects: { "acme/infra": { primaryBranch: "main" }, "acme/web-app": { tags: ["team:web", "tier:1"] } }, // both already so
+    });
+    const { id, outs } = await set.create(first);
+    expect(outs.originals).toEqual({});
+    expect(notices.map((n) => n.message).join("\n")).toContain("found 2 projects (acme/infra, acme/web-app) already as declared");
+    forgetProcessMemory();
+    notices.length = 0;
+    const changed = await checked(set, {
+      ...declared,
+      projects: { "acme/infra": { primaryBranch: "main" }, "acme/web-app": { tags: ["team:web"] } },
+    });
+    const { outs: after } = await set.update(id, outs, changed);
+    expect(project("acme/web-app").tags).not.toContain("tier:1");
+    expect(after.originals).toEqual({ "acme/web-app": { tags: ["team:web", "tier:1"] } });
+    // infra was managed before (its digest says so): still as declared, not newly found.
+    expect(notices.map((n) => n.message).join("\n")).not.toContain("already as declared");
+  });
+
+  it("reads the state an older version wrote (the map echoed, no digests): no change, and a refresh gives the inputs back", async () => {
+    const inputs = await checked(set, declared);
+    const { id, outs } = await set.create(inputs);
+    const { projectDigests: _digests, ...older } = { ...outs, projects: inputs.projects } as Record<string, unknown>;
+    forgetProcessMemory();
+    resetLog();
+    expect(await set.diff(older, inputs)).toMatchObject({ changes: false });
+    expect((await set.read(id, older)).inputs).toMatchObject({ projects: inputs.projects });
+  });
+});
+
 describe("ProjectSettingsSet: select", () => {
   const selecting = {
     deploymentSlug: "acme",
@@ -261,9 +329,11 @@ describe("ProjectSettingsSet at 3,000 projects", () => {
       expect(log.filter((r) => r.operation === "projects.get")).toHaveLength(0);
       expect(log.filter((r) => r.method !== "GET")).toHaveLength(300);
       expect(outs.managedProjects).toBe(3000);
-      // What the engine stores is the inputs (the whole map) and the outputs: the originals of the 300 changed projects only.
+      // What the engine stores is the inputs (the whole map, once) and the outputs: a digest per
+      // project, and the originals of the 300 changed projects only.
       expect(Object.keys(outs.originals as object)).toHaveLength(300);
-      expect(Buffer.byteLength(JSON.stringify(outs))).toBeLessThan(1 << 20);
+      expect(outs).not.toHaveProperty("projects");
+      expect(Buffer.byteLength(JSON.stringify({ inputs: declared, outputs: outs }))).toBeLessThan(1 << 20);
     } finally {
       process.env.SEMGREP_APP_URL = env.emulator.url;
       process.env.SEMGREP_APP_TOKEN = env.emulator.token;

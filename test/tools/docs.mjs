@@ -431,7 +431,9 @@ function resourcePage(api, runtime, kind, problems) {
       `${kind}: ${kind}Args has ${topInputs.map((r) => r.name).join(", ")} but dist/core/kinds declares ${declaredInputs.join(", ")}: rebuild`,
     );
   }
-  const allOutputs = [...new Set([...declaredInputs, ...declaredOutputs])];
+  // An input not echoed in the outputs (declare.ts `echoed: false`) is no output of the class.
+  const echoedInputs = declaredInputs.filter((name) => declaration.inputs[name].echoed !== false);
+  const allOutputs = [...new Set([...echoedInputs, ...declaredOutputs])];
   if (
     !sameNames(
       outputProperties.map((p) => p.name),

@@ -239,7 +239,9 @@ function resourceSpec(context, declaration) {
   const instance = checker.getDeclaredTypeOfSymbol(classSymbol);
   const properties = {};
   const required = [];
-  for (const name of [...new Set([...declaredInputs, ...Object.keys(declaration.outputs)])]) {
+  // An input not echoed in the outputs (declare.ts `echoed: false`) is no output of the resource.
+  const echoedInputs = declaredInputs.filter((name) => declaration.inputs[name].echoed !== false);
+  for (const name of [...new Set([...echoedInputs, ...Object.keys(declaration.outputs)])]) {
     const property = checker.getPropertyOfType(instance, name);
     if (!property || (property.declarations ?? []).some(isLibrary)) {
       problems.push(`${kind}: class ${kind} has no output \`${name}\`, which dist/kinds declares: rebuild`);

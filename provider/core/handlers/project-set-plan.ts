@@ -11,6 +11,7 @@ import type { Props } from "../runtime/check";
 import { sameSet } from "../runtime/diff";
 import { planApply, type FieldToApply } from "../runtime/fields";
 import { journalBefore, journaledOriginal } from "../runtime/journal";
+import type { Declared } from "./project-set-digests";
 
 /** The fields of a project a set manages, as claims name them (a toggle by its short name, as ManagedScan declares it). */
 export const FIELDS = ["primaryBranch", "tags", "diffScan", "fullScan"] as const;
@@ -118,8 +119,8 @@ export interface ProjectPlan {
 }
 
 export interface Before {
-  /** What the set wanted of the project before this update (absent: it did not manage it). */
-  wanted?: Wanted;
+  /** What the set declared of the project before this update (absent: it did not manage it). */
+  declared?: Declared;
   originals?: ProjectOriginals;
 }
 
@@ -164,7 +165,7 @@ export function planProject(
 ): ProjectPlan {
   const name = (field: string) => journalName(project, field);
   const recorded = originalsByField(before.originals);
-  const wasNone = before.wanted?.values.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT;
+  const wasNone = before.declared?.wasNone ?? false;
   const fields: FieldToApply[] = FIELDS.filter((field) => wanted?.values[field] !== undefined).map((field) => {
     const want = wanted!.values[field];
     const have = liveValue(live, field);
@@ -179,7 +180,7 @@ export function planProject(
       recordable: !follows || live.primaryBranch !== live.defaultBranch,
     };
   });
-  const managedBefore = FIELDS.filter((field) => before.wanted?.values[field] !== undefined || recorded[field] !== undefined);
+  const managedBefore = FIELDS.filter((field) => before.declared?.fields.includes(field) || recorded[field] !== undefined);
   const plan = planApply(fields, {
     managed: managedBefore.map(name),
     originals: Object.fromEntries(Object.entries(recorded).map(([field, value]) => [name(field), value])),

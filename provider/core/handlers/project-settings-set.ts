@@ -22,7 +22,18 @@ import { PartiallyApplied } from "../runtime/partial";
 import { eachLimited } from "./policy-rule-modes";
 import { projectApi } from "./project-index";
 import { projectListing } from "./project-listing";
-import { type Field, FIELDS, liveOf, needsOwnRead, planProject, type ProjectPlan, type Wanted, wantedOf } from "./project-set-plan";
+import { type Declared, declaredOf, digestsOf, entryDigest, liveEntry, managesSwitch, storedDigests } from "./project-set-digests";
+import {
+  type Before,
+  type Field,
+  FIELDS,
+  liveOf,
+  needsOwnRead,
+  planProject,
+  type ProjectPlan,
+  type Wanted,
+  wantedOf,
+} from "./project-set-plan";
 import { projectObject, tagClaim } from "./projects";
 
 const KIND = "ProjectSettingsSet";
@@ -97,15 +108,15 @@ function heldElsewhere(ctx: CallContext, slug: string, project: string) {
   };
 }
 
-/** The live values of the projects to plan: the listing's, and each one's own read where it manages a switch. */
+/** The live values of the projects to plan: the listing's, and each one's own read where `ownRead` (it manages a switch). */
 async function liveValues(
   slug: string,
   listing: ReadonlyMap<string, Project>,
   names: readonly string[],
-  wanted: ReadonlyMap<string, Wanted>,
+  ownRead: (name: string) => boolean,
 ) {
   const own = new Map<string, Project>();
-  const reads = names.filter((name) => listing.has(name) && needsOwnRead(wanted.get(name)));
+  const reads = names.filter((name) => listing.has(name) && ownRead(name));
   await eachLimited(reads, async (name) => void own.set(name, await projectApi(slug, name).get()));
   return new Map(names.filter((name) => listing.has(name)).map((name) => [name, liveOf(listing.get(name)!, own.get(name))]));
 }
@@ -128,6 +139,8 @@ async function requireListed(declared: Props, listing: ReadonlyMap<string, Proje
 interface Convergence {
   selected: string[];
   wanted: Map<string, Wanted>;
+  /** What the state keeps of the explicit projects (project-set-digests.ts). */
+  digests: Record<string, string>;
   plans: Map<string, ProjectPlan>;
 }
 
@@ -140,30 +153,35 @@ async function planAll(ctx: CallContext, declared: Props, olds: State<Kind> | un
   const wanted = wantedOf(declared, selected);
   const conflicts = ctx.claims.declare(claimsOf(ctx, slug, wanted));
   if (conflicts.length) throw refuse(ctx, conflicts);
-  const wantedBefore = olds ? wantedOf(olds, olds.selected ?? []) : new Map<string, Wanted>();
+  const digests = digestsOf(declared.projects as Inputs["projects"]);
+  const declaredNow = declaredOf(declared, selected, digests);
+  const declaredBefore = olds ? declaredOf(olds, olds.selected ?? [], storedDigests(olds)) : new Map<string, Declared>();
   const recorded = (olds?.originals ?? {}) as Record<string, ProjectOriginals>;
   // A project whose switches it manages is read on its own only where there may be work: its
   // declaration changed, it is new to the set, a refresh found it not as declared, or it leaves
   // the set. Drift of the others is found by `pulumi refresh` (deviations), as for every kind.
   const deviations = new Set(olds?.deviations ?? []);
   const mayChange = (name: string) =>
-    !olds || deviations.has(name) || !wanted.has(name) || !isDeepStrictEqual(wanted.get(name), wantedBefore.get(name));
+    !olds || deviations.has(name) || !wanted.has(name) || declaredNow.get(name)?.key !== declaredBefore.get(name)?.key;
   const names = [...new Set([...wanted.keys(), ...Object.keys(recorded)])]
     .filter((name) => !needsOwnRead(wanted.get(name)) || mayChange(name))
     .sort();
-  const live = await liveValues(slug, listing, names, wanted);
+  const live = await liveValues(slug, listing, names, (name) => needsOwnRead(wanted.get(name)));
   const plans = new Map<string, ProjectPlan>();
   for (const name of names) {
     const now = live.get(name);
     if (!now) continue; // a project gone from the service: nothing to write or put back
-    const before = {
-      ...(wantedBefore.get(name) ? { wanted: wantedBefore.get(name) } : {}),
-      ...(recorded[name] ? { originals: recorded[name] } : {}),
-    };
+    const before = beforeOf(declaredBefore, recorded, name);
     plans.set(name, planProject(name, wanted.get(name), before, now, { restore, heldElsewhere: heldElsewhere(ctx, slug, name) }));
   }
-  return { selected, wanted, plans };
+  return { selected, wanted, digests, plans };
 }
+
+/** What the set declared of a project and recorded there before this call. */
+const beforeOf = (declared: ReadonlyMap<string, Declared>, recorded: Record<string, ProjectOriginals>, name: string): Before => ({
+  ...(declared.get(name) ? { declared: declared.get(name) } : {}),
+  ...(recorded[name] ? { originals: recorded[name] } : {}),
+});
 
 /**
  * Sets every managed project to what is declared, recording what it changes, and puts back what
@@ -173,7 +191,7 @@ async function planAll(ctx: CallContext, declared: Props, olds: State<Kind> | un
  */
 async function converge(ctx: CallContext, id: string, declared: Inputs, olds?: State<Kind>): Promise<Outputs<Kind>> {
   const restore = declared.restoreOnDelete !== false;
-  const { selected, wanted, plans } = await planAll(ctx, declared, olds, restore);
+  const { selected, wanted, digests, plans } = await planAll(ctx, declared, olds, restore);
   const slug = declared.deploymentSlug;
   const listing = await projectListing(slug);
   const writes = [...plans].filter(([, plan]) => plan.body);
@@ -206,7 +224,15 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, olds?: S
     else if (plan.originals) originals[name] = plan.originals;
     else delete originals[name];
   }
-  const outs = outputs({ ...declared, managedProjects: wanted.size, selected, deviations: left.sort(), originals: sorted(originals) });
+  const { projects: _kept, ...echoed } = declared; // kept in the inputs only: the outputs keep its digests
+  const outs = outputs({
+    ...echoed,
+    managedProjects: wanted.size,
+    selected,
+    deviations: left.sort(),
+    originals: sorted(originals),
+    projectDigests: digests,
+  });
   if (!failure) return outs;
   throw new PartiallyApplied(
     id,
@@ -280,7 +306,7 @@ async function noteSelection(ctx: CallContext, olds: State<Kind>, news: Inputs):
 function diffInputs(olds: State<Kind>, news: Inputs): DiffResult {
   const replaces = String(olds.deploymentSlug) !== news.deploymentSlug ? ["deploymentSlug"] : [];
   const changed =
-    !isDeepStrictEqual(olds.projects ?? undefined, news.projects ?? undefined) ||
+    !isDeepStrictEqual(storedDigests(olds), digestsOf(news.projects)) ||
     !isDeepStrictEqual(olds.select ?? undefined, news.select ?? undefined) ||
     !isDeepStrictEqual(olds.settings ?? undefined, news.settings ?? undefined) ||
     (olds.restoreOnDelete ?? true) !== (news.restoreOnDelete ?? true) ||
@@ -328,29 +354,45 @@ export const projectSettingsSet: Handler<Kind> = {
     about(subject(ctx, props), async () => {
       const slug = String(props.deploymentSlug);
       const listing = await projectListing(slug);
-      const wanted = wantedOf(props, props.selected ?? []);
+      const selected = props.selected ?? [];
+      const digests = storedDigests(props);
+      const declared = declaredOf(props, selected, digests);
       const recorded = (props.originals ?? {}) as Record<string, ProjectOriginals>;
-      const names = [...new Set([...wanted.keys(), ...Object.keys(recorded)])].sort();
-      const live = await liveValues(slug, listing, names, wanted);
-      // Planned as an update would, with nothing journaled or written: a project with a write to make is a deviation.
-      const deviations = names.filter((name) => {
+      const names = [...new Set([...declared.keys(), ...Object.keys(recorded)])].sort();
+      const live = await liveValues(slug, listing, names, (name) => managesSwitch(declared.get(name)?.fields));
+      // An explicit project whose live values no longer hash to its digest is a deviation; one
+      // that does is planned with its live values as the declared ones (they hold), so that what
+      // the selector's settings and the recorded originals ask of it is planned as an update would,
+      // with nothing journaled or written: a project with a write to make is a deviation.
+      const deviations = new Set<string>();
+      const holding: Record<string, ProjectEntryArgs> = {};
+      for (const [name, digest] of Object.entries(digests)) {
         const now = live.get(name);
-        if (!now) return false;
-        const before = {
-          ...(wanted.get(name) ? { wanted: wanted.get(name) } : {}),
-          ...(recorded[name] ? { originals: recorded[name] } : {}),
-        };
-        return planProject(name, wanted.get(name), before, now, { restore: props.restoreOnDelete !== false, heldElsewhere: () => false })
-          .body;
-      });
+        if (!now) continue;
+        const entry = liveEntry(now, digest);
+        if (entryDigest(entry) === digest) holding[name] = entry;
+        else deviations.add(name);
+      }
+      const wanted = wantedOf({ ...props, projects: holding }, selected);
+      for (const name of names) {
+        const now = live.get(name);
+        if (!now || deviations.has(name) || (name in digests && !(name in holding))) continue;
+        const plan = planProject(name, wanted.get(name), beforeOf(declared, recorded, name), now, {
+          restore: props.restoreOnDelete !== false,
+          heldElsewhere: () => false,
+        });
+        if (plan.body) deviations.add(name);
+      }
       const state = {
         ...props,
-        managedProjects: wanted.size,
-        selected: props.selected ?? [],
-        deviations,
+        managedProjects: declared.size,
+        selected,
+        deviations: [...deviations].sort(),
         originals: props.originals ?? {},
       };
-      return { id, props: state, inputs: declaredInputs(props) };
+      // The engine keeps the inputs it has when a read returns none: the `projects` map, which
+      // state of this version does not echo (a state of an older version does, and is given back).
+      return { id, props: state, ...(props.projectDigests === undefined ? { inputs: declaredInputs(props) } : {}) };
     }),
 
   update: (id, olds, declared, ctx) =>

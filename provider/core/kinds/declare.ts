@@ -25,8 +25,15 @@ export interface InputField<S extends z.ZodType = z.ZodType, Public = z.input<S>
   readonly replaces?: boolean;
   /** Whether the live value (the output of the same name) satisfies the declared one; default `covers` (diff.ts). */
   readonly equal?: (live: unknown, declared: unknown, olds: Props) => boolean;
-  /** Type-level only: what programs write. */
-  readonly __public?: Public;
+  /**
+   * `false`: not echoed in the outputs. The engine keeps the input in the resource's inputs; the
+   * outputs keep what the provider needs of it instead (a large map stored once, not twice: a
+   * ProjectSettingsSet's `projects`, whose outputs keep a digest per project). Not an output of
+   * the class, the schema or the reference page.
+   */
+  readonly echoed?: false;
+  /** Type-level only: what programs write (in a tuple, so that inferring it from an intersection keeps its `undefined`). */
+  readonly __public?: [Public];
 }
 
 /** One output of a kind (beside its inputs, which are outputs too). */
@@ -60,6 +67,11 @@ export function input<S extends z.ZodType>(schema: S, rules: InputRules = {}): I
  */
 export function typedInput<Public>() {
   return <S extends z.ZodType<unknown, Public>>(schema: S, rules: InputRules = {}): InputField<S, Public> => ({ schema, ...rules });
+}
+
+/** The input `field`, not echoed in the outputs ({@link InputField.echoed}). */
+export function notEchoed<F extends InputField>(field: F): F & { readonly echoed: false } {
+  return { ...field, echoed: false };
 }
 
 export function output<T>(rules: Omit<OutputField<T>, "__type"> = {}): OutputField<T> {
@@ -172,9 +184,17 @@ export type ArgsOf<D extends KindDeclaration> = Flatten<WithOptionals<{ [K in ke
 export type InputsOf<I extends Record<string, InputField>> = Flatten<WithOptionals<{ [K in keyof I]: CheckedOf<I[K]> }>>;
 export type CheckedInputs<D extends KindDeclaration> = InputsOf<D["inputs"]>;
 
-/** Every output of the kind: its inputs as checked, then the declared outputs (a declared output wins over the input of its name). */
+/** The inputs not echoed in the outputs (`echoed: false`). */
+type NotEchoed<D extends KindDeclaration> = {
+  [K in keyof D["inputs"]]: D["inputs"][K] extends { echoed: false } ? K : never;
+}[keyof D["inputs"]];
+
+/**
+ * Every output of the kind: its inputs as checked (but those not echoed), then the declared
+ * outputs (a declared output wins over the input of its name).
+ */
 export type OutputsOf<D extends KindDeclaration> = Flatten<
-  Omit<CheckedInputs<D>, keyof D["outputs"]> & WithOptionals<{ [K in keyof D["outputs"]]: OutputTypeOf<D["outputs"][K]> }>
+  Omit<CheckedInputs<D>, keyof D["outputs"] | NotEchoed<D>> & WithOptionals<{ [K in keyof D["outputs"]]: OutputTypeOf<D["outputs"][K]> }>
 >;
 type OutputTypeOf<F> = F extends OutputField<infer T> ? T : never;
 

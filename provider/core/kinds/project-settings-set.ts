@@ -2,7 +2,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { deploymentSlug, primaryBranch, projectName, restoreOnDelete, settableTags, toggle } from "./inputs";
-import { defineKind, input, output, typedInput } from "./declare";
+import { defineKind, input, notEchoed, output, typedInput } from "./declare";
 import type { ManagedScanConfig } from "./project-settings";
 import { projectSelector, type ProjectSelectorArgs } from "./project-selector";
 
@@ -72,10 +72,13 @@ export const projectSettingsSetKind = defineKind({
      * Explicit projects and the fields each manages, by project name, e.g.
      * `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
      * where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+     * Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
      */
-    projects: typedInput<Record<string, ProjectEntryArgs> | undefined>()(
-      z.record(projectName, entry, { error: "must map project names to their fields" }).optional(),
-      { equal: sameValue },
+    projects: notEchoed(
+      typedInput<Record<string, ProjectEntryArgs> | undefined>()(
+        z.record(projectName, entry, { error: "must map project names to their fields" }).optional(),
+        { equal: sameValue },
+      ),
     ),
     /**
      * Every project of the deployment this selector matches gets `settings`, at each `up`: a
@@ -114,6 +117,13 @@ export const projectSettingsSetKind = defineKind({
     deviations: output<string[]>({ derivedFrom: ["projects", "settings"] }),
     /** What it found and changed, by project, put back on delete: only the projects and fields it changed. */
     originals: output<Record<string, ProjectOriginals>>({ derivedFrom: ["projects", "settings"] }),
+    /**
+     * What each project of `projects` declared at the last `up`: the fields (`b` a branch, `n` the
+     * default branch, `t` tags, `d` diff scans, `f` full scans) and a digest of their values, e.g.
+     * `"tdf:1f2e3d4c5b6a"`. The next `up` and a refresh compare the program and the live projects
+     * with it, so that the state holds the map once (in the inputs), not twice.
+     */
+    projectDigests: output<Record<string, string>>({ derivedFrom: "projects" }),
   },
   // No `managed` (declare.ts): it manages fields of many projects. Its claims are one per project
   // field, made at check for `projects` and, for the projects `select` matches (known only from

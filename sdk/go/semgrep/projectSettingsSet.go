@@ -52,10 +52,11 @@ type ProjectSettingsSet struct {
 	ManagedProjects pulumi.Float64Output `pulumi:"managedProjects"`
 	// What it found and changed, by project, put back on delete: only the projects and fields it changed.
 	Originals ProjectOriginalsMapOutput `pulumi:"originals"`
-	// Explicit projects and the fields each manages, by project name, e.g.
-	// `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
-	// where declared. They win over `select` for their fields. `{}` without `select` manages no project.
-	Projects ProjectEntryMapOutput `pulumi:"projects"`
+	// What each project of `projects` declared at the last `up`: the fields (`b` a branch, `n` the
+	// default branch, `t` tags, `d` diff scans, `f` full scans) and a digest of their values, e.g.
+	// `"tdf:1f2e3d4c5b6a"`. The next `up` and a refresh compare the program and the live projects
+	// with it, so that the state holds the map once (in the inputs), not twice.
+	ProjectDigests pulumi.StringMapOutput `pulumi:"projectDigests"`
 	// Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
 	RestoreOnDelete pulumi.BoolPtrOutput `pulumi:"restoreOnDelete"`
 	// Every project of the deployment this selector matches gets `settings`, at each `up`: a
@@ -122,6 +123,7 @@ type projectSettingsSetArgs struct {
 	// Explicit projects and the fields each manages, by project name, e.g.
 	// `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
 	// where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+	// Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
 	Projects map[string]ProjectEntry `pulumi:"projects"`
 	// Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
 	RestoreOnDelete *bool `pulumi:"restoreOnDelete"`
@@ -140,6 +142,7 @@ type ProjectSettingsSetArgs struct {
 	// Explicit projects and the fields each manages, by project name, e.g.
 	// `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
 	// where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+	// Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
 	Projects ProjectEntryMapInput
 	// Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
 	RestoreOnDelete pulumi.BoolPtrInput
@@ -258,11 +261,12 @@ func (o ProjectSettingsSetOutput) Originals() ProjectOriginalsMapOutput {
 	return o.ApplyT(func(v *ProjectSettingsSet) ProjectOriginalsMapOutput { return v.Originals }).(ProjectOriginalsMapOutput)
 }
 
-// Explicit projects and the fields each manages, by project name, e.g.
-// `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
-// where declared. They win over `select` for their fields. `{}` without `select` manages no project.
-func (o ProjectSettingsSetOutput) Projects() ProjectEntryMapOutput {
-	return o.ApplyT(func(v *ProjectSettingsSet) ProjectEntryMapOutput { return v.Projects }).(ProjectEntryMapOutput)
+// What each project of `projects` declared at the last `up`: the fields (`b` a branch, `n` the
+// default branch, `t` tags, `d` diff scans, `f` full scans) and a digest of their values, e.g.
+// `"tdf:1f2e3d4c5b6a"`. The next `up` and a refresh compare the program and the live projects
+// with it, so that the state holds the map once (in the inputs), not twice.
+func (o ProjectSettingsSetOutput) ProjectDigests() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ProjectSettingsSet) pulumi.StringMapOutput { return v.ProjectDigests }).(pulumi.StringMapOutput)
 }
 
 // Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.

@@ -176,21 +176,6 @@ export interface Policy {
     slug?: string;
 }
 
-export interface ProjectEntry {
-    /**
-     * Managed-scan toggles; a toggle left out is not managed.
-     */
-    managedScanConfig?: outputs.ManagedScanConfig;
-    /**
-     * `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
-     */
-    primaryBranch?: string;
-    /**
-     * The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
-     */
-    tags?: string[];
-}
-
 export interface ProjectManagedScanConfig {
     /**
      * Managed diff-aware scans, of each pull request's changes.

@@ -24,7 +24,6 @@ __all__ = [
     'Lockfile',
     'ManagedScanConfig',
     'Policy',
-    'ProjectEntry',
     'ProjectManagedScanConfig',
     'ProjectManagedScanConfigDiffScan',
     'ProjectManagedScanConfigFullScan',
@@ -562,68 +561,6 @@ class Policy(dict):
         The policy's machine-readable name, e.g. `"global_policy"`; absent when the service sends none.
         """
         return pulumi.get(self, "slug")
-
-
-@pulumi.output_type
-class ProjectEntry(dict):
-    @staticmethod
-    def __key_warning(key: str):
-        suggest = None
-        if key == "managedScanConfig":
-            suggest = "managed_scan_config"
-        elif key == "primaryBranch":
-            suggest = "primary_branch"
-
-        if suggest:
-            pulumi.log.warn(f"Key '{key}' not found in ProjectEntry. Access the value via the '{suggest}' property getter instead.")
-
-    def __getitem__(self, key: str) -> Any:
-        ProjectEntry.__key_warning(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default = None) -> Any:
-        ProjectEntry.__key_warning(key)
-        return super().get(key, default)
-
-    def __init__(__self__, *,
-                 managed_scan_config: Optional['outputs.ManagedScanConfig'] = None,
-                 primary_branch: Optional[_builtins.str] = None,
-                 tags: Optional[Sequence[_builtins.str]] = None):
-        """
-        :param 'ManagedScanConfig' managed_scan_config: Managed-scan toggles; a toggle left out is not managed.
-        :param _builtins.str primary_branch: `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
-        :param Sequence[_builtins.str] tags: The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
-        """
-        if managed_scan_config is not None:
-            pulumi.set(__self__, "managed_scan_config", managed_scan_config)
-        if primary_branch is not None:
-            pulumi.set(__self__, "primary_branch", primary_branch)
-        if tags is not None:
-            pulumi.set(__self__, "tags", tags)
-
-    @_builtins.property
-    @pulumi.getter(name="managedScanConfig")
-    def managed_scan_config(self) -> Optional['outputs.ManagedScanConfig']:
-        """
-        Managed-scan toggles; a toggle left out is not managed.
-        """
-        return pulumi.get(self, "managed_scan_config")
-
-    @_builtins.property
-    @pulumi.getter(name="primaryBranch")
-    def primary_branch(self) -> Optional[_builtins.str]:
-        """
-        `"main"`, `"refs/heads/main"`, or `"None"` to follow the default branch.
-        """
-        return pulumi.get(self, "primary_branch")
-
-    @_builtins.property
-    @pulumi.getter
-    def tags(self) -> Optional[Sequence[_builtins.str]]:
-        """
-        The project's whole tag set (authoritative) less the system tags (`managed-scan`), which are neither declared nor removed.
-        """
-        return pulumi.get(self, "tags")
 
 
 @pulumi.output_type

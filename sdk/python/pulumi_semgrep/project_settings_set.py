@@ -33,6 +33,7 @@ class ProjectSettingsSetArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input['ProjectEntryArgs']]] projects: Explicit projects and the fields each manages, by project name, e.g.
                `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
                where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+               Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
         :param pulumi.Input[_builtins.bool] restore_on_delete: Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
         :param pulumi.Input['ProjectSelectorArgs'] select: Every project of the deployment this selector matches gets `settings`, at each `up`: a
                project created since the last run and matching is converged by the next one, and a project
@@ -68,6 +69,7 @@ class ProjectSettingsSetArgs:
         Explicit projects and the fields each manages, by project name, e.g.
         `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
         where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+        Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
         """
         return pulumi.get(self, "projects")
 
@@ -163,6 +165,7 @@ class ProjectSettingsSet(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[Union['ProjectEntryArgs', 'ProjectEntryArgsDict']]]] projects: Explicit projects and the fields each manages, by project name, e.g.
                `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
                where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+               Kept once, in the inputs the engine stores: not an output (`projectDigests` is what the outputs keep of it).
         :param pulumi.Input[_builtins.bool] restore_on_delete: Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
         :param pulumi.Input[Union['ProjectSelectorArgs', 'ProjectSelectorArgsDict']] select: Every project of the deployment this selector matches gets `settings`, at each `up`: a
                project created since the last run and matching is converged by the next one, and a project
@@ -245,6 +248,7 @@ class ProjectSettingsSet(pulumi.CustomResource):
             __props__.__dict__["deviations"] = None
             __props__.__dict__["managed_projects"] = None
             __props__.__dict__["originals"] = None
+            __props__.__dict__["project_digests"] = None
             __props__.__dict__["selected"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/semgrep:ProjectSettingsSet")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
@@ -274,7 +278,7 @@ class ProjectSettingsSet(pulumi.CustomResource):
         __props__.__dict__["deviations"] = None
         __props__.__dict__["managed_projects"] = None
         __props__.__dict__["originals"] = None
-        __props__.__dict__["projects"] = None
+        __props__.__dict__["project_digests"] = None
         __props__.__dict__["restore_on_delete"] = None
         __props__.__dict__["select"] = None
         __props__.__dict__["selected"] = None
@@ -314,14 +318,15 @@ class ProjectSettingsSet(pulumi.CustomResource):
         return pulumi.get(self, "originals")
 
     @_builtins.property
-    @pulumi.getter
-    def projects(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.ProjectEntry']]]:
+    @pulumi.getter(name="projectDigests")
+    def project_digests(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        Explicit projects and the fields each manages, by project name, e.g.
-        `{ "acme/web-app": { tags: ["team:web"] } }`: the fields ProjectSettings manages, each only
-        where declared. They win over `select` for their fields. `{}` without `select` manages no project.
+        What each project of `projects` declared at the last `up`: the fields (`b` a branch, `n` the
+        default branch, `t` tags, `d` diff scans, `f` full scans) and a digest of their values, e.g.
+        `"tdf:1f2e3d4c5b6a"`. The next `up` and a refresh compare the program and the live projects
+        with it, so that the state holds the map once (in the inputs), not twice.
         """
-        return pulumi.get(self, "projects")
+        return pulumi.get(self, "project_digests")
 
     @_builtins.property
     @pulumi.getter(name="restoreOnDelete")
