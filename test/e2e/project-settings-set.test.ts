@@ -1,44 +1,37 @@
 /**
- * ProjectSettingsSet through the real CLI, in a YAML program served by the native plugin, against
- * a deployment of 3,000 projects (the large preset's 300 ten times over): a selector converging
+ * ProjectSettingsSet through the real CLI, in a TypeScript program of the package's classes and in
+ * a YAML program served by the native plugin, against a deployment of 3,000 projects (the large preset's 300 ten times over): a selector converging
  * the 300 projects it matches, an explicit entry, a one-project change as one write, a project
  * created out of band converged by the next `up` and named in its preview, and `destroy` leaving
  * the emulator's projects as they were.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator";
-import { installPlugin } from "../support/native-plugin";
-import { pulumiWorkspace } from "../support/pulumi";
+import type { Decl, Kind } from "../workflows/model";
+import { newStack } from "../workflows/stacks";
 
 const env = useEmulator({ preset: "large", projects: 3000 });
 
-const program = (webAppTags: string[]) => `name: project-settings-set
-runtime: yaml
-resources:
-  fleet:
-    type: semgrep:index:ProjectSettingsSet
-    properties:
-      deploymentSlug: acme
-      select:
-        namePatterns: ["acme/*-3"]
-      settings:
-        managedScanConfig:
-          diffScan:
-            enabled: true
-      projects:
-        acme/web-app-0:
-          tags: ${JSON.stringify(webAppTags)}
-outputs:
-  selected: \${fleet.managedProjects}
-`;
+/** The set: every `acme/*-3` project gets diff scans, and acme/web-app-0 the whole tag set given. */
+const program = (webAppTags: string[]): Decl[] => [
+  {
+    kind: "ProjectSettingsSet" as Kind,
+    name: "fleet",
+    props: {
+      deploymentSlug: "acme",
+      select: { namePatterns: ["acme/*-3"] },
+      settings: { managedScanConfig: { diffScan: { enabled: true } } },
+      projects: { "acme/web-app-0": { tags: webAppTags } },
+    },
+    secret: [],
+  },
+];
 
 const writes = () => env.requests().filter((r) => r.method !== "GET");
 const resetLog = () => void (env.emulator.requests().length = 0);
 const projectsState = () => JSON.stringify(env.emulator.state().projects);
 
-describe("ProjectSettingsSet in a YAML program", () => {
+describe.each(["dynamic", "native"] as const)("ProjectSettingsSet through the real CLI (%s front end)", (frontEnd) => {
   it("converges what the selector matches among 3,000 projects, one write per changed project, and destroy restores them", async () => {
     const matched = env.emulator
       .state()
@@ -50,11 +43,8 @@ describe("ProjectSettingsSet in a YAML program", () => {
       .projects.filter((p) => matched.includes(p.name) && !p.managedScanConfig.diff_scan?.enabled)
       .map((p) => p.name);
     expect(toChange.length).toBeGreaterThan(0);
-    const workspace = await pulumiWorkspace(
-      { "Pulumi.yaml": program(["team:web", "reviewed"]) },
-      { SEMGREP_APP_TOKEN: env.emulator.token, SEMGREP_APP_URL: env.emulator.url },
-    );
-    await installPlugin(workspace);
+    const workspace = await newStack(frontEnd, env.emulator);
+    workspace.write(program(["team:web", "reviewed"]));
 
     const before = projectsState();
     await workspace.run(["up", "--yes", "--skip-preview"]);
@@ -76,7 +66,7 @@ describe("ProjectSettingsSet in a YAML program", () => {
     expect(writes()).toHaveLength(0);
 
     // A one-project tag change: the diff shows that project only, and the up makes one write.
-    writeFileSync(join(workspace.dir, "Pulumi.yaml"), program(["team:web", "reviewed", "tier:2"]));
+    workspace.write(program(["team:web", "reviewed", "tier:2"]));
     const preview = await workspace.run(["preview", "--diff"]);
     expect(preview.stdout).toContain("acme/web-app-0");
     expect(preview.stdout).not.toContain("acme/web-app-1");
