@@ -23,7 +23,9 @@
  * (`{"d": digest}`), and the next call given a state with those very outputs drops the lines up
  * to that mark (settleJournal): the engine recorded the answer after all. (A CLI killed between
  * the provider's answer and the engine's checkpoint, a window of the checkpoint's write, leaves
- * neither: the recovery finds the values as declared, and destroy names them.)
+ * neither: the recovery finds the values as declared, and destroy names them.) With checkpoints
+ * skipped (`PULUMI_SKIP_CHECKPOINTS`), the engine records nothing until the run ends, so every
+ * create or update keeps its lines, marked, for the next run to settle.
  * The directory is checked, and its file names listed, once per process, so that a resource with
  * no journal (nearly all of them, nearly always) costs no file-system call.
  */
@@ -334,13 +336,21 @@ export async function journaling<T>(
     // lines kept longer would outlive that state (a destroy on another machine, values set by hand
     // since) to give a later create of the same resource a wrong original. Ended after a cancel, a
     // signal or the engine's end, its answer may reach no state: the lines stay, marked.
+    // With checkpoints skipped, the engine records the answer only when the whole run ends: a
+    // run killed before that records none, so the lines stay, marked, as after a cut.
     const outputs = outputsOf(result);
-    if (!interruption() && (await engineReachable())) dropRecorded(key);
+    if (!interruption() && !checkpointsSkipped() && (await engineReachable())) dropRecorded(key);
     else if (outputs) append(key, { d: digestOf(outputs), p: RUN });
   }
   if (call.restored.size || call.lostSecret.length) await say(call.restored, call.lostSecret);
   return result;
 }
+
+/**
+ * Whether the engine writes the state only at the end of the run (`PULUMI_SKIP_CHECKPOINTS`, which
+ * the engine's plugins inherit with the rest of the CLI's environment): a value the CLI reads as true.
+ */
+const checkpointsSkipped = () => ["true", "1"].includes((process.env.PULUMI_SKIP_CHECKPOINTS ?? "").toLowerCase());
 
 /** The journal of the resource whose create or update is under way, for a kind that journals objects of its own (a rule of a policy); undefined outside one. */
 export function callJournal(): ReturnType<typeof openJournal> | undefined {
