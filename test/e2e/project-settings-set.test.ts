@@ -47,6 +47,11 @@ describe.each(["dynamic", "native"] as const)("ProjectSettingsSet through the re
     workspace.write(program(["team:web", "reviewed"]));
 
     const before = projectsState();
+    // The preview of the new set names what its selector matches (one listing, no project's own read, no write).
+    const first = await workspace.run(["preview"]);
+    expect((first.stdout + first.stderr).replace(/\s+/g, " ")).toContain('ProjectSettingsSet "fleet": select matches 300 projects (acme/');
+    expect(env.requests().map((r) => r.operation)).toEqual(["projects.list", "projects.list"]);
+    resetLog();
     await workspace.run(["up", "--yes", "--skip-preview"]);
     for (const name of matched)
       expect(env.emulator.state().projects.find((p) => p.name === name)!.managedScanConfig.diff_scan).toEqual({ enabled: true });

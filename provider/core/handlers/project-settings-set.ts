@@ -302,6 +302,17 @@ async function noteSelection(ctx: CallContext, olds: State<Kind>, news: Inputs):
   return true;
 }
 
+/** What a new set's selector matches, as a note in its preview (an update's is said by its diff: noteSelection). */
+async function noteFirstSelection(ctx: CallContext, declared: Props): Promise<void> {
+  if (!declared.select || !known(declared.deploymentSlug, declared.select, declared.settings ?? {})) return;
+  const selected = selectedIn(declared, await projectListing(String(declared.deploymentSlug)));
+  await notifyOnce(
+    `${ctx.name}:selection`,
+    "info",
+    `${ctx.name}: select matches ${projectsNamed(ctx, selected)}; the update converges those not as declared.`,
+  );
+}
+
 /** Inputs only, plus the drift a refresh recorded in `deviations`: without `select`, a no-change `up` reads nothing. */
 function diffInputs(olds: State<Kind>, news: Inputs): DiffResult {
   const replaces = String(olds.deploymentSlug) !== news.deploymentSlug ? ["deploymentSlug"] : [];
@@ -328,7 +339,15 @@ function declaredInputs(props: Props): Props {
 export const projectSettingsSet: Handler<Kind> = {
   claims: (declared, secrecy) => explicitClaims(secrecy, declared),
 
-  check: (_olds, news, ctx) => checkOwned(KIND, ctx, news, (declared) => explicitClaims(ctx, declared)),
+  check: async (olds, news, ctx) => {
+    const result = checkOwned(KIND, ctx, news, (declared) => explicitClaims(ctx, declared));
+    // A new set's preview has no diff to name what its selector matches: said here, from the listing its create shares.
+    if (!result.failures?.length && olds.deploymentSlug === undefined && result.inputs)
+      await noteFirstSelection(ctx, result.inputs).catch((error: unknown) =>
+        notifyOnce(`${ctx.name}:selection`, "info", `${ctx.name}: could not list the projects select matches (${String(error)})`),
+      );
+    return result;
+  },
 
   diff: async (_id, olds, news, ctx) => {
     const result = diffInputs(olds, news);
