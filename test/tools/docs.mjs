@@ -433,6 +433,7 @@ function resourcePage(api, runtime, kind, problems) {
   }
   // An input not echoed in the outputs (declare.ts `echoed: false`) is no output of the class.
   const echoedInputs = declaredInputs.filter((name) => declaration.inputs[name].echoed !== false);
+  const notEchoed = declaredInputs.filter((name) => !echoedInputs.includes(name));
   const allOutputs = [...new Set([...echoedInputs, ...declaredOutputs])];
   if (
     !sameNames(
@@ -521,7 +522,8 @@ function resourcePage(api, runtime, kind, problems) {
     ),
     "## Outputs",
     "",
-    `Every input is also an output of the same name (\`${kind.charAt(0).toLowerCase()}${kind.slice(1)}.${declaredInputs[0]}\`), ` +
+    `Every input${notEchoed.length ? ` but ${notEchoed.map(code).join(", ")}` : ""} is also an output of the same name ` +
+      `(\`${kind.charAt(0).toLowerCase()}${kind.slice(1)}.${declaredInputs[0]}\`), ` +
       "holding the input as checked. Beside them the resource has these outputs, each a `pulumi.Output`; an output that " +
       "shares an input's name holds the live value instead.",
     "",
