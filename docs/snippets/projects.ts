@@ -1,0 +1,14 @@
+// The `projects` map of docs/snippets/large-deployments.ts, in the shape `pulumi-semgrep adopt` writes it above --set-threshold.
+import type { ProjectSettingsSetArgs } from "pulumi-semgrep";
+
+export const projects: NonNullable<ProjectSettingsSetArgs["projects"]> = {
+  "acme/payments-api": {
+    tags: ["pci", "team:payments", "tier:0"],
+    managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: false } },
+  },
+  "acme/web-app": {
+    primaryBranch: "refs/heads/release",
+    tags: ["team:web", "tier:1"],
+    managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: true } },
+  },
+};
