@@ -11,9 +11,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
-import { cutRun } from "../workflows/interrupts";
 import { type Decl, identity, type Kind } from "../workflows/model";
-import { newStack, type Stack } from "../workflows/stacks";
+import { killUpAtWrite, recoverOnSameMachine } from "../support/recovery";
+import { newStack } from "../workflows/stacks";
 import { liveValues, worldRules } from "../workflows/world";
 
 /** One resource of each single-write kind, each changing a value the demo preset holds otherwise (each stack's program in turn). */
@@ -47,13 +47,6 @@ function programFor(emulator: RunningEmulator): Decl[] {
   ];
 }
 
-/** The README's recovery after an interrupted up: release the lock, drop creates that never reported back, finish the job. */
-async function recover(stack: Stack) {
-  await stack.run(["cancel", "--yes"], { allowFailure: true }); // answers an error when no lock is left
-  await stack.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
-  return stack.run(["up", "--yes", "--skip-preview"]);
-}
-
 describe.each(["dynamic", "native"] as const)("every writing kind killed after its write (%s front end)", (frontEnd) => {
   it("the recovery on the same machine records each original from the journal, and destroy puts back every value", async () => {
     // Every answer slow (2 s): killed as its write arrives, the create has not ended; the write lands after the kill.
@@ -66,16 +59,10 @@ describe.each(["dynamic", "native"] as const)("every writing kind killed after i
         stack.write([decl]);
         emulator.setFaults({ latencyMs: 2_000 });
         emulator.requests().length = 0; // cutRun counts the writes from here
-        const run = await cutRun(
-          stack,
-          emulator,
-          ["up", "--yes", "--skip-preview"],
-          { how: "kill", atWrite: 1 },
-          { termMs: 6_000, killMs: 0 },
-        );
+        const run = await killUpAtWrite(stack, emulator, 1);
         const changed = [...liveValues(emulator.state())].filter(([key, value]) => preStack.get(key) !== value).map(([key]) => key);
         const recorded = Object.keys(await stack.resources());
-        const recovery = await recover(stack);
+        const recovery = await recoverOnSameMachine(stack);
         await stack.run(["destroy", "--yes", "--skip-preview"]);
         const after = liveValues(emulator.state());
         const left = [...new Set([...preStack.keys(), ...after.keys()])].filter((key) => preStack.get(key) !== after.get(key));

@@ -9,9 +9,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
-import { cutRun } from "../workflows/interrupts";
 import type { Decl, Kind } from "../workflows/model";
-import { newStack, type Stack } from "../workflows/stacks";
+import { killUpAtWrite, recoverOnSameMachine } from "../support/recovery";
+import { newStack } from "../workflows/stacks";
 import { withoutSystemTags } from "../../provider/client/schemas";
 import type { EmulatorState } from "../../provider/emulator/model";
 
@@ -44,13 +44,6 @@ function liveValues(state: EmulatorState): Map<string, string> {
   return values;
 }
 
-/** The README's recovery after an interrupted up: release the lock, drop creates that never reported back, finish the job. */
-async function recover(stack: Stack) {
-  await stack.run(["cancel", "--yes"], { allowFailure: true }); // answers an error when no lock is left
-  await stack.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
-  return stack.run(["up", "--yes", "--skip-preview"]);
-}
-
 describe.each(["dynamic", "native"] as const)("a ProjectSettingsSet killed in the middle of its writes (%s front end)", (frontEnd) => {
   it("the recovery on the same machine records each project's original from the journal, and destroy puts back every value", async () => {
     const emulator = await startEmulator({ preset: "demo", retryAfterSeconds: 0 });
@@ -60,19 +53,13 @@ describe.each(["dynamic", "native"] as const)("a ProjectSettingsSet killed in th
       stack.write([SET]);
       emulator.requests().length = 0; // cutRun counts the writes from here
       // Answers slow from the first write on (cutRun): killed as it arrives, the writes in flight land after.
-      const run = await cutRun(
-        stack,
-        emulator,
-        ["up", "--yes", "--skip-preview"],
-        { how: "kill", atWrite: 1 },
-        { termMs: 6_000, killMs: 0 },
-      );
+      const run = await killUpAtWrite(stack, emulator, 1);
       expect(run.signals).toContain("SIGKILL");
       const changed = [...liveValues(emulator.state())].filter(([key, value]) => before.get(key) !== value).map(([key]) => key);
       expect(changed.length).toBeGreaterThan(0); // writes landed
       expect(Object.keys(await stack.resources())).toEqual([]); // and the state recorded none of them
 
-      const recovery = await recover(stack);
+      const recovery = await recoverOnSameMachine(stack);
       expect((recovery.stdout + recovery.stderr).replace(/\s+/g, " ")).toContain("recorded from this machine's journal");
       // Every project as declared now.
       const state = emulator.state();

@@ -10,9 +10,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../provider/emulator";
-import { cutRun } from "../workflows/interrupts";
 import type { Decl } from "../workflows/model";
 import { identity } from "../workflows/model";
+import { killUpAtWrite, recoverOnSameMachine } from "../support/recovery";
 import { newStack } from "../workflows/stacks";
 import { liveValues } from "../workflows/world";
 
@@ -42,13 +42,7 @@ describe.each(["dynamic", "native"] as const)("an up with checkpoints skipped, k
       stack.write(PROGRAM);
       emulator.requests().length = 0;
       // Answers slow from the first write on: the first create ends, the second's write arrives, the run is killed.
-      const run = await cutRun(
-        skipping,
-        emulator,
-        ["up", "--yes", "--skip-preview"],
-        { how: "kill", atWrite: 2 },
-        { termMs: 6_000, killMs: 0 },
-      );
+      const run = await killUpAtWrite(skipping, emulator, 2);
       expect(
         run.signals,
         JSON.stringify({ w: run.writes, s: run.status, o: run.stdout.slice(-1500), e: run.stderr.slice(-800) }),
@@ -58,9 +52,7 @@ describe.each(["dynamic", "native"] as const)("an up with checkpoints skipped, k
       expect(after.get("project:acme/mobile-app:tags")).toBe(JSON.stringify(["owner:appsec"])); // the second's, landed after the kill
       expect(Object.keys(await stack.resources())).toEqual([]); // and no state recorded either
 
-      await stack.run(["cancel", "--yes"], { allowFailure: true });
-      await stack.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"], { env: skipping.env });
-      const recovery = await stack.run(["up", "--yes", "--skip-preview"], { env: skipping.env });
+      const recovery = await recoverOnSameMachine(stack, { PULUMI_SKIP_CHECKPOINTS: "true" });
       expect((recovery.stdout + recovery.stderr).replace(/\s+/g, " ")).toContain("recorded from this machine's journal");
 
       await stack.run(["destroy", "--yes", "--skip-preview"], { env: skipping.env });

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, SAST_POLICY_ID, startEmulator } from "../../provider/emulator";
 import { type PulumiWorkspace, pulumiWorkspace } from "../support/pulumi";
+import { recoverOnSameMachine } from "../support/recovery";
 import { yamlWorkspace } from "../support/yaml-program";
 
 /** Every severity: the demo preset's 320 SAST rules, 229 of them not yet MODE_BLOCK (one write each). */
@@ -118,13 +119,6 @@ async function upUntilInterrupt(workspace: PulumiWorkspace, emulator: RunningEmu
   return up;
 }
 
-/** The README's recovery after an interrupted up: release the lock, drop creates that never reported back, finish the job. */
-async function recover(workspace: PulumiWorkspace) {
-  await workspace.run(["cancel", "--yes"], { allowFailure: true }); // answers an error when no lock is left
-  await workspace.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
-  return workspace.run(["up", "--yes", "--skip-preview"]);
-}
-
 /** The processes started, directly or not, by `ancestor`, with their command lines. */
 function descendantsOf(ancestor: number): Array<{ pid: number; command: string }> {
   const processes = readdirSync("/proc")
@@ -190,7 +184,7 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
         /PolicyRuleModes "[^"]+": \d+ rules are not yet written: the last run of it was interrupted before it reached them: /,
       );
       expect(noted).not.toContain("found by refresh");
-      await recover(workspace);
+      await recoverOnSameMachine(workspace);
       expect([...modesOf(emulator).values()].every((mode) => mode === "MODE_BLOCK")).toBe(true);
       expect(await destroyLeftChanged(workspace, emulator, preStack), "rules destroy left changed").toEqual([]);
     } finally {
@@ -212,7 +206,7 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
       expect(up.output()).toMatch(/landed and are recorded in the stack with the modes they replaced/);
 
       emulator.setFaults({ latencyMs: 0 });
-      await recover(workspace);
+      await recoverOnSameMachine(workspace);
       expect(await destroyLeftChanged(workspace, emulator, preStack), "rules destroy left changed").toEqual([]);
     } finally {
       await emulator.close();
@@ -245,7 +239,7 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
       const preStack = modesOf(emulator);
       const workspace = await stackOf(frontEnd, emulator);
       await killed(workspace, emulator);
-      const recovery = await recover(workspace);
+      const recovery = await recoverOnSameMachine(workspace);
       const said = (recovery.stdout + recovery.stderr).replace(/\s+/g, " ");
       expect([...modesOf(emulator).values()].every((mode) => mode === "MODE_BLOCK")).toBe(true);
       expect(await destroyLeftChanged(workspace, emulator, preStack), "rules destroy left changed").toEqual([]);
@@ -263,7 +257,7 @@ describe.each(["dynamic", "native"] as const)("a PolicyRuleModes create interrup
       const workspace = await stackOf(frontEnd, emulator);
       await killed(workspace, emulator);
       rmSync(join(workspace.env.XDG_STATE_HOME!, "pulumi-semgrep"), { recursive: true, force: true });
-      await recover(workspace);
+      await recoverOnSameMachine(workspace);
       const destroy = await workspace.run(["destroy", "--yes", "--skip-preview"]);
       const said = (destroy.stdout + destroy.stderr).replace(/\s+/g, " ");
       const changed = [...modesOf(emulator)].filter(([path, mode]) => preStack.get(path) !== mode).map(([path]) => path);

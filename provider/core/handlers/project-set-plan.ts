@@ -116,6 +116,8 @@ export interface ProjectPlan {
   foundAsDeclared: Field[];
   /** Fields it put back (no longer managed). */
   putBack: Field[];
+  /** Fields it changed whose value before it cannot record (a branch that may have been followed or pinned). */
+  unrecordable: Field[];
 }
 
 export interface Before {
@@ -206,6 +208,7 @@ export function planProject(
     ...(originalsOf(kept, tags.added) ? { originals: originalsOf(kept, tags.added) } : {}),
     foundAsDeclared: fields.filter((f) => plan.foundAsDeclared.includes(f.name)).map((f) => f.name.slice(name("").length) as Field),
     putBack,
+    unrecordable: fields.filter((f) => plan.unrecordable.includes(f.name)).map((f) => f.name.slice(name("").length) as Field),
   };
 }
 

@@ -214,6 +214,7 @@ async function converge(ctx: CallContext, id: string, declared: Inputs, olds?: S
     (error: unknown) => ({ error }),
   );
   await noteFound(ctx, plans);
+  await noteUnrecordable(ctx, plans);
   const before = (olds?.originals ?? {}) as Record<string, ProjectOriginals>;
   // A project not planned (nothing to do there) keeps what it recorded; one whose write failed too.
   const originals: Record<string, ProjectOriginals> = { ...before };
@@ -256,6 +257,24 @@ async function noteFound(ctx: CallContext, plans: ReadonlyMap<string, ProjectPla
     "info",
     `${ctx.name} found ${projectsNamed(ctx, found)} already as declared for some fields and recorded no original for those: ` +
       "destroy leaves them as they are.",
+  );
+}
+
+/**
+ * Says, once, which projects it makes follow their default branch from a branch pinned to that
+ * same branch: the service shows both alike, so nothing is recorded to put back (as ProjectSettings says).
+ */
+async function noteUnrecordable(ctx: CallContext, plans: ReadonlyMap<string, ProjectPlan>): Promise<void> {
+  const projects = [...plans].filter(([, plan]) => plan.unrecordable.length).map(([name]) => name);
+  if (!projects.length) return;
+  await notifyOnce(
+    `${ctx.name}:unrecordable`,
+    "info",
+    `${ctx.name}: the primary branch of ${projectsNamed(ctx, projects)} was ${projects.length === 1 ? "its" : "their"} default branch; ` +
+      "the service does not say whether a project followed its default branch or was pinned to it, so nothing is recorded to " +
+      "put back on delete: destroy leaves " +
+      (projects.length === 1 ? "it" : "them") +
+      " following the default branch.",
   );
 }
 
