@@ -4,11 +4,15 @@
  * each resource `semgrep:index:<Kind>` with its properties. The project (name, runtime,
  * description) is `Pulumi.yaml` and the program `Main.yaml` beside it, as Pulumi's own converter
  * writes a YAML program (`pulumi convert --language yaml`): the project file stays a few lines that
- * stack settings are added to, and a one-rule change is a one-line diff of the program.
+ * stack settings are added to, and a one-rule change is a one-line diff of the program. Above the
+ * set threshold the projects are one ProjectSettingsSet whose map is Pulumi.yaml's config value
+ * `projectSettings`: the one data file a Pulumi YAML program can read (it has no function that
+ * parses a file), typed, and never rewritten by `pulumi config set` (which writes the stack's file).
  *
  * No YAML library at run time: every string is written double-quoted in JSON's escapes (valid
- * YAML), with the characters YAML does not print escaped too, and each `$` doubled (Pulumi YAML
- * reads `${…}` in a string as an interpolation and `$$` as `$`). Same plan, same bytes.
+ * YAML), with the characters YAML does not print escaped too, and in the program each `$` doubled
+ * (Pulumi YAML reads `${…}` in a string as an interpolation and `$$` as `$`; a config value is
+ * passed as it is, so there it stays one `$`). Same plan, same bytes.
  */
 import { type AdoptionPlan, codePointOrder, type Declared, DEFAULT_SET_THRESHOLD, projectEntries } from "./plan";
 import { installArgument } from "./package-spec";

@@ -95,6 +95,8 @@ describe("adopt above --set-threshold: one ProjectSettingsSet, the program's fir
       { SEMGREP_APP_TOKEN: env.emulator.token, SEMGREP_APP_URL: env.emulator.url },
       join(inject("installedPackageDir"), "node_modules"),
     );
+    // projects.ts is typed (Record<string, ProjectEntryArgs>): the generated tsconfig compiles it against the installed package.
+    await run(process.execPath, [join(__dirname, "../../node_modules/typescript/bin/tsc"), "--noEmit", "-p", workspace.dir]);
     await proveProgram(workspace, "projects.ts");
   }, 600_000);
 
