@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SemgrepClient } from "../client";
 import { DEFAULT_BASE_URL, resolveCredentials } from "../client/config";
-import { type AdoptionPlan, planAdoption } from "./plan";
+import { type AdoptionPlan, DEFAULT_SET_THRESHOLD, planAdoption } from "./plan";
 import { checkPackageSpec, dependencySpec } from "./package-spec";
 import { AdoptRequestError, type Area, findDeployment, type Progress, readDeployment } from "./read";
 import { renderProject } from "./render";
@@ -56,23 +56,17 @@ export interface AdoptOptions {
    */
   package?: string;
   /**
-   * Projects above which the deployment's projects are to be declared as one ProjectSettingsSet
-   * (its `projects` map in a data file) instead of one ProjectSettings each; default
-   * {@link DEFAULT_SET_THRESHOLD}. Checked, and shown in the generated files' headers, but not
-   * acted on yet: until the ProjectSettingsSet kind exists, every project is declared as a
-   * ProjectSettings of its own, whatever the count.
+   * Projects above which the deployment's projects (those declared, after `projects`) are declared
+   * as one ProjectSettingsSet, its `projects` map in a data file (`projects.ts`, or `Pulumi.yaml`'s
+   * `projectSettings` for a YAML program), instead of one ProjectSettings each (`--set-threshold`);
+   * default {@link DEFAULT_SET_THRESHOLD}. Each project's fields and notes are the same in both forms.
    */
   setThreshold?: number;
-  /**
-   * One ProjectSettings per project whatever the count (`--one-per-project`): the form adopt
-   * writes today in every case, kept as the way to ask for it once a set is the default above
-   * {@link AdoptOptions.setThreshold}.
-   */
+  /** One ProjectSettings per project whatever their number (`--one-per-project`): the form at or below {@link AdoptOptions.setThreshold}. */
   onePerProject?: boolean;
 }
 
-/** Projects above which adopt is to declare a deployment's projects as one ProjectSettingsSet (`--set-threshold`). */
-export const DEFAULT_SET_THRESHOLD = 100;
+export { DEFAULT_SET_THRESHOLD };
 
 /** The languages adopt writes a program in. */
 export const LANGUAGES = ["typescript", "yaml"] as const;
@@ -86,6 +80,8 @@ export interface AdoptResult {
   deployment: { id: string; slug: string };
   /** Resources declared, by kind. */
   resources: Record<string, number>;
+  /** Projects declared, as ProjectSettings or as the entries of one ProjectSettingsSet. */
+  projects: number;
   /** Rules declared across the PolicyRuleModes. */
   rules: number;
   /** Every file written (relative path), its size and what it holds. */
@@ -151,7 +147,7 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       if (error instanceof AdoptRequestError) throw error;
       throw new AdoptReadError(`reading deployment ${deployment.slug}: ${(error as Error).message}`, { cause: error });
     });
-    const plan = planAdoption(live);
+    const plan = planAdoption(live, { setThreshold: options.setThreshold, onePerProject: options.onePerProject });
     const urlSource = credentials.baseUrl === undefined || credentials.baseUrl === DEFAULT_BASE_URL ? undefined : credentials.baseUrlSource;
     const language = options.language ?? "typescript";
     const render = language === "yaml" ? renderYamlProject : renderProject;
@@ -169,16 +165,18 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       leftOver: language === "yaml" ? typescriptLeftovers(dir, rendered.files) : [],
       deployment,
       resources: {
-        ProjectSettings: plan.projects.length,
+        ProjectSettings: plan.projectSet ? 0 : plan.projects.length,
+        ProjectSettingsSet: plan.projectSet ? 1 : 0,
         PolicyRuleModes: plan.ruleModes.length,
         DetectionPolicy: plan.detectionPolicies.length,
         RemediationPolicy: plan.remediationPolicies.length,
       },
+      projects: plan.projects.length,
       rules: plan.ruleModes.reduce((sum, p) => sum + Object.keys(p.modes).length, 0),
       files: written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
       notes: [
         ...plan.leftOut.map((line) => `not declared: ${line}`),
-        ...ambiguousBranches(plan.projects, language === "yaml" ? "Main.yaml" : "projects.ts"),
+        ...ambiguousBranches(plan.projects, language === "typescript" ? "projects.ts" : plan.projectSet ? "Pulumi.yaml" : "Main.yaml"),
         ...plan.projects.flatMap((p) =>
           p.notes.filter((n) => n !== p.commonNote).map((n) => `project ${String(p.args.projectName)}: ${n}`),
         ),

@@ -1,6 +1,7 @@
 /**
- * From what was read to what the generated program declares: one ProjectSettings per project,
- * one PolicyRuleModes per v1 policy, one DetectionPolicy per enabled product and one
+ * From what was read to what the generated program declares: one ProjectSettings per project (or,
+ * above the set threshold, one ProjectSettingsSet holding every project's fields), one
+ * PolicyRuleModes per v1 policy, one DetectionPolicy per enabled product and one
  * RemediationPolicy per policy of a migrated deployment, each exactly as live, so that the first
  * `up` finds everything as declared and writes nothing.
  *
@@ -41,7 +42,13 @@ export interface DeclaredRuleModes extends Declared {
 
 export interface AdoptionPlan {
   deployment: LiveDeployment["deployment"];
+  /** The projects, each as a ProjectSettings would declare it (a ProjectSettingsSet's entry holds the same fields). */
   projects: Declared[];
+  /**
+   * Present when the projects are declared as one ProjectSettingsSet (more of them than the set
+   * threshold, `--one-per-project` not given): the set's resource name. Absent: one ProjectSettings each.
+   */
+  projectSet?: { name: string };
   ruleModes: DeclaredRuleModes[];
   detectionPolicies: Declared[];
   remediationPolicies: Declared[];
@@ -51,11 +58,25 @@ export interface AdoptionPlan {
   leftOut: string[];
 }
 
+/** Projects above which adopt declares a deployment's projects as one ProjectSettingsSet (`--set-threshold`). */
+export const DEFAULT_SET_THRESHOLD = 100;
+
+/** The resource name of the ProjectSettingsSet adopt writes (`--2` if a policy already has it, in the one namespace of a YAML program). */
+export const PROJECT_SET_NAME = "projects";
+
+/** How the projects are declared: see {@link AdoptionPlan.projectSet}. */
+export interface ProjectForm {
+  /** Above this many projects, one ProjectSettingsSet; default {@link DEFAULT_SET_THRESHOLD}. */
+  setThreshold?: number;
+  /** One ProjectSettings per project whatever their number. */
+  onePerProject?: boolean;
+}
+
 /** Code-point order: the same on every machine and locale (localeCompare is not), so the output is. */
 export const codePointOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const sorted = (values: readonly string[]) => [...values].sort(codePointOrder);
 
-export function planAdoption(live: LiveDeployment): AdoptionPlan {
+export function planAdoption(live: LiveDeployment, form: ProjectForm = {}): AdoptionPlan {
   const { deployment } = live;
   const absent = [
     ...(live.policies === undefined && live.unified !== undefined ? ["v1 policies (the deployment uses unified policies)"] : []),
@@ -64,15 +85,32 @@ export function planAdoption(live: LiveDeployment): AdoptionPlan {
   const leftOut: string[] = (live.goneProjects ?? []).map(
     (name) => `project ${name}: listed, then gone when adopt read it (deleted meanwhile)`,
   );
+  const projects = live.projects ? planProjects(deployment.slug, live.projects, leftOut) : [];
+  const ruleModes = live.policies ? planRuleModes(live.policies) : [];
+  const detectionPolicies = live.unified ? planDetection(deployment.id, live.unified.detection, leftOut) : [];
+  const remediationPolicies = live.unified ? planRemediation(deployment.id, live.unified.remediation, leftOut) : [];
+  const asSet = !form.onePerProject && projects.length > (form.setThreshold ?? DEFAULT_SET_THRESHOLD);
+  // A YAML program's resource names share one namespace: the set's must not be a policy's.
+  const taken = new Set([...ruleModes, ...detectionPolicies, ...remediationPolicies].map((d) => d.name));
+  let setName = PROJECT_SET_NAME;
+  for (let n = 2; taken.has(setName); n++) setName = `${PROJECT_SET_NAME}--${n}`;
   return {
     deployment,
-    projects: live.projects ? planProjects(deployment.slug, live.projects, leftOut) : [],
-    ruleModes: live.policies ? planRuleModes(live.policies) : [],
-    detectionPolicies: live.unified ? planDetection(deployment.id, live.unified.detection, leftOut) : [],
-    remediationPolicies: live.unified ? planRemediation(deployment.id, live.unified.remediation, leftOut) : [],
+    projects,
+    ...(asSet ? { projectSet: { name: setName } } : {}),
+    ruleModes,
+    detectionPolicies,
+    remediationPolicies,
     absent,
     leftOut,
   };
+}
+
+/** A ProjectSettingsSet's `projects` map: each project's declared fields (those of its ProjectSettings but the name), by project name, sorted. */
+export function projectEntries(projects: readonly Declared[]): Record<string, Args> {
+  return Object.fromEntries(
+    projects.map(({ args: { projectName, ...fields } }) => [String(projectName), fields] as const).sort(([a], [b]) => codePointOrder(a, b)),
+  );
 }
 
 /**

@@ -4,13 +4,17 @@
  * each resource `semgrep:index:<Kind>` with its properties. The project (name, runtime,
  * description) is `Pulumi.yaml` and the program `Main.yaml` beside it, as Pulumi's own converter
  * writes a YAML program (`pulumi convert --language yaml`): the project file stays a few lines that
- * stack settings are added to, and a one-rule change is a one-line diff of the program.
+ * stack settings are added to, and a one-rule change is a one-line diff of the program. Above the
+ * set threshold the projects are one ProjectSettingsSet whose map is Pulumi.yaml's config value
+ * `projectSettings`: the one data file a Pulumi YAML program can read (it has no function that
+ * parses a file), typed, and never rewritten by `pulumi config set` (which writes the stack's file).
  *
  * No YAML library at run time: every string is written double-quoted in JSON's escapes (valid
- * YAML), with the characters YAML does not print escaped too, and each `$` doubled (Pulumi YAML
- * reads `${…}` in a string as an interpolation and `$$` as `$`). Same plan, same bytes.
+ * YAML), with the characters YAML does not print escaped too, and in the program each `$` doubled
+ * (Pulumi YAML reads `${…}` in a string as an interpolation and `$$` as `$`; a config value is
+ * passed as it is, so there it stays one `$`). Same plan, same bytes.
  */
-import { type AdoptionPlan, codePointOrder, type Declared } from "./plan";
+import { type AdoptionPlan, codePointOrder, type Declared, DEFAULT_SET_THRESHOLD, projectEntries } from "./plan";
 import { installArgument } from "./package-spec";
 import { type RenderContext, type RenderedProject, RULE_LISTS, wrap } from "./render";
 
@@ -36,38 +40,48 @@ const commentText = (text: string) =>
 /** Words a YAML reader may take for a boolean or null when bare (YAML 1.1 readers included). */
 const RESERVED = new Set(["true", "false", "null", "yes", "no", "on", "off", "y", "n"]);
 
+/**
+ * How a string is quoted: {@link yamlString} in the program (Pulumi YAML reads `${…}` there), or
+ * {@link yamlQuoted} in a config value, which Pulumi passes to the program as it is.
+ */
+type Quote = (text: string) => string;
+
 /** A mapping key: bare when it is a plain word (a property name, a resource name), quoted otherwise. */
-export const yamlKey = (key: string) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) && !RESERVED.has(key.toLowerCase()) ? key : yamlString(key));
+export const yamlKey = (key: string, quote: Quote = yamlString) =>
+  /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) && !RESERVED.has(key.toLowerCase()) ? key : quote(key);
 
 /** A scalar: strings quoted, numbers, booleans and null as JSON writes them. */
-const scalar = (value: unknown) => (typeof value === "string" ? yamlString(value) : JSON.stringify(value));
+const scalar = (value: unknown, quote: Quote) => (typeof value === "string" ? quote(value) : JSON.stringify(value));
 
 /** A value on one line, in YAML's flow style: `{ enabled: true }`, `["a", "b"]`. */
-function flow(value: unknown): string {
-  if (typeof value !== "object" || value === null) return scalar(value);
-  if (Array.isArray(value)) return `[${value.map(flow).join(", ")}]`;
+function flow(value: unknown, quote: Quote = yamlString): string {
+  if (typeof value !== "object" || value === null) return scalar(value, quote);
+  if (Array.isArray(value)) return `[${value.map((item) => flow(item, quote)).join(", ")}]`;
   const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return entries.length ? `{ ${entries.map(([k, v]) => `${yamlKey(k)}: ${flow(v)}`).join(", ")} }` : "{}";
+  return entries.length ? `{ ${entries.map(([k, v]) => `${yamlKey(k, quote)}: ${flow(v, quote)}`).join(", ")} }` : "{}";
 }
 
 /**
  * `key: value` lines at `indent`: a value that fits in `width` on one line stays there in flow
  * style, otherwise a block, one entry per line. Lists named in `longLists` always go one element
- * per line (each element whole on its line): a one-rule change is then a one-line diff.
+ * per line (each element whole on its line): a one-rule change is then a one-line diff. Strings
+ * are quoted by `quote`: for the program unless said.
  */
 export function yamlEntries(
   value: Record<string, unknown>,
   indent: string,
   longLists: ReadonlySet<string> = new Set(),
   width = 100,
+  quote: Quote = yamlString,
 ): string[] {
   return Object.entries(value)
     .filter(([, v]) => v !== undefined)
     .flatMap(([key, item]) => {
-      const head = `${indent}${yamlKey(key)}:`;
+      const head = `${indent}${yamlKey(key, quote)}:`;
       const inner = `${indent}  `;
-      if (Array.isArray(item) && item.length && longLists.has(key)) return [head, ...item.map((element) => `${inner}- ${flow(element)}`)];
-      const inline = `${head} ${flow(item)}`;
+      if (Array.isArray(item) && item.length && longLists.has(key))
+        return [head, ...item.map((element) => `${inner}- ${flow(element, quote)}`)];
+      const inline = `${head} ${flow(item, quote)}`;
       if (
         typeof item !== "object" ||
         item === null ||
@@ -75,8 +89,8 @@ export function yamlEntries(
         (Array.isArray(item) ? !item.length : !Object.keys(item).length)
       )
         return [inline];
-      if (Array.isArray(item)) return [head, ...item.map((element) => `${inner}- ${flow(element)}`)];
-      return [head, ...yamlEntries(item as Record<string, unknown>, inner, longLists, width)];
+      if (Array.isArray(item)) return [head, ...item.map((element) => `${inner}- ${flow(element, quote)}`)];
+      return [head, ...yamlEntries(item as Record<string, unknown>, inner, longLists, width, quote)];
     });
 }
 
@@ -112,17 +126,19 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 /** The resources of the plan, as Main.yaml's `resources:` entries, in the TypeScript program's order. */
 function resources(plan: AdoptionPlan): string[][] {
   const { deployment } = plan;
-  const projects = plan.projects.map((project: Declared, index) =>
-    resource(project.name, "ProjectSettings", { deploymentSlug: deployment.slug }, project.args, {
-      before:
-        index === 0
-          ? [
-              "One ProjectSettings per project: each field given is managed (tags are the whole set, the system tags such as managed-scan aside); a field left out is not.",
-            ]
-          : [],
-      notes: project.notes,
-    }),
-  );
+  const projects = plan.projectSet
+    ? [projectSetResource(plan, plan.projectSet.name)]
+    : plan.projects.map((project: Declared, index) =>
+        resource(project.name, "ProjectSettings", { deploymentSlug: deployment.slug }, project.args, {
+          before:
+            index === 0
+              ? [
+                  "One ProjectSettings per project: each field given is managed (tags are the whole set, the system tags such as managed-scan aside); a field left out is not.",
+                ]
+              : [],
+          notes: project.notes,
+        }),
+      );
   const ruleModes = plan.ruleModes.map((policy) => {
     const modes = Object.entries(policy.modes).map(([path, mode]) => `        ${yamlKey(path)}: ${yamlString(mode)}`);
     return [
@@ -158,6 +174,62 @@ function resources(plan: AdoptionPlan): string[][] {
   return [...projects, ...ruleModes, ...detection, ...remediation];
 }
 
+/**
+ * The config key, declared in Main.yaml and valued in Pulumi.yaml, that holds a ProjectSettingsSet's
+ * `projects` map. Camel case: no resource name adopt writes (lower case and dashes) can take it.
+ */
+export const PROJECT_SETTINGS_CONFIG = "projectSettings";
+
+/** The ProjectSettingsSet of every project, its map read from the config value Pulumi.yaml holds. */
+function projectSetResource(plan: AdoptionPlan, name: string): string[] {
+  return [
+    ...comments(
+      [
+        `Every project in one ProjectSettingsSet: its projects map, by project name, is Pulumi.yaml's ${PROJECT_SETTINGS_CONFIG} ` +
+          "(one project per line group). Each field given is managed (tags are the whole set, the system tags such as managed-scan " +
+          "aside); a field left out is not. One resource rather than one per project keeps up and preview fast and the state " +
+          "small; adopt --one-per-project writes one ProjectSettings each instead.",
+      ],
+      "  ",
+    ),
+    `  ${yamlKey(name)}:`,
+    "    type: semgrep:index:ProjectSettingsSet",
+    "    properties:",
+    ...yamlEntries({ deploymentSlug: plan.deployment.slug }, "      "),
+    `      projects: \${${PROJECT_SETTINGS_CONFIG}}`,
+  ];
+}
+
+/**
+ * Pulumi.yaml's `config:` block holding the set's map as a project-level value of type `object`:
+ * one project per line group (its notes as comments, then one field a line), sorted. Strings are
+ * quoted without doubling `$`: Pulumi passes a config value to the program as it is.
+ */
+function projectSettingsConfig(plan: AdoptionPlan): string {
+  const notes = new Map(plan.projects.map((project) => [String(project.args.projectName), project.notes]));
+  const entries = Object.entries(projectEntries(plan.projects)).flatMap(([name, fields]) => [
+    `      ${yamlKey(name, yamlQuoted)}:`,
+    ...comments(notes.get(name) ?? [], "        "),
+    ...yamlEntries(fields, "        ", new Set(), 100, yamlQuoted),
+  ]);
+  return [
+    ...comments(
+      [
+        `${PROJECT_SETTINGS_CONFIG}: the fields the ProjectSettingsSet in Main.yaml manages, by project name, one project per ` +
+          "line group. Edit it here; a project removed from it is no longer managed (it gets back what the set changed on it). " +
+          `Do not set ${PROJECT_SETTINGS_CONFIG} with pulumi config set: a stack's value would replace this one whole.`,
+      ],
+      "",
+    ),
+    "config:",
+    `  ${PROJECT_SETTINGS_CONFIG}:`,
+    "    type: object",
+    "    value:",
+    ...entries,
+    "",
+  ].join("\n");
+}
+
 /** Pulumi.yaml, Main.yaml, README.md and .gitignore of the YAML program. */
 export function renderYamlProject(plan: AdoptionPlan, context: RenderContext): RenderedProject {
   const { deployment } = plan;
@@ -174,6 +246,15 @@ export function renderYamlProject(plan: AdoptionPlan, context: RenderContext): R
     ),
     ...plan.absent.map((what) => `# Not in this deployment: ${what}.`),
     "",
+    ...(plan.projectSet
+      ? [
+          "config:",
+          `  # The ProjectSettingsSet's projects map: its value is in Pulumi.yaml.`,
+          `  ${PROJECT_SETTINGS_CONFIG}:`,
+          "    type: object",
+          "",
+        ]
+      : []),
     ...(declared.length
       ? ["resources:", ...declared.flatMap((lines, i) => (i ? ["", ...lines] : lines))]
       : ["# Nothing to declare: the areas read hold nothing.", "resources: {}"]),
@@ -184,13 +265,15 @@ export function renderYamlProject(plan: AdoptionPlan, context: RenderContext): R
       `name: ${yamlQuoted(name)}\n` +
       "runtime: yaml\n" +
       `description: ${yamlQuoted(`Semgrep deployment ${deployment.slug}, adopted by pulumi-semgrep adopt`)}\n` +
-      "# The program is Main.yaml beside this file.\n",
+      "# The program is Main.yaml beside this file.\n" +
+      (plan.projectSet ? projectSettingsConfig(plan) : ""),
     "Main.yaml": main,
     "README.md": readme(plan, context),
     ".gitignore": "# a plugin release tarball downloaded here for `pulumi plugin install --file`\npulumi-resource-semgrep-*.tar.gz\n",
   };
   const counts = [
-    plan.projects.length ? plural(plan.projects.length, "ProjectSettings", "ProjectSettings") : "",
+    plan.projectSet ? `1 ProjectSettingsSet (${plural(plan.projects.length, "project")})` : "",
+    plan.projects.length && !plan.projectSet ? plural(plan.projects.length, "ProjectSettings", "ProjectSettings") : "",
     plan.ruleModes.length ? plural(plan.ruleModes.length, "PolicyRuleModes", "PolicyRuleModes") : "",
     plan.detectionPolicies.length ? plural(plan.detectionPolicies.length, "DetectionPolicy", "DetectionPolicy") : "",
     plan.remediationPolicies.length ? plural(plan.remediationPolicies.length, "RemediationPolicy", "RemediationPolicy") : "",
@@ -199,7 +282,9 @@ export function renderYamlProject(plan: AdoptionPlan, context: RenderContext): R
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => codePointOrder(a, b))),
     holds: {
       "Main.yaml": `the resources: ${counts.join(", ") || "none"}`,
-      "Pulumi.yaml": "the project (runtime: yaml)",
+      "Pulumi.yaml": plan.projectSet
+        ? `the project (runtime: yaml) and, as its config ${PROJECT_SETTINGS_CONFIG}, the fields of ${plural(plan.projects.length, "project")} for the ProjectSettingsSet`
+        : "the project (runtime: yaml)",
     },
   };
 }
@@ -210,7 +295,23 @@ function readme(plan: AdoptionPlan, context: RenderContext): string {
 Generated by \`${context.command}\` (pulumi-semgrep ${context.version}) from what was live.
 \`Main.yaml\` declares the resources, \`semgrep:index:<Kind>\` of the native plugin
 \`pulumi-resource-semgrep\`; \`Pulumi.yaml\` is the project.
-
+${
+  plan.projectSet
+    ? `
+The ${plan.projects.length.toLocaleString("en-US")} projects are one \`ProjectSettingsSet\` (more than adopt's \`--set-threshold\`,
+default ${DEFAULT_SET_THRESHOLD}): one resource rather than one per project keeps \`pulumi up\` and \`pulumi preview\`
+fast and the state small. Its \`projects\` map, each project's name to the fields it manages, is the
+config value \`${PROJECT_SETTINGS_CONFIG}\` in \`Pulumi.yaml\` (typed \`object\`), one project per line group,
+sorted, so that a change to one project is a small diff of its group, and \`Main.yaml\` stays the
+program. Why there: Pulumi YAML reads its program from \`Main.yaml\` alone and has no function that
+parses a data file (\`fn::readFile\` gives text), while a project's config value is typed, passed
+to the program as it is (a \`$\` there is a \`$\`, not doubled as in \`Main.yaml\`), and never rewritten
+by \`pulumi config set\`, which writes the stack's own file. Edit the map in \`Pulumi.yaml\`; do not
+set \`${PROJECT_SETTINGS_CONFIG}\` with \`pulumi config set\` (a stack's value replaces the whole map), and
+expect \`pulumi config\` to print it on one line.
+`
+    : ""
+}
 ## Next commands
 
 \`\`\`sh

@@ -41,11 +41,12 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
                      (default all)
   --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
                      (default none)
-  --one-per-project  declare one ProjectSettings per project whatever their number (today the
-                     only form: until the ProjectSettingsSet kind exists, adopt writes it for
-                     every deployment, with or without this flag)
-  --set-threshold N  above N projects, declare them as one ProjectSettingsSet instead (default
-                     ${DEFAULT_SET_THRESHOLD}); taken and checked, not acted on until that kind exists
+  --one-per-project  declare one ProjectSettings per project whatever their number (the form
+                     adopt writes at or below --set-threshold)
+  --set-threshold N  above N projects (those declared, after --projects), declare them as one
+                     ProjectSettingsSet whose projects map is a data file, one project per line
+                     group: projects.ts, or for yaml Pulumi.yaml's config projectSettings
+                     (default ${DEFAULT_SET_THRESHOLD}); at or below N, one ProjectSettings each
   --language L       typescript (default): index.ts and data files using this package's
                      classes; yaml: a Pulumi YAML program (Pulumi.yaml, Main.yaml) of the native
                      plugin's resources (semgrep:index:<Kind>), no package.json
@@ -163,7 +164,7 @@ function summary(result: AdoptResult): string {
       : ` && pulumi config set semgrep:url ${/^[A-Z_]+$/.test(result.urlSource) ? `"$${result.urlSource}"` : "<the --url address>"}`;
   return [
     `Wrote ${dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
-    `  ${kinds.map(([kind, n]) => `${n} ${kind}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""}`,
+    `  ${kinds.map(([kind, n]) => `${n} ${kind}${kind === "ProjectSettingsSet" ? ` (${result.projects.toLocaleString("en-US")} projects)` : ""}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""}`,
     ...result.files.map((f) => `  ${f.path.padEnd(width)}  ${String(f.bytes).padStart(9)} B${f.holds ? `  ${f.holds}` : ""}`),
     ...(result.notes.length
       ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]

@@ -152,6 +152,11 @@ describe("pulumi-semgrep adopt: usage", () => {
       args: ["--deployment", "acme", "--set-threshold", "lots"],
       names: ['--set-threshold "lots": give a whole number of projects'],
     },
+    {
+      case: "a --set-threshold that is a fraction",
+      args: ["--deployment", "acme", "--set-threshold", "2.5"],
+      names: ['--set-threshold "2.5": give a whole number of projects'],
+    },
     { case: "an empty --package", args: ["--deployment", "acme", "--package", " "], names: ["--package needs an npm install spec"] },
     {
       case: "a --package path that does not exist",
@@ -414,21 +419,57 @@ describe("pulumi-semgrep adopt: what it declares", () => {
     expect(readFileSync(join(cwd, "semgrep-acme", "index.ts"), "utf8")).toContain(shown.join(" "));
   });
 
-  it("--one-per-project and --set-threshold: one ProjectSettings per project, as without them (the only form until ProjectSettingsSet exists); the header names them", async () => {
-    const plain = workDir();
-    expect((await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies"], { cwd: plain })).status).toBe(0);
-    const flagged = workDir();
-    const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies", "--one-per-project", "--set-threshold", "5"], {
-      cwd: flagged,
-    });
-    expect(run.status, run.stderr).toBe(0);
-    const [before, after] = [plain, flagged].map((cwd) => filesOf(join(cwd, "semgrep-acme")));
-    expect(declaredProjects(after!["projects.ts"]!)).toHaveLength(14);
-    // The same declarations; only the command in the header differs.
+  it("--set-threshold: above it one ProjectSettingsSet over projects.ts, the summary counting its projects; at it, or with --one-per-project, one ProjectSettings each as without them; the header names the flags", async () => {
+    const adoptWith = async (...flags: string[]) => {
+      const cwd = workDir();
+      const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies", ...flags], { cwd });
+      expect(run.status, run.stderr).toBe(0);
+      return { run, files: filesOf(join(cwd, "semgrep-acme")) };
+    };
     const command = (flags: string) => `pulumi-semgrep adopt --deployment acme --skip policies${flags}`;
-    expect(after!["projects.ts"]).toBe(before!["projects.ts"]!.replaceAll(command(""), command(" --one-per-project --set-threshold 5")));
-    expect(after!["index.ts"]).toContain("pulumi-semgrep adopt --deployment acme --skip policies --one-per-project --set-threshold 5");
-    expect(Object.keys(after!)).toEqual(Object.keys(before!));
+    const plain = await adoptWith();
+    expect(declaredProjects(plain.files["projects.ts"]!)).toHaveLength(14); // 14 projects: at or below the default 100
+    expect(plain.run.stdout).toContain("\n  14 ProjectSettings\n");
+
+    // At the threshold, or above it with --one-per-project: the same declarations; only the command in the header differs.
+    for (const flags of [
+      ["--set-threshold", "14"],
+      ["--one-per-project", "--set-threshold", "5"],
+    ]) {
+      const { files } = await adoptWith(...flags);
+      const shown = ` ${flags.join(" ")}`;
+      expect(files["projects.ts"]).toBe(plain.files["projects.ts"]!.replaceAll(command(""), command(shown)));
+      expect(files["index.ts"]).toBe(plain.files["index.ts"]!.replaceAll(command(""), command(shown)));
+      expect(Object.keys(files)).toEqual(Object.keys(plain.files));
+    }
+
+    // Above it: one ProjectSettingsSet, its map by project name in projects.ts.
+    const set = await adoptWith("--set-threshold", "13");
+    expect(set.run.stdout).toContain("\n  1 ProjectSettingsSet (14 projects)\n");
+    expect(set.run.stdout).toMatch(/projects\.ts +\d+ B {2}the fields of 14 projects for one ProjectSettingsSet/);
+    expect(set.files["index.ts"]).toContain('new ProjectSettingsSet("projects", { deploymentSlug, projects });');
+    expect(set.files["index.ts"]).toContain(command(" --set-threshold 13"));
+    const names = [...set.files["projects.ts"]!.matchAll(/^ {2}"([^"]+)": \{$/gm)].map((m) => m[1]);
+    expect(names).toEqual(declaredProjects(plain.files["projects.ts"]!)!.slice().sort());
+    expect(Object.keys(set.files)).toEqual(Object.keys(plain.files));
+    // The same notes in the summary as for one ProjectSettings each.
+    const notes = (stdout: string) => stdout.slice(stdout.indexOf("Not declared"), stdout.indexOf("Next:"));
+    expect(notes(set.run.stdout)).toBe(notes(plain.run.stdout));
+  });
+
+  it("--set-threshold with --projects: only the projects declared count", async () => {
+    const cwd = workDir();
+    const run = await adoptCli(
+      ["adopt", "--deployment", "acme", "--skip", "policies", "--projects", "acme/web-*,acme/pay*", "--set-threshold", "1"],
+      { cwd },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("\n  1 ProjectSettingsSet (2 projects)\n");
+    const atIt = await adoptCli(
+      ["adopt", "--deployment", "acme", "--skip", "policies", "--projects", "acme/web-*,acme/pay*", "--set-threshold", "2"],
+      { cwd: workDir() },
+    );
+    expect(atIt.stdout).toContain("\n  2 ProjectSettings\n");
   });
 
   it("--projects matching no project: one line naming the pattern, status 2, nothing written", async () => {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { resourceName, uniqueNames } from "../../provider/adopt/names";
-import { type AdoptionPlan, planAdoption } from "../../provider/adopt/plan";
+import { type AdoptionPlan, DEFAULT_SET_THRESHOLD, planAdoption, projectEntries } from "../../provider/adopt/plan";
+import { inputSchema } from "../../provider/core/kinds";
 import type { LiveDeployment, LivePolicy } from "../../provider/adopt/read";
 import {
   detectionPolicySummary,
@@ -133,6 +134,65 @@ describe("planAdoption: projects", () => {
     expect(names(projects)).toEqual(expected);
     for (const order of permutations(projects)) expect(names(order)).toEqual(expected);
     expect(new Set(Object.values(expected)).size).toBe(4);
+  });
+});
+
+describe("planAdoption: one ProjectSettingsSet above the set threshold", () => {
+  /** `count` projects, `acme/p-000` …, one tagged, one on another branch, one with a tag the resources refuse. */
+  const many = (count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      project(`acme/p-${String(i).padStart(3, "0")}`, {
+        ...(i === 1 ? { tags: ["team:web", "managed-scan"] } : {}),
+        ...(i === 2 ? { primary_branch: "refs/heads/trunk" } : {}),
+        ...(i === 3 ? { tags: [" padded"] } : {}),
+      }),
+    );
+
+  it.each([
+    { count: DEFAULT_SET_THRESHOLD + 1, form: {}, set: true },
+    { count: DEFAULT_SET_THRESHOLD, form: {}, set: false },
+    { count: 6, form: { setThreshold: 5 }, set: true },
+    { count: 5, form: { setThreshold: 5 }, set: false },
+    { count: 1, form: { setThreshold: 0 }, set: true },
+    { count: 0, form: { setThreshold: 0 }, set: false },
+    { count: 6, form: { setThreshold: 5, onePerProject: true }, set: false },
+  ])("$count projects, $form: a set $set", ({ count, form, set }) => {
+    const planned = planAdoption({ deployment: DEPLOYMENT, projects: many(count) }, form);
+    expect(planned.projectSet).toEqual(set ? { name: "projects" } : undefined);
+    expect(planned.projects).toHaveLength(count);
+  });
+
+  it("the set's entries are the ProjectSettings' fields and notes, by project name, and pass the set's own check", () => {
+    const single = planAdoption({ deployment: DEPLOYMENT, projects: many(6) }, { setThreshold: 6 });
+    const set = planAdoption({ deployment: DEPLOYMENT, projects: many(6) }, { setThreshold: 5 });
+    expect(set.projects).toEqual(single.projects); // the same fields, left-out fields and notes in both forms
+    const entries = projectEntries(set.projects);
+    expect(Object.keys(entries)).toEqual(set.projects.map((p) => p.args.projectName));
+    expect(entries["acme/p-001"]).toEqual({
+      tags: ["team:web"],
+      managedScanConfig: { diffScan: { enabled: false }, fullScan: { enabled: false } },
+    });
+    expect(entries["acme/p-002"]).toMatchObject({ primaryBranch: "refs/heads/trunk" });
+    expect(entries["acme/p-003"]).not.toHaveProperty("tags"); // left out with a note, as for its ProjectSettings
+    expect(set.projects[3]!.notes.join()).toContain("tags left out");
+    const checked = inputSchema("ProjectSettingsSet").safeParse({ deploymentSlug: "acme", projects: entries });
+    expect(checked.success && checked.data.projects).toEqual(entries);
+  });
+
+  it("only the projects declared count (after --projects, without those left out), and the set's name is not a policy's", () => {
+    const refused = project("not a project name");
+    const planned = planAdoption(
+      { deployment: DEPLOYMENT, projects: [...many(2), refused], policies: [policy("10", "projects", [])] },
+      { setThreshold: 2 },
+    );
+    expect(planned.projects).toHaveLength(2);
+    expect(planned.projectSet).toBeUndefined();
+    const above = planAdoption(
+      { deployment: DEPLOYMENT, projects: many(3), policies: [policy("10", "projects", [])] },
+      { setThreshold: 2 },
+    );
+    expect(above.ruleModes[0]!.name).toBe("projects");
+    expect(above.projectSet).toEqual({ name: "projects--2" });
   });
 });
 

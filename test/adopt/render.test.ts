@@ -6,10 +6,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type AdoptionPlan, planAdoption } from "../../provider/adopt/plan";
+import { type AdoptionPlan, planAdoption, projectEntries } from "../../provider/adopt/plan";
 import type { LiveDeployment } from "../../provider/adopt/read";
 import { type RenderContext, renderProject } from "../../provider/adopt/render";
-import { renderYamlProject, yamlEntries } from "../../provider/adopt/render-yaml";
+import { PROJECT_SETTINGS_CONFIG, renderYamlProject, yamlEntries } from "../../provider/adopt/render-yaml";
 import { policy, project, rule } from "../../provider/client/schemas";
 
 const CONTEXT: RenderContext = { version: "1.2.3", pulumiRange: "^3.200.0", command: "pulumi-semgrep adopt --deployment acme" };
@@ -139,6 +139,84 @@ describe("renderProject", () => {
     expect(render()).toEqual(first);
     expect(render("reversed")).toEqual(first);
     expect(Object.values(first).join("")).not.toMatch(/undefined|NaN|\[object Object\]/);
+  });
+});
+
+// ---- Above --set-threshold: the projects as one ProjectSettingsSet, its map in a data file. ----
+
+/** The live deployment with its two projects declared as one set (threshold 1). */
+const setPlan = (change?: (live: LiveDeployment) => void) => {
+  const deployment = live();
+  change?.(deployment);
+  return planAdoption(deployment, { setThreshold: 1 });
+};
+
+/** The lines of `after` that differ from `before`'s, as a line-by-line comparison of two texts of as many lines. */
+function changedLines(before: string, after: string): string[] {
+  const [a, b] = [before.split("\n"), after.split("\n")];
+  expect(b).toHaveLength(a.length);
+  return b.filter((line, i) => line !== a[i]);
+}
+
+/** A tag added to acme/web-app. */
+const addTag = (deployment: LiveDeployment) => {
+  deployment.projects!.find((p) => p.name === "acme/web-app")!.tags.push("tier:2");
+};
+
+describe("renderProject: the projects as one ProjectSettingsSet (above --set-threshold)", () => {
+  it("index.ts declares one ProjectSettingsSet reading projects.ts, and no ProjectSettings", () => {
+    const files = renderProject(setPlan(), CONTEXT).files;
+    expect(files["index.ts"]).toContain('import { PolicyRuleModes, ProjectSettingsSet } from "pulumi-semgrep";');
+    expect(files["index.ts"]).toContain('import { projects } from "./projects";');
+    expect(files["index.ts"]).toContain('new ProjectSettingsSet("projects", { deploymentSlug, projects });');
+    expect(files["index.ts"]).not.toContain("new ProjectSettings(");
+    expect(files["index.ts"]).toContain("//   projects.ts: the fields of 2 projects for one ProjectSettingsSet");
+    expect(files["README.md"]).toContain("The 2 projects are one `ProjectSettingsSet`");
+  });
+
+  it("projects.ts maps each project's name to its fields, one project per line group, sorted, its notes as comments", () => {
+    const plan = setPlan();
+    const text = renderProject(plan, CONTEXT).files["projects.ts"]!;
+    expect(text).toContain('import type { ProjectEntryArgs } from "pulumi-semgrep";');
+    expect(text).toContain("export const projects: Record<string, ProjectEntryArgs> = {\n");
+    const body = text.slice(text.indexOf("= {\n") + 4);
+    expect(body).toBe(
+      [
+        '  "acme/legacy": {',
+        '    // tags left out: the live value [" padded"] cannot be declared (a tag must not start or end',
+        "    // with white space)",
+        '    primaryBranch: "refs/heads/trunk",',
+        "    managedScanConfig: { diffScan: { enabled: false }, fullScan: { enabled: false } },",
+        "  },",
+        '  "acme/web-app": {',
+        "    // primaryBranch left out: refs/heads/main is also the default branch, and the service does not",
+        '    // say whether the project follows it ("None") or is pinned to it ("refs/heads/main")',
+        '    tags: ["team:web", "tier:1"],',
+        "    managedScanConfig: { diffScan: { enabled: false }, fullScan: { enabled: false } },",
+        "  },",
+        "};",
+        "",
+      ].join("\n"),
+    );
+    // The same values the ProjectSettings form declares, in an object TypeScript would evaluate to projectEntries.
+    const evaluated = new Function(`return {\n${body.replace(/\/\/.*\n/g, "").replace(/;\n$/, "")}`)() as unknown;
+    expect(evaluated).toEqual(projectEntries(plan.projects));
+  });
+
+  it("a tag added to one project changes one line of projects.ts, and nothing else", () => {
+    const [before, after] = [setPlan(), setPlan(addTag)].map((plan) => renderProject(plan, CONTEXT).files);
+    expect(changedLines(before!["projects.ts"]!, after!["projects.ts"]!)).toEqual(['    tags: ["team:web", "tier:1", "tier:2"],']);
+    expect(after!["index.ts"]).toBe(before!["index.ts"]);
+  });
+
+  it("--one-per-project and at the threshold: one ProjectSettings each, as before", () => {
+    const onePer = planAdoption(live(), { setThreshold: 1, onePerProject: true });
+    const atThreshold = planAdoption(live(), { setThreshold: 2 });
+    for (const plan of [onePer, atThreshold]) {
+      const files = renderProject(plan, CONTEXT).files;
+      expect(files).toEqual(render());
+      expect(files["index.ts"]).toContain("new ProjectSettings(name, { deploymentSlug, ...project });");
+    }
   });
 });
 
@@ -343,5 +421,58 @@ describe("renderYamlProject (adopt --language yaml)", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("renderYamlProject: the projects as one ProjectSettingsSet (above --set-threshold)", () => {
+  type PulumiYaml = { config: Record<string, { type: string; value?: Record<string, unknown> }> };
+  type MainYaml = { config: Record<string, { type: string }>; resources: Record<string, YamlResource> };
+
+  it("Main.yaml declares one ProjectSettingsSet whose projects is the config value Pulumi.yaml holds, typed object", () => {
+    const plan = setPlan();
+    const files = renderYaml(plan);
+    const main = parse(files["Main.yaml"]!) as MainYaml;
+    expect(main.config).toEqual({ [PROJECT_SETTINGS_CONFIG]: { type: "object" } });
+    expect(main.resources).toEqual({
+      projects: {
+        type: "semgrep:index:ProjectSettingsSet",
+        properties: { deploymentSlug: "acme", projects: `\${${PROJECT_SETTINGS_CONFIG}}` },
+      },
+      "default-sast-policy": expect.objectContaining({ type: "semgrep:index:PolicyRuleModes" }) as unknown,
+    });
+    const project = parse(files["Pulumi.yaml"]!) as PulumiYaml;
+    // The value as Pulumi passes it to the program: no `$` doubled, the same entries as the TypeScript program's.
+    expect(project.config).toEqual({ [PROJECT_SETTINGS_CONFIG]: { type: "object", value: projectEntries(plan.projects) } });
+    expect(files["README.md"]!.replace(/\s+/g, " ")).toContain("Pulumi YAML reads its program from `Main.yaml` alone");
+  });
+
+  it("a `$` in a tag is written as it is in Pulumi.yaml (a config value is not interpolated)", () => {
+    const plan = setPlan(
+      (deployment) => void deployment.projects!.find((p) => p.name === "acme/web-app")!.tags.push("price: $5 ${not.an.interpolation}"),
+    );
+    const text = renderYaml(plan)["Pulumi.yaml"]!;
+    expect(text).toContain('"price: $5 ${not.an.interpolation}"');
+    const value = (parse(text) as PulumiYaml).config[PROJECT_SETTINGS_CONFIG]!.value!;
+    expect(value["acme/web-app"]).toMatchObject({ tags: ["price: $5 ${not.an.interpolation}", "team:web", "tier:1"] });
+  });
+
+  it("one project per line group with its notes as # comments; a tag added to one project changes one line of Pulumi.yaml", () => {
+    const [before, after] = [setPlan(), setPlan(addTag)].map(renderYaml);
+    expect(before!["Pulumi.yaml"]).toContain(
+      [
+        '      "acme/legacy":',
+        '        # tags left out: the live value [" padded"] cannot be declared (a tag must not start or end',
+        "        # with white space)",
+        '        primaryBranch: "refs/heads/trunk"',
+        "        managedScanConfig: { diffScan: { enabled: false }, fullScan: { enabled: false } }",
+        '      "acme/web-app":',
+      ].join("\n"),
+    );
+    expect(changedLines(before!["Pulumi.yaml"]!, after!["Pulumi.yaml"]!)).toEqual(['        tags: ["team:web", "tier:1", "tier:2"]']);
+    expect(after!["Main.yaml"]).toBe(before!["Main.yaml"]);
+  });
+
+  it("--one-per-project: one ProjectSettings each, Pulumi.yaml without config, as before", () => {
+    expect(renderYaml(planAdoption(live(), { setThreshold: 1, onePerProject: true }))).toEqual(renderYaml(planAdoption(live())));
   });
 });

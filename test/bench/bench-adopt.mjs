@@ -14,6 +14,7 @@ import { delimiter, dirname, join, relative } from "node:path";
 import { offlinePulumiEnv, runPulumi } from "../tools/pulumi-run.mjs";
 
 const { startEmulator } = createRequire(import.meta.url)("../../dist/emulator");
+const { DEFAULT_SET_THRESHOLD } = createRequire(import.meta.url)("../../dist/adopt");
 
 const PROJECT_PAGE = 3000;
 const RULE_PAGE = 2000;
@@ -30,7 +31,9 @@ const pages = (count, page) => Math.max(1, Math.ceil(count / page));
  * and each policy's rules at 2,000 a page; and one attempt at the unified policies (the detection
  * summary), which a deployment not migrated answers 403 DEPLOYMENT_NOT_MIGRATED (how adopt learns
  * which policies the deployment uses; the remediation policies are read only on a migrated one). The first up of the generated project: one read of each project
- * (the ProjectSettings) and one listing of each policy's rules (its PolicyRuleModes); no write.
+ * (the ProjectSettings, or above adopt's default --set-threshold the one ProjectSettingsSet, which
+ * lists the projects first: only a short page ends that listing) and one listing of each policy's
+ * rules (its PolicyRuleModes); no write.
  */
 export function minimumAdoptRequests(state) {
   const { id } = state.deployments.find((d) => d.slug === DEPLOYMENT);
@@ -46,7 +49,11 @@ export function minimumAdoptRequests(state) {
       "policies.listRules": listings,
       "policiesV2.getDetectionPolicySummary": 1,
     },
-    firstUp: { "projects.get": projects, "policies.listRules": listings },
+    firstUp: {
+      ...(projects > DEFAULT_SET_THRESHOLD ? { "projects.list": Math.floor(projects / PROJECT_PAGE) + 1 } : {}),
+      "projects.get": projects,
+      "policies.listRules": listings,
+    },
   };
 }
 

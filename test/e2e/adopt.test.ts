@@ -199,7 +199,9 @@ describe.skipIf(inject("omitEmpty"))("adopting a v1 deployment (large preset, ir
   it("3. adopt reads at the API's minimum, writes no credential, and writes the same bytes twice", async () => {
     const mark = emulator.requests().length;
     out = freshDir();
-    const result = await adopt(emulator, out);
+    // 300 projects, above the default --set-threshold: --one-per-project keeps this proof's form,
+    // one ProjectSettings each (the set form's proof is e2e/adopt-project-set).
+    const result = await adopt(emulator, out, ["--one-per-project"]);
     expect(result.status, result.stderr).toBe(0);
     const pages = before.policies.reduce((sum, p) => sum + Math.max(1, Math.ceil(p.rules.length / 2000)), 0);
     expect(counted(emulator, mark)).toEqual({
@@ -236,7 +238,7 @@ describe.skipIf(inject("omitEmpty"))("adopting a v1 deployment (large preset, ir
     expect(infra).toContain("// primaryBranch left out: refs/heads/main is also the default branch");
 
     const again = freshDir();
-    expect((await adopt(emulator, again)).status).toBe(0);
+    expect((await adopt(emulator, again, ["--one-per-project"])).status).toBe(0);
     expect(filesOf(again)).toEqual(files);
   });
 
