@@ -1,7 +1,7 @@
 // The `projects` map of docs/snippets/large-deployments.ts, in the shape `pulumi-semgrep adopt` writes it above --set-threshold.
-import type { ProjectSettingsSetArgs } from "pulumi-semgrep";
+import type { ProjectEntryArgs } from "pulumi-semgrep";
 
-export const projects: NonNullable<ProjectSettingsSetArgs["projects"]> = {
+export const projects: Record<string, ProjectEntryArgs> = {
   "acme/payments-api": {
     tags: ["pci", "team:payments", "tier:0"],
     managedScanConfig: { diffScan: { enabled: true }, fullScan: { enabled: false } },

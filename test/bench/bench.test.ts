@@ -106,7 +106,9 @@ interface ProjectsAtScale {
     skipCheckpoints: boolean;
     adopt: Phase & { cpuSeconds?: number };
     phases: Record<string, ScalePhase>;
+    /** The checkpoint's bytes (compact), and `pulumi stack export`'s (indented). */
     stateBytes: number;
+    exportBytes: number;
     changeLanded: boolean;
     othersUnchanged: boolean;
   }>;
@@ -315,6 +317,7 @@ describe("npm run bench, small", () => {
       });
       for (const p of Object.values(run.phases)) expect(p.requests).toBe(p.minimumRequests);
       expect(run.stateBytes).toBeGreaterThan(0);
+      expect(run.exportBytes).toBeGreaterThan(run.stateBytes); // the export indents what the checkpoint holds compact
       expect(run.changeLanded && run.othersUnchanged).toBe(true);
     }
   });
