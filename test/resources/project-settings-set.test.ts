@@ -303,10 +303,14 @@ describe("ProjectSettingsSet: select", () => {
       resourceName: "payments-scan",
     });
     expect(scan.failures).toBeUndefined();
-    const inputs = await checked(set, selecting); // the selector's projects are known only from the listing
-    await expect(set.create(inputs)).rejects.toThrow(
-      'ProjectSettingsSet "apis" declares fullScan of project acme/payments-api (deployment acme), which ManagedScan "payments-scan" declares too.',
-    );
+    const message =
+      'ProjectSettingsSet "apis" declares fullScan of project acme/payments-api (deployment acme), which ManagedScan "payments-scan" declares too.';
+    // At preview: a new set's check lists the projects (its selector's are known only from the listing).
+    const result = await set.check(selecting);
+    expect(result.failures?.map((f) => `${f.property}: ${f.reason}`)).toEqual([expect.stringContaining(`select: ${message}`)]);
+    expect(ops()).toEqual(["projects.list"]);
+    // And before any write of its create, whatever was checked in the process that runs it.
+    await expect(set.create(result.inputs!)).rejects.toThrow(message);
     expect(writes()).toEqual([]);
   });
 });

@@ -321,10 +321,16 @@ async function noteSelection(ctx: CallContext, olds: State<Kind>, news: Inputs):
   return true;
 }
 
-/** What a new set's selector matches, as a note in its preview (an update's is said by its diff: noteSelection). */
-async function noteFirstSelection(ctx: CallContext, declared: Props): Promise<void> {
-  if (!declared.select || !known(declared.deploymentSlug, declared.select, declared.settings ?? {})) return;
-  const selected = selectedIn(declared, await projectListing(String(declared.deploymentSlug)));
+/**
+ * A new set's selector at check: claims the fields of the projects it matches (returning the
+ * refusal of a conflict) and names them in a note of the preview.
+ */
+async function claimFirstSelection(ctx: CallContext, declared: Props): Promise<Error | undefined> {
+  if (!declared.select || !known(declared.deploymentSlug, declared.select, declared.settings ?? {}, declared.projects ?? {})) return;
+  const slug = String(declared.deploymentSlug);
+  const selected = selectedIn(declared, await projectListing(slug));
+  const conflicts = ctx.claims.declare(claimsOf(ctx, slug, wantedOf(declared, selected)));
+  if (conflicts.length) return refuse(ctx, conflicts);
   await notifyOnce(
     `${ctx.name}:selection`,
     "info",
@@ -360,12 +366,15 @@ export const projectSettingsSet: Handler<Kind> = {
 
   check: async (olds, news, ctx) => {
     const result = checkOwned(KIND, ctx, news, (declared) => explicitClaims(ctx, declared));
-    // A new set's preview has no diff to name what its selector matches: said here, from the listing its create shares.
-    if (!result.failures?.length && olds.deploymentSlug === undefined && result.inputs)
-      await noteFirstSelection(ctx, result.inputs).catch((error: unknown) =>
-        notifyOnce(`${ctx.name}:selection`, "info", `${ctx.name}: could not list the projects select matches (${String(error)})`),
-      );
-    return result;
+    // A new set's preview has no diff (an update's claims its selector's projects and names them
+    // there: noteSelection): here, from the listing its create shares, it claims the fields of the
+    // projects its selector matches, refusing a conflict at preview, and names them.
+    if (result.failures?.length || olds.deploymentSlug !== undefined || !result.inputs) return result;
+    const refused = await claimFirstSelection(ctx, result.inputs).catch(async (error: unknown) => {
+      await notifyOnce(`${ctx.name}:selection`, "info", `${ctx.name}: could not list the projects select matches (${String(error)})`);
+      return undefined;
+    });
+    return refused ? { inputs: result.inputs, failures: [{ property: "select", reason: refused.message }] } : result;
   },
 
   diff: async (_id, olds, news, ctx) => {
