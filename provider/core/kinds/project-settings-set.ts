@@ -140,7 +140,7 @@ export const projectSettingsSetKind = defineKind({
       "Lists the deployment's projects once (3,000 a page; shared with getProjects' reads in the run), reads a project on its own only " +
       "where `managedScanConfig` is declared for it (the listing does not carry it), records the value of each field it changes, and " +
       "writes each project that differs in one `PATCH`, a few at a time. The preview of a new set with `select` lists the projects " +
-      "once (the same listing) to name those it matches.",
+      "once (the same listing) to name those it matches and refuse a field of theirs another resource declares.",
     update:
       "Lists the projects again when `select` is given (at preview too, to name the projects a new match converges), writes each project " +
       "whose declared fields differ, and puts back what it found on the projects it no longer manages (with `restoreOnDelete: false` it " +
