@@ -26,9 +26,10 @@ import { Broken, Workflow } from "./harness";
 import { cancelDelays, type Cut } from "./interrupts";
 import { skippedSteps } from "./known-defects";
 import { conflicts, declarations, type Kind, type Program } from "./model";
+import { projectOutOfBand } from "./projects-out-of-band";
 import { type FrontEnd, programFile } from "./render";
 import { newStack } from "./stacks";
-import { liveValues, type WorldRule, worldRules } from "./world";
+import { liveValues, SELECTOR_TAGS, type WorldRule, worldRules } from "./world";
 
 const env = process.env;
 /**
@@ -74,8 +75,12 @@ class Generator {
 
   constructor(readonly frontEnd: FrontEnd) {}
 
-  context(): Context {
-    return { rules: this.rules, name: (kind: Kind) => `${kind.replace(/[a-z]/g, "").toLowerCase()}-${++this.names}` };
+  context(workflow: Workflow): Context {
+    return {
+      rules: this.rules,
+      projects: workflow.projects(),
+      name: (kind: Kind) => `${kind.replace(/[a-z]/g, "").toLowerCase()}-${++this.names}`,
+    };
   }
 
   note(said: string): void {
@@ -137,6 +142,7 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
   check(model: Readonly<Model>): boolean {
     if (this.kind === "destroy") return model.up;
     if (this.kind === "out-of-band") return model.up && model.program.length > 0;
+    if (this.kind === "project-out-of-band") return model.up;
     // An edit that does not apply to the program (nothing to remove yet) adds a resource instead: runs stay long.
     return true;
   }
@@ -156,14 +162,26 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
       await workflow.apply(workflow.program, { skipPreview: this.skipPreview });
       return;
     }
+    if (this.kind === "project-out-of-band") {
+      const before = liveValues(workflow.emulator.state());
+      const { said, newlyMatched } = projectOutOfBand(workflow, this.n);
+      workflow.changedOutOfBand(before);
+      this.note(`project out of band: ${said}; ${this.preview ? "preview (names it); " : ""}${up}`);
+      if (this.preview) await workflow.previewNames(newlyMatched);
+      await workflow.apply(workflow.program, { skipPreview: this.skipPreview });
+      return;
+    }
     const cutHow = this.kind === "interrupt" ? "cancel" : this.kind === "kill" ? "kill" : undefined;
     const editKind: EditKind = this.kind === "interrupt" || this.kind === "kill" ? CUT_EDITS[this.n % CUT_EDITS.length]! : this.kind;
-    const edit = applyEdit(editKind, this.n, workflow.program, g.context()) ?? applyEdit("add", this.n, workflow.program, g.context())!;
+    const edit =
+      applyEdit(editKind, this.n, workflow.program, g.context(workflow)) ??
+      applyEdit("add", this.n, workflow.program, g.context(workflow))!;
     const cut: Cut | undefined = cutHow
       ? { how: cutHow, atWrite: 1 + (Math.floor(this.n / 3) % writesToCome(workflow, edit.program)) }
       : undefined;
     if (edit.invalid) this.note(`${edit.said}; preview (must fail)`);
-    else if (conflicts(edit.program, g.rules).length) this.note(`${edit.said}; ${this.preview ? "preview; " : ""}${up} (must be refused)`);
+    else if (conflicts(edit.program, g.rules, workflow.projects()).length)
+      this.note(`${edit.said}; ${this.preview ? "preview; " : ""}${up} (must be refused)`);
     else if (cut)
       this.note(
         `${edit.said}; ${this.preview ? "preview; " : ""}${up} cut ${cut.how === "cancel" ? "as a CI runner cancels (SIGINT, SIGTERM, SIGKILL)" : "by SIGKILL"} at write ${cut.atWrite}; cancel; refresh --clear-pending-creates; ${up}`,
@@ -194,13 +212,13 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
 /** About how many writes applying `program` takes: the values it declares that are not yet live (one write each at most). */
 function writesToCome(workflow: Workflow, program: Program): number {
   const live = liveValues(workflow.emulator.state());
-  const { expectations } = declarations(program, workflow.rules);
+  const { expectations } = declarations(program, workflow.rules, workflow.projects());
   return Math.max(1, expectations.filter((e) => !e.holds(live.get(e.key))).length);
 }
 
 /** Changes one value the program declares on the service itself, as a person in Semgrep's UI would. Returns what it did. */
 function outOfBand(workflow: Workflow, n: number): string {
-  const { expectations } = declarations(workflow.program, workflow.rules);
+  const { expectations } = declarations(workflow.program, workflow.rules, workflow.projects());
   if (!expectations.length) return "nothing declared";
   const target = expectations[n % expectations.length]!;
   const state = workflow.emulator.state();
@@ -214,7 +232,10 @@ function outOfBand(workflow: Workflow, n: number): string {
     const field = rest.at(-1)!;
     const project = state.projects.find((p) => p.name === rest.slice(0, -1).join(":"))!;
     if (field === "primaryBranch") project.primaryBranch = "refs/heads/out-of-band";
-    if (field === "tags") project.tags = project.tags.length ? project.tags.slice(1) : ["out-of-band"];
+    // A team tag a set's selector matches on is changed only by the project-out-of-band step (which tells the snapshot).
+    const dropped = project.tags.find((t) => !(SELECTOR_TAGS as readonly string[]).includes(t));
+    if (field === "tags")
+      project.tags = dropped !== undefined ? project.tags.filter((t) => t !== dropped) : [...project.tags, "out-of-band"];
     if (field === "diffScan") project.managedScanConfig.diff_scan.enabled = !project.managedScanConfig.diff_scan.enabled;
     if (field === "fullScan") project.managedScanConfig.full_scan.enabled = !project.managedScanConfig.full_scan.enabled;
     return `${field} of project ${project.name} changed`;
@@ -245,7 +266,7 @@ const stepKinds: StepKind[] = [...EDIT_KINDS, ...OTHER_STEPS];
  * secret conflicts as much as changes (a leak is the costliest broken promise).
  */
 const weight = (kind: StepKind) =>
-  kind === "add" || kind === "move-rule"
+  env.WORKFLOW_SET_BIAS && (kind.startsWith("set-") || kind === "project-out-of-band") ? 12 : kind === "add" || kind === "move-rule"
     ? 6
     : ["change", "remove", "move-tag", "secret-conflict"].includes(kind)
       ? 3
