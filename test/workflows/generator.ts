@@ -266,13 +266,15 @@ const stepKinds: StepKind[] = [...EDIT_KINDS, ...OTHER_STEPS];
  * secret conflicts as much as changes (a leak is the costliest broken promise).
  */
 const weight = (kind: StepKind) =>
-  env.WORKFLOW_SET_BIAS && (kind.startsWith("set-") || kind === "project-out-of-band") ? 12 : kind === "add" || kind === "move-rule"
-    ? 6
-    : ["change", "remove", "move-tag", "secret-conflict"].includes(kind)
-      ? 3
-      : kind === "interrupt" || kind === "kill" || kind === "destroy"
-        ? 1
-        : 2;
+  env.WORKFLOW_SET_BIAS && (kind.startsWith("set-") || kind === "project-out-of-band")
+    ? 12
+    : kind === "add" || kind === "move-rule"
+      ? 6
+      : ["change", "remove", "move-tag", "secret-conflict"].includes(kind)
+        ? 3
+        : kind === "interrupt" || kind === "kill" || kind === "destroy"
+          ? 1
+          : 2;
 
 /** One step as drawn: its kind, its choice, whether a preview comes first, whether `up` skips its own. */
 export interface Drawn {

@@ -8,6 +8,7 @@
  * purpose). Choices prefer fields no other resource declares, so that most steps run an `up`.
  */
 import { chance, pick, type Random, subset } from "./choices";
+import { choiceAllowed } from "./known-defects";
 import type { Context, Edited } from "./edits";
 import { claimedKeys } from "./edits";
 import { type Decl, identity, type Kind, type Program, type ProjectSelector, selectedProjects, setFields } from "./model";
@@ -16,6 +17,8 @@ import { ADD_TAGS, BRANCHES, NAME_PATTERNS, PROJECTS, SELECTOR_TAGS, SET_PROJECT
 type Entry = Record<string, unknown>;
 type Settings = Record<string, unknown>;
 const SCANS = ["diffScan", "fullScan"] as const;
+/** The branches a set declares: "None" too once known-defects.ts no longer leaves it out. */
+const SET_BRANCHES = BRANCHES.filter((b) => b !== "None" || choiceAllowed("set-follows-default-branch"));
 
 const entriesOf = (decl: Decl) => (decl.props.projects ?? {}) as Record<string, Entry>;
 const say = (value: unknown) => JSON.stringify(value);
@@ -24,7 +27,7 @@ const say = (value: unknown) => JSON.stringify(value);
 function newEntry(r: Random, project: string, taken: Set<string>): Entry {
   const free = (field: string) => !taken.has(`project:${project}:${field}`);
   const entry: Entry = {};
-  if (chance(r, 0.5) && free("primaryBranch")) entry.primaryBranch = pick(r, BRANCHES);
+  if (chance(r, 0.5) && free("primaryBranch")) entry.primaryBranch = pick(r, SET_BRANCHES);
   if ((PROJECTS as readonly string[]).includes(project) && chance(r, 0.4) && free("tags")) entry.tags = subset(r, TAGS, 2);
   const scan = pick(r, SCANS);
   if (!Object.keys(entry).length || chance(r, 0.4)) entry.managedScanConfig = { [scan]: { enabled: chance(r) } };
@@ -44,7 +47,7 @@ function newSelection(r: Random, taken: Set<string>, ctx: Context): { select: Pr
     const settings: Settings = {};
     if (chance(r, 0.6)) settings.managedScanConfig = { [pick(r, SCANS)]: { enabled: chance(r) } };
     if (chance(r, 0.4)) settings.addTags = subset(r, ADD_TAGS, 2);
-    if (chance(r, 0.3) || !Object.keys(settings).length) settings.primaryBranch = pick(r, BRANCHES);
+    if (chance(r, 0.3) || !Object.keys(settings).length) settings.primaryBranch = pick(r, SET_BRANCHES);
     const drawn = { select, settings };
     first ??= drawn;
     const decl: Decl = { kind: "ProjectSettingsSet", name: "", props: { ...identity("ProjectSettingsSet"), ...drawn }, secret: [] };
@@ -311,7 +314,7 @@ export function setOverlap(r: Random, program: Program, ctx: Context): Edited | 
       const { field, entry } = pick(r, movable(single));
       const bySelector = field !== "tags" && chance(r);
       const settings: Settings =
-        field === "primaryBranch" ? { primaryBranch: pick(r, BRANCHES) } : { managedScanConfig: entry.managedScanConfig };
+        field === "primaryBranch" ? { primaryBranch: pick(r, SET_BRANCHES) } : { managedScanConfig: entry.managedScanConfig };
       const props = bySelector
         ? { ...identity("ProjectSettingsSet"), select: { namePatterns: [project] }, settings }
         : { ...identity("ProjectSettingsSet"), projects: { [project]: entry } };
