@@ -256,8 +256,15 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
     case "change": {
       if (!target) return undefined;
       const fresh = newProps(target.kind, r, replaceAt(program, at, undefined), ctx);
+      const drawnFor = fresh.product;
       for (const key of IDENTITY) if (key in target.props) fresh[key] = target.props[key];
       for (const key of IDENTITY) if (!(key in target.props)) delete fresh[key];
+      // Drawn for the other product: its rulesets and exceptions would not fit this one (a secrets policy takes no rulesets).
+      if (target.kind === "DetectionPolicy" && drawnFor !== fresh.product) {
+        delete fresh.rulesets;
+        delete fresh.exceptions;
+        if (!["rules", "disabled"].some((f) => f in fresh)) fresh.disabled = [];
+      }
       const secret = target.secret.filter((s) => s in fresh);
       return {
         program: replaceAt(program.map(strip), at, { ...target, props: fresh, secret }),
