@@ -48,3 +48,33 @@ describe('ProjectSettingsSet: primaryBranch "None" on a project pinned to its de
     },
   );
 });
+
+describe("ProjectSettingsSet: a selector matching a field another resource declares", () => {
+  const managedScan = provider("ManagedScan");
+
+  // Found by the workflow generator (native front end, seed 1714): a ProjectSettings declared
+  // mobile-app's primary branch, then a new set selecting `acme/mobile-app` with
+  // `settings: { primaryBranch }` was added; `pulumi preview` passed (promise 3, docs/concepts/
+  // promises.md: "at preview, naming both, ... for PolicyRuleModes selectors alike"). The set's
+  // create refuses it before any write of its own; a PolicyRuleModes selector's check lists the
+  // policy when another resource declares rules of it, and is refused at preview.
+  it.fails(
+    "is refused at check, as a PolicyRuleModes selector is (open: the selector's projects are claimed only at diff and create)",
+    async () => {
+      const scan = await managedScan.check({
+        deploymentSlug: "acme",
+        projectName: "acme/payments-api",
+        fullScan: { enabled: false },
+        resourceName: "payments-scan",
+      });
+      expect(scan.failures).toBeUndefined();
+      const result = await set.check({
+        deploymentSlug: "acme",
+        resourceName: "apis",
+        select: { namePatterns: ["acme/*-api"] },
+        settings: { managedScanConfig: { fullScan: { enabled: true } } },
+      });
+      expect((result.failures ?? []).map((f) => f.reason).join("\n")).toContain("payments-scan");
+    },
+  );
+});

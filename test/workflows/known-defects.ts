@@ -26,7 +26,7 @@ export const KNOWN_DEFECTS: KnownDefect[] = [];
 export interface KnownChoiceDefect {
   defect: string;
   /** The choice left out, as the edits ask for it (set-edits.ts). */
-  choice: "set-follows-default-branch";
+  choice: "set-follows-default-branch" | "set-selector-conflict-at-preview";
   caughtBy: string;
   /** Its reproduction, marked `it.fails` until the fix lands. */
   reproduction: string;
@@ -38,6 +38,14 @@ export const KNOWN_CHOICE_DEFECTS: KnownChoiceDefect[] = [
       'issue 35: a ProjectSettingsSet giving primaryBranch "None" to a project pinned to its default branch neither records an original nor says so (ProjectSettings says so)',
     choice: "set-follows-default-branch",
     caughtBy: "promise 2: after destroy the project follows its default branch (null), was pinned to it, and no message named it",
+    reproduction: "test/resources/project-settings-set-defects.test.ts",
+  },
+  {
+    defect:
+      "issue 35: a ProjectSettingsSet whose selector matches a project field another resource declares passes its check and its preview (promise 3 says selectors are refused at preview); its create refuses it",
+    choice: "set-selector-conflict-at-preview",
+    caughtBy:
+      "promise 3: the preview of a program with a conflict passed (the model expects such a conflict refused by the up, not the preview, while this is open)",
     reproduction: "test/resources/project-settings-set-defects.test.ts",
   },
 ];

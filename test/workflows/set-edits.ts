@@ -63,11 +63,7 @@ function newSelection(r: Random, taken: Set<string>, ctx: Context): { select: Pr
 export function newSetProps(r: Random, taken: Set<string>, ctx: Context): Record<string, unknown> {
   const props: Record<string, unknown> = { ...identity("ProjectSettingsSet") };
   const explicit = chance(r, 0.6);
-  if (explicit) {
-    const free = SET_PROJECTS.filter((p) => ![...taken].some((key) => key.startsWith(`project:${p}:`)));
-    const names = subset(r, free.length ? free : SET_PROJECTS, 2);
-    props.projects = Object.fromEntries(names.map((name) => [name, newEntry(r, name, taken)]));
-  }
+  if (explicit) Object.assign(props, explicitSet(r, taken));
   if (!explicit || chance(r, 0.4)) Object.assign(props, newSelection(r, taken, ctx));
   if (chance(r, 0.25)) props.restoreOnDelete = false;
   return props;
@@ -97,7 +93,24 @@ export function moveToSet(r: Random, program: Program, ctx: Context): Edited | u
   const withEntries = sets.filter((i) => Object.keys(entriesOf(program[i]!)).length);
   if (singles.length && (!withEntries.length || chance(r))) return singleToSet(r, program, ctx, pick(r, singles), sets);
   if (withEntries.length) return setToSingle(r, program, ctx, pick(r, withEntries));
-  return undefined;
+  // Nothing to move yet: a set with explicit projects, for a later move to move from.
+  const decl: Decl = {
+    kind: "ProjectSettingsSet",
+    name: ctx.name("ProjectSettingsSet"),
+    props: explicitSet(r, claimedKeys(program, ctx)),
+    secret: [],
+  };
+  return {
+    program: [...program, decl],
+    said: `add ProjectSettingsSet "${decl.name}" ${say(decl.props.projects)} (projects to move later)`,
+  };
+}
+
+/** A set of explicit projects only, free of `taken` where it can. */
+function explicitSet(r: Random, taken: Set<string>): Record<string, unknown> {
+  const free = SET_PROJECTS.filter((p) => ![...taken].some((key) => key.startsWith(`project:${p}:`)));
+  const names = subset(r, free.length ? free : SET_PROJECTS, 2);
+  return { ...identity("ProjectSettingsSet"), projects: Object.fromEntries(names.map((name) => [name, newEntry(r, name, taken)])) };
 }
 
 function singleToSet(r: Random, program: Program, ctx: Context, i: number, sets: number[]): Edited {
@@ -324,5 +337,13 @@ export function setOverlap(r: Random, program: Program, ctx: Context): Edited | 
         said: `add ProjectSettingsSet "${decl.name}" also declaring ${field} of project ${project}${bySelector ? " through a selector" : ""} (declared by ${single.kind} "${single.name}")`,
       };
     });
-  return options.length ? pick(r, options)() : undefined;
+  if (options.length) return pick(r, options)();
+  // Nothing to overlap yet: a set, for a later overlap to declare a field of.
+  const decl: Decl = {
+    kind: "ProjectSettingsSet",
+    name: ctx.name("ProjectSettingsSet"),
+    props: newSetProps(r, claimedKeys(program, ctx), ctx),
+    secret: [],
+  };
+  return { program: [...program, decl], said: `add ProjectSettingsSet "${decl.name}" (to overlap later)` };
 }
