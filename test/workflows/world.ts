@@ -1,5 +1,6 @@
 /**
- * The small world the workflow generator edits: two projects, one v1 policy of 40 rules of mixed
+ * The small world the workflow generator edits: two projects (the demo preset's other twelve, and
+ * those created out of band, only through a ProjectSettingsSet), one v1 policy of 40 rules of mixed
  * severities, languages and categories (the demo preset's "Strict SAST (pilot)"), and the
  * deployment's Policies V2 bundles (code, secrets, remediation). One emulator serves both API
  * generations (started with `policiesV2: "both"`; a live deployment has one of the two: v1
