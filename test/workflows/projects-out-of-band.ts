@@ -49,7 +49,10 @@ export function projectOutOfBand(workflow: Workflow, n: number): { said: string;
       name,
       url: `https://github.com/${name}`,
       tags: n % 3 === 0 ? [] : [tags[n % tags.length]!],
-      managedScanConfig: { diff_scan: { enabled: n % 2 === 0 }, full_scan: { enabled: false } },
+      // A new repository's branch and scans unlike the preset's, so that converging it writes something.
+      defaultBranch: "refs/heads/trunk",
+      primaryBranch: "refs/heads/trunk",
+      managedScanConfig: { diff_scan: { enabled: n % 2 === 0 }, full_scan: { enabled: n % 2 !== 0 } },
     };
     if (project.managedScanConfig.diff_scan.enabled) project.tags.push("managed-scan");
     state.projects.push(project);

@@ -38,7 +38,7 @@ export const NAME_PATTERNS = ["acme/*-app", "acme/*-api", "acme/*-service", "acm
 export const SELECTOR_TAGS = ["team:platform", "team:growth", "team:identity", "team:payments", "team:mobile"] as const;
 export const ADD_TAGS = ["tier:1", "owner:appsec", "wf:a", "SECRET-tag-1"] as const;
 /** Names of the projects created out of band (generator.ts), the k-th of a workflow. */
-export const newProjectName = (k: number) => `acme/new-${["service", "api", "app"][k % 3]}-${k}`;
+export const newProjectName = (k: number) => `acme/new-${k}-${["service", "api", "app"][k % 3]}`;
 
 /** A rule of the world's policy as selectors see it. */
 export interface WorldRule {
