@@ -3,7 +3,9 @@
  * promises (docs/concepts/promises.md) after each (promise 5, the policy pack, has its own
  * generator; "previews write nothing" is checked here in its place):
  *   1. after `up`, every declared value is live and the state's outputs say so; a following
- *      `preview --expect-no-changes` passes and writes nothing;
+ *      `preview --expect-no-changes` passes and writes nothing; a preview after projects changed
+ *      out of band names each project a ProjectSettingsSet's selector newly matches (its values
+ *      are the service's, predicted by model.ts, never the set's outputs);
  *   2. after `destroy`, the service equals the snapshot taken before the stack's first `up`,
  *      except values a message of the stack's runs names (a warning of the destroy, or the
  *      warning or note of an earlier run that said destroy would leave it); for a rule, the

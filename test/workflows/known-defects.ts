@@ -1,7 +1,7 @@
 /**
  * Steps the generator leaves out while a defect they find is open, so that `npm test` stays
  * green until its fix lands. Each entry names the issue's case, the steps that find it and the
- * promise that catches it. Empty this list as the fixes are merged;
+ * promise that catches it (KNOWN_CHOICE_DEFECTS: choices within a step, below). Empty the lists as the fixes are merged;
  * `WORKFLOW_KNOWN_DEFECTS=none` (or `npm run soak -- --all-edits`) generates every step anyway.
  */
 import type { StepKind } from "./edits";
