@@ -37,8 +37,9 @@ import { liveValues, SELECTOR_TAGS, type WorldRule, worldRules } from "./world";
 const env = process.env;
 /**
  * `npm test`'s seed of each front end (chosen again when issue 35 added ProjectSettingsSet's
- * steps, which changed what every seed draws). 244, dynamic: a selector set gaining a project's
- * branch, then losing one by `exclude`, a project created out of band before the next `up`, a
+ * steps, which changed what every seed draws). 244, dynamic: a selector set giving projects a
+ * branch, then losing one by `exclude`, a project created out of band it matches (named by the
+ * preview, converged by the next `up`), a
  * selector PolicyRuleModes taking a rule moved from a PolicyRuleMode, a secret in an invalid
  * program, rules handed over with `dependsOn` the giver. 927, native: a secret `mode` conflict, a
  * rename without an alias, a SIGKILL cutting a create and a cancel cutting an `up` of a 40-rule
