@@ -9,6 +9,7 @@
 import { seededRandom } from "../../provider/emulator/random";
 import { chance, pick, type Random, subset } from "./choices";
 import { type Decl, declarations, identity, type Kind, KINDS, type Program, rulesOf, selected, type Selector } from "./model";
+import { moveToSet, newSetProps, setOverlap, setSelect } from "./set-edits";
 import {
   BRANCHES,
   MODES,
@@ -19,6 +20,7 @@ import {
   RULESETS,
   SECRET_EXCLUDE,
   TAGS,
+  type WorldProject,
   type WorldRule,
 } from "./world";
 import { secretConflict } from "./secret-conflicts";
@@ -51,25 +53,33 @@ export const EDIT_KINDS = [
   "secret-select",
   "invalid-secret",
   "secret-conflict",
+  "set-move",
+  "set-select",
+  "set-overlap",
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
 
 /**
  * The steps of a workflow besides edits: a change made on the service then `refresh`; an `up`
  * cut short as a CI runner cancels a job (`interrupt`: SIGINT, SIGTERM, SIGKILL) or by SIGKILL
- * (`kill`), each followed by the README's recovery; `destroy`.
+ * (`kill`), each followed by the README's recovery; `destroy`; a project created out of band, or
+ * one's team tag changed there, so that a set's selector starts or stops matching it, then `up`
+ * (`project-out-of-band`).
  */
-export const OTHER_STEPS = ["out-of-band", "interrupt", "kill", "destroy"] as const;
+export const OTHER_STEPS = ["out-of-band", "interrupt", "kill", "destroy", "project-out-of-band"] as const;
 export type StepKind = EditKind | (typeof OTHER_STEPS)[number];
 
 /** What the world offers a new resource, and what the program already declares. */
 export interface Context {
   rules: readonly WorldRule[];
+  /** The deployment's projects now (what a set's selector matches). */
+  projects: readonly WorldProject[];
   /** A fresh name for a resource of `kind`. */
   name(kind: Kind): string;
 }
 
-const claimedKeys = (program: Program, ctx: Context) => new Set(declarations(program, ctx.rules).claims.map((c) => c.key));
+export const claimedKeys = (program: Program, ctx: Context) =>
+  new Set(declarations(program, ctx.rules, ctx.projects).claims.map((c) => c.key));
 
 /** New inputs of a resource of `kind` (identity included), preferring values `program` does not declare yet. */
 export function newProps(kind: Kind, r: Random, program: Program, ctx: Context): Record<string, unknown> {
@@ -157,6 +167,8 @@ export function newProps(kind: Kind, r: Random, program: Program, ctx: Context):
       if (chance(r, 0.4)) props.active = chance(r);
       return props;
     }
+    case "ProjectSettingsSet":
+      return newSetProps(r, taken, ctx);
   }
 }
 
@@ -190,6 +202,7 @@ const OPTIONAL: Record<Kind, string[]> = {
   DetectionPolicy: ["rulesets", "rules", "disabled", "exceptions"],
   DetectionPolicyException: [],
   RemediationPolicy: ["description", "active"],
+  ProjectSettingsSet: ["projects", "restoreOnDelete"],
 };
 /** Inputs that hold values worth hiding (never identity inputs, which are part of the id). */
 const SECRETABLE: Record<Kind, string[]> = {
@@ -202,6 +215,7 @@ const SECRETABLE: Record<Kind, string[]> = {
   DetectionPolicy: ["rulesets", "rules", "disabled", "exceptions"],
   DetectionPolicyException: [],
   RemediationPolicy: ["description", "filters", "actions", "policyName"],
+  ProjectSettingsSet: ["projects", "settings"],
 };
 const IDENTITY = [
   "deploymentSlug",
@@ -242,8 +256,15 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
     case "change": {
       if (!target) return undefined;
       const fresh = newProps(target.kind, r, replaceAt(program, at, undefined), ctx);
+      const drawnFor = fresh.product;
       for (const key of IDENTITY) if (key in target.props) fresh[key] = target.props[key];
       for (const key of IDENTITY) if (!(key in target.props)) delete fresh[key];
+      // Drawn for the other product: its rulesets and exceptions would not fit this one (a secrets policy takes no rulesets).
+      if (target.kind === "DetectionPolicy" && drawnFor !== fresh.product) {
+        delete fresh.rulesets;
+        delete fresh.exceptions;
+        if (!["rules", "disabled"].some((f) => f in fresh)) fresh.disabled = [];
+      }
       const secret = target.secret.filter((s) => s in fresh);
       return {
         program: replaceAt(program.map(strip), at, { ...target, props: fresh, secret }),
@@ -308,9 +329,10 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
       const [i, field] = chosen;
       const decl = program[i]!;
       const props = Object.fromEntries(Object.entries(decl.props).filter(([k]) => k !== field));
-      const { expectations } = declarations([{ ...decl, props }], ctx.rules);
-      if (!expectations.length && decl.kind !== "SbomExport" && decl.kind !== "PolicyRuleModes") return undefined; // would declare nothing (refused at check)
-      if (decl.kind === "PolicyRuleModes" && !props.select) return undefined;
+      const { expectations } = declarations([{ ...decl, props }], ctx.rules, ctx.projects);
+      if (!expectations.length && decl.kind !== "SbomExport" && decl.kind !== "PolicyRuleModes" && decl.kind !== "ProjectSettingsSet")
+        return undefined; // would declare nothing (refused at check)
+      if ((decl.kind === "PolicyRuleModes" || decl.kind === "ProjectSettingsSet") && !props.select) return undefined;
       return {
         program: replaceAt(program.map(strip), i, { ...decl, props, secret: decl.secret.filter((s) => s !== field) }),
         said: `drop ${field} of ${decl.kind} "${decl.name}"`,
@@ -318,6 +340,12 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
     }
     case "invalid-secret":
       return invalidSecret(r, program.map(strip), ctx);
+    case "set-move":
+      return moveToSet(r, program.map(strip), ctx);
+    case "set-select":
+      return setSelect(r, program.map(strip), ctx);
+    case "set-overlap":
+      return setOverlap(r, program.map(strip), ctx);
     case "secret-conflict": {
       const { added, said } = secretConflict(r, program.map(strip), ctx);
       return { program: [...program.map(strip), ...added], said };

@@ -1,8 +1,11 @@
 /**
- * The five promises, checked over generated workflows (issue 21, B; widened by issue 34, E):
- * fast-check generates sequences of steps (program edits over all nine kinds, conflicts with
- * secret claims on either side, out-of-band changes followed by `refresh`, an `up` cut short by
- * a CI runner's cancel or by SIGKILL then recovered, `destroy`), each step runs through the real
+ * The five promises, checked over generated workflows (issue 21, B; widened by issue 34, E, and
+ * issue 35): fast-check generates sequences of steps (program edits over all ten kinds, conflicts
+ * with secret claims on either side, out-of-band changes followed by `refresh`, an `up` cut short
+ * by a CI runner's cancel or by SIGKILL then recovered, `destroy`; for ProjectSettingsSet, a
+ * project's field moved between a set and a single resource, a selector gaining or losing
+ * projects, a set's field declared twice, a project created or re-tagged out of band between two
+ * `up`s: set-edits.ts, projects-out-of-band.ts), each step runs through the real
  * CLI against the emulator, through one front end: the dynamic classes (`index.js`) or the
  * native plugin (`Pulumi.yaml`), one model rendered for either. harness.ts checks the promises
  * after each step; every run ends with `destroy`. Updates run as `up` (with its own preview) or
@@ -26,17 +29,24 @@ import { Broken, Workflow } from "./harness";
 import { cancelDelays, type Cut } from "./interrupts";
 import { skippedSteps } from "./known-defects";
 import { conflicts, declarations, type Kind, type Program } from "./model";
+import { projectOutOfBand } from "./projects-out-of-band";
 import { type FrontEnd, programFile } from "./render";
 import { newStack } from "./stacks";
-import { liveValues, type WorldRule, worldRules } from "./world";
+import { liveValues, SELECTOR_TAGS, type WorldRule, worldRules } from "./world";
 
 const env = process.env;
 /**
- * `npm test`'s seed of each front end: 73 draws issue 34's item 1 (a secret `modes` beside a
- * selector in clear, `up --skip-preview`) as run 1's first step and two cancelled ups; 319 draws
- * item 1 at run 2's step 9 (plain `up`), a kill and a cancel. Steps left out run as `add`.
+ * `npm test`'s seed of each front end (chosen again when issue 35 added ProjectSettingsSet's
+ * steps, which changed what every seed draws). 244, dynamic: a selector set giving projects a
+ * branch, then losing one by `exclude`, a project created out of band it matches (named by the
+ * preview, converged by the next `up`), a
+ * selector PolicyRuleModes taking a rule moved from a PolicyRuleMode, a secret in an invalid
+ * program, rules handed over with `dependsOn` the giver. 927, native: a secret `mode` conflict, a
+ * rename without an alias, a SIGKILL cutting a create and a cancel cutting an `up` of a 40-rule
+ * selector, a secret in an invalid program, a project's scans moved from a set into a
+ * ManagedScan. Steps left out run as `add`.
  */
-const SEEDS: Record<FrontEnd, number> = { dynamic: 73, native: 319 };
+const SEEDS: Record<FrontEnd, number> = { dynamic: 244, native: 927 };
 const RUNS = Number(env.WORKFLOW_RUNS ?? 3);
 const STEPS = Number(env.WORKFLOW_STEPS ?? 6);
 const SHRINK_MS = Number(env.WORKFLOW_SHRINK_SECONDS ?? 120) * 1000;
@@ -74,8 +84,12 @@ class Generator {
 
   constructor(readonly frontEnd: FrontEnd) {}
 
-  context(): Context {
-    return { rules: this.rules, name: (kind: Kind) => `${kind.replace(/[a-z]/g, "").toLowerCase()}-${++this.names}` };
+  context(workflow: Workflow): Context {
+    return {
+      rules: this.rules,
+      projects: workflow.projects(),
+      name: (kind: Kind) => `${kind.replace(/[a-z]/g, "").toLowerCase()}-${++this.names}`,
+    };
   }
 
   note(said: string): void {
@@ -137,6 +151,7 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
   check(model: Readonly<Model>): boolean {
     if (this.kind === "destroy") return model.up;
     if (this.kind === "out-of-band") return model.up && model.program.length > 0;
+    if (this.kind === "project-out-of-band") return model.up;
     // An edit that does not apply to the program (nothing to remove yet) adds a resource instead: runs stay long.
     return true;
   }
@@ -156,14 +171,26 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
       await workflow.apply(workflow.program, { skipPreview: this.skipPreview });
       return;
     }
+    if (this.kind === "project-out-of-band") {
+      const before = liveValues(workflow.emulator.state());
+      const { said, newlyMatched } = projectOutOfBand(workflow, this.n);
+      workflow.changedOutOfBand(before);
+      this.note(`project out of band: ${said}; ${this.preview ? "preview (names it); " : ""}${up}`);
+      if (this.preview) await workflow.previewNames(newlyMatched);
+      await workflow.apply(workflow.program, { skipPreview: this.skipPreview });
+      return;
+    }
     const cutHow = this.kind === "interrupt" ? "cancel" : this.kind === "kill" ? "kill" : undefined;
     const editKind: EditKind = this.kind === "interrupt" || this.kind === "kill" ? CUT_EDITS[this.n % CUT_EDITS.length]! : this.kind;
-    const edit = applyEdit(editKind, this.n, workflow.program, g.context()) ?? applyEdit("add", this.n, workflow.program, g.context())!;
+    const edit =
+      applyEdit(editKind, this.n, workflow.program, g.context(workflow)) ??
+      applyEdit("add", this.n, workflow.program, g.context(workflow))!;
     const cut: Cut | undefined = cutHow
       ? { how: cutHow, atWrite: 1 + (Math.floor(this.n / 3) % writesToCome(workflow, edit.program)) }
       : undefined;
     if (edit.invalid) this.note(`${edit.said}; preview (must fail)`);
-    else if (conflicts(edit.program, g.rules).length) this.note(`${edit.said}; ${this.preview ? "preview; " : ""}${up} (must be refused)`);
+    else if (conflicts(edit.program, g.rules, workflow.projects()).length)
+      this.note(`${edit.said}; ${this.preview ? "preview; " : ""}${up} (must be refused)`);
     else if (cut)
       this.note(
         `${edit.said}; ${this.preview ? "preview; " : ""}${up} cut ${cut.how === "cancel" ? "as a CI runner cancels (SIGINT, SIGTERM, SIGKILL)" : "by SIGKILL"} at write ${cut.atWrite}; cancel; refresh --clear-pending-creates; ${up}`,
@@ -194,13 +221,13 @@ class Step implements fc.AsyncCommand<Model, Workflow> {
 /** About how many writes applying `program` takes: the values it declares that are not yet live (one write each at most). */
 function writesToCome(workflow: Workflow, program: Program): number {
   const live = liveValues(workflow.emulator.state());
-  const { expectations } = declarations(program, workflow.rules);
+  const { expectations } = declarations(program, workflow.rules, workflow.projects());
   return Math.max(1, expectations.filter((e) => !e.holds(live.get(e.key))).length);
 }
 
 /** Changes one value the program declares on the service itself, as a person in Semgrep's UI would. Returns what it did. */
 function outOfBand(workflow: Workflow, n: number): string {
-  const { expectations } = declarations(workflow.program, workflow.rules);
+  const { expectations } = declarations(workflow.program, workflow.rules, workflow.projects());
   if (!expectations.length) return "nothing declared";
   const target = expectations[n % expectations.length]!;
   const state = workflow.emulator.state();
@@ -214,7 +241,10 @@ function outOfBand(workflow: Workflow, n: number): string {
     const field = rest.at(-1)!;
     const project = state.projects.find((p) => p.name === rest.slice(0, -1).join(":"))!;
     if (field === "primaryBranch") project.primaryBranch = "refs/heads/out-of-band";
-    if (field === "tags") project.tags = project.tags.length ? project.tags.slice(1) : ["out-of-band"];
+    // A team tag a set's selector matches on is changed only by the project-out-of-band step (which tells the snapshot).
+    const dropped = project.tags.find((t) => !(SELECTOR_TAGS as readonly string[]).includes(t));
+    if (field === "tags")
+      project.tags = dropped !== undefined ? project.tags.filter((t) => t !== dropped) : [...project.tags, "out-of-band"];
     if (field === "diffScan") project.managedScanConfig.diff_scan.enabled = !project.managedScanConfig.diff_scan.enabled;
     if (field === "fullScan") project.managedScanConfig.full_scan.enabled = !project.managedScanConfig.full_scan.enabled;
     return `${field} of project ${project.name} changed`;
@@ -242,7 +272,10 @@ const stepKinds: StepKind[] = [...EDIT_KINDS, ...OTHER_STEPS];
 /**
  * Edits weigh more than the other steps; adds most (a program must grow before the rest applies),
  * and moves of rules as much (the hand-over between resources is the hardest promise to keep);
- * secret conflicts as much as changes (a leak is the costliest broken promise).
+ * secret conflicts as much as changes (a leak is the costliest broken promise). The four steps of
+ * ProjectSettingsSet (three edits and project-out-of-band) weigh as the other edits: together
+ * about a seventh of the steps, so that the older kinds keep six in seven (and `add` a set one
+ * time in ten).
  */
 const weight = (kind: StepKind) =>
   kind === "add" || kind === "move-rule"

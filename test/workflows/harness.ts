@@ -3,7 +3,9 @@
  * promises (docs/concepts/promises.md) after each (promise 5, the policy pack, has its own
  * generator; "previews write nothing" is checked here in its place):
  *   1. after `up`, every declared value is live and the state's outputs say so; a following
- *      `preview --expect-no-changes` passes and writes nothing;
+ *      `preview --expect-no-changes` passes and writes nothing; a preview after projects changed
+ *      out of band names each project a ProjectSettingsSet's selector newly matches (its values
+ *      are the service's, predicted by model.ts, never the set's outputs);
  *   2. after `destroy`, the service equals the snapshot taken before the stack's first `up`,
  *      except values a message of the stack's runs names (a warning of the destroy, or the
  *      warning or note of an earlier run that said destroy would leave it); for a rule, the
@@ -22,8 +24,9 @@ import { withoutSystemTags } from "../../provider/client";
 import type { RunningEmulator } from "../../provider/emulator";
 import { type CancelDelays, type Cut, cutRun, cutSaid, isWrite } from "./interrupts";
 import { conflicts, declarations, type Program, secretTexts } from "./model";
+import { keptBySets } from "./set-model";
 import type { Stack } from "./stacks";
-import { liveValues, namesOfValue, type WorldRule } from "./world";
+import { liveValues, namesOfValue, type WorldProject, worldProjects, type WorldRule } from "./world";
 
 /** A promise the run broke. */
 export class Broken extends Error {
@@ -112,6 +115,39 @@ export class Workflow {
     readonly delays: CancelDelays,
   ) {}
 
+  /** The deployment's projects now, as a set's selector sees them. */
+  projects(): WorldProject[] {
+    return worldProjects(this.emulator.state());
+  }
+
+  /**
+   * A change made on the service outside the stack (live values `before` → now): what destroy must
+   * put back moves with it where no resource of the stack would undo it: a project created
+   * (all its values), a value no resource declares, a tag of a set no resource declares whole.
+   */
+  changedOutOfBand(before: Map<string, string>): void {
+    if (!this.snapshot) return;
+    const after = liveValues(this.emulator.state());
+    const declared = declarations(this.program, this.rules, this.projects()).expectations;
+    const whole = new Set(declared.filter((e) => !e.declared.startsWith("⊇")).map((e) => e.key));
+    for (const [key, value] of after) {
+      const was = before.get(key);
+      if (was === value) continue;
+      if (was === undefined || !this.snapshot.has(key)) this.snapshot.set(key, value);
+      else if (key.endsWith(":tags") && !whole.has(key)) {
+        const [from, to] = [JSON.parse(was) as string[], JSON.parse(value) as string[]];
+        const kept = (JSON.parse(this.snapshot.get(key)!) as string[]).filter((t) => to.includes(t) || !from.includes(t));
+        this.snapshot.set(key, JSON.stringify([...new Set([...kept, ...to.filter((t) => !from.includes(t))])].sort()));
+      } else if (!declared.some((e) => e.key === key)) this.snapshot.set(key, value);
+    }
+  }
+
+  /** What sets with `restoreOnDelete: false` let go of between `from` and `to` stays as it was (`live`): destroy leaves it. */
+  private keep(from: Program, to: Program, live: Map<string, string>, projects: readonly WorldProject[]): void {
+    if (!this.snapshot) return;
+    for (const [key, value] of keptBySets(from, to, live, projects, this.snapshot)) this.snapshot.set(key, value);
+  }
+
   /** Runs `pulumi args`, with the request log cleared first; checks promise 4 on its output. */
   async run(args: string[]): Promise<Run> {
     this.emulator.requests().length = 0;
@@ -181,14 +217,16 @@ export class Workflow {
     this.write(program);
     if (options.invalid) return void (await this.invalid());
     const upArgs = ["up", "--yes", ...(options.skipPreview ? ["--skip-preview"] : [])];
-    const found = conflicts(program, this.rules);
+    const found = conflicts(program, this.rules, this.projects());
     if (found.length) return void (await this.refused(program, found, upArgs, options.preview));
     if (options.preview) await this.preview(false);
     if (!this.snapshot) this.startSnapshot();
+    const [liveBefore, projectsBefore] = [liveValues(this.emulator.state()), this.projects()];
     const cut = options.cut ? await this.cutUp(upArgs, options.cut) : undefined;
     const up = await this.run(upArgs);
     if (up.status !== 0) throw new Broken(0, `up failed${cut ? ` (after an up cut: ${cut})` : ""}:\n${clip(up.out)}`);
     if (cut) for (const c of this.cuts) c.laterMessages ??= this.messages.length;
+    this.keep(this.program, program, liveBefore, projectsBefore);
     this.program = program;
     await this.checkLive();
     await this.preview(true);
@@ -201,6 +239,16 @@ export class Workflow {
     if (preview.writes.length) throw new Broken(5, `the preview of an invalid program wrote: ${preview.writes.join(", ")}`);
     if (preview.status === 0) throw new Broken(0, `the preview of an invalid program passed:\n${clip(preview.out)}`);
     this.write(this.program);
+  }
+
+  /** A preview after projects changed out of band: it writes nothing, and names each project a selector newly matches (issue 35). */
+  async previewNames(projects: readonly string[]): Promise<void> {
+    const preview = await this.run(["preview"]);
+    if (preview.writes.length) throw new Broken(5, `pulumi preview wrote: ${preview.writes.join(", ")}\n${clip(preview.out)}`);
+    if (preview.status !== 0) throw new Broken(0, `preview failed:\n${clip(preview.out)}`);
+    const unnamed = projects.filter((p) => !preview.out.includes(p));
+    if (unnamed.length)
+      throw new Broken(1, `the preview does not name ${unnamed.join(", ")}, newly matched by a selector:\n${clip(preview.out)}`);
   }
 
   /** Before the stack's first `up`: what destroy must put back. */
@@ -243,7 +291,7 @@ export class Workflow {
       throw new Broken(3, `an up with a conflict passed (${what}); values changed: ${flipped(changed) || "none"}:\n${clip(up.out)}`);
     const previewed = !upArgs.includes("--skip-preview");
     // Without a preview, the resource checked first may have written (docs/concepts/promises.md, 3): its own value, never a third.
-    const { expectations } = declarations(program, this.rules);
+    const { expectations } = declarations(program, this.rules, this.projects());
     const bySide = (c: (typeof found)[number]) =>
       expectations.some((e) => e.key === c.key && c.owners.includes(e.owner) && e.holds(after.get(c.key)));
     const wrong = previewed ? changed : changed.filter((c) => !bySide(c));
@@ -256,7 +304,7 @@ export class Workflow {
   /** Promise 1: every declared value is live, and the state's outputs say what is live; promise 4 on the exported state. */
   async checkLive(): Promise<void> {
     const live = liveValues(this.emulator.state());
-    const wrong = declarations(this.program, this.rules).expectations.filter((e) => !e.holds(live.get(e.key)));
+    const wrong = declarations(this.program, this.rules, this.projects()).expectations.filter((e) => !e.holds(live.get(e.key)));
     if (wrong.length)
       throw new Broken(
         1,
@@ -281,6 +329,7 @@ export class Workflow {
 
   /** `pulumi destroy` and promise 2. */
   async destroy(): Promise<void> {
+    this.keep(this.program, [], liveValues(this.emulator.state()), this.projects());
     const destroy = await this.run(["destroy", "--yes", "--skip-preview"]);
     if (destroy.status !== 0) throw new Broken(0, `destroy failed:\n${clip(destroy.out)}`);
     const snapshot = this.snapshot;

@@ -1,5 +1,6 @@
 /**
- * The small world the workflow generator edits: two projects, one v1 policy of 40 rules of mixed
+ * The small world the workflow generator edits: two projects (the demo preset's other twelve, and
+ * those created out of band, only through a ProjectSettingsSet), one v1 policy of 40 rules of mixed
  * severities, languages and categories (the demo preset's "Strict SAST (pilot)"), and the
  * deployment's Policies V2 bundles (code, secrets, remediation). One emulator serves both API
  * generations (started with `policiesV2: "both"`; a live deployment has one of the two: v1
@@ -23,6 +24,21 @@ export const MODES = ["MODE_MONITOR", "MODE_COMMENT", "MODE_BLOCK", "MODE_DISABL
 /** Tags the programs use; those holding SECRET are the texts promise 4 looks for when a program gives them as secrets. */
 export const TAGS = ["team:web", "pci", "tier:1", "owner:appsec", "wf:a", "SECRET-tag-1", "SECRET-tag-2"] as const;
 export const BRANCHES = ["main", "develop", "release", "None"] as const;
+
+/**
+ * ProjectSettingsSet's world: the projects its explicit entries may name (PROJECTS with every
+ * field; the others with branch and scans only, so that no whole tag set it declares drops a tag
+ * its selectors match on), the globs and tags its selectors use, the tags it adds.
+ * SELECTOR_TAGS are the preset's team tags no program declares: a project starts or stops
+ * matching one only out of band (generator.ts), never through another resource's write in the
+ * same run (whose order against the set's listing the engine does not fix).
+ */
+export const SET_PROJECTS = [...PROJECTS, "acme/payments-api", "acme/infra", "acme/auth-service"] as const;
+export const NAME_PATTERNS = ["acme/*-app", "acme/*-api", "acme/*-service", "acme/d*", "acme/new-*"] as const;
+export const SELECTOR_TAGS = ["team:platform", "team:growth", "team:identity", "team:payments", "team:mobile"] as const;
+export const ADD_TAGS = ["tier:1", "owner:appsec", "wf:a", "SECRET-tag-1"] as const;
+/** Names of the projects created out of band (generator.ts), the k-th of a workflow. */
+export const newProjectName = (k: number) => `acme/new-${k}-${["service", "api", "app"][k % 3]}`;
 
 /** A rule of the world's policy as selectors see it. */
 export interface WorldRule {
@@ -67,8 +83,9 @@ export function liveValues(state: EmulatorState): Map<string, string> {
   const values = new Map<string, string>();
   const policy = state.policies.find((p) => p.id === POLICY_ID)!;
   for (const rule of policy.rules) values.set(`rule:${rule.path}`, rule.policyMode);
-  for (const name of PROJECTS) {
-    const project = state.projects.find((p) => p.name === name)!;
+  // Every project of the deployment (a set's selector reaches beyond PROJECTS), those created out of band too.
+  for (const project of state.projects.filter((p) => p.deploymentId === DEMO_DEPLOYMENT.id)) {
+    const name = project.name;
     values.set(`project:${name}:primaryBranch`, JSON.stringify(project.primaryBranch));
     // The system tag follows the diffScan/fullScan values below: the service's, never the stack's to set or put back.
     values.set(`project:${name}:tags`, JSON.stringify(withoutSystemTags(project.tags).sort()));
@@ -86,6 +103,17 @@ export function liveValues(state: EmulatorState): Map<string, string> {
     values.set(`remediation:${policy.slug}`, JSON.stringify({ name, description, active, filters, actions }));
   }
   return values;
+}
+
+/** A project as selectors see it: its name and its whole tag set (system tags included). */
+export interface WorldProject {
+  name: string;
+  tags: string[];
+}
+
+/** The deployment's projects as they are now, for the model's selectors. */
+export function worldProjects(state: EmulatorState): WorldProject[] {
+  return state.projects.filter((p) => p.deploymentId === DEMO_DEPLOYMENT.id).map((p) => ({ name: p.name, tags: [...p.tags] }));
 }
 
 /**
