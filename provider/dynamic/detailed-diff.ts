@@ -16,7 +16,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { fieldRules, KINDS, type ResourceKind } from "../core/kinds";
 import { changedFields } from "../core/runtime/diff";
 import { secretInputsOf } from "../core/runtime/resource-meta";
-import { detailedDiff, type FieldDiff, setDetailedDiff } from "../native/detailed-diff";
+import { handlers } from "../core/runtime/dispatch";
+import { detailedDiff, type FieldDiff, pathOf, setDetailedDiff } from "../native/detailed-diff";
 
 type Props = Record<string, unknown>;
 type ProviderProto = typeof import("@pulumi/pulumi/proto/provider_pb");
@@ -63,7 +64,22 @@ export function withDetailedDiff(
   // holds the live value (a project's whole tag list, system tags included; both scan toggles),
   // a path-by-path comparison would show what the program never declared: such an input is one
   // entry, when the kind's own rules find it changed. The others (`modes`) are as declared.
-  const inputs = Object.keys(KINDS[kind].inputs);
+  // An input the outputs do not echo (a set's `projects`) is absent from the old outputs: its
+  // changed entries come from what the state keeps of it (the handler's changedEntries).
+  const declared = KINDS[kind].inputs as Record<string, { echoed?: false }>;
+  const inputs = Object.keys(declared).filter((input) => declared[input]!.echoed !== false);
+  // A secret one is one entry, as any secret input: its keys (project names) are part of the secret.
+  const changedEntries = handlers[kind].changedEntries?.(olds, news) ?? [];
+  const entries = [
+    ...changedEntries
+      .filter(({ input }) => !secret.includes(input))
+      .map(({ input, key, kind: change }) => ({ path: pathOf(input, key), kind: change, replaces: false })),
+    ...[...new Set(changedEntries.filter(({ input }) => secret.includes(input)).map(({ input }) => input))].map((input) => ({
+      path: input,
+      kind: "update" as const,
+      replaces: false,
+    })),
+  ];
   const live = new Set(Object.keys(KINDS[kind].outputs));
   const changed = new Set(changedFields(olds, news, fieldRules(kind)).map((field) => field.name));
   const replaces = result.replaces ?? [];
@@ -78,6 +94,7 @@ export function withDetailedDiff(
     ...inputs
       .filter((input) => live.has(input) && changed.has(input))
       .map((input) => ({ path: input, kind: "update" as const, replaces: replaces.includes(input) })),
+    ...entries,
   ];
   const changes = result.changes;
   return Object.defineProperty({ ...result }, "changes", {

@@ -1,7 +1,6 @@
 /**
  * Defects of ProjectSettingsSet the workflow generator found (test/workflows), each reduced to the
- * provider's methods against the emulator and marked `it.fails` until its fix lands: the fix makes
- * the test pass, and vitest then fails it until the mark is removed.
+ * provider's methods against the emulator and kept as regression tests now that each is fixed.
  */
 import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
@@ -35,18 +34,15 @@ describe('ProjectSettingsSet: primaryBranch "None" on a project pinned to its de
   // selector set with `settings: { primaryBranch: "None" }` lost acme/web-app from its selection;
   // the project stayed following its default branch (the emulator's null), where it was pinned
   // to refs/heads/main before the stack's first up, and no message of any run named it (promise 2).
-  it.fails(
-    "ProjectSettingsSet: names what destroy will leave, as ProjectSettings does (open: the set does not report plan.unrecordable)",
-    async () => {
-      const { id, outs } = await set.create(
-        await checked(set, { deploymentSlug: "acme", resourceName: "follow", projects: { "acme/web-app": { primaryBranch: "None" } } }),
-      );
-      expect(project("acme/web-app").primaryBranch).toBeNull();
-      forgetProcessMemory();
-      await set.delete(id, outs);
-      expect(project("acme/web-app").primaryBranch === "refs/heads/main" || named("acme/web-app")).toBe(true);
-    },
-  );
+  it("ProjectSettingsSet: names what destroy will leave, as ProjectSettings does", async () => {
+    const { id, outs } = await set.create(
+      await checked(set, { deploymentSlug: "acme", resourceName: "follow", projects: { "acme/web-app": { primaryBranch: "None" } } }),
+    );
+    expect(project("acme/web-app").primaryBranch).toBeNull();
+    forgetProcessMemory();
+    await set.delete(id, outs);
+    expect(project("acme/web-app").primaryBranch === "refs/heads/main" || named("acme/web-app")).toBe(true);
+  });
 });
 
 describe("ProjectSettingsSet: a selector matching a field another resource declares", () => {
@@ -58,23 +54,20 @@ describe("ProjectSettingsSet: a selector matching a field another resource decla
   // promises.md: "at preview, naming both, ... for PolicyRuleModes selectors alike"). The set's
   // create refuses it before any write of its own; a PolicyRuleModes selector's check lists the
   // policy when another resource declares rules of it, and is refused at preview.
-  it.fails(
-    "is refused at check, as a PolicyRuleModes selector is (open: the selector's projects are claimed only at diff and create)",
-    async () => {
-      const scan = await managedScan.check({
-        deploymentSlug: "acme",
-        projectName: "acme/payments-api",
-        fullScan: { enabled: false },
-        resourceName: "payments-scan",
-      });
-      expect(scan.failures).toBeUndefined();
-      const result = await set.check({
-        deploymentSlug: "acme",
-        resourceName: "apis",
-        select: { namePatterns: ["acme/*-api"] },
-        settings: { managedScanConfig: { fullScan: { enabled: true } } },
-      });
-      expect((result.failures ?? []).map((f) => f.reason).join("\n")).toContain("payments-scan");
-    },
-  );
+  it("is refused at check, as a PolicyRuleModes selector is", async () => {
+    const scan = await managedScan.check({
+      deploymentSlug: "acme",
+      projectName: "acme/payments-api",
+      fullScan: { enabled: false },
+      resourceName: "payments-scan",
+    });
+    expect(scan.failures).toBeUndefined();
+    const result = await set.check({
+      deploymentSlug: "acme",
+      resourceName: "apis",
+      select: { namePatterns: ["acme/*-api"] },
+      settings: { managedScanConfig: { fullScan: { enabled: true } } },
+    });
+    expect((result.failures ?? []).map((f) => f.reason).join("\n")).toContain("payments-scan");
+  });
 });

@@ -32,23 +32,10 @@ export interface KnownChoiceDefect {
   reproduction: string;
 }
 
-export const KNOWN_CHOICE_DEFECTS: KnownChoiceDefect[] = [
-  {
-    defect:
-      'issue 35: a ProjectSettingsSet giving primaryBranch "None" to a project pinned to its default branch neither records an original nor says so (ProjectSettings says so)',
-    choice: "set-follows-default-branch",
-    caughtBy: "promise 2: after destroy the project follows its default branch (null), was pinned to it, and no message named it",
-    reproduction: "test/resources/project-settings-set-defects.test.ts",
-  },
-  {
-    defect:
-      "issue 35: a ProjectSettingsSet whose selector matches a project field another resource declares passes its check and its preview (promise 3 says selectors are refused at preview); its create refuses it",
-    choice: "set-selector-conflict-at-preview",
-    caughtBy:
-      "promise 3: the preview of a program with a conflict passed (the model expects such a conflict refused by the up, not the preview, while this is open)",
-    reproduction: "test/resources/project-settings-set-defects.test.ts",
-  },
-];
+// Empty: a set giving "None" to a project pinned to its default branch says so (as ProjectSettings
+// does), and a new set's selector is refused at preview where it matches another resource's field
+// (test/resources/project-settings-set-defects.test.ts).
+export const KNOWN_CHOICE_DEFECTS: KnownChoiceDefect[] = [];
 
 /** Whether the edits may make `choice` (not while a known defect leaves it out, unless WORKFLOW_KNOWN_DEFECTS=none). */
 export function choiceAllowed(choice: KnownChoiceDefect["choice"], env: Record<string, string | undefined> = process.env): boolean {

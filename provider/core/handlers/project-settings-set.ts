@@ -362,6 +362,14 @@ function declaredInputs(props: Props): Props {
 }
 
 export const projectSettingsSet: Handler<Kind> = {
+  changedEntries: (olds, news) => {
+    const [before, after] = [storedDigests(olds), digestsOf(news.projects as Inputs["projects"])];
+    return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+      .filter((name) => before[name] !== after[name])
+      .sort()
+      .map((name) => ({ input: "projects", key: name, kind: !before[name] ? "add" : !after[name] ? "delete" : "update" }));
+  },
+
   claims: (declared, secrecy) => explicitClaims(secrecy, declared),
 
   check: async (olds, news, ctx) => {

@@ -57,7 +57,22 @@ export interface ConfigureRequest {
   config: { get(key: string): string | undefined };
 }
 
+/** One entry of an input the outputs do not echo (declare.ts `notEchoed`) that a diff changes. */
+export interface ChangedEntry {
+  input: string;
+  key: string;
+  kind: "add" | "delete" | "update";
+}
+
 export interface Handler<D extends KindDeclaration = KindDeclaration> {
+  /**
+   * For a kind with an input its outputs do not echo: the entries of that input a change of
+   * `news` from the state `olds` adds, deletes or updates, from what the state keeps of them. The
+   * dynamic front end's field-by-field diff names these (the engine hands it the old outputs, not
+   * the old inputs), so that `preview --diff` shows the changed entries, not the whole input.
+   */
+  changedEntries?(olds: Props, news: Props): ChangedEntry[];
+
   /**
    * What a resource in this state (outputs, or the olds of a diff) recorded as the original of
    * each field it claims, by claim field (`null` for none): the dispatcher settles the resource's
