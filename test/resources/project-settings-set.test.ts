@@ -273,6 +273,31 @@ describe("ProjectSettingsSet: select", () => {
     expect(project("acme/search-api").managedScanConfig).toEqual(template.managedScanConfig);
   });
 
+  it("an explicit project's change reads no selected project on its own, whatever the key order of the state the engine gives back", async () => {
+    const inputs = await checked(set, { ...selecting, projects: { "acme/web-app": { tags: ["team:web"] } } });
+    const { id, outs } = await set.create(inputs);
+    // The engine stores and sends the outputs with keys in its own order (here sorted, as in a
+    // state file), not the order check gave them: `settings` is `{ addTags, managedScanConfig }`.
+    const sortedKeys = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sortedKeys)
+        : value !== null && typeof value === "object"
+          ? Object.fromEntries(
+              Object.entries(value)
+                .sort(([a], [b]) => (a < b ? -1 : 1))
+                .map(([k, v]) => [k, sortedKeys(v)]),
+            )
+          : value;
+    const stored = sortedKeys(outs) as typeof outs;
+    expect(Object.keys(stored.settings as object)).toEqual(["addTags", "managedScanConfig"]);
+    forgetProcessMemory();
+    resetLog();
+    const changed = await checked(set, { ...selecting, projects: { "acme/web-app": { tags: ["team:web", "tier:2"] } } });
+    await set.update(id, stored, changed);
+    // The selected projects' switches were converged by the create and their settings did not change: no own read.
+    expect(ops().sort()).toEqual(["projects.list", "projects.update"]);
+  });
+
   it("a project that stops matching gets back what the set found", async () => {
     const inputs = await checked(set, { ...selecting, select: { tags: ["team:payments"] } });
     const { id, outs } = await set.create(inputs);

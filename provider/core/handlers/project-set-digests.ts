@@ -77,7 +77,7 @@ export function declaredOf(state: Props, selected: readonly string[], digests: R
     const fields = (["primaryBranch", "diffScan", "fullScan"] as const).filter((field) =>
       field === "primaryBranch" ? settings.primaryBranch !== undefined : settings.managedScanConfig?.[field] !== undefined,
     );
-    const key = JSON.stringify(settings);
+    const key = keyOf(settings);
     for (const name of selected)
       declared.set(name, { fields: [...fields], wasNone: settings.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT, key });
   }
@@ -92,6 +92,25 @@ export function declaredOf(state: Props, selected: readonly string[], digests: R
     });
   }
   return declared;
+}
+
+/**
+ * The settings as a key: JSON with every object's keys sorted. The state the engine gives back
+ * holds them in its own key order (a state file's is sorted), not the order check gave them, and
+ * the key must not change with it: each selected project's switches would be read again.
+ */
+function keyOf(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v !== null && typeof v === "object"
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  return JSON.stringify(sorted(value));
 }
 
 /**
