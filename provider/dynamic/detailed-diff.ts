@@ -16,7 +16,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { fieldRules, KINDS, type ResourceKind } from "../core/kinds";
 import { changedFields } from "../core/runtime/diff";
 import { secretInputsOf } from "../core/runtime/resource-meta";
-import { detailedDiff, type FieldDiff, setDetailedDiff } from "../native/detailed-diff";
+import { entryDigest } from "../core/handlers/project-set-digests";
+import type { ProjectEntryArgs } from "../core/kinds/project-settings-set";
+import { detailedDiff, type FieldDiff, pathOf, setDetailedDiff } from "../native/detailed-diff";
 
 type Props = Record<string, unknown>;
 type ProviderProto = typeof import("@pulumi/pulumi/proto/provider_pb");
@@ -47,6 +49,29 @@ function patchHost(): boolean {
   return true;
 }
 
+/** The inputs a kind's outputs keep as a digest per entry: the output that holds them, and the digest of one entry. */
+const DIGESTED: Partial<Record<ResourceKind, Record<string, { output: string; digest: (entry: never) => string }>>> = {
+  ProjectSettingsSet: { projects: { output: "projectDigests", digest: (entry: ProjectEntryArgs) => entryDigest(entry) } },
+};
+
+/** The entries of the map `input` added, removed or changed since `digests` (a secret map: one entry for the whole). */
+function byDigest(
+  input: string,
+  digests: Record<string, string>,
+  news: Props | undefined,
+  digest: (entry: never) => string,
+  secret: boolean,
+): FieldDiff[] {
+  const entries: FieldDiff[] = [];
+  for (const key of [...new Set([...Object.keys(digests), ...Object.keys(news ?? {})])].sort()) {
+    const after = news?.[key];
+    const kind =
+      digests[key] === undefined ? "add" : after === undefined ? "delete" : digest(after as never) !== digests[key] ? "update" : undefined;
+    if (kind) entries.push({ path: pathOf(input, key), kind, replaces: false });
+  }
+  return secret && entries.length ? [{ path: input, kind: "update", replaces: false }] : entries;
+}
+
 /**
  * `result` (a handler's diff of `olds` to `news`) carrying its field-by-field diff to the host's
  * response: the declared inputs that change, each secret input as one entry.
@@ -63,7 +88,10 @@ export function withDetailedDiff(
   // holds the live value (a project's whole tag list, system tags included; both scan toggles),
   // a path-by-path comparison would show what the program never declared: such an input is one
   // entry, when the kind's own rules find it changed. The others (`modes`) are as declared.
-  const inputs = Object.keys(KINDS[kind].inputs);
+  // An input the outputs do not echo (declare.ts `echoed: false`) is diffed entry by entry against
+  // the digests they keep of it instead: compared with its absence, every entry would show as added.
+  const digested = Object.entries(DIGESTED[kind] ?? {}).filter(([input]) => olds[input] === undefined);
+  const inputs = Object.keys(KINDS[kind].inputs).filter((input) => !digested.some(([name]) => name === input));
   const live = new Set(Object.keys(KINDS[kind].outputs));
   const changed = new Set(changedFields(olds, news, fieldRules(kind)).map((field) => field.name));
   const replaces = result.replaces ?? [];
@@ -78,6 +106,9 @@ export function withDetailedDiff(
     ...inputs
       .filter((input) => live.has(input) && changed.has(input))
       .map((input) => ({ path: input, kind: "update" as const, replaces: replaces.includes(input) })),
+    ...digested.flatMap(([input, { output, digest }]) =>
+      byDigest(input, (olds[output] ?? {}) as Record<string, string>, news[input] as Props | undefined, digest, secret.includes(input)),
+    ),
   ];
   const changes = result.changes;
   return Object.defineProperty({ ...result }, "changes", {

@@ -17,7 +17,7 @@ export interface FieldDiff {
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `base` extended by one key or index, in Pulumi's property path syntax. */
-function pathOf(base: string, key: string | number): string {
+export function pathOf(base: string, key: string | number): string {
   if (typeof key === "number") return `${base}[${key}]`;
   if (IDENTIFIER.test(key)) return base ? `${base}.${key}` : key;
   return `${base}[${JSON.stringify(key)}]`;
