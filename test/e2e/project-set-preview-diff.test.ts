@@ -29,6 +29,13 @@ describe.each(["dynamic", "native"] as const)("ProjectSettingsSet preview --diff
     const workspace = await newStack(frontEnd, env.emulator);
     workspace.write(program(["team:web"]));
     await workspace.run(["up", "--yes", "--skip-preview"]);
+    // A refresh's read returns no inputs: the engine keeps the map it has.
+    await workspace.run(["refresh", "--yes", "--skip-preview"]);
+    const exported = JSON.parse((await workspace.run(["stack", "export"])).stdout) as {
+      deployment: { resources: Array<{ urn: string; inputs?: { projects?: object } }> };
+    };
+    const fleet = exported.deployment.resources.find((r) => r.urn.endsWith("::fleet"))!;
+    expect(Object.keys(fleet.inputs?.projects ?? {}).sort()).toEqual(["acme/infra", "acme/web-app"]);
     workspace.write(program(["team:web", "tier:2"]));
     const preview = await workspace.run(["preview", "--diff"]);
     // An update of that project, its one new tag added: not the whole map as added.
