@@ -1,5 +1,6 @@
 /** ProjectSettingsSet provider methods against the emulator: explicit projects, the selector, claims, request counts, restore. */
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../provider/core/runtime/canonical";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, notices, provider } from "../support/provider";
@@ -278,17 +279,7 @@ describe("ProjectSettingsSet: select", () => {
     const { id, outs } = await set.create(inputs);
     // The engine stores and sends the outputs with keys in its own order (here sorted, as in a
     // state file), not the order check gave them: `settings` is `{ addTags, managedScanConfig }`.
-    const sortedKeys = (value: unknown): unknown =>
-      Array.isArray(value)
-        ? value.map(sortedKeys)
-        : value !== null && typeof value === "object"
-          ? Object.fromEntries(
-              Object.entries(value)
-                .sort(([a], [b]) => (a < b ? -1 : 1))
-                .map(([k, v]) => [k, sortedKeys(v)]),
-            )
-          : value;
-    const stored = sortedKeys(outs) as typeof outs;
+    const stored = JSON.parse(canonicalJson(outs)) as typeof outs;
     expect(Object.keys(stored.settings as object)).toEqual(["addTags", "managedScanConfig"]);
     forgetProcessMemory();
     resetLog();

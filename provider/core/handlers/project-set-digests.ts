@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT, withoutSystemTags } from "../../client/schemas";
 import type { ProjectEntryArgs, ProjectSetSettingsArgs } from "../kinds/project-settings-set";
+import { canonicalJson } from "../runtime/canonical";
 import type { Props } from "../runtime/check";
 import type { Field, Live } from "./project-set-plan";
 
@@ -77,7 +78,9 @@ export function declaredOf(state: Props, selected: readonly string[], digests: R
     const fields = (["primaryBranch", "diffScan", "fullScan"] as const).filter((field) =>
       field === "primaryBranch" ? settings.primaryBranch !== undefined : settings.managedScanConfig?.[field] !== undefined,
     );
-    const key = keyOf(settings);
+    // Independent of key order: the state the engine gives back holds `settings` in its own
+    // order, not check's, and a key that changed with it would read each selected project's switches again.
+    const key = canonicalJson(settings);
     for (const name of selected)
       declared.set(name, { fields: [...fields], wasNone: settings.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT, key });
   }
@@ -92,25 +95,6 @@ export function declaredOf(state: Props, selected: readonly string[], digests: R
     });
   }
   return declared;
-}
-
-/**
- * The settings as a key: JSON with every object's keys sorted. The state the engine gives back
- * holds them in its own key order (a state file's is sorted), not the order check gave them, and
- * the key must not change with it: each selected project's switches would be read again.
- */
-function keyOf(value: unknown): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sorted)
-      : v !== null && typeof v === "object"
-        ? Object.fromEntries(
-            Object.entries(v)
-              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-              .map(([k, x]) => [k, sorted(x)]),
-          )
-        : v;
-  return JSON.stringify(sorted(value));
 }
 
 /**
