@@ -1,5 +1,6 @@
 /** ProjectSettingsSet provider methods against the emulator: explicit projects, the selector, claims, request counts, restore. */
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../provider/core/runtime/canonical";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, notices, provider } from "../support/provider";
@@ -271,6 +272,21 @@ describe("ProjectSettingsSet: select", () => {
     expect(restored).toEqual(before);
     expect(project("acme/search-api").tags.filter((t) => t !== "managed-scan")).toEqual([]); // the tag it added, removed
     expect(project("acme/search-api").managedScanConfig).toEqual(template.managedScanConfig);
+  });
+
+  it("an explicit project's change reads no selected project on its own, whatever the key order of the state the engine gives back", async () => {
+    const inputs = await checked(set, { ...selecting, projects: { "acme/web-app": { tags: ["team:web"] } } });
+    const { id, outs } = await set.create(inputs);
+    // The engine stores and sends the outputs with keys in its own order (here sorted, as in a
+    // state file), not the order check gave them: `settings` is `{ addTags, managedScanConfig }`.
+    const stored = JSON.parse(canonicalJson(outs)) as typeof outs;
+    expect(Object.keys(stored.settings as object)).toEqual(["addTags", "managedScanConfig"]);
+    forgetProcessMemory();
+    resetLog();
+    const changed = await checked(set, { ...selecting, projects: { "acme/web-app": { tags: ["team:web", "tier:2"] } } });
+    await set.update(id, stored, changed);
+    // The selected projects' switches were converged by the create and their settings did not change: no own read.
+    expect(ops().sort()).toEqual(["projects.list", "projects.update"]);
   });
 
   it("a project that stops matching gets back what the set found", async () => {

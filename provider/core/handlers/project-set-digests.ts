@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { PRIMARY_BRANCH_FOLLOWS_DEFAULT, withoutSystemTags } from "../../client/schemas";
 import type { ProjectEntryArgs, ProjectSetSettingsArgs } from "../kinds/project-settings-set";
+import { canonicalJson } from "../runtime/canonical";
 import type { Props } from "../runtime/check";
 import type { Field, Live } from "./project-set-plan";
 
@@ -77,7 +78,9 @@ export function declaredOf(state: Props, selected: readonly string[], digests: R
     const fields = (["primaryBranch", "diffScan", "fullScan"] as const).filter((field) =>
       field === "primaryBranch" ? settings.primaryBranch !== undefined : settings.managedScanConfig?.[field] !== undefined,
     );
-    const key = JSON.stringify(settings);
+    // Independent of key order: the state the engine gives back holds `settings` in its own
+    // order, not check's, and a key that changed with it would read each selected project's switches again.
+    const key = canonicalJson(settings);
     for (const name of selected)
       declared.set(name, { fields: [...fields], wasNone: settings.primaryBranch === PRIMARY_BRANCH_FOLLOWS_DEFAULT, key });
   }

@@ -46,6 +46,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash, randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { canonicalJson } from "./canonical";
 import { engineReachable } from "./engine-watch";
 import { interruption } from "./interrupts";
 import { notifyOnce } from "./notices";
@@ -269,21 +270,7 @@ function keeping(key: string, keep: (lines: Line[]) => Line[]): void {
 
 /** A digest of a resource's outputs, the same for the outputs a call returned and the state the engine recorded of them (keys in any order, undefined left out). */
 function digestOf(outputs: Readonly<Record<string, unknown>>): string {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value !== null && typeof value === "object"
-        ? Object.fromEntries(
-            Object.entries(value)
-              .filter(([, v]) => v !== undefined)
-              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-              .map(([k, v]) => [k, canonical(v)]),
-          )
-        : value;
-  return createHash("sha256")
-    .update(JSON.stringify(canonical(outputs)))
-    .digest("hex")
-    .slice(0, 32);
+  return createHash("sha256").update(canonicalJson(outputs)).digest("hex").slice(0, 32);
 }
 
 /**
