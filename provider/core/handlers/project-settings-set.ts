@@ -17,7 +17,7 @@ import { type Checked, declaredOutputs, type DiffResult, type Handler, type Outp
 import { about, missingDeployment } from "../runtime/lookup";
 import { notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, known } from "../runtime/owned";
-import { type Claim, type Conflict, declarersOf, ownerName, sameOwner } from "../runtime/ownership";
+import { type Claim, type Conflict, declarersOf, ownerName, Refusal, sameOwner } from "../runtime/ownership";
 import { PartiallyApplied } from "../runtime/partial";
 import { eachLimited } from "./policy-rule-modes";
 import { projectApi } from "./project-index";
@@ -65,7 +65,10 @@ function claimsOn(secrecy: Secrecy, slug: string, project: string, wanted: Wante
   }));
   const tags = [...((wanted.values.tags as string[] | undefined) ?? []), ...wanted.addTags];
   const secret = secrecy.secret(wanted.values.tags !== undefined ? "projects" : "settings");
-  return [...fields, ...tags.map((tag) => tagClaim({ deploymentSlug: slug, projectName: project }, tag, secret))];
+  // Tags it adds are a share of the project's tags, as a ProjectTags' are: in conflict with a
+  // resource that declares the whole set (a ProjectSettings' tags), beside other shares.
+  const share = wanted.addTags.length ? [{ object, field: "tags", shared: true, secret: secrecy.secret("settings") }] : [];
+  return [...fields, ...share, ...tags.map((tag) => tagClaim({ deploymentSlug: slug, projectName: project }, tag, secret))];
 }
 
 const claimsOf = (secrecy: Secrecy, slug: string, wanted: ReadonlyMap<string, Wanted>) =>
@@ -82,7 +85,7 @@ function refuse(ctx: CallContext, conflicts: readonly Conflict[]): Error {
   const lines = conflicts.map(
     ({ claim, other }) => `${ctx.name} declares ${claim.field} of ${claim.object}, which ${ownerName(other)} declares too.`,
   );
-  return new Error(
+  return new Refusal(
     `${lines.slice(0, 10).join(" ")}${lines.length > 10 ? ` (and ${lines.length - 10} more)` : ""} ` +
       "Declare each field of a project in one resource only: two would overwrite each other's value, " +
       "and destroying either would put back the wrong original.",

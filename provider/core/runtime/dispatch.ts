@@ -19,7 +19,7 @@ import { whileWriting } from "./interrupts";
 import { dropRecorded, journaling, resourceJournalKey, settleJournal } from "./journal";
 import { notify } from "./notices";
 import { noteCall } from "./owned";
-import { fail, type Owner, settle, withCallDeadline } from "./ownership";
+import { fail, type Owner, Refusal, settle, withCallDeadline } from "./ownership";
 import { PartiallyApplied, withPartialState } from "./partial";
 import { policyRuleModes } from "../handlers/policy-rule-modes";
 import { claimSecrets, type Given, type Redact, redactedError, redactorFor, withRedaction } from "./redact";
@@ -275,8 +275,8 @@ function failAfter(kind: ResourceKind, method: Method, ctx: CallContext, error: 
   else fail(owner);
 }
 
-/** An error of the service or of the connection to it (the client's errors), whose message says what to do. */
-const isServiceError = (error: unknown) => [...causeChain(error)].some((e) => e instanceof SemgrepError);
+/** An error of the service or of the connection to it (the client's errors), or a refusal of a conflict: its message says what to do. */
+const isServiceError = (error: unknown) => [...causeChain(error)].some((e) => e instanceof SemgrepError || e instanceof Refusal);
 
 /**
  * `error` without its stack trace: the dynamic host prints an error's stack for `check`, `diff`, `read`

@@ -100,6 +100,12 @@ function parentOf(urn: string): { type: string; name: string } {
 }
 
 /**
+ * A resource refused because another resource of the run declares what it does: the message says
+ * which and what to do, so the provider reports it without a stack trace (dispatch.ts).
+ */
+export class Refusal extends Error {}
+
+/**
  * Records what a resource declares (replacing what it declared before in this process) and
  * returns the claims another resource already made that cannot be shared.
  */
