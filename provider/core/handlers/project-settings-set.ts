@@ -9,12 +9,14 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Project } from "../../client";
 import type { projectSettingsSetKind } from "../kinds";
-import type { ProjectEntryArgs, ProjectOriginals } from "../kinds/project-settings-set";
+import type { ProjectEntryArgs, ProjectOriginals, ProjectSetSettingsArgs } from "../kinds/project-settings-set";
+import { withoutSystemTags } from "../../client/schemas";
 import { selectProjects, type ProjectSelectorArgs } from "../kinds/project-selector";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
 import { type Checked, declaredOutputs, type DiffResult, type Handler, type Outputs, type State } from "../runtime/handler";
 import { about, missingDeployment } from "../runtime/lookup";
+import { noteLeftWithoutOriginal } from "../runtime/left-by-delete";
 import { notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, known } from "../runtime/owned";
 import { type Claim, type Conflict, declarersOf, ownerName, Refusal, sameOwner } from "../runtime/ownership";
@@ -29,6 +31,7 @@ import {
   FIELDS,
   liveOf,
   needsOwnRead,
+  originalsByField,
   planProject,
   type ProjectPlan,
   type Wanted,
@@ -282,6 +285,44 @@ async function noteUnrecordable(ctx: CallContext, plans: ReadonlyMap<string, Pro
 }
 
 /**
+ * Says, at delete, the values of each project it leaves as they are because it recorded no
+ * original for them (found as declared), as every kind's delete does (left-by-delete.ts): by
+ * project, each field with its live value where the listing carries it (branch, tags), a tag it
+ * did not add, and the managed-scan switches by name (naming their values would take a read of
+ * each project).
+ */
+async function noteLeft(ctx: CallContext, props: Props, declared: ReadonlyMap<string, Declared>, listing: ReadonlyMap<string, Project>) {
+  const recorded = (props.originals ?? {}) as Record<string, ProjectOriginals>;
+  const addTags = (props.select ? ((props.settings as ProjectSetSettingsArgs | undefined)?.addTags ?? []) : []) as string[];
+  const digests = storedDigests(props);
+  const secret = secretSet(ctx);
+  const groups = [...declared].flatMap(([name, fields]) => {
+    const project = listing.get(name);
+    if (!project) return []; // gone from the service
+    const kept = originalsByField(recorded[name]);
+    const live = liveOf(project);
+    const items = fields.fields
+      .filter((field) => kept[field] === undefined)
+      .map((field) =>
+        secret || field === "diffScan" || field === "fullScan"
+          ? field
+          : `${field} ${JSON.stringify(field === "tags" ? withoutSystemTags(live.tags).sort() : live.primaryBranch)}`,
+      );
+    // Tags the selector adds that it found there (an explicit tag set is named above).
+    const added = recorded[name]?.addedTags ?? [];
+    if (!digests[name]?.split(":")[0]!.includes("t"))
+      items.push(
+        ...addTags
+          .filter((tag) => !added.includes(tag) && live.tags.includes(tag))
+          .map((tag) => (secret ? "a tag" : `tag ${JSON.stringify(tag)}`)),
+      );
+    const heading = secret ? "a project [secret]" : projectObject({ deploymentSlug: props.deploymentSlug, projectName: name });
+    return items.length ? [{ heading, items }] : [];
+  });
+  await noteLeftWithoutOriginal(ctx, "value", groups);
+}
+
+/**
  * What an `up` will do that the input diff does not show, as a note in the preview, from the one
  * listing: the projects `select` newly matches (created or tagged since the last run), those it
  * no longer matches (their originals go back), and those whose listed values (branch, tags) are
@@ -460,10 +501,13 @@ export const projectSettingsSet: Handler<Kind> = {
 
   delete: (_id, props, ctx) =>
     about(subject(ctx, props), async () => {
-      if (props.restoreOnDelete === false || !Object.keys(props.originals ?? {}).length) return;
+      if (props.restoreOnDelete === false) return;
+      const declared = declaredOf(props, props.selected ?? [], storedDigests(props));
+      if (!declared.size && !Object.keys(props.originals ?? {}).length) return;
       const { plans } = await planAll(ctx, { deploymentSlug: props.deploymentSlug }, props, true);
       // A field another resource of the run declares now is left to it (project-set-plan.ts planProject).
       const writes = [...plans].filter(([, plan]) => plan.body);
       await eachLimited(writes, async ([name, plan]) => void (await projectApi(String(props.deploymentSlug), name).update(plan.body!)));
+      await noteLeft(ctx, props, declared, await projectListing(String(props.deploymentSlug)));
     }),
 };
