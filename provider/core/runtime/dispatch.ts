@@ -8,6 +8,7 @@
  */
 import { causeChain, SemgrepError } from "../../client";
 import { KINDS, type ResourceKind } from "../kinds";
+import { ABSENT } from "../kinds/declare";
 import type { Props } from "./check";
 import type { CheckResult, ConfigureRequest, CreateResult, DiffResult, Handler, ReadResult, UpdateResult } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
@@ -184,12 +185,18 @@ const textOf = (value: unknown) => (value === undefined || value === null || typ
 /** Says which originals a create or update took from this machine's journal (a killed run of it wrote them), and which it could not (secret). */
 async function noteJournaled(ctx: CallContext, restored: ReadonlyMap<string, unknown>, lost: readonly string[]) {
   const self = ctx.name;
+  // An object or tag the run added was absent before it: said so, not as a value named "absent".
+  const was = (original: unknown) => (original === ABSENT ? "(it added it)" : `(was ${JSON.stringify(original)})`);
+  const entries = [...restored].map(([field, original]) => `${field} ${was(original)}`);
+  // A few on one line; more (a set's projects, hundreds of fields) one a line, so that no line runs on.
+  const many = restored.size > 3;
   if (restored.size)
     await notify(
       "info",
-      `${self} found ${[...restored.keys()].join(" and ")} already as declared, set by an interrupted run of it: it recorded from this ` +
-        `machine's journal the value${restored.size === 1 ? "" : "s"} that run replaced (destroy puts ${restored.size === 1 ? "it" : "them"} back): ` +
-        [...restored].map(([field, original]) => `${field} (was ${JSON.stringify(original)})`).join("; "),
+      `${self} found ${many ? `${restored.size} values` : [...restored.keys()].join(" and ")} already as declared, set by an interrupted ` +
+        `run of it: it recorded from this machine's journal the value${restored.size === 1 ? "" : "s"} that run replaced (destroy puts ` +
+        `${restored.size === 1 ? "it" : "them"} back):` +
+        (many ? entries.map((entry) => `\n  ${entry}`).join("") : ` ${entries.join("; ")}`),
     );
   if (lost.length)
     await notify(
