@@ -25,11 +25,11 @@ import * as utilities from "./utilities";
  * - **Create**: Lists the deployment's projects once (3,000 a page; shared with getProjects' reads in the run), reads a project on its own only where `managedScanConfig` is declared for it (the listing does not carry it), records the value of each field it changes, and writes each project that differs in one `PATCH`, a few at a time. The preview of a new set with `select` lists the projects once (the same listing) to name those it matches and refuse a field of theirs another resource declares.
  * - **Update**: Lists the projects again when `select` is given (at preview too, to name the projects a new match converges), writes each project whose declared fields differ, and puts back what it found on the projects it no longer manages (with `restoreOnDelete: false` it leaves them as they are). A no-change `up` without `select` makes no request. A change of deployment replaces it.
  * - **Read** (refresh, import): Lists the projects (and reads those whose `managedScanConfig` it manages) and reports in `deviations` each managed project not as declared, which the next `up` converges.
- * - **Delete**: Lists the projects, and puts back, in one `PATCH` per project, each field it changed as it found it and removes the tags it added (unless `restoreOnDelete` is `false`), leaving to another resource of the run what that resource now declares.
+ * - **Delete**: Lists the projects, and puts back, in one `PATCH` per project, each field it changed as it found it and removes the tags it added (unless `restoreOnDelete` is `false`), leaving to another resource of the run what that resource now declares; it names, by project, the values it leaves because it found them as declared and recorded no original.
  *
  * ## Adoption
  *
- * Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage.
+ * Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage, and `pulumi import` refuses it (it would declare no project): declare it in the program, or let `pulumi-semgrep adopt` write it.
  *
  * ## Rules across inputs
  *

@@ -147,13 +147,15 @@ export const projectSettingsSetKind = defineKind({
       "leaves them as they are). A no-change `up` without `select` makes no request. A change of deployment replaces it.",
     delete:
       "Lists the projects, and puts back, in one `PATCH` per project, each field it changed as it found it and removes the tags it " +
-      "added (unless `restoreOnDelete` is `false`), leaving to another resource of the run what that resource now declares.",
+      "added (unless `restoreOnDelete` is `false`), leaving to another resource of the run what that resource now declares; it " +
+      "names, by project, the values it leaves because it found them as declared and recorded no original.",
     read:
       "Lists the projects (and reads those whose `managedScanConfig` it manages) and reports in `deviations` each managed project " +
       "not as declared, which the next `up` converges.",
     adoption:
       "Projects already exist: the resource takes the declared fields over, recording what it changes. " +
-      '`ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage.',
+      '`ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage, and `pulumi import` refuses it ' +
+      "(it would declare no project): declare it in the program, or let `pulumi-semgrep adopt` write it.",
   },
 });
 
