@@ -86,7 +86,8 @@ namespace PulumiSemgrep.Semgrep
         /// <summary>
         /// Every project of the deployment this selector matches gets `settings`, at each `up`: a
         /// project created since the last run and matching is converged by the next one, and a project
-        /// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+        /// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+        /// every criterion given must hold, and within a list any value does).
         /// </summary>
         [Output("select")]
         public Output<Outputs.ProjectSelector?> Select { get; private set; } = null!;
@@ -183,7 +184,8 @@ namespace PulumiSemgrep.Semgrep
         /// <summary>
         /// Every project of the deployment this selector matches gets `settings`, at each `up`: a
         /// project created since the last run and matching is converged by the next one, and a project
-        /// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+        /// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+        /// every criterion given must hold, and within a list any value does).
         /// </summary>
         [Input("select")]
         public Input<Inputs.ProjectSelectorArgs>? Select { get; set; }

@@ -94,7 +94,8 @@ export class ProjectSettingsSet extends pulumi.CustomResource {
     /**
      * Every project of the deployment this selector matches gets `settings`, at each `up`: a
      * project created since the last run and matching is converged by the next one, and a project
-     * that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+     * that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+     * every criterion given must hold, and within a list any value does).
      */
     declare public readonly select: pulumi.Output<outputs.ProjectSelector | undefined>;
     /**
@@ -170,7 +171,8 @@ export interface ProjectSettingsSetArgs {
     /**
      * Every project of the deployment this selector matches gets `settings`, at each `up`: a
      * project created since the last run and matching is converged by the next one, and a project
-     * that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+     * that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+     * every criterion given must hold, and within a list any value does).
      */
     select?: pulumi.Input<inputs.ProjectSelectorArgs | undefined>;
     /**

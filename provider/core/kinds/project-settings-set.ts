@@ -83,7 +83,8 @@ export const projectSettingsSetKind = defineKind({
     /**
      * Every project of the deployment this selector matches gets `settings`, at each `up`: a
      * project created since the last run and matching is converged by the next one, and a project
-     * that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+     * that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+     * every criterion given must hold, and within a list any value does).
      */
     select: typedInput<ProjectSelectorArgs | undefined>()(projectSelector.optional(), { equal: sameValue }),
     /** What the projects `select` matches get; required with `select`. */

@@ -61,7 +61,8 @@ type ProjectSettingsSet struct {
 	RestoreOnDelete pulumi.BoolPtrOutput `pulumi:"restoreOnDelete"`
 	// Every project of the deployment this selector matches gets `settings`, at each `up`: a
 	// project created since the last run and matching is converged by the next one, and a project
-	// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+	// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+	// every criterion given must hold, and within a list any value does).
 	Select ProjectSelectorPtrOutput `pulumi:"select"`
 	// The projects `select` matched at the last `up` or refresh, sorted (empty without `select`).
 	Selected pulumi.StringArrayOutput `pulumi:"selected"`
@@ -129,7 +130,8 @@ type projectSettingsSetArgs struct {
 	RestoreOnDelete *bool `pulumi:"restoreOnDelete"`
 	// Every project of the deployment this selector matches gets `settings`, at each `up`: a
 	// project created since the last run and matching is converged by the next one, and a project
-	// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+	// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+	// every criterion given must hold, and within a list any value does).
 	Select *ProjectSelector `pulumi:"select"`
 	// What the projects `select` matches get; required with `select`.
 	Settings *ProjectSetSettings `pulumi:"settings"`
@@ -148,7 +150,8 @@ type ProjectSettingsSetArgs struct {
 	RestoreOnDelete pulumi.BoolPtrInput
 	// Every project of the deployment this selector matches gets `settings`, at each `up`: a
 	// project created since the last run and matching is converged by the next one, and a project
-	// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+	// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+	// every criterion given must hold, and within a list any value does).
 	Select ProjectSelectorPtrInput
 	// What the projects `select` matches get; required with `select`.
 	Settings ProjectSetSettingsPtrInput
@@ -276,7 +279,8 @@ func (o ProjectSettingsSetOutput) RestoreOnDelete() pulumi.BoolPtrOutput {
 
 // Every project of the deployment this selector matches gets `settings`, at each `up`: a
 // project created since the last run and matching is converged by the next one, and a project
-// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+// that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+// every criterion given must hold, and within a list any value does).
 func (o ProjectSettingsSetOutput) Select() ProjectSelectorPtrOutput {
 	return o.ApplyT(func(v *ProjectSettingsSet) ProjectSelectorPtrOutput { return v.Select }).(ProjectSelectorPtrOutput)
 }

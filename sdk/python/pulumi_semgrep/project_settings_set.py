@@ -37,7 +37,8 @@ class ProjectSettingsSetArgs:
         :param pulumi.Input[_builtins.bool] restore_on_delete: Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
         :param pulumi.Input['ProjectSelectorArgs'] select: Every project of the deployment this selector matches gets `settings`, at each `up`: a
                project created since the last run and matching is converged by the next one, and a project
-               that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+               that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+               every criterion given must hold, and within a list any value does).
         :param pulumi.Input['ProjectSetSettingsArgs'] settings: What the projects `select` matches get; required with `select`.
         """
         pulumi.set(__self__, "deployment_slug", deployment_slug)
@@ -95,7 +96,8 @@ class ProjectSettingsSetArgs:
         """
         Every project of the deployment this selector matches gets `settings`, at each `up`: a
         project created since the last run and matching is converged by the next one, and a project
-        that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+        that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+        every criterion given must hold, and within a list any value does).
         """
         return pulumi.get(self, "select")
 
@@ -169,7 +171,8 @@ class ProjectSettingsSet(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] restore_on_delete: Put back, on delete and for a project it stops managing, the values this resource changed, as it found them (default `true`); `false` only stops managing.
         :param pulumi.Input[Union['ProjectSelectorArgs', 'ProjectSelectorArgsDict']] select: Every project of the deployment this selector matches gets `settings`, at each `up`: a
                project created since the last run and matching is converged by the next one, and a project
-               that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+               that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+               every criterion given must hold, and within a list any value does).
         :param pulumi.Input[Union['ProjectSetSettingsArgs', 'ProjectSetSettingsArgsDict']] settings: What the projects `select` matches get; required with `select`.
         """
         ...
@@ -342,7 +345,8 @@ class ProjectSettingsSet(pulumi.CustomResource):
         """
         Every project of the deployment this selector matches gets `settings`, at each `up`: a
         project created since the last run and matching is converged by the next one, and a project
-        that stops matching gets back what this resource found (the criteria are getProjects' `select`'s).
+        that stops matching gets back what this resource found (the criteria are getProjects' `select`'s:
+        every criterion given must hold, and within a list any value does).
         """
         return pulumi.get(self, "select")
 
