@@ -378,7 +378,9 @@ async function claimFirstSelection(ctx: CallContext, declared: Props): Promise<E
   await notifyOnce(
     `${ctx.name}:selection`,
     "info",
-    `${ctx.name}: select matches ${projectsNamed(ctx, selected)}; the update converges those not as declared.`,
+    selected.length
+      ? `${ctx.name}: select matches ${projectsNamed(ctx, selected)}; the update converges those not as declared.`
+      : `${ctx.name}: select matches no project of deployment ${slug} now; a project that matches later is converged by the next update.`,
   );
 }
 
