@@ -50,6 +50,10 @@ describe.each(["dynamic", "native"] as const)("ProjectSettingsSet through the re
     // The preview of the new set names what its selector matches (one listing, no project's own read, no write).
     const first = await workspace.run(["preview"]);
     expect((first.stdout + first.stderr).replace(/\s+/g, " ")).toContain('ProjectSettingsSet "fleet": select matches 300 projects (acme/');
+    // Each of them, one a line under the note: the reviewer sees every project the new set touches.
+    expect(first.stdout).toContain("matched, 300 projects:");
+    const lines = first.stdout.split("\n").map((line) => line.trim());
+    for (const name of matched) expect(lines).toContain(name);
     expect(env.requests().map((r) => r.operation)).toEqual(["projects.list", "projects.list"]);
     resetLog();
     await workspace.run(["up", "--yes", "--skip-preview"]);

@@ -16,7 +16,7 @@ import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
 import { type Checked, declaredOutputs, type DiffResult, type Handler, type Outputs, type State } from "../runtime/handler";
 import { about, missingDeployment } from "../runtime/lookup";
-import { noteLeftWithoutOriginal } from "../runtime/left-by-delete";
+import { groupedLines, noteLeftWithoutOriginal } from "../runtime/left-by-delete";
 import { notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, known } from "../runtime/owned";
 import { type Claim, type Conflict, declarersOf, ownerName, Refusal, sameOwner } from "../runtime/ownership";
@@ -54,6 +54,19 @@ const secretSet = (ctx: CallContext) => ctx.secret("projects") || ctx.secret("se
 function projectsNamed(ctx: CallContext, names: readonly string[]): string {
   const count = `${names.length} project${names.length === 1 ? "" : "s"}`;
   return names.length && !secretSet(ctx) ? `${count} (${someOf(names)})` : count;
+}
+
+/**
+ * Below a preview's one-line note, every project of each list it shortened (`… and 290 more`), one
+ * a line, headed by what the update does to them: the reviewer of a pull request sees each project
+ * a selector change touches. None where the names are a secret's.
+ */
+function projectLines(ctx: CallContext, lists: ReadonlyArray<[heading: string, names: readonly string[]]>): string {
+  if (secretSet(ctx)) return "";
+  return groupedLines(
+    "project",
+    lists.filter(([, names]) => names.length > 10).map(([heading, names]) => ({ heading, items: names })),
+  );
 }
 
 /** The claims on one project's fields (a toggle by its short name, as ManagedScan and ProjectSettings declare them), and its tags. */
@@ -361,7 +374,16 @@ async function noteSelection(ctx: CallContext, olds: State<Kind>, news: Inputs):
         ]
       : []),
   ];
-  await notifyOnce(`${ctx.name}:selection`, "info", `${ctx.name}: select ${parts.join("; ")}; it will manage ${wanted.size} projects.`);
+  const lines = projectLines(ctx, [
+    ["newly matched", newly],
+    ["not as declared", drifted],
+    ["no longer matched", leaving],
+  ]);
+  await notifyOnce(
+    `${ctx.name}:selection`,
+    "info",
+    `${ctx.name}: select ${parts.join("; ")}; it will manage ${wanted.size} projects.${lines}`,
+  );
   return true;
 }
 
@@ -379,7 +401,8 @@ async function claimFirstSelection(ctx: CallContext, declared: Props): Promise<E
     `${ctx.name}:selection`,
     "info",
     selected.length
-      ? `${ctx.name}: select matches ${projectsNamed(ctx, selected)}; the update converges those not as declared.`
+      ? `${ctx.name}: select matches ${projectsNamed(ctx, selected)}; the update converges those not as declared.` +
+          projectLines(ctx, [["matched", selected]])
       : `${ctx.name}: select matches no project of deployment ${slug} now; a project that matches later is converged by the next update.`,
   );
 }
