@@ -1,0 +1,60 @@
+/** ProjectSettingsSet edge cases of the cold-trial fixes: a secret selector's refusal, a new set's check. */
+import { describe, expect, it } from "vitest";
+import { useEmulator } from "../support/emulator";
+import { handlers } from "../../provider/core/runtime/dispatch";
+import { UNKNOWN } from "../../provider/core/runtime/check";
+import { checked, notices, provider, useProviderAgainst } from "../support/provider";
+
+const env = useEmulator({ preset: "demo" });
+useProviderAgainst(env);
+
+const set = provider("ProjectSettingsSet");
+const managedScan = provider("ManagedScan");
+
+describe("ProjectSettingsSet: a secret selector", () => {
+  it("a refusal at check names no project the secret selector matches", async () => {
+    const scan = await managedScan.check({
+      deploymentSlug: "acme",
+      projectName: "acme/payments-api",
+      fullScan: { enabled: false },
+      resourceName: "payments-scan",
+    });
+    expect(scan.failures).toBeUndefined();
+    const result = await set.check({
+      deploymentSlug: "acme",
+      resourceName: "apis",
+      select: { namePatterns: ["acme/*-api"] },
+      settings: { managedScanConfig: { fullScan: { enabled: true } } },
+      secretInputs: ["select"],
+    });
+    const text = [...(result.failures ?? []).map((f) => f.reason), ...notices.map((n) => n.message)].join("\n");
+    expect(text).toContain("payments-scan"); // refused
+    expect(text).not.toContain("acme/payments-api");
+  });
+});
+
+describe("ProjectSettingsSet: changedEntries (the dynamic preview --diff)", () => {
+  // Open: the dynamic host hands a diff the news with an unknown input as the sentinel string, and
+  // changedEntries reads its characters as 36 project names (and every old project as deleted).
+  it.fails("a projects map unknown at preview is one entry, not its characters as project names", () => {
+    const olds = { deploymentSlug: "acme", projectDigests: { "acme/web-app": "t:0123456789ab" } };
+    const entries = handlers.ProjectSettingsSet.changedEntries!(olds, { deploymentSlug: "acme", projects: UNKNOWN });
+    expect(entries.map((e) => e.key)).not.toContain("0");
+  });
+});
+
+describe("ProjectSettingsSet: two sets adding tags to one project, destroyed in one run", () => {
+  it("the second delete does not put back the tag the first removed", async () => {
+    const base = { deploymentSlug: "acme", select: { namePatterns: ["acme/payments-api"] } };
+    const a = await set.create(await checked(set, { ...base, resourceName: "a", settings: { addTags: ["added:a"] } }));
+    const b = await set.create(await checked(set, { ...base, resourceName: "b", settings: { addTags: ["added:b"] } }));
+    const tags = () => env.emulator.state().projects.find((p) => p.name === "acme/payments-api")!.tags;
+    expect(tags()).toEqual(expect.arrayContaining(["added:a", "added:b"]));
+    // One destroy: both deletes in one provider process, one after the other.
+    await set.delete(a.id, a.outs);
+    expect(tags()).not.toContain("added:a");
+    await set.delete(b.id, b.outs);
+    expect(tags()).not.toContain("added:b");
+    expect(tags()).not.toContain("added:a");
+  });
+});
