@@ -83,3 +83,20 @@ describe("ProjectSettingsSet: a new set's listing, taken at check", () => {
     expect(tags).toContain("owner:x");
   });
 });
+
+describe("ProjectSettingsSet: delete with nothing to put back", () => {
+  // Its delete lists the projects only to name what it leaves: a deployment gone from the service
+  // (or out of the token's reach) must not fail a destroy that has nothing to write.
+  it("succeeds when the deployment is gone", async () => {
+    const outs = {
+      deploymentSlug: "nowhere",
+      resourceName: "fleet",
+      selected: [],
+      originals: {},
+      deviations: [],
+      managedProjects: 1,
+      projectDigests: { "nowhere/x": "t:0123456789ab" },
+    };
+    await expect(set.delete("nowhere/fleet", outs)).resolves.not.toThrow();
+  });
+});

@@ -7,7 +7,7 @@
  * project, only the fields it changed and what it found there (`originals`): what destroy needs.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Project } from "../../client";
+import { NotFoundError, type Project } from "../../client";
 import type { projectSettingsSetKind } from "../kinds";
 import type { ProjectEntryArgs, ProjectOriginals, ProjectSetSettingsArgs } from "../kinds/project-settings-set";
 import { withoutSystemTags } from "../../client/schemas";
@@ -507,7 +507,17 @@ export const projectSettingsSet: Handler<Kind> = {
     about(subject(ctx, props), async () => {
       if (props.restoreOnDelete === false) return;
       const declared = declaredOf(props, props.selected ?? [], storedDigests(props));
-      if (!declared.size && !Object.keys(props.originals ?? {}).length) return;
+      if (!Object.keys(props.originals ?? {}).length) {
+        // Nothing to put back: the listing serves only the note of what it leaves, and a deployment
+        // gone from the service leaves nothing to name (a destroy must not fail on it).
+        if (!declared.size) return;
+        const listing = await projectListing(String(props.deploymentSlug)).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        });
+        if (listing) await noteLeft(ctx, props, declared, listing);
+        return;
+      }
       const { plans } = await planAll(ctx, { deploymentSlug: props.deploymentSlug }, props, true);
       // A field another resource of the run declares now is left to it (project-set-plan.ts planProject).
       const writes = [...plans].filter(([, plan]) => plan.body);
