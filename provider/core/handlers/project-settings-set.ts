@@ -7,7 +7,7 @@
  * project, only the fields it changed and what it found there (`originals`): what destroy needs.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Project } from "../../client";
+import { NotFoundError, type Project } from "../../client";
 import type { projectSettingsSetKind } from "../kinds";
 import type { ProjectEntryArgs, ProjectOriginals, ProjectSetSettingsArgs } from "../kinds/project-settings-set";
 import { withoutSystemTags } from "../../client/schemas";
@@ -98,8 +98,10 @@ function explicitClaims(secrecy: Secrecy, declared: Props): Claim[] {
 
 /** The conflicts as one error (before any write), naming both resources for each. */
 function refuse(ctx: CallContext, conflicts: readonly Conflict[]): Error {
+  // A secret selector's matches, or a secret map's keys, are the program's secret: no project named.
+  const object = (claim: Claim) => (secretSet(ctx) ? "a project [secret]" : claim.object);
   const lines = conflicts.map(
-    ({ claim, other }) => `${ctx.name} declares ${claim.field} of ${claim.object}, which ${ownerName(other)} declares too.`,
+    ({ claim, other }) => `${ctx.name} declares ${claim.field} of ${object(claim)}, which ${ownerName(other)} declares too.`,
   );
   return new Refusal(
     `${lines.slice(0, 10).join(" ")}${lines.length > 10 ? ` (and ${lines.length - 10} more)` : ""} ` +
@@ -528,11 +530,27 @@ export const projectSettingsSet: Handler<Kind> = {
     about(subject(ctx, props), async () => {
       if (props.restoreOnDelete === false) return;
       const declared = declaredOf(props, props.selected ?? [], storedDigests(props));
-      if (!declared.size && !Object.keys(props.originals ?? {}).length) return;
+      if (!Object.keys(props.originals ?? {}).length) {
+        // Nothing to put back: the listing serves only the note of what it leaves, and a deployment
+        // gone from the service leaves nothing to name (a destroy must not fail on it).
+        if (!declared.size) return;
+        const listing = await projectListing(String(props.deploymentSlug)).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        });
+        if (listing) await noteLeft(ctx, props, declared, listing);
+        return;
+      }
       const { plans } = await planAll(ctx, { deploymentSlug: props.deploymentSlug }, props, true);
       // A field another resource of the run declares now is left to it (project-set-plan.ts planProject).
       const writes = [...plans].filter(([, plan]) => plan.body);
-      await eachLimited(writes, async ([name, plan]) => void (await projectApi(String(props.deploymentSlug), name).update(plan.body!)));
-      await noteLeft(ctx, props, declared, await projectListing(String(props.deploymentSlug)));
+      // Each answer goes into the shared listing, as converge's do: a second set's delete in this
+      // run writes a project's tags from it, and a stale one would put back a tag this one removed.
+      const listing = await projectListing(String(props.deploymentSlug));
+      await eachLimited(writes, async ([name, plan]) => {
+        const project = await projectApi(String(props.deploymentSlug), name).update(plan.body!);
+        listing.set(name, { ...listing.get(name)!, ...project });
+      });
+      await noteLeft(ctx, props, declared, listing);
     }),
 };
