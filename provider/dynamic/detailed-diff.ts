@@ -73,7 +73,7 @@ export function withDetailedDiff(
   const entries = [
     ...changedEntries
       .filter(({ input }) => !secret.includes(input))
-      .map(({ input, key, kind: change }) => ({ path: pathOf(input, key), kind: change, replaces: false })),
+      .map(({ input, key, kind: change }) => ({ path: key === undefined ? input : pathOf(input, key), kind: change, replaces: false })),
     ...[...new Set(changedEntries.filter(({ input }) => secret.includes(input)).map(({ input }) => input))].map((input) => ({
       path: input,
       kind: "update" as const,

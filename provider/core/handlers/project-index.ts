@@ -10,6 +10,7 @@ import type { ManagedScanRequest, Project, UpdateProjectRequest } from "../../cl
 import { apiAddress, apiClient } from "../runtime/credentials";
 import { onForget } from "../runtime/process-memory";
 import { sharedReads } from "../runtime/shared-reads";
+import { noteProjectWritten } from "./project-listing";
 
 const projects = sharedReads<Project>();
 /** The last write to each project, which the next one waits for. */
@@ -25,6 +26,7 @@ export function projectApi(deploymentSlug: string, projectName: string) {
       .then(request)
       .then((project) => {
         projects.set(key, project);
+        noteProjectWritten(deploymentSlug, project);
         return project;
       });
     lastWrites.set(key, written);

@@ -12,6 +12,21 @@ const listings = sharedReads<Map<string, Project>>();
 
 const keyOf = (deploymentSlug: string) => `${apiAddress()}|${deploymentSlug}`;
 
+/**
+ * Puts the answer of a write to one project into the deployment's cached listing, if this process
+ * holds one (every project write goes through project-index.ts): a set that plans later in the
+ * phase, from a listing it loaded at its check, decides on what that write left (a tag another
+ * resource added) and does not write it away.
+ */
+export function noteProjectWritten(deploymentSlug: string, project: Project): void {
+  void listings.peek(keyOf(deploymentSlug))?.then(
+    (byName) => {
+      if (byName.has(project.name)) byName.set(project.name, { ...byName.get(project.name)!, ...project });
+    },
+    () => {},
+  );
+}
+
 /** Every listed project of the deployment, by name (no project's own read: the listing has no managed-scan switches). */
 export function projectListing(deploymentSlug: string): Promise<Map<string, Project>> {
   return listings.get(keyOf(deploymentSlug), async () => {

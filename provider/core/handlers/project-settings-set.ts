@@ -434,6 +434,9 @@ function declaredInputs(props: Props): Props {
 
 export const projectSettingsSet: Handler<Kind> = {
   changedEntries: (olds, news) => {
+    // A map unknown at preview (computed from another resource's output) is one entry.
+    if (news.projects !== undefined && (typeof news.projects !== "object" || news.projects === null || !known(news.projects)))
+      return [{ input: "projects", kind: "update" }];
     const [before, after] = [storedDigests(olds), digestsOf(news.projects as Inputs["projects"])];
     return [...new Set([...Object.keys(before), ...Object.keys(after)])]
       .filter((name) => before[name] !== after[name])

@@ -60,7 +60,8 @@ export interface ConfigureRequest {
 /** One entry of an input the outputs do not echo (declare.ts `notEchoed`) that a diff changes. */
 export interface ChangedEntry {
   input: string;
-  key: string;
+  /** The entry's key; none for the whole input (a value unknown at preview). */
+  key?: string;
   kind: "add" | "delete" | "update";
 }
 
