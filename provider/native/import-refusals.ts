@@ -9,10 +9,10 @@
  * ProjectSettings (whose import declares the whole tag list) beside a ProjectTags, and the
  * reverse of each. A DetectionPolicy and its exceptions keep their own, more precise, text.
  */
-import { inputSchema, KINDS, type ResourceKind } from "../core/kinds";
+import { KINDS, type ResourceKind } from "../core/kinds";
 import { exceptionKey, keyString, keyText } from "../core/kinds/detection-exceptions";
 import { detectionObject } from "../core/handlers/detection-bundles";
-import { checkInputs, UNKNOWN } from "../core/runtime/check";
+import { UNKNOWN } from "../core/runtime/check";
 import { someOf } from "../core/runtime/notices";
 import { onForget } from "../core/runtime/process-memory";
 import { type Owner, ownerName } from "../core/runtime/ownership";
@@ -186,15 +186,6 @@ export function importRefusal(
   inputs: Props,
   unchecked: (why: string) => void,
 ): Promise<string | undefined> {
-  // What the import would declare must pass the kind's own check: a ProjectSettingsSet read by
-  // its id declares no project (its projects are the program's to give), and the program
-  // `pulumi import` writes would fail its first preview.
-  const invalid = checkInputs(inputSchema(kind), inputs).failures;
-  if (invalid?.length)
-    return Promise.resolve(
-      `${kind} cannot be imported: what the import would declare fails its check (${invalid.map((f) => f.reason).join("; ")}). ` +
-        "Declare it in the program instead: its first `up` takes over what is there, recording what it changes.",
-    );
   // One at a time, so that each import of one `pulumi import --file` sees those admitted before it.
   const checked = imports.then(async () => {
     const state = await stateOf(urn);

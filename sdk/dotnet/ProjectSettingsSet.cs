@@ -33,7 +33,7 @@ namespace PulumiSemgrep.Semgrep
     /// 
     /// ## Adoption
     /// 
-    /// Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "&lt;deploymentSlug&gt;/&lt;name&gt;")` reads nothing it would manage, and `pulumi import` refuses it (it would declare no project): declare it in the program, or let `pulumi-semgrep adopt` write it.
+    /// Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "&lt;deploymentSlug&gt;/&lt;name&gt;")` reads nothing it would manage. `pulumi import` of it declares no project, which its check refuses: declare it in the program, or let `pulumi-semgrep adopt` write it.
     /// 
     /// ## Rules across inputs
     /// 

@@ -10,7 +10,7 @@ import { policyRules } from "../../provider/core/handlers/rule-index";
 import { declarersOf } from "../../provider/core/runtime/ownership";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { SAST_POLICY_ID } from "../../provider/emulator";
-import { importRefusal, refusalAgainst } from "../../provider/native/import-refusals";
+import { refusalAgainst } from "../../provider/native/import-refusals";
 import type { ResourceKind } from "../../provider/core/kinds";
 import type { StateResource } from "../../provider/policy-pack/stack-state";
 import { useEmulator } from "../support/emulator";
@@ -221,18 +221,5 @@ describe("an import checked against the claims of the stack's resources", () => 
     // Two ProjectTags share a project's tags.
     expect(await refusal("ProjectTags", "more-tags", { ...project, tags: ["trial", "pci"] }, [tagsOf(["trial"])])).toBeUndefined();
     expect(declarersOf({ object: "project acme/web-app (deployment acme)", field: "tags" })).toEqual([]);
-  });
-});
-
-describe("an import whose inputs its kind's check refuses", () => {
-  it("refuses a ProjectSettingsSet read by id (it declares no project), before reading the stack's state", async () => {
-    const unchecked: string[] = [];
-    const said = await importRefusal("ProjectSettingsSet", urnOf("ProjectSettingsSet", "fleet"), { deploymentSlug: "acme" }, (why) =>
-      unchecked.push(why),
-    );
-    expect(said).toContain("ProjectSettingsSet cannot be imported");
-    expect(said).toContain("projects: must name at least one project");
-    expect(said).toContain("Declare it in the program instead");
-    expect(unchecked).toEqual([]); // refused before the stack's state was read
   });
 });

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
-import type { ResourceKind } from "../../provider/core/kinds";
+import { KINDS, type ResourceKind } from "../../provider/core/kinds";
 import { type EmulatorState, SAST_POLICY_ID } from "../../provider/emulator";
 import { type DetectionPolicyBundle, detectionBundleInput, remediationPolicyInput, type SemgrepClient } from "../../provider/client";
 import { useEmulator } from "../support/emulator";
@@ -262,9 +262,10 @@ const rows: Row[] = [
     },
     restoresOnDelete: true,
     liveOutputs: ["deploymentSlug"],
-    checkRequests: 0,
-    // One listing, one PATCH per project that changes; the diff's listing (the selector's) is the create's, shared in the process.
-    requests: { create: 3, diff: 0, delete: 3 },
+    // A new set with a selector lists the projects at check, to claim and name those it matches.
+    checkRequests: 1,
+    // One PATCH per project that changes, on the listing its check made (shared in the process).
+    requests: { create: 2, diff: 0, delete: 3 },
   },
   {
     kind: "PolicyRuleModes",
@@ -434,7 +435,12 @@ const runs = FRONT_ENDS.flatMap((frontEnd) => rows.map((row) => ({ ...row, front
 describe.each(runs)("$kind ($frontEnd)", (row) => {
   const calls = provider(row.kind, row.frontEnd);
   const live = () => structuredClone(row.live(env.emulator.state()));
-  const outputsOf = (inputs: Props): Props => ({ ...inputs, ...row.outputsFor?.(inputs) });
+  // An input the kind does not echo (declare.ts notEchoed: a set's projects) is no output.
+  const echoed = (inputs: Props) =>
+    Object.fromEntries(
+      Object.entries(inputs).filter(([input]) => (KINDS[row.kind].inputs as Record<string, { echoed?: false }>)[input]?.echoed !== false),
+    );
+  const outputsOf = (inputs: Props): Props => ({ ...echoed(inputs), ...row.outputsFor?.(inputs) });
   const declared = { ...row.declared, resourceName: RESOURCE_NAME };
   const changed = { ...declared, ...row.change.inputs };
   const update = "live" in row.change ? row.change : undefined;

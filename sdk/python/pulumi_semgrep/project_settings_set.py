@@ -153,7 +153,7 @@ class ProjectSettingsSet(pulumi.CustomResource):
 
         ## Adoption
 
-        Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage, and `pulumi import` refuses it (it would declare no project): declare it in the program, or let `pulumi-semgrep adopt` write it.
+        Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage. `pulumi import` of it declares no project, which its check refuses: declare it in the program, or let `pulumi-semgrep adopt` write it.
 
         ## Rules across inputs
 
@@ -204,7 +204,7 @@ class ProjectSettingsSet(pulumi.CustomResource):
 
         ## Adoption
 
-        Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage, and `pulumi import` refuses it (it would declare no project): declare it in the program, or let `pulumi-semgrep adopt` write it.
+        Projects already exist: the resource takes the declared fields over, recording what it changes. `ProjectSettingsSet.get(name, "<deploymentSlug>/<name>")` reads nothing it would manage. `pulumi import` of it declares no project, which its check refuses: declare it in the program, or let `pulumi-semgrep adopt` write it.
 
         ## Rules across inputs
 
