@@ -1,7 +1,8 @@
 /**
  * Trial 3 (issue 35): a project a ProjectSettingsSet's `select` matches, declared on the same field
- * by a ProjectSettings or a ManagedScan of the same stack, must be refused before any write, naming
- * both (the issue: "refused before any write (the coordination core's claims)").
+ * by a ProjectSettings or a ManagedScan of the same stack, must be refused at preview, before any
+ * write, naming both (promise 3; without a preview, `up --skip-preview`, the resource the engine
+ * checks first may write before the other is refused, as for any two resources).
  * - ProjectSettings `tags` beside the set's `settings.addTags`: not refused at all. The
  *   ProjectSettings writes its whole tag set (dropping the set's tag), and every later `up`
  *   reports the set "converges 1 project … not as declared", updates, and writes nothing.
@@ -35,7 +36,7 @@ describe.each(["dynamic", "native"] as const)("ProjectSettingsSet select beside 
       { kind: "ProjectSettings" as Kind, name: "single", props: { deploymentSlug: "acme", projectName: project, tags: ["x"] }, secret: [] },
     ]);
     env.emulator.requests().length = 0;
-    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    const up = await workspace.run(["up", "--yes"], { allowFailure: true });
     const out = (up.stdout + up.stderr).replace(/\s+/g, " ");
     expect(up.status).not.toBe(0);
     expect(out).toMatch(/"fleet"[^.]*"single"|"single"[^.]*"fleet"/);
@@ -55,7 +56,7 @@ describe.each(["dynamic", "native"] as const)("ProjectSettingsSet select beside 
       },
     ]);
     env.emulator.requests().length = 0;
-    const up = await workspace.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    const up = await workspace.run(["up", "--yes"], { allowFailure: true });
     const out = (up.stdout + up.stderr).replace(/\s+/g, " ");
     expect(up.status).not.toBe(0);
     expect(out).toMatch(/"fleet"[^.]*"single"|"single"[^.]*"fleet"/);
