@@ -46,6 +46,12 @@ export function stackState(): Promise<StackState> {
   return current;
 }
 
+/** The resource of the stack's last state under `urn`; undefined when the state holds none or could not be read. */
+export async function stateOf(urn: string): Promise<StateResource | undefined> {
+  const state = await stackState();
+  return "error" in state ? undefined : state.resources.find((r) => r.urn === urn);
+}
+
 /** Tests (and the unit emulation of a run) set the state the policies see. */
 export function setStackState(state: StackState | undefined): void {
   current = state && Promise.resolve(state);

@@ -1,0 +1,83 @@
+/**
+ * `protected-notifications-kept` (mandatory): a NotificationRule of a protected remediation policy
+ * (`protectedPolicySlugs`) may not be disabled, nor removed from the program (its delete removes
+ * the rule it created); and every notification rule's URLs (webhooks) must be `https://`, so that
+ * findings never travel in clear text. A URL is never printed: it may be a secret.
+ */
+import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
+import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
+import { oneLine, type ResourceAndStackPolicy } from "../one-line";
+import { describe, type Inputs, kindOf } from "../resources";
+import { stackState } from "../stack-state";
+
+export const NAME = "protected-notifications-kept";
+
+const configSchema = schemaOf({
+  protectedPolicySlugs: stringList("Remediation policies (slugs) whose notification rules may not be disabled or removed."),
+});
+
+interface Config {
+  protectedPolicySlugs: string[];
+}
+
+const configOf = (args: { getConfig<T extends object>(): T }, report: ReportViolation) => {
+  const given = args.getConfig<object>();
+  reportUnknownKeys(NAME, configSchema, given, report);
+  return withDefaults<Config>(configSchema, given);
+};
+
+/** The protected policies a rule notifies about. */
+const protectedSlugs = (config: Config, inputs: Inputs) =>
+  (Array.isArray(inputs.policySlugs) ? (inputs.policySlugs as unknown[]) : []).filter(
+    (slug): slug is string => typeof slug === "string" && config.protectedPolicySlugs.includes(slug),
+  );
+
+/** The config keys whose value is a URL that is not `https://` (a key named like a URL, or a value that is one). */
+function clearTextUrls(config: unknown): string[] {
+  if (!config || typeof config !== "object") return [];
+  return Object.entries(config as Record<string, unknown>).flatMap(([key, value]) => {
+    if (typeof value !== "string") return [];
+    const looksLikeUrl = /url|webhook|endpoint/i.test(key) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim());
+    return looksLikeUrl && !/^https:\/\//i.test(value.trim()) ? [key] : [];
+  });
+}
+
+function validate(args: ResourceValidationArgs, report: ReportViolation): void {
+  if (kindOf(args.type) !== "NotificationRule") return;
+  const config = configOf(args, report);
+  const props = args.props as Inputs;
+  const resource = describe(args.type, args.name);
+  const slugs = protectedSlugs(config, props);
+  if (props.enabled === false && slugs.length)
+    report(`${resource} disables the notifications of ${slugs.join(", ")}: protected remediation policies (protectedPolicySlugs) keep theirs.`);
+  for (const key of clearTextUrls(props.config))
+    report(`${resource} sends to a config.${key} that is not https://: findings would travel in clear text. Use an https:// address.`);
+}
+
+/** The stack-level half: a protected policy's rule removed from the program is deleted (the engine shows a policy only the new program). */
+async function validateStack(args: StackValidationArgs, report: ReportViolation): Promise<void> {
+  const config = configOf(args, report);
+  if (!config.protectedPolicySlugs.length) return;
+  const state = await stackState();
+  if ("error" in state) {
+    report(`this policy cannot read the stack's last state, so it cannot tell whether this change removes a protected notification rule: ${state.error}.`);
+    return;
+  }
+  const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
+  for (const resource of state.resources) {
+    if (kindOf(resource.type) !== "NotificationRule" || remaining.has(resource.urn)) continue;
+    const slugs = protectedSlugs(config, resource.inputs ?? {});
+    if (!slugs.length) continue;
+    const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
+    report(`${name} is removed from the program: its delete stops the notifications of ${slugs.join(", ")} (protectedPolicySlugs).`);
+  }
+}
+
+export const protectedNotificationsKept: ResourceAndStackPolicy = {
+  name: NAME,
+  description: "Notification rules of protected remediation policies stay enabled, and every notification goes to an https:// address.",
+  enforcementLevel: "mandatory",
+  configSchema,
+  validateResource: oneLine(NAME, validate),
+  validateStack: oneLine(NAME, validateStack),
+};
