@@ -36,6 +36,11 @@ describe("client.users", () => {
     expect(error).not.toBeInstanceOf(ExperimentalEndpointError);
   });
 
+  it("reads the token's own user (every emulator token is user 101's)", async () => {
+    expect(await env.client().users.current()).toMatchObject({ id: "101", login: "alice", orgRole: "ORG_ROLE_ADMIN" });
+    expect(env.requests("users.current")).toHaveLength(1);
+  });
+
   it("says a 501 is an experimental endpoint the service does not serve", async () => {
     const stub = await startStub((_req, res) => json(res, 501, { error: "Not Implemented" }));
     const client = new SemgrepClient({ baseUrl: stub.url, token: "t", env: {}, maxRetries: 0 });
