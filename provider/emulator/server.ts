@@ -177,7 +177,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (stray !== undefined) throw new Error(`unknown product ${String(stray)}: detectionProducts take ${DETECTION_PRODUCTS.join(", ")}`);
   const absent = new Set(options.absentOperations ?? []);
   const unknownOperation = [...absent].find((o) => !OPERATIONS.includes(o));
-  if (unknownOperation !== undefined) throw new Error(`unknown operation ${unknownOperation}: absentOperations take ${OPERATIONS.join(", ")}`);
+  if (unknownOperation !== undefined)
+    throw new Error(`unknown operation ${unknownOperation}: absentOperations take ${OPERATIONS.join(", ")}`);
   const random = faultRandom(options.seed);
 
   // One clock for the preset data (running scans are placed just before it), so resets give identical state.
