@@ -72,7 +72,10 @@ function tokenUser(): Promise<{ id: string } | { unknown: string }> {
     try {
       return { id: String((await apiClient().users.current()).id) };
     } catch (error) {
-      if (error instanceof APIError && UNANSWERED.includes(error.status)) return { unknown: error.message };
+      if (error instanceof APIError && UNANSWERED.includes(error.status))
+        return {
+          unknown: `it answered ${error.status}, ${error.status === 404 || error.status === 501 ? "not serving it" : "refusing it for this token"}`,
+        };
       throw error;
     }
   });
@@ -139,8 +142,8 @@ async function guardFailures(ctx: CallContext, declared: Inputs): Promise<CheckF
       "user-role-token-user",
       "warning",
       `UserRole: cannot tell which user the provider's token belongs to, so no UserRole is checked for removing that user's own ` +
-        `org admin role (GET /api/auth/users/current, which Semgrep documents for a user's JWT only, was not answered for this token: ` +
-        `${token.unknown}). Make sure the token's user keeps ${ADMIN_ROLE}, or the token may lose the rights this stack needs.`,
+        `org admin role: GET /api/auth/users/current, which Semgrep documents (as experimental) for a user's JWT only, was not answered ` +
+        `for this token (${token.unknown}). Make sure the token's user keeps ${ADMIN_ROLE}, or the token may lose the rights this stack needs.`,
     );
   } else if (token.id === declared.userId) {
     failures.push({
