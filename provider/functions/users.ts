@@ -50,9 +50,9 @@ const usersArgs = z.strictObject({
 });
 
 /**
- * The users of a deployment with their org roles (experimental: Semgrep's OpenAPI marks the
- * endpoint so), read page by page (100 a page): the way to find a user's id, by email, login or
- * name. `query` is matched by the service; `orgRole` filters what it answers.
+ * The users of a deployment with their org roles: the way to find a user's id, by email, login or
+ * name. Read page by page (100 a page); `query` is matched by the service, `orgRole` filters what
+ * it answers. The endpoint is experimental in Semgrep's OpenAPI.
  *
  * @experimental
  * @example

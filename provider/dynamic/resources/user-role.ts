@@ -7,9 +7,9 @@ import { type ResourceClass, resourceClass } from "./resource-class";
 export type UserRoleArgs = ArgsOf<typeof userRoleKind>;
 
 /**
- * One user's org role in a deployment (experimental: Semgrep's OpenAPI marks the deployment-user
- * endpoints so): `ORG_ROLE_ADMIN`, `ORG_ROLE_MEMBER` or `ORG_ROLE_READONLY`. Takes the user over,
- * recording the role it replaces, and puts that role back on delete. Refused at preview, before
+ * One user's org role in a deployment: `ORG_ROLE_ADMIN`, `ORG_ROLE_MEMBER` or `ORG_ROLE_READONLY`.
+ * Takes the user over, recording the role it replaces, and puts that role back on delete (the
+ * deployment-user endpoints are experimental in Semgrep's OpenAPI). Refused at preview, before
  * any write: an unknown user id, two UserRoles of one user, a change that would leave the
  * deployment without an org admin (counting every UserRole of the stack), and removing the admin
  * role of the user the provider's token belongs to. Find a user's id with `getUsers`.
