@@ -25,14 +25,19 @@ const IDS: Roles = { alice: "101", bob: "102", carol: "103", dan: "104" };
 const typescript = (roles: Roles) =>
   program(
     Object.entries(roles)
-      .map(([user, role]) => `new semgrep.UserRole(${JSON.stringify(user)}, { deploymentId: "1", userId: "${IDS[user]}", role: "${role}" });`)
+      .map(
+        ([user, role]) => `new semgrep.UserRole(${JSON.stringify(user)}, { deploymentId: "1", userId: "${IDS[user]}", role: "${role}" });`,
+      )
       .join("\n"),
   );
 
 const yaml = (roles: Roles) =>
   "resources:\n" +
   Object.entries(roles)
-    .map(([user, role]) => `  ${user}:\n    type: semgrep:index:UserRole\n    properties: { deploymentId: "1", userId: "${IDS[user]}", role: ${role} }\n`)
+    .map(
+      ([user, role]) =>
+        `  ${user}:\n    type: semgrep:index:UserRole\n    properties: { deploymentId: "1", userId: "${IDS[user]}", role: ${role} }\n`,
+    )
     .join("");
 
 interface FrontEnd {
@@ -53,7 +58,11 @@ const FRONT_ENDS: Array<[string, FrontEnd]> = [
 ];
 
 const rolesOf = (emulator: RunningEmulator) => Object.fromEntries(emulator.state().users.map((u) => [u.login, u.orgRole]));
-const writesSince = (emulator: RunningEmulator, mark: number) => emulator.requests().slice(mark).filter((r) => r.method === "PATCH").length;
+const writesSince = (emulator: RunningEmulator, mark: number) =>
+  emulator
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method === "PATCH").length;
 
 describe.each(FRONT_ENDS)("UserRole through the real CLI, %s", (_name, frontEnd) => {
   it("up, a no-change preview, drift found by refresh and corrected, the last-admin refusal at preview, destroy as before", async () => {
