@@ -189,7 +189,8 @@ function promotions(ctx: CallContext, deploymentId: string, byId: ReadonlyMap<st
  */
 async function apply(ctx: CallContext, declared: Inputs, before: { managed: string[]; originals: Props }): Promise<Outputs<Kind>> {
   const byId = await users(declared.deploymentId);
-  const waitFor = declared.role === ADMIN_ROLE ? [] : promotions(ctx, declared.deploymentId, byId);
+  const demotesAdmin = declared.role !== ADMIN_ROLE && byId.get(declared.userId)?.orgRole === ADMIN_ROLE;
+  const waitFor = demotesAdmin ? promotions(ctx, declared.deploymentId, byId) : [];
   if (waitFor.length) await ctx.claims.othersSettled(waitFor);
   return inTurn(declared.deploymentId, async () => {
     const user = await requireUser(declared);
