@@ -3,12 +3,12 @@
  * 102 bob org admins; 103 carol and 104 dan members), in TypeScript (the dynamic classes) and YAML
  * (the plugin): up, a no-change preview that writes nothing, a role raised out of band found by
  * refresh and corrected by up, the last-admin refusal at preview before any write, and a destroy
- * that leaves every user's role as before the first up.
+ * that leaves the emulator's whole state as before the first up.
  */
 import { describe, expect, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
 import type { RunningEmulator } from "../../provider/emulator";
-import { useEmulators } from "../support/emulator";
+import { snapshotOf, useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
 import type { PulumiWorkspace } from "../support/pulumi";
 import { yamlWorkspace } from "../support/yaml-program";
@@ -58,6 +58,12 @@ const FRONT_ENDS: Array<[string, FrontEnd]> = [
 ];
 
 const rolesOf = (emulator: RunningEmulator) => Object.fromEntries(emulator.state().users.map((u) => [u.login, u.orgRole]));
+/** The requests since `mark`, counted by operation. */
+function operationsSince(emulator: RunningEmulator, mark: number): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { operation } of emulator.requests().slice(mark)) counts[operation ?? "?"] = (counts[operation ?? "?"] ?? 0) + 1;
+  return counts;
+}
 const writesSince = (emulator: RunningEmulator, mark: number) =>
   emulator
     .requests()
@@ -65,20 +71,23 @@ const writesSince = (emulator: RunningEmulator, mark: number) =>
     .filter((r) => r.method === "PATCH").length;
 
 describe.each(FRONT_ENDS)("UserRole through the real CLI, %s", (_name, frontEnd) => {
-  it("up, a no-change preview, drift found by refresh and corrected, the last-admin refusal at preview, destroy as before", async () => {
+  it("up, a no-change preview, drift found by refresh and corrected, the last-admin refusal at preview, destroy leaving the state as before", async () => {
     const emulator = await start();
     const client = new SemgrepClient({ baseUrl: emulator.url, token: emulator.token, env: {} });
-    const before = rolesOf(emulator);
+    const before = snapshotOf(emulator);
     const workspace = await frontEnd.open(emulator);
     try {
+      let mark = emulator.requests().length;
       await workspace.run(["up", "--yes"]);
       expect(rolesOf(emulator)).toMatchObject({ alice: "ORG_ROLE_ADMIN", ...DECLARED });
+      // Preview and update each list the users once for the three resources, and ask whose the token is once (bob's demotion); three writes.
+      expect(operationsSince(emulator, mark)).toEqual({ "users.list": 2, "users.current": 2, "users.setRole": 3 });
 
-      // A no-change preview writes nothing.
-      let mark = emulator.requests().length;
+      // A no-change preview writes nothing: one listing, shared by the three resources.
+      mark = emulator.requests().length;
       const preview = await workspace.run(["preview"]);
       expect(printed(preview)).not.toMatch(/to create|to update|to delete|to replace/);
-      expect(writesSince(emulator, mark)).toBe(0);
+      expect(operationsSince(emulator, mark)).toEqual({ "users.list": 1 });
 
       // Someone makes dan an admin in Semgrep's UI: refresh finds it, up puts the declared role back.
       await client.users.setRole(1, IDS.dan!, "ORG_ROLE_ADMIN");
@@ -100,7 +109,7 @@ describe.each(FRONT_ENDS)("UserRole through the real CLI, %s", (_name, frontEnd)
       await client.users.setRole(1, IDS.alice!, "ORG_ROLE_ADMIN");
       workspace.write(frontEnd.render(DECLARED));
       await workspace.run(["destroy", "--yes"]);
-      expect(rolesOf(emulator)).toEqual(before);
+      expect(snapshotOf(emulator)).toEqual(before); // the emulator's whole state, every user's role included
     } finally {
       await client.close();
     }
