@@ -93,6 +93,11 @@ export interface EmulatorOptions {
    * (they answer 404, as a service without them would); default `true`.
    */
   experimentalEndpoints?: boolean;
+  /**
+   * Operations (`users.current`, ...) this emulator answers 404, as a service that does not serve
+   * them would (finer than {@link experimentalEndpoints}: the rest stay served).
+   */
+  absentOperations?: readonly string[];
 }
 
 /** One line of the request log. Never holds a header value or the token. */
@@ -170,6 +175,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const detectionProducts = [...(options.detectionProducts ?? DETECTION_PRODUCTS)];
   const stray = detectionProducts.find((p) => !DETECTION_PRODUCTS.includes(p));
   if (stray !== undefined) throw new Error(`unknown product ${String(stray)}: detectionProducts take ${DETECTION_PRODUCTS.join(", ")}`);
+  const absent = new Set(options.absentOperations ?? []);
+  const unknownOperation = [...absent].find((o) => !OPERATIONS.includes(o));
+  if (unknownOperation !== undefined)
+    throw new Error(`unknown operation ${unknownOperation}: absentOperations take ${OPERATIONS.join(", ")}`);
   const random = faultRandom(options.seed);
 
   // One clock for the preset data (running scans are placed just before it), so resets give identical state.
@@ -245,7 +254,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return finish(401, { error: "Unauthorized: a valid API token is required (Authorization: Bearer <token>)" });
     }
 
-    if (route?.stability === "experimental" && options.experimentalEndpoints === false) return finish(404, { error: "not found" });
+    if ((route?.stability === "experimental" && options.experimentalEndpoints === false) || (route && absent.has(route.operation)))
+      return finish(404, { error: "not found" });
     if (!route) {
       const known = routes.some((r) => r.pattern.test(url.pathname));
       return finish(known ? 405 : 404, { error: known ? `method ${method} not allowed here` : "not found" });

@@ -1,10 +1,12 @@
 /**
  * A deployment's users and their org roles (`DeploymentService`, experimental in Semgrep's
- * OpenAPI): the listing and the role change, validated with the client's schemas.
+ * OpenAPI): the listing and the role change, validated with the client's schemas; and the token's
+ * own user (`UsersService_GetUser`, experimental): every emulator token is user "101"'s.
  */
 import { listDeploymentUsersRequest, MAX_USER_PAGE_SIZE, patchDeploymentUserRequest } from "../client/schemas/users";
 import { type ApiRequest, deploymentById, HttpError, matchesPath, parse, type Route } from "./api";
 import type { StoredUser } from "./model";
+import { TOKEN_USER_ID } from "./presets";
 
 const AGENT = "/api/agent/deployments/(?<deployment>[^/]+)";
 
@@ -17,6 +19,7 @@ export const usersRoutes: Route[] = [
     handle: setRole,
     stability: "experimental",
   },
+  { method: "GET", pattern: /^\/api\/auth\/users\/current$/, operation: "users.current", handle: currentUser, stability: "experimental" },
 ];
 
 const renderUser = (user: StoredUser) => ({
@@ -74,4 +77,12 @@ function setRole(req: ApiRequest) {
   user.orgRole = body.newRole;
   req.changed();
   return {};
+}
+
+/** The user the token belongs to: every emulator token is {@link TOKEN_USER_ID}'s (the demo's first org admin). */
+function currentUser(req: ApiRequest) {
+  const user = req.state.users.find((u) => u.id === TOKEN_USER_ID);
+  if (!user) throw new HttpError(404, `user ${TOKEN_USER_ID} not found`);
+  const { id, name, login, email, orgRole } = user;
+  return { user: { id, name, login, email, orgRole } };
 }

@@ -20,6 +20,7 @@ import {
   getRemediationPolicies,
   getScan,
   getScans,
+  getUsers,
 } from "../functions";
 
 type Invokable = (args: never, opts?: SemgrepInvokeOptions) => Promise<unknown>;
@@ -39,6 +40,7 @@ export const FUNCTIONS = {
   getDetectionPolicies,
   getRemediationPolicies,
   getPolicyVocabulary,
+  getUsers,
 } satisfies Record<string, Invokable>;
 
 export type FunctionName = keyof typeof FUNCTIONS;

@@ -80,6 +80,11 @@ export const getScans: typeof import("./getScans").getScans = null as any;
 export const getScansOutput: typeof import("./getScans").getScansOutput = null as any;
 utilities.lazyLoad(exports, ["getScans","getScansOutput"], () => require("./getScans"));
 
+export { GetUsersArgs, GetUsersResult, GetUsersOutputArgs } from "./getUsers";
+export const getUsers: typeof import("./getUsers").getUsers = null as any;
+export const getUsersOutput: typeof import("./getUsers").getUsersOutput = null as any;
+utilities.lazyLoad(exports, ["getUsers","getUsersOutput"], () => require("./getUsers"));
+
 export { ManagedScanArgs } from "./managedScan";
 export type ManagedScan = import("./managedScan").ManagedScan;
 export const ManagedScan: typeof import("./managedScan").ManagedScan = null as any;
@@ -125,6 +130,11 @@ export type SbomExport = import("./sbomExport").SbomExport;
 export const SbomExport: typeof import("./sbomExport").SbomExport = null as any;
 utilities.lazyLoad(exports, ["SbomExport"], () => require("./sbomExport"));
 
+export { UserRoleArgs } from "./userRole";
+export type UserRole = import("./userRole").UserRole;
+export const UserRole: typeof import("./userRole").UserRole = null as any;
+utilities.lazyLoad(exports, ["UserRole"], () => require("./userRole"));
+
 
 // Export sub-modules:
 import * as config from "./config";
@@ -159,6 +169,8 @@ const _module = {
                 return new RemediationPolicy(name, <any>undefined, { urn })
             case "semgrep:index:SbomExport":
                 return new SbomExport(name, <any>undefined, { urn })
+            case "semgrep:index:UserRole":
+                return new UserRole(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

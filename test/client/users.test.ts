@@ -5,10 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { BadRequestError, ExperimentalEndpointError, NotFoundError, SemgrepClient } from "../../provider/client";
-import { useEmulator } from "../support/emulator";
+import { startEmulator } from "../../provider/emulator";
+import { useEmulator, useEmulators } from "../support/emulator";
 import { json, startStub } from "../support/stub-server";
 
 const env = useEmulator({ preset: "large" });
+const emulators = useEmulators();
 
 describe("client.users", () => {
   it("lists every user of the deployment, a page of 100 at a time", async () => {
@@ -34,6 +36,27 @@ describe("client.users", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).not.toBeInstanceOf(ExperimentalEndpointError);
+  });
+
+  it("reads the token's own user (every emulator token is user 101's)", async () => {
+    expect(await env.client().users.current()).toMatchObject({ id: "101", login: "alice", orgRole: "ORG_ROLE_ADMIN" });
+    expect(env.requests("users.current")).toHaveLength(1);
+  });
+
+  it("against an emulator without users.current (absentOperations), fails that one as an experimental endpoint the service does not serve", async () => {
+    const service = await emulators.start({ absentOperations: ["users.current"] });
+    const client = new SemgrepClient({ baseUrl: service.url, token: service.token, env: {}, maxRetries: 0 });
+    try {
+      const error = await client.users.current().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ExperimentalEndpointError);
+      expect((error as Error).message).toMatch(/users\.current failed \(GET \/api\/auth\/users\/current → 404\)/);
+      expect(await client.users.list(1).toArray()).toHaveLength(6); // the other experimental operations stay served
+    } finally {
+      await client.close();
+    }
+    await expect(startEmulator({ absentOperations: ["users.whoami"] })).rejects.toThrow(
+      /unknown operation users\.whoami: absentOperations take /,
+    );
   });
 
   it("says a 501 is an experimental endpoint the service does not serve", async () => {

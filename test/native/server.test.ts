@@ -429,6 +429,13 @@ const importable: Array<{ kind: ResourceKind; declared: Props; identity: Props; 
     inputs: { deploymentId: "1", slug: "imported", policyName: "Imported", actions: [{ type: "pr_comment" }] },
     importsValues: true,
   },
+  {
+    kind: "UserRole",
+    declared: { deploymentId: "1", userId: "104", role: "ORG_ROLE_READONLY" },
+    identity: { deploymentId: "1", userId: "104" },
+    inputs: { deploymentId: "1", userId: "104", role: "ORG_ROLE_READONLY" },
+    importsValues: true,
+  },
 ];
 
 describe.each(importable)(
@@ -481,6 +488,7 @@ describe("Invoke", () => {
     getDetectionPolicies: { args: { deploymentId: "1" }, holds: "code" },
     getRemediationPolicies: { args: { deploymentId: "1" }, holds: "policies" },
     getPolicyVocabulary: { args: { deploymentId: "1" }, holds: "conditionTypes" },
+    getUsers: { args: { deploymentId: "1", orgRole: "ORG_ROLE_ADMIN" }, holds: "users" },
   };
 
   it("has a case for every function served", () => {

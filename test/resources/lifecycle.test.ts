@@ -398,6 +398,28 @@ const rows: Row[] = [
     checkRequests: 2,
     requests: { create: 1, diff: 0, delete: 2 },
   },
+  {
+    kind: "UserRole",
+    declared: { deploymentId: 1, userId: 104, role: "ORG_ROLE_READONLY" },
+    normalized: { deploymentId: "1", userId: "104" },
+    invalid: { inputs: { role: "ORG_ROLE_IMPERSONATOR" }, property: "role" },
+    id: "1/104",
+    live: (state) => state.users.find((u) => u.id === "104")!.orgRole,
+    liveBefore: "ORG_ROLE_MEMBER",
+    liveCreated: "ORG_ROLE_READONLY",
+    change: { inputs: { role: "ORG_ROLE_ADMIN" }, replaces: [], live: "ORG_ROLE_ADMIN" },
+    drift: {
+      write: (client) => client.users.setRole(1, "104", "ORG_ROLE_ADMIN"),
+      props: { role: "ORG_ROLE_ADMIN" },
+      inputs: { role: "ORG_ROLE_ADMIN" },
+    },
+    // `role` is required; its only optional input, restoreOnDelete, is behaviour.
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "userId", "role", "userName", "login", "email"],
+    // The deployment's users, listed once at check (to refuse an unknown user, or a deployment left without an admin) and shared with create.
+    checkRequests: 1,
+    requests: { create: 1, diff: 0, delete: 1 },
+  },
 ];
 
 /** The name the resource class passes beside the program's inputs. */

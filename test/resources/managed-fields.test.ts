@@ -21,6 +21,7 @@ it("is declared by the kinds that record originals of their fields (PolicyRuleMo
     "PolicyRuleMode",
     "ProjectSettings",
     "RemediationPolicy",
+    "UserRole",
   ]);
 });
 

@@ -28,6 +28,7 @@ const KINDS = [
   "DetectionPolicy",
   "DetectionPolicyException",
   "RemediationPolicy",
+  "UserRole",
 ] as const;
 
 interface KindReport {
@@ -90,6 +91,7 @@ describe("the installed package's __provider", () => {
     },
     DetectionPolicyException: { exceptionType: "include" },
     RemediationPolicy: { active: false },
+    UserRole: { role: "ORG_ROLE_ADMIN", originalRole: "ORG_ROLE_MEMBER" },
   };
 
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
@@ -112,5 +114,6 @@ describe("the installed package's __provider", () => {
     expect(after.sbomExports).toHaveLength(1);
     expect(after.detectionPolicies).toEqual(previous.detectionPolicies);
     expect(after.remediationPolicies).toEqual(previous.remediationPolicies);
+    expect(after.users).toEqual(previous.users);
   });
 });

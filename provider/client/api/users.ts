@@ -1,7 +1,9 @@
 /** A deployment's users and their org roles (experimental in Semgrep's OpenAPI). */
 import { numericId } from "../schemas/common";
 import {
+  type CurrentUser,
   type DeploymentUser,
+  getCurrentUserResponse,
   listDeploymentUsersRequest,
   type ListDeploymentUsersRequest,
   listDeploymentUsersResponse,
@@ -73,5 +75,22 @@ export class Users {
       addresses: `user ${user}`,
       options,
     });
+  }
+
+  /**
+   * `GET /api/auth/users/current`: the user the token belongs to. Semgrep's OpenAPI documents it
+   * for a user's JWT only (experimental): a service may answer a Web API token 401, 403 or 404.
+   */
+  async current(options?: RequestOptions): Promise<CurrentUser> {
+    const answer = await this.transport.request({
+      operation: "users.current",
+      method: "GET",
+      prefix: "/api/auth",
+      path: "/users/current",
+      response: getCurrentUserResponse,
+      stability: "experimental",
+      options,
+    });
+    return answer.user;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * A deployment's users and their org roles (`DeploymentService`, experimental in Semgrep's
  * OpenAPI): `POST /api/agent/deployments/{id}/users/list` and
- * `PATCH /api/agent/deployments/{id}/users/{userId}/roles`.
+ * `PATCH /api/agent/deployments/{id}/users/{userId}/roles`; and the token's own user
+ * (`UsersService`, experimental, documented for a user's JWT): `GET /api/auth/users/current`.
  */
 import { z } from "zod";
 import { flag, list, looseId, numericId, openEnum, text } from "./common";
@@ -62,3 +63,19 @@ export const patchDeploymentUserRequest = z.strictObject({
 export type PatchDeploymentUserRequest = z.input<typeof patchDeploymentUserRequest>;
 
 export const patchDeploymentUserResponse = z.looseObject({});
+
+/**
+ * The user a token belongs to, as `GET /api/auth/users/current` answers it (`protos.auth.v1.User`:
+ * its org role is a free string there, and may name the role in another deployment).
+ */
+export const currentUser = z.looseObject({
+  id: looseId,
+  name: text,
+  login: text,
+  email: text,
+  orgRole: z.string().nullish(),
+});
+export type CurrentUser = z.output<typeof currentUser>;
+
+export const getCurrentUserResponse = z.looseObject({ user: currentUser });
+export type GetCurrentUserResponse = z.output<typeof getCurrentUserResponse>;

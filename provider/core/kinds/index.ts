@@ -17,6 +17,7 @@ import { projectSettingsSetKind } from "./project-settings-set";
 import { projectTagsKind } from "./project-tags";
 import { remediationPolicyKind } from "./remediation-policy";
 import { sbomExportKind } from "./sbom-export";
+import { userRoleKind } from "./user-role";
 
 export {
   detectionPolicyExceptionKind,
@@ -29,6 +30,7 @@ export {
   projectTagsKind,
   remediationPolicyKind,
   sbomExportKind,
+  userRoleKind,
 };
 
 export const KINDS = {
@@ -42,6 +44,7 @@ export const KINDS = {
   DetectionPolicy: detectionPolicyKind,
   DetectionPolicyException: detectionPolicyExceptionKind,
   RemediationPolicy: remediationPolicyKind,
+  UserRole: userRoleKind,
 } as const;
 
 export type ResourceKind = keyof typeof KINDS;

@@ -31,6 +31,7 @@ import { projectSettingsSet } from "../handlers/project-settings-set";
 import { projectTags } from "../handlers/project-tags";
 import { remediationPolicy } from "../handlers/remediation-policy";
 import { sbomExport } from "../handlers/sbom-export";
+import { userRole } from "../handlers/user-role";
 
 export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   ProjectSettings: projectSettings,
@@ -43,6 +44,7 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   DetectionPolicy: detectionPolicy,
   DetectionPolicyException: detectionPolicyException,
   RemediationPolicy: remediationPolicy,
+  UserRole: userRole,
 };
 
 type Method = keyof Handler | "configure";

@@ -47,6 +47,7 @@ const FAMILIES: readonly (readonly string[])[] = [
   ["ProjectSettings", "ProjectTags", "ManagedScan", "ProjectSettingsSet"],
   ["DetectionPolicy", "DetectionPolicyException"],
   ["RemediationPolicy"],
+  ["UserRole"],
 ];
 const sameFamily = (a: string, b: string) => FAMILIES.some((family) => family.includes(a) && family.includes(b));
 

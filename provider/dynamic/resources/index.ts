@@ -28,3 +28,4 @@ export {
   type RemediationFiltersArgs,
   type RemediationPolicyState,
 } from "./remediation-policy";
+export { UserRole, type UserRoleArgs } from "./user-role";

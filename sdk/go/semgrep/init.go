@@ -41,6 +41,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RemediationPolicy{}
 	case "semgrep:index:SbomExport":
 		r = &SbomExport{}
+	case "semgrep:index:UserRole":
+		r = &UserRole{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

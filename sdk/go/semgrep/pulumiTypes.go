@@ -4408,6 +4408,85 @@ func (o ScanTogglePtrOutput) Enabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+type User struct {
+	// Whether the user is active.
+	Active bool `pulumi:"active"`
+	// The email address.
+	Email string `pulumi:"email"`
+	// The user's id in the deployment: what UserRole's `userId` and a Team's `members` take.
+	Id string `pulumi:"id"`
+	// The login.
+	Login string `pulumi:"login"`
+	// The display name.
+	Name string `pulumi:"name"`
+	// The org role: `ORG_ROLE_ADMIN`, `ORG_ROLE_MEMBER`, `ORG_ROLE_READONLY` (or Semgrep's own `ORG_ROLE_IMPERSONATOR`).
+	OrgRole string `pulumi:"orgRole"`
+}
+
+type UserOutput struct{ *pulumi.OutputState }
+
+func (UserOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*User)(nil)).Elem()
+}
+
+func (o UserOutput) ToUserOutput() UserOutput {
+	return o
+}
+
+func (o UserOutput) ToUserOutputWithContext(ctx context.Context) UserOutput {
+	return o
+}
+
+// Whether the user is active.
+func (o UserOutput) Active() pulumi.BoolOutput {
+	return o.ApplyT(func(v User) bool { return v.Active }).(pulumi.BoolOutput)
+}
+
+// The email address.
+func (o UserOutput) Email() pulumi.StringOutput {
+	return o.ApplyT(func(v User) string { return v.Email }).(pulumi.StringOutput)
+}
+
+// The user's id in the deployment: what UserRole's `userId` and a Team's `members` take.
+func (o UserOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v User) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The login.
+func (o UserOutput) Login() pulumi.StringOutput {
+	return o.ApplyT(func(v User) string { return v.Login }).(pulumi.StringOutput)
+}
+
+// The display name.
+func (o UserOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v User) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The org role: `ORG_ROLE_ADMIN`, `ORG_ROLE_MEMBER`, `ORG_ROLE_READONLY` (or Semgrep's own `ORG_ROLE_IMPERSONATOR`).
+func (o UserOutput) OrgRole() pulumi.StringOutput {
+	return o.ApplyT(func(v User) string { return v.OrgRole }).(pulumi.StringOutput)
+}
+
+type UserArrayOutput struct{ *pulumi.OutputState }
+
+func (UserArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]User)(nil)).Elem()
+}
+
+func (o UserArrayOutput) ToUserArrayOutput() UserArrayOutput {
+	return o
+}
+
+func (o UserArrayOutput) ToUserArrayOutputWithContext(ctx context.Context) UserArrayOutput {
+	return o
+}
+
+func (o UserArrayOutput) Index(i pulumi.IntInput) UserOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) User {
+		return vs[0].([]User)[vs[1].(int)]
+	}).(UserOutput)
+}
+
 type VocabularyActionType struct {
 	// What the action does.
 	Description string `pulumi:"description"`
@@ -4667,6 +4746,8 @@ func init() {
 	pulumi.RegisterOutputType(ScanSummaryFindingsCountsOutput{})
 	pulumi.RegisterOutputType(ScanToggleOutput{})
 	pulumi.RegisterOutputType(ScanTogglePtrOutput{})
+	pulumi.RegisterOutputType(UserOutput{})
+	pulumi.RegisterOutputType(UserArrayOutput{})
 	pulumi.RegisterOutputType(VocabularyActionTypeOutput{})
 	pulumi.RegisterOutputType(VocabularyActionTypeArrayOutput{})
 	pulumi.RegisterOutputType(VocabularyConditionTypeOutput{})

@@ -680,6 +680,33 @@ export interface ScanToggle {
     enabled: boolean;
 }
 
+export interface User {
+    /**
+     * Whether the user is active.
+     */
+    active: boolean;
+    /**
+     * The email address.
+     */
+    email: string;
+    /**
+     * The user's id in the deployment: what UserRole's `userId` and a Team's `members` take.
+     */
+    id: string;
+    /**
+     * The login.
+     */
+    login: string;
+    /**
+     * The display name.
+     */
+    name: string;
+    /**
+     * The org role: `ORG_ROLE_ADMIN`, `ORG_ROLE_MEMBER`, `ORG_ROLE_READONLY` (or Semgrep's own `ORG_ROLE_IMPERSONATOR`).
+     */
+    orgRole: string;
+}
+
 export interface VocabularyActionType {
     /**
      * What the action does.

@@ -21,6 +21,7 @@ from .get_projects import *
 from .get_remediation_policies import *
 from .get_scan import *
 from .get_scans import *
+from .get_users import *
 from .managed_scan import *
 from .policy_rule_mode import *
 from .policy_rule_modes import *
@@ -30,6 +31,7 @@ from .project_tags import *
 from .provider import *
 from .remediation_policy import *
 from .sbom_export import *
+from .user_role import *
 from ._inputs import *
 from . import outputs
 
@@ -57,7 +59,8 @@ _utilities.register(
    "semgrep:index:ProjectSettingsSet": "ProjectSettingsSet",
    "semgrep:index:ProjectTags": "ProjectTags",
    "semgrep:index:RemediationPolicy": "RemediationPolicy",
-   "semgrep:index:SbomExport": "SbomExport"
+   "semgrep:index:SbomExport": "SbomExport",
+   "semgrep:index:UserRole": "UserRole"
   }
  }
 ]

@@ -46,6 +46,7 @@ __all__ = [
     'ScanSummary',
     'ScanSummaryFindingsCounts',
     'ScanToggle',
+    'User',
     'VocabularyActionType',
     'VocabularyConditionType',
     'VocabularyValueEnum',
@@ -2056,6 +2057,79 @@ class ScanToggle(dict):
         On or off.
         """
         return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class User(dict):
+    def __init__(__self__, *,
+                 active: _builtins.bool,
+                 email: _builtins.str,
+                 id: _builtins.str,
+                 login: _builtins.str,
+                 name: _builtins.str,
+                 org_role: _builtins.str):
+        """
+        :param _builtins.bool active: Whether the user is active.
+        :param _builtins.str email: The email address.
+        :param _builtins.str id: The user's id in the deployment: what UserRole's `userId` and a Team's `members` take.
+        :param _builtins.str login: The login.
+        :param _builtins.str name: The display name.
+        :param _builtins.str org_role: The org role: `ORG_ROLE_ADMIN`, `ORG_ROLE_MEMBER`, `ORG_ROLE_READONLY` (or Semgrep's own `ORG_ROLE_IMPERSONATOR`).
+        """
+        pulumi.set(__self__, "active", active)
+        pulumi.set(__self__, "email", email)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "login", login)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "org_role", org_role)
+
+    @_builtins.property
+    @pulumi.getter
+    def active(self) -> _builtins.bool:
+        """
+        Whether the user is active.
+        """
+        return pulumi.get(self, "active")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> _builtins.str:
+        """
+        The email address.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The user's id in the deployment: what UserRole's `userId` and a Team's `members` take.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def login(self) -> _builtins.str:
+        """
+        The login.
+        """
+        return pulumi.get(self, "login")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The display name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="orgRole")
+    def org_role(self) -> _builtins.str:
+        """
+        The org role: `ORG_ROLE_ADMIN`, `ORG_ROLE_MEMBER`, `ORG_ROLE_READONLY` (or Semgrep's own `ORG_ROLE_IMPERSONATOR`).
+        """
+        return pulumi.get(self, "org_role")
 
 
 @pulumi.output_type

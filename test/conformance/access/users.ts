@@ -1,4 +1,4 @@
-/** The deployment users' operations (experimental): listing and the org role change. */
+/** The deployment users' operations (experimental): listing, the org role change, and the token's own user. */
 import { usersRoutes } from "../../../provider/emulator/users";
 import type { AccessArea } from "./area";
 
@@ -7,6 +7,7 @@ export const usersArea: AccessArea = {
   operations: {
     "users.list": "DeploymentService_ListDeploymentUsers",
     "users.setRole": "DeploymentService_PatchDeploymentUser",
+    "users.current": "UsersService_GetUser",
   },
   routes: usersRoutes,
   async drive(client, deploymentId) {
@@ -15,5 +16,6 @@ export const usersArea: AccessArea = {
     const member = all.find((u) => u.orgRole === "ORG_ROLE_MEMBER")!;
     await client.users.setRole(deploymentId, member.id, "ORG_ROLE_READONLY");
     await client.users.setRole(deploymentId, member.id, "ORG_ROLE_MEMBER");
+    await client.users.current();
   },
 };
