@@ -86,6 +86,17 @@ export interface RequestSpec<S extends z.ZodType> {
    * doing; the Policies V2 area confirms it with a dry run (see `PoliciesV2`).
    */
   ifMatch?: string;
+  /**
+   * The operation's standing in Semgrep's OpenAPI. An experimental one answered 501, or 404 when
+   * the path names no object ({@link addresses}), fails with {@link ExperimentalEndpointError}:
+   * the service does not serve it.
+   */
+  stability?: "beta" | "experimental";
+  /**
+   * The object the path names (`team 12`), for an experimental operation: its 404 then means that
+   * object is gone (`NotFoundError`), not that the endpoint is absent.
+   */
+  addresses?: string;
   /** The caller's per-call options. */
   options?: RequestOptions;
 }

@@ -89,6 +89,7 @@ export interface Route {
   replacedByPoliciesV2?: true;
   /** What another client's write does to the object this operation writes (the `concurrent-write` fault), just before it is handled. */
   concurrentWrite?: (req: ApiRequest) => void;
+  stability?: "beta" | "experimental";
 }
 
 const DEP = "/api/v1/deployments/(?<deployment>[^/]+)";

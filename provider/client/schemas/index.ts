@@ -8,3 +8,5 @@ export * from "./policies";
 export * from "./dependencies";
 export * from "./sbom";
 export * from "./policies-v2";
+export * from "./products";
+export * from "./notification-rules";
