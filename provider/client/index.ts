@@ -48,6 +48,6 @@ export * from "./schemas/enums";
 export { toDate } from "./schemas/common";
 export type { ProductConfig, ProductConfigChange, TriagePermission } from "./schemas/products";
 export { TRIAGE_PERMISSIONS } from "./schemas/products";
-export type { NotificationChannel, NotificationRule, NotificationRuleInput } from "./schemas/notification-rules";
+export type { NotificationChannel, NotificationRuleEntry, NotificationRuleInput } from "./schemas/notification-rules";
 export { NOTIFICATION_CHANNELS } from "./schemas/notification-rules";
 export type { NotificationRuleTest } from "./api/notification-rules";

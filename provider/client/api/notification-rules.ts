@@ -6,7 +6,7 @@ import { numericId } from "../schemas/common";
 import {
   createNotificationRuleRequest,
   listNotificationRulesRequest,
-  type NotificationRule,
+  type NotificationRuleEntry,
   notificationRuleAnswer,
   type NotificationRuleInput,
   notificationRuleOf,
@@ -36,7 +36,7 @@ export class NotificationRules {
    * for: the client sends no options, and the one answer holds every rule (a deployment has a
    * handful). One request.
    */
-  async list(deploymentId: string | number, options?: RequestOptions): Promise<NotificationRule[]> {
+  async list(deploymentId: string | number, options?: RequestOptions): Promise<NotificationRuleEntry[]> {
     const operation = "notificationRules.list";
     const id = this.#deployment(operation, deploymentId);
     const body = validateRequest(operation, listNotificationRulesRequest, { deploymentId: Number(id) });
@@ -45,7 +45,7 @@ export class NotificationRules {
   }
 
   /** `POST .../actions`: creates a rule; answers it with its `id`. Not idempotent: sent twice, two rules. */
-  async create(deploymentId: string | number, rule: NotificationRuleInput, options?: RequestOptions): Promise<NotificationRule> {
+  async create(deploymentId: string | number, rule: NotificationRuleInput, options?: RequestOptions): Promise<NotificationRuleEntry> {
     const operation = "notificationRules.create";
     const id = this.#deployment(operation, deploymentId);
     const body = validateRequest(operation, createNotificationRuleRequest, {
@@ -72,7 +72,7 @@ export class NotificationRules {
     ruleId: string | number,
     rule: NotificationRuleInput,
     options?: RequestOptions,
-  ): Promise<NotificationRule> {
+  ): Promise<NotificationRuleEntry> {
     const operation = "notificationRules.replace";
     const id = this.#deployment(operation, deploymentId);
     const ruleSegment = this.#rule(operation, ruleId);
@@ -87,7 +87,7 @@ export class NotificationRules {
   }
 
   /** `DELETE .../actions/{ruleId}`: deletes the rule; answers it as it was. `NotFoundError` when it is gone already. */
-  async delete(deploymentId: string | number, ruleId: string | number, options?: RequestOptions): Promise<NotificationRule> {
+  async delete(deploymentId: string | number, ruleId: string | number, options?: RequestOptions): Promise<NotificationRuleEntry> {
     const operation = "notificationRules.delete";
     const id = this.#deployment(operation, deploymentId);
     const ruleSegment = this.#rule(operation, ruleId);

@@ -2,7 +2,7 @@
  * Notification rules (`NotificationRulesService`, experimental): where a deployment's findings of
  * chosen remediation policies are sent (a webhook, a Slack webhook, email, S3). The wire is
  * snake_case (`is_enabled`, `policy_slugs`, `use_network_broker`, `send_scan_completion`,
- * `config_error`); the client's public names are camelCase ({@link NotificationRule}).
+ * `config_error`); the client's public names are camelCase ({@link NotificationRuleEntry}).
  */
 import { z } from "zod";
 import { flag, list, looseInt, openEnum, text } from "./common";
@@ -18,7 +18,7 @@ export const SENSITIVE_CONFIG_KEY = /url|token|secret|key|password|webhook|auth|
 // ---------------------------------------------------------------------------------------------
 // Requests (strict)
 
-/** A rule as a create or replace sends it (`NotificationRule` without the service's `id` and `config_error`). */
+/** A rule as a create or replace sends it (the OpenAPI's `NotificationRule` without the service's `id` and `config_error`). */
 export const notificationRuleInput = z.strictObject({
   channel: notificationChannel,
   config: z.record(z.string(), z.string()).optional(),
@@ -80,7 +80,7 @@ export const testNotificationRuleAnswer = z.looseObject({ success: flag, errorDe
 // The client's view (camelCase)
 
 /** A notification rule as the client returns it. */
-export interface NotificationRule {
+export interface NotificationRuleEntry {
   /** The service's id of the rule. */
   id: number;
   name: string;
@@ -109,7 +109,7 @@ export interface NotificationRuleInput {
   sendScanCompletion?: boolean;
 }
 
-export function notificationRuleOf(wire: NotificationRuleWire): NotificationRule {
+export function notificationRuleOf(wire: NotificationRuleWire): NotificationRuleEntry {
   return {
     id: wire.id,
     name: wire.name,

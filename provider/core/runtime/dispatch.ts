@@ -12,9 +12,11 @@ import { ABSENT } from "../kinds/declare";
 import type { Props } from "./check";
 import type { CheckResult, ConfigureRequest, CreateResult, DiffResult, Handler, ReadResult, UpdateResult } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
+import { deploymentSettings } from "../handlers/deployment-settings";
 import { detectionPolicy } from "../handlers/detection-policy";
 import { detectionPolicyException } from "../handlers/detection-policy-exception";
 import { managedScan } from "../handlers/managed-scan";
+import { notificationRule } from "../handlers/notification-rule";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
 import { whileWriting } from "./interrupts";
 import { dropRecorded, journaling, resourceJournalKey, settleJournal } from "./journal";
@@ -43,6 +45,8 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   DetectionPolicy: detectionPolicy,
   DetectionPolicyException: detectionPolicyException,
   RemediationPolicy: remediationPolicy,
+  DeploymentSettings: deploymentSettings,
+  NotificationRule: notificationRule,
 };
 
 type Method = keyof Handler | "configure";

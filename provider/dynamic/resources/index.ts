@@ -28,3 +28,12 @@ export {
   type RemediationFiltersArgs,
   type RemediationPolicyState,
 } from "./remediation-policy";
+export {
+  DeploymentSettings,
+  type DeploymentSettingsArgs,
+  type AiSettings,
+  type SastSettings,
+  type ScaSettings,
+  type SecretsSettings,
+} from "./deployment-settings";
+export { NotificationRule, type NotificationRuleArgs, type NotificationRuleState } from "./notification-rule";
