@@ -28,6 +28,8 @@ const KINDS = [
   "DetectionPolicy",
   "DetectionPolicyException",
   "RemediationPolicy",
+  "DeploymentSettings",
+  "NotificationRule",
 ] as const;
 
 interface KindReport {
@@ -90,6 +92,8 @@ describe("the installed package's __provider", () => {
     },
     DetectionPolicyException: { exceptionType: "include" },
     RemediationPolicy: { active: false },
+    DeploymentSettings: { sca: expect.objectContaining({ malwareFirewallEnabled: false, blockPrEnabled: false }) },
+    NotificationRule: { enabled: false },
   };
 
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
@@ -112,5 +116,7 @@ describe("the installed package's __provider", () => {
     expect(after.sbomExports).toHaveLength(1);
     expect(after.detectionPolicies).toEqual(previous.detectionPolicies);
     expect(after.remediationPolicies).toEqual(previous.remediationPolicies);
+    expect(after.productConfigs).toEqual(previous.productConfigs);
+    expect(after.notificationRules).toEqual(previous.notificationRules);
   });
 });

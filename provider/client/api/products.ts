@@ -24,18 +24,32 @@ export class Products {
   }
 
   /**
-   * Changes the fields `change` names and keeps every other one. The OpenAPI does not say that
-   * the `PUT` merges (it is "create or update" of the whole configuration, and protobuf cannot
-   * tell a field left out from one set to its default), so this is a read-modify-write: a `GET`,
-   * then a `PUT` of the whole configuration read with `change` over it, so that a field the caller
-   * does not name (nested settings such as `sast.ai_autofix` included) goes back as it was, and
-   * the read-only `ai.mdr_enabled` is left out. Two requests; answers the configuration the `PUT`
-   * returns.
+   * Changes the fields `change` names and keeps every other one: {@link edit} with a fixed change.
+   * Two requests: a `GET` and a `PUT`.
    */
   async update(deploymentId: string | number, change: ProductConfigChange, options?: RequestOptions): Promise<ProductConfig> {
+    return (await this.edit(deploymentId, () => change, options)).config;
+  }
+
+  /**
+   * A read-modify-write of the configuration. The OpenAPI does not say that the `PUT` merges (it
+   * is "create or update" of the whole configuration, and protobuf cannot tell a field left out
+   * from one set to its default), so a change is a `GET`, then a `PUT` of the whole configuration
+   * read with the change over it: a field the change does not name (nested settings such as
+   * `sast.ai_autofix` included) goes back as it was, and the read-only `ai.mdr_enabled` is left
+   * out. `change` is given the configuration read and answers what to change, or `undefined` for
+   * nothing (then no `PUT`). Answers the configuration after, and whether it was written.
+   */
+  async edit(
+    deploymentId: string | number,
+    change: (current: ProductConfig) => ProductConfigChange | undefined,
+    options?: RequestOptions,
+  ): Promise<{ config: ProductConfig; written: boolean }> {
     const operation = "products.update";
     const read = await this.#read(deploymentId, options);
-    const body = validateRequest(operation, putProductConfigRequest, productConfigRequest(read.products, change));
+    const wanted = change(productConfigOf(read.products));
+    if (wanted === undefined) return { config: productConfigOf(read.products), written: false };
+    const body = validateRequest(operation, putProductConfigRequest, productConfigRequest(read.products, wanted));
     const answer = await this.transport.request({
       operation,
       method: "PUT",
@@ -46,7 +60,7 @@ export class Products {
       stability: "experimental",
       options,
     });
-    return productConfigOf(answer.products);
+    return { config: productConfigOf(answer.products), written: true };
   }
 
   #read(deploymentId: string | number, options?: RequestOptions) {

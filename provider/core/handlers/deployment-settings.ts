@@ -9,7 +9,7 @@ import type { deploymentSettingsKind } from "../kinds";
 import { sameSetting } from "../kinds/deployment-settings";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
-import { type FieldToApply, fieldsToUndo, planApply, planUndo } from "../runtime/fields";
+import { type FieldToApply, fieldsToUndo, type Plan, planApply, planUndo } from "../runtime/fields";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
@@ -75,13 +75,8 @@ function changeOf(values: Values): ProductConfigChange {
 
 const read = (props: Props) => apiClient().products.get(String(props.deploymentId));
 
-/** Applies the declared fields over a configuration whose last known values are `live` (see planApply). */
-async function apply(
-  ctx: CallContext,
-  declared: Checked<Kind>,
-  live: Props,
-  before: { managed: string[]; originals: Values },
-): Promise<Outputs<Kind>> {
+/** The plan of an apply over a configuration whose values are `live` (see planApply). */
+function planOver(declared: Checked<Kind>, live: Props, before: { managed: string[]; originals: Values }): Plan {
   const wanted = MANAGED.values(declared);
   const have = MANAGED.values(live);
   const fields: FieldToApply[] = MANAGED.declared(declared).map((field) => ({
@@ -90,21 +85,42 @@ async function apply(
     have: have[field],
     differs: !sameSetting(have[field], wanted[field]),
   }));
-  const plan = planApply(fields, before);
-  await noteFieldsFoundAsDeclared(ctx, objectOf(declared), plan.foundAsDeclared);
-  const written = Object.keys(plan.changes).length
-    ? liveOutputs(await apiClient().products.update(declared.deploymentId, changeOf(plan.changes)))
-    : undefined;
-  return outputs({
-    ...declared,
-    ...(written ?? keptOutputs(live)),
-    ...MANAGED.originalOutputs(plan.originals),
-    managedFields: MANAGED.declared(declared),
-  } as Outputs<Kind>);
+  return planApply(fields, before);
 }
 
-/** The live outputs a state (or a fresh read's outputs) holds, when nothing was written. */
-const keptOutputs = (live: Props) => ({
+/**
+ * Applies the declared fields in one read-modify-write, planned over the configuration the
+ * write's own read finds, so that nothing changed since is lost: a `GET` and, when something
+ * differs, a `PUT`. An update whose declared values all hold in the state (`last`) makes no request.
+ */
+async function apply(
+  ctx: CallContext,
+  declared: Checked<Kind>,
+  before: { managed: string[]; originals: Values },
+  last?: Props,
+): Promise<Outputs<Kind>> {
+  const done = (plan: Plan, live: Props) =>
+    outputs({
+      ...declared,
+      ...liveValuesOf(live),
+      ...MANAGED.originalOutputs(plan.originals),
+      managedFields: MANAGED.declared(declared),
+    } as Outputs<Kind>);
+  if (last) {
+    const plan = planOver(declared, last, before);
+    if (!Object.keys(plan.changes).length) return done(plan, last);
+  }
+  let plan: Plan | undefined;
+  const { config } = await apiClient().products.edit(declared.deploymentId, (current) => {
+    plan = planOver(declared, liveOutputs(current), before);
+    return Object.keys(plan.changes).length ? changeOf(plan.changes) : undefined;
+  });
+  await noteFieldsFoundAsDeclared(ctx, objectOf(declared), plan!.foundAsDeclared);
+  return done(plan!, liveOutputs(config));
+}
+
+/** The live outputs of a state or a fresh read. */
+const liveValuesOf = (live: Props) => ({
   sast: live.sast,
   sca: live.sca,
   secrets: live.secrets,
@@ -126,8 +142,7 @@ export const deploymentSettings: Handler<Kind> = {
 
   create: (declared, ctx) =>
     about(subject(declared), async () => {
-      const live = liveOutputs(await read(declared));
-      const outs = await apply(ctx, declared, live, { managed: [], originals: {} });
+      const outs = await apply(ctx, declared, { managed: [], originals: {} });
       return { id: String(declared.deploymentId), outs };
     }),
 
@@ -140,7 +155,7 @@ export const deploymentSettings: Handler<Kind> = {
     }),
 
   update: (_id, olds, declared, ctx) =>
-    about(subject(declared), async () => ({ outs: await apply(ctx, declared, olds, MANAGED.before(olds)) })),
+    about(subject(declared), async () => ({ outs: await apply(ctx, declared, MANAGED.before(olds), olds) })),
 
   delete: (_id, props, ctx) =>
     about(subject(props), async () => {

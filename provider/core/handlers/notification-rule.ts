@@ -40,7 +40,9 @@ const rulesOf = (deploymentId: unknown) =>
   listings.get(listingKey(deploymentId), () => apiClient().notificationRules.list(String(deploymentId)));
 /** The listing after a write: `rule` in place of the rule of its id (or gone, for a delete). */
 async function written(deploymentId: unknown, id: number, rule: NotificationRuleEntry | undefined): Promise<void> {
-  const rules = (await rulesOf(deploymentId)).filter((r) => r.id !== id);
+  const listed = listings.peek(listingKey(deploymentId));
+  if (!listed) return; // not listed in this process: the next read lists what the service has
+  const rules = (await listed).filter((r) => r.id !== id);
   listings.set(listingKey(deploymentId), rule ? [...rules, rule] : rules);
 }
 
