@@ -78,7 +78,10 @@ function ruleOf(req: ApiRequest, deploymentId: number): StoredNotificationRule {
 function validRule(req: ApiRequest, deploymentId: number, input: NotificationRuleWireInput, id: number): StoredNotificationRule {
   const config = input.config ?? {};
   if (URL_CHANNELS.has(input.channel) && !isHttpUrl(config.url))
-    throw new HttpError(400, `invalid request: notificationRule.config.url must be an http(s) URL for ${input.channel}`);
+    throw new HttpError(
+      400,
+      `invalid request: notificationRule.config.url must be an http(s) URL for ${input.channel}, not ${JSON.stringify(config.url ?? "")}`,
+    );
   const known = new Set(req.state.remediationPolicies.filter((p) => p.deploymentId === deploymentId).map((p) => p.slug));
   const unknown = (input.policy_slugs ?? []).filter((slug) => !known.has(slug));
   if (unknown.length)
