@@ -10,6 +10,7 @@ import { Projects } from "./api/projects";
 import { Sbom } from "./api/sbom";
 import { Scans } from "./api/scans";
 import { Transport } from "./transport";
+import { Users } from "./api/users";
 
 /**
  * Typed client for the 13 operations of the Semgrep web API (v1), plus the live service's
@@ -41,6 +42,8 @@ export class SemgrepClient {
   readonly products: Products;
   /** Notification rules (experimental): list, create, replace, delete, test. */
   readonly notificationRules: NotificationRules;
+  /** A deployment's users and their org roles (experimental). */
+  readonly users: Users;
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -54,6 +57,7 @@ export class SemgrepClient {
     this.deployments = new Deployments(this.#transport);
     this.products = new Products(this.#transport);
     this.notificationRules = new NotificationRules(this.#transport);
+    this.users = new Users(this.#transport);
   }
 
   /** The service address requests go to. */

@@ -51,3 +51,5 @@ export { TRIAGE_PERMISSIONS } from "./schemas/products";
 export type { NotificationChannel, NotificationRuleEntry, NotificationRuleInput } from "./schemas/notification-rules";
 export { NOTIFICATION_CHANNELS } from "./schemas/notification-rules";
 export type { NotificationRuleTest } from "./api/notification-rules";
+export type { DeploymentUser, OrgRole, ListDeploymentUsersRequest } from "./schemas/users";
+export { ORG_ROLES } from "./schemas/users";

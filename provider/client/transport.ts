@@ -11,6 +11,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  ExperimentalEndpointError,
   type ErrorDetails,
   InvalidRequestError,
   type MissingReference,
@@ -18,6 +19,7 @@ import {
   ResponseValidationError,
   type SemgrepError,
   type ServiceValidationError,
+  type Stability,
 } from "./errors";
 import {
   errorCode,
@@ -91,7 +93,7 @@ export interface RequestSpec<S extends z.ZodType> {
    * the path names no object ({@link addresses}), fails with {@link ExperimentalEndpointError}:
    * the service does not serve it.
    */
-  stability?: "beta" | "experimental";
+  stability?: Stability;
   /**
    * The object the path names (`team 12`), for an experimental operation: its 404 then means that
    * object is gone (`NotFoundError`), not that the endpoint is absent.
@@ -205,7 +207,10 @@ export class Transport {
         stateVersion: conditional ? (said.stateVersion ?? entityTag(headers.etag)) : undefined,
         earlierAttemptMayHaveActed: mayHaveActed,
         tokenSource: this.#config.tokenSource,
+        stability: spec.stability,
       };
+      if (spec.stability === "experimental" && (status === 501 || (status === 404 && spec.addresses === undefined)))
+        return fail(new ExperimentalEndpointError(info, status, message, attempt, code, details));
       return fail(APIError.fromStatus(info, status, message, attempt, code ?? (status === 410 ? spec.goneCode : undefined), details));
     }
   }

@@ -214,6 +214,17 @@ export interface StoredNotificationRule {
   sendScanCompletion: boolean;
 }
 
+/** A user of a deployment, with the org role the deployment gives them. */
+export interface StoredUser {
+  id: string;
+  deploymentId: number;
+  name: string;
+  login: string;
+  email: string;
+  orgRole: "ORG_ROLE_ADMIN" | "ORG_ROLE_MEMBER" | "ORG_ROLE_READONLY" | "ORG_ROLE_IMPERSONATOR";
+  active: boolean;
+}
+
 export interface EmulatorState {
   deployments: StoredDeployment[];
   projects: StoredProject[];
@@ -229,7 +240,24 @@ export interface EmulatorState {
   productConfigs: StoredProductConfig[];
   /** The notification rules of each deployment (experimental API). */
   notificationRules: StoredNotificationRule[];
+  /** The deployments' users, in id order (an older state file has none: read as empty). */
+  users: StoredUser[];
 }
 
 export const PRESETS = ["demo", "large"] as const;
 export type PresetName = (typeof PRESETS)[number];
+
+/** Every part of the state, each a list: an older state file may lack the newer ones (the emulator then takes the preset's). */
+export const STATE_PARTS: Record<keyof EmulatorState, true> = {
+  deployments: true,
+  projects: true,
+  policies: true,
+  scans: true,
+  repositories: true,
+  sbomExports: true,
+  detectionPolicies: true,
+  remediationPolicies: true,
+  users: true,
+  productConfigs: true,
+  notificationRules: true,
+};

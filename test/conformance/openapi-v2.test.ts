@@ -1,7 +1,6 @@
 /**
  * Conformance with Semgrep's v2 OpenAPI (`SEMGREP_OPENAPI_V2`) of the Policies V2 operations
- * (`PoliciesV2Service_*`), the product configuration's and the notification rules' (experimental),
- * as the v1 tier does for the v1 operations:
+ * (`PoliciesV2Service_*`), as the v1 tier does for the v1 operations:
  * - each request the client's `policiesV2` area sends matches the documented operation (path
  *   template, path and query parameters, the `If-Match` header, body, no undeclared field);
  * - each answer the emulator gives matches the documented 200 schema, with and without
@@ -15,9 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectionBundleInput, remediationPolicyInput, SemgrepClient } from "../../provider/client";
 import { DEMO_DEPLOYMENT, type RunningEmulator, startEmulator, SYSTEM_REMEDIATION_SLUG } from "../../provider/emulator";
-import { notificationRulesRoutes } from "../../provider/emulator/notification-rules";
 import { policiesV2Routes } from "../../provider/emulator/policies-v2";
-import { productsRoutes } from "../../provider/emulator/products";
 import { Contract, contractFileFrom, type Exchange, OPENAPI_V2_ENV } from "../support/openapi";
 import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 
@@ -35,20 +32,7 @@ const CLIENT_OPERATIONS = {
   "policiesV2.applyRemediationPolicies": "PoliciesV2Service_ApplyRemediationPolicies",
   "policiesV2.dryRunRemediationPolicies": "PoliciesV2Service_DryRunRemediationPolicies",
   "policiesV2.getVocab": "PoliciesV2Service_GetVocab",
-  // Experimental: the deployment's product configuration (the admin view and the feedback are not used).
-  "products.get": "DeploymentProductsService_GetDeploymentProductConfig",
-  "products.update": "DeploymentProductsService_PutDeploymentProductConfig",
-  // Experimental: notification rules, every operation.
-  "notificationRules.list": "NotificationRulesService_ListNotificationRules",
-  "notificationRules.create": "NotificationRulesService_CreateNotificationRule",
-  "notificationRules.replace": "NotificationRulesService_ReplaceNotificationRule",
-  "notificationRules.delete": "NotificationRulesService_DeleteNotificationRule",
-  "notificationRules.test": "NotificationRulesService_TestNotificationRule",
 } as const;
-/** The emulator's routes of the operations above. */
-const V2_ROUTES = [...policiesV2Routes, ...productsRoutes, ...notificationRulesRoutes];
-/** The services whose every operation the client implements; of the others, only those named above. */
-const WHOLE_SERVICES = ["PoliciesV2Service_", "NotificationRulesService_"];
 
 if (!file) {
   it.skip(`OpenAPI v2 conformance tier did not run: set ${OPENAPI_V2_ENV} to semgrep-public-v2.openapi.yaml (CI does; node test/tools/openapi-files.mjs --out DIR downloads it)`, () => {});
@@ -90,12 +74,9 @@ if (!file) {
     });
 
     it("the client implements every Policies V2 operation of the file, and the emulator serves each", () => {
-      const named = new Set<string>(Object.values(CLIENT_OPERATIONS));
-      const documented = contract.operations
-        .map((op) => op.operationId)
-        .filter((id) => WHOLE_SERVICES.some((service) => id.startsWith(service)) || named.has(id));
+      const documented = contract.operations.filter((op) => op.operationId.startsWith("PoliciesV2Service_")).map((op) => op.operationId);
       expect(documented.sort()).toEqual(Object.values(CLIENT_OPERATIONS).sort());
-      expect(V2_ROUTES.map((r) => r.operation).sort()).toEqual(Object.keys(CLIENT_OPERATIONS).sort());
+      expect(policiesV2Routes.map((r) => r.operation).sort()).toEqual(Object.keys(CLIENT_OPERATIONS).sort());
     });
   });
 
@@ -127,8 +108,7 @@ if (!file) {
 
       it("sends only documented requests, If-Match included", () => {
         expect(proxy.exchanges.flatMap((e) => contract.checkRequest(e))).toEqual([]);
-        // The Policies V2 applies: the experimental PUTs (products, notification rules) take no If-Match.
-        const puts = proxy.exchanges.filter((e) => e.method === "PUT" && e.url.includes("/api/policies/v2/"));
+        const puts = proxy.exchanges.filter((e) => e.method === "PUT");
         expect(puts.length).toBeGreaterThanOrEqual(3);
         for (const put of puts) expect(put.headers?.["if-match"]).toMatch(/^[0-9a-f]{16}$/);
       });
@@ -292,33 +272,6 @@ async function driveEveryOperation(client: SemgrepClient): Promise<void> {
   });
   await v2.getVocab(DEPLOYMENT);
   for (const product of ["code", "secrets", "remediation"] as const) await v2.getVocab(DEPLOYMENT, { product });
-  // The product configuration: a read-modify-write of every section.
-  await client.products.update(DEPLOYMENT, {
-    sast: { triagePermission: "TRIAGE_PERMISSION_NONE", humanAutofixEnabled: false },
-    sca: { blockPrEnabled: false, upgradeGuidanceEnabled: true },
-    secrets: { enabled: false },
-    ai: { legacyAllowOpenaiCodeSharing: true, allowedProviders: ["openai"] },
-    hasDeveloperTriage: false,
-    approversTag: "",
-  });
-  // Notification rules: every operation.
-  const rule = await client.notificationRules.create(DEPLOYMENT, {
-    name: "Every field",
-    channel: "CHANNEL_WEBHOOK",
-    config: { url: "https://hooks.example/every-field" },
-    policySlugs: ["every-field"], // the remediation policy applied above
-    enabled: true,
-    sendScanCompletion: false,
-    useNetworkBroker: true,
-  });
-  await client.notificationRules.replace(DEPLOYMENT, rule.id, {
-    name: "Every field",
-    channel: "CHANNEL_EMAIL",
-    config: { to: "a@b.example" },
-  });
-  await client.notificationRules.test(DEPLOYMENT, rule.id);
-  await client.notificationRules.list(DEPLOYMENT);
-  await client.notificationRules.delete(DEPLOYMENT, rule.id);
 }
 
 interface DocumentedRequest {

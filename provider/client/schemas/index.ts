@@ -10,3 +10,4 @@ export * from "./sbom";
 export * from "./policies-v2";
 export * from "./products";
 export * from "./notification-rules";
+export * from "./users";
