@@ -481,6 +481,8 @@ describe("Invoke", () => {
     getDetectionPolicies: { args: { deploymentId: "1" }, holds: "code" },
     getRemediationPolicies: { args: { deploymentId: "1" }, holds: "policies" },
     getPolicyVocabulary: { args: { deploymentId: "1" }, holds: "conditionTypes" },
+    getDeploymentSettings: { args: { deploymentId: "1" }, holds: "sca" },
+    getNotificationRules: { args: { deploymentId: "1" }, holds: "rules" },
   };
 
   it("has a case for every function served", () => {
@@ -503,6 +505,13 @@ describe("Invoke", () => {
     for (const field of ["commitAuthorName", "commitAuthorUsername", "commitAuthorEmail", "pullRequestAuthorUsername"])
       if (meta[field] !== undefined) expect(isSecret(meta[field]), field).toBe(true);
     expect(isSecret(withAuthor.branch)).toBe(false);
+  });
+
+  it("returns a notification rule's config that holds a URL as a secret, as getNotificationRulesOutput does", async () => {
+    const { rules } = await invoke("getNotificationRules", { deploymentId: "1" });
+    const [rule] = rules as Props[];
+    expect(isSecret(rule!.config)).toBe(true);
+    expect(isSecret(rule!.name)).toBe(false);
   });
 
   it("returns a project's tags in clear: the Go SDK's plain GetProject fails on any secret in a result", async () => {
