@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ProductConfig, TriagePermission } from "../client";
+import type { AiConfig, SastConfig, ScaConfig, SecretsConfig } from "../client";
 import { id } from "../client/schemas";
 import { secretConfigKeys, notificationRuleState } from "../core/kinds/notification-rule";
 import { parseArgs } from "./args";
@@ -22,13 +22,13 @@ export type GetDeploymentSettingsOutputArgs = OutputArgs<GetDeploymentSettingsAr
 /** The deployment's product configuration, in DeploymentSettings' names. */
 export interface GetDeploymentSettingsResult {
   /** SAST: whether it scans, who may triage its findings, whether rule-written autofixes are offered. */
-  sast: { enabled: boolean; triagePermission: TriagePermission; humanAutofixEnabled: boolean };
+  sast: SastConfig;
   /** SCA: whether it scans, PR blocking and comments, malicious-dependency advisories, the malware firewall, upgrade guidance, triage. */
-  sca: ProductConfig["sca"];
+  sca: ScaConfig;
   /** Secrets: whether it scans, who may triage its findings. */
-  secrets: { enabled: boolean; triagePermission: TriagePermission };
+  secrets: SecretsConfig;
   /** Semgrep Assistant: whether it runs, legacy OpenAI code sharing, the allowed providers, and the read-only `mdrEnabled`. */
-  ai: ProductConfig["ai"];
+  ai: AiConfig;
   /** Whether developers may triage findings themselves. */
   hasDeveloperTriage: boolean;
   /** The approvers' tag ("" for none). */

@@ -125,23 +125,67 @@ export const productConfigAnswer = z.looseObject({
 // ---------------------------------------------------------------------------------------------
 // The client's view (camelCase)
 
+/** SAST (Semgrep Code) settings. */
+export interface SastConfig {
+  /** Whether SAST scans run. */
+  enabled: boolean;
+  /** Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST` or `TRIAGE_PERMISSION_NONE`. */
+  triagePermission: TriagePermission;
+  /** Whether autofix suggestions written by rules are offered. */
+  humanAutofixEnabled: boolean;
+}
+
+/** SCA (Semgrep Supply Chain) settings. */
+export interface ScaConfig {
+  /** Whether SCA scans run. */
+  enabled: boolean;
+  /** Whether reachable vulnerable dependencies block pull requests. */
+  blockPrEnabled: boolean;
+  /** Whether SCA comments on pull requests. */
+  prCommentsEnabled: boolean;
+  /** Whether advisories of malicious dependencies are reported. */
+  maliciousDependencyAdvisoriesEnabled: boolean;
+  /** Whether the malware firewall stops known-malicious packages. */
+  malwareFirewallEnabled: boolean;
+  /** Whether upgrade guidance is given. */
+  upgradeGuidanceEnabled: boolean;
+  /** Who may triage SCA findings. */
+  triagePermission: TriagePermission;
+}
+
+/** Secrets (Semgrep Secrets) settings. */
+export interface SecretsConfig {
+  /** Whether Secrets scans run. */
+  enabled: boolean;
+  /** Who may triage secrets findings. */
+  triagePermission: TriagePermission;
+}
+
+/** Semgrep Assistant (AI) settings. */
+export interface AiConfig {
+  /** Whether Semgrep Assistant runs. */
+  enabled: boolean;
+  /** Whether code may be shared with OpenAI under the legacy agreement. */
+  legacyAllowOpenaiCodeSharing: boolean;
+  /** The AI providers code may be sent to. */
+  allowedProviders: string[];
+  /** Whether managed detection and response is on (read-only: the service sets it). */
+  mdrEnabled: boolean;
+}
+
 /** A deployment's product configuration, as the client returns it. */
 export interface ProductConfig {
-  sast: { enabled: boolean; triagePermission: TriagePermission; humanAutofixEnabled: boolean };
-  sca: {
-    enabled: boolean;
-    blockPrEnabled: boolean;
-    prCommentsEnabled: boolean;
-    maliciousDependencyAdvisoriesEnabled: boolean;
-    malwareFirewallEnabled: boolean;
-    upgradeGuidanceEnabled: boolean;
-    triagePermission: TriagePermission;
-  };
-  secrets: { enabled: boolean; triagePermission: TriagePermission };
-  /** `mdrEnabled` is read-only: the service sets it. */
-  ai: { enabled: boolean; legacyAllowOpenaiCodeSharing: boolean; allowedProviders: string[]; mdrEnabled: boolean };
+  /** SAST settings. */
+  sast: SastConfig;
+  /** SCA settings. */
+  sca: ScaConfig;
+  /** Secrets settings. */
+  secrets: SecretsConfig;
+  /** Semgrep Assistant settings (`mdrEnabled` is read-only). */
+  ai: AiConfig;
+  /** Whether developers may triage findings themselves. */
   hasDeveloperTriage: boolean;
-  /** "" when none. */
+  /** The approvers' tag ("" when none). */
   approversTag: string;
 }
 
