@@ -4,7 +4,7 @@
  * created. A policy slug that names no remediation policy of the deployment (live, or declared by
  * a RemediationPolicy of the run) is refused before any write.
  */
-import type { NotificationRuleEntry, NotificationRuleInput, RemediationPoliciesBundle } from "../../client";
+import { DeploymentNotMigratedError, type NotificationRuleEntry, type NotificationRuleInput, type RemediationPoliciesBundle } from "../../client";
 import type { NotificationChannel } from "../../client/schemas/notification-rules";
 import type { notificationRuleKind } from "../kinds";
 import { ABSENT } from "../kinds/declare";
@@ -72,8 +72,18 @@ async function unknownSlugs(declared: Props): Promise<string[]> {
     );
   const pending = slugs.filter((slug) => !declaredByRun(slug));
   if (!pending.length) return [];
-  const live = new Set((await remediationPolicies(declared.deploymentId)).bundle.policies.map((p) => p.slug));
+  const live = new Set((await remediationPoliciesOrNone(declared.deploymentId)).bundle.policies.map((p) => p.slug));
   return pending.filter((slug) => !live.has(slug));
+}
+
+/** The remediation policies of a deployment, none where it still uses v1 policies (remediation policies are Policies V2's). */
+async function remediationPoliciesOrNone(deploymentId: unknown) {
+  try {
+    return await remediationPolicies(deploymentId);
+  } catch (error) {
+    if (error instanceof DeploymentNotMigratedError) return { bundle: { policies: [] as Array<{ slug: string }> } };
+    throw error;
+  }
 }
 
 function refuseUnknownSlugs(ctx: CallContext, declared: Props, unknown: string[]): string | undefined {
