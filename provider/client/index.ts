@@ -46,7 +46,15 @@ export type {
 export type { CreateSbomExportRequest, CreateSbomExportResponse, SbomExportStatusResult, SbomFormatVersion } from "./schemas/sbom";
 export * from "./schemas/enums";
 export { toDate } from "./schemas/common";
-export type { AiConfig, ProductConfig, ProductConfigChange, SastConfig, ScaConfig, SecretsConfig, TriagePermission } from "./schemas/products";
+export type {
+  AiConfig,
+  ProductConfig,
+  ProductConfigChange,
+  SastConfig,
+  ScaConfig,
+  SecretsConfig,
+  TriagePermission,
+} from "./schemas/products";
 export { TRIAGE_PERMISSIONS } from "./schemas/products";
 export type { NotificationChannel, NotificationRuleEntry, NotificationRuleInput } from "./schemas/notification-rules";
 export { NOTIFICATION_CHANNELS } from "./schemas/notification-rules";

@@ -80,7 +80,7 @@ namespace PulumiSemgrep.Semgrep
         /// put back on delete; a field found as declared has none.
         /// </summary>
         [Output("original")]
-        public Output<ImmutableDictionary<string, object>?> Original { get; private set; } = null!;
+        public Output<Outputs.DeploymentSettingsOriginals?> Original { get; private set; } = null!;
 
         /// <summary>
         /// Put back, on delete, the values this resource changed, as it found them (default `true`); `false` only stops managing.

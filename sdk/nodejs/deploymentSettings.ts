@@ -87,7 +87,7 @@ export class DeploymentSettings extends pulumi.CustomResource {
      * The value of each field this resource found and changed, by section (`{ sca: { blockPrEnabled: true } }`),
      * put back on delete; a field found as declared has none.
      */
-    declare public /*out*/ readonly original: pulumi.Output<{[key: string]: any} | undefined>;
+    declare public /*out*/ readonly original: pulumi.Output<outputs.DeploymentSettingsOriginals | undefined>;
     /**
      * Put back, on delete, the values this resource changed, as it found them (default `true`); `false` only stops managing.
      */

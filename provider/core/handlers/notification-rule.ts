@@ -4,7 +4,12 @@
  * created. A policy slug that names no remediation policy of the deployment (live, or declared by
  * a RemediationPolicy of the run) is refused before any write.
  */
-import { DeploymentNotMigratedError, type NotificationRuleEntry, type NotificationRuleInput, type RemediationPoliciesBundle } from "../../client";
+import {
+  DeploymentNotMigratedError,
+  type NotificationRuleEntry,
+  type NotificationRuleInput,
+  type RemediationPoliciesBundle,
+} from "../../client";
 import type { NotificationChannel } from "../../client/schemas/notification-rules";
 import type { notificationRuleKind } from "../kinds";
 import { ABSENT } from "../kinds/declare";

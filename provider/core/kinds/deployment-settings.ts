@@ -51,6 +51,22 @@ export interface AiSettings {
   allowedProviders?: string[];
 }
 
+/** The values a DeploymentSettings found and changed, by section: only the fields it changed. */
+export interface DeploymentSettingsOriginals {
+  /** The SAST fields it changed, as found. */
+  sast?: SastSettings;
+  /** The SCA fields it changed, as found. */
+  sca?: ScaSettings;
+  /** The Secrets fields it changed, as found. */
+  secrets?: SecretsSettings;
+  /** The Semgrep Assistant fields it changed, as found. */
+  ai?: AiSettings;
+  /** Whether developers could triage findings themselves, if it changed that. */
+  hasDeveloperTriage?: boolean;
+  /** The approvers' tag, if it changed it. */
+  approversTag?: string;
+}
+
 const flag = z.boolean({ error: "must be true or false" }).optional();
 const permission = z.enum(TRIAGE_PERMISSIONS, { error: `must be one of ${TRIAGE_PERMISSIONS.join(", ")}` }).optional();
 
@@ -132,7 +148,7 @@ export const deploymentSettingsKind = defineKind({
      * The value of each field this resource found and changed, by section (`{ sca: { blockPrEnabled: true } }`),
      * put back on delete; a field found as declared has none.
      */
-    original: output<Record<string, unknown> | undefined>({
+    original: output<DeploymentSettingsOriginals | undefined>({
       derivedFrom: ["sast", "sca", "secrets", "ai", "hasDeveloperTriage", "approversTag"],
     }),
     /** The fields this resource manages (those declared), by path: `sca.blockPrEnabled`, `hasDeveloperTriage`. */

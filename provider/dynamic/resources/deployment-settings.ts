@@ -2,7 +2,13 @@ import type { ArgsOf } from "../../core/kinds/declare";
 import { deploymentSettingsKind } from "../../core/kinds";
 import provider from "../shims/DeploymentSettings";
 import { type ResourceClass, resourceClass } from "./resource-class";
-export type { AiSettings, SastSettings, ScaSettings, SecretsSettings } from "../../core/kinds/deployment-settings";
+export type {
+  AiSettings,
+  DeploymentSettingsOriginals,
+  SastSettings,
+  ScaSettings,
+  SecretsSettings,
+} from "../../core/kinds/deployment-settings";
 
 /** Arguments of a {@link DeploymentSettings}. */
 export type DeploymentSettingsArgs = ArgsOf<typeof deploymentSettingsKind>;

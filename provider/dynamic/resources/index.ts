@@ -32,6 +32,7 @@ export {
   DeploymentSettings,
   type DeploymentSettingsArgs,
   type AiSettings,
+  type DeploymentSettingsOriginals,
   type SastSettings,
   type ScaSettings,
   type SecretsSettings,

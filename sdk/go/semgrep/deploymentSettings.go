@@ -53,7 +53,7 @@ type DeploymentSettings struct {
 	MdrEnabled pulumi.BoolOutput `pulumi:"mdrEnabled"`
 	// The value of each field this resource found and changed, by section (`{ sca: { blockPrEnabled: true } }`),
 	// put back on delete; a field found as declared has none.
-	Original pulumi.MapOutput `pulumi:"original"`
+	Original DeploymentSettingsOriginalsPtrOutput `pulumi:"original"`
 	// Put back, on delete, the values this resource changed, as it found them (default `true`); `false` only stops managing.
 	RestoreOnDelete pulumi.BoolPtrOutput `pulumi:"restoreOnDelete"`
 	// Live SAST settings.
@@ -270,8 +270,8 @@ func (o DeploymentSettingsOutput) MdrEnabled() pulumi.BoolOutput {
 
 // The value of each field this resource found and changed, by section (`{ sca: { blockPrEnabled: true } }`),
 // put back on delete; a field found as declared has none.
-func (o DeploymentSettingsOutput) Original() pulumi.MapOutput {
-	return o.ApplyT(func(v *DeploymentSettings) pulumi.MapOutput { return v.Original }).(pulumi.MapOutput)
+func (o DeploymentSettingsOutput) Original() DeploymentSettingsOriginalsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettings) DeploymentSettingsOriginalsPtrOutput { return v.Original }).(DeploymentSettingsOriginalsPtrOutput)
 }
 
 // Put back, on delete, the values this resource changed, as it found them (default `true`); `false` only stops managing.

@@ -549,6 +549,149 @@ func (o DependencyFilterPtrOutput) Version() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type DeploymentSettingsOriginals struct {
+	// The Semgrep Assistant fields it changed, as found.
+	Ai *AiSettings `pulumi:"ai"`
+	// The approvers' tag, if it changed it.
+	ApproversTag *string `pulumi:"approversTag"`
+	// Whether developers could triage findings themselves, if it changed that.
+	HasDeveloperTriage *bool `pulumi:"hasDeveloperTriage"`
+	// The SAST fields it changed, as found.
+	Sast *SastSettings `pulumi:"sast"`
+	// The SCA fields it changed, as found.
+	Sca *ScaSettings `pulumi:"sca"`
+	// The Secrets fields it changed, as found.
+	Secrets *SecretsSettings `pulumi:"secrets"`
+}
+
+type DeploymentSettingsOriginalsOutput struct{ *pulumi.OutputState }
+
+func (DeploymentSettingsOriginalsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeploymentSettingsOriginals)(nil)).Elem()
+}
+
+func (o DeploymentSettingsOriginalsOutput) ToDeploymentSettingsOriginalsOutput() DeploymentSettingsOriginalsOutput {
+	return o
+}
+
+func (o DeploymentSettingsOriginalsOutput) ToDeploymentSettingsOriginalsOutputWithContext(ctx context.Context) DeploymentSettingsOriginalsOutput {
+	return o
+}
+
+// The Semgrep Assistant fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Ai() AiSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *AiSettings { return v.Ai }).(AiSettingsPtrOutput)
+}
+
+// The approvers' tag, if it changed it.
+func (o DeploymentSettingsOriginalsOutput) ApproversTag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *string { return v.ApproversTag }).(pulumi.StringPtrOutput)
+}
+
+// Whether developers could triage findings themselves, if it changed that.
+func (o DeploymentSettingsOriginalsOutput) HasDeveloperTriage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *bool { return v.HasDeveloperTriage }).(pulumi.BoolPtrOutput)
+}
+
+// The SAST fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Sast() SastSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *SastSettings { return v.Sast }).(SastSettingsPtrOutput)
+}
+
+// The SCA fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Sca() ScaSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *ScaSettings { return v.Sca }).(ScaSettingsPtrOutput)
+}
+
+// The Secrets fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Secrets() SecretsSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *SecretsSettings { return v.Secrets }).(SecretsSettingsPtrOutput)
+}
+
+type DeploymentSettingsOriginalsPtrOutput struct{ *pulumi.OutputState }
+
+func (DeploymentSettingsOriginalsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DeploymentSettingsOriginals)(nil)).Elem()
+}
+
+func (o DeploymentSettingsOriginalsPtrOutput) ToDeploymentSettingsOriginalsPtrOutput() DeploymentSettingsOriginalsPtrOutput {
+	return o
+}
+
+func (o DeploymentSettingsOriginalsPtrOutput) ToDeploymentSettingsOriginalsPtrOutputWithContext(ctx context.Context) DeploymentSettingsOriginalsPtrOutput {
+	return o
+}
+
+func (o DeploymentSettingsOriginalsPtrOutput) Elem() DeploymentSettingsOriginalsOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) DeploymentSettingsOriginals {
+		if v != nil {
+			return *v
+		}
+		var ret DeploymentSettingsOriginals
+		return ret
+	}).(DeploymentSettingsOriginalsOutput)
+}
+
+// The Semgrep Assistant fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Ai() AiSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *AiSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Ai
+	}).(AiSettingsPtrOutput)
+}
+
+// The approvers' tag, if it changed it.
+func (o DeploymentSettingsOriginalsPtrOutput) ApproversTag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApproversTag
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether developers could triage findings themselves, if it changed that.
+func (o DeploymentSettingsOriginalsPtrOutput) HasDeveloperTriage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.HasDeveloperTriage
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The SAST fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Sast() SastSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *SastSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Sast
+	}).(SastSettingsPtrOutput)
+}
+
+// The SCA fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Sca() ScaSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *ScaSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Sca
+	}).(ScaSettingsPtrOutput)
+}
+
+// The Secrets fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Secrets() SecretsSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *SecretsSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Secrets
+	}).(SecretsSettingsPtrOutput)
+}
+
 type DetectionConstraints struct {
 	// The accepted `exceptionType` values.
 	ExceptionTypes []string `pulumi:"exceptionTypes"`
@@ -5812,6 +5955,8 @@ func init() {
 	pulumi.RegisterOutputType(AiSettingsPtrOutput{})
 	pulumi.RegisterOutputType(DependencyFilterOutput{})
 	pulumi.RegisterOutputType(DependencyFilterPtrOutput{})
+	pulumi.RegisterOutputType(DeploymentSettingsOriginalsOutput{})
+	pulumi.RegisterOutputType(DeploymentSettingsOriginalsPtrOutput{})
 	pulumi.RegisterOutputType(DetectionConstraintsOutput{})
 	pulumi.RegisterOutputType(DetectionConstraintsPtrOutput{})
 	pulumi.RegisterOutputType(DetectionExceptionOutput{})

@@ -39,6 +39,33 @@ export interface AiSettings {
     legacyAllowOpenaiCodeSharing?: boolean;
 }
 
+export interface DeploymentSettingsOriginals {
+    /**
+     * The Semgrep Assistant fields it changed, as found.
+     */
+    ai?: outputs.AiSettings;
+    /**
+     * The approvers' tag, if it changed it.
+     */
+    approversTag?: string;
+    /**
+     * Whether developers could triage findings themselves, if it changed that.
+     */
+    hasDeveloperTriage?: boolean;
+    /**
+     * The SAST fields it changed, as found.
+     */
+    sast?: outputs.SastSettings;
+    /**
+     * The SCA fields it changed, as found.
+     */
+    sca?: outputs.ScaSettings;
+    /**
+     * The Secrets fields it changed, as found.
+     */
+    secrets?: outputs.SecretsSettings;
+}
+
 export interface DetectionConstraints {
     /**
      * The accepted `exceptionType` values.

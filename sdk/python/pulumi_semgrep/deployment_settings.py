@@ -370,7 +370,7 @@ class DeploymentSettings(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def original(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
+    def original(self) -> pulumi.Output[Optional['outputs.DeploymentSettingsOriginals']]:
         """
         The value of each field this resource found and changed, by section (`{ sca: { blockPrEnabled: true } }`),
         put back on delete; a field found as declared has none.

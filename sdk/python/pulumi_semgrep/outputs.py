@@ -18,6 +18,7 @@ from . import outputs
 __all__ = [
     'AiConfig',
     'AiSettings',
+    'DeploymentSettingsOriginals',
     'DetectionConstraints',
     'DetectionException',
     'DetectionPolicyInfo',
@@ -172,6 +173,104 @@ class AiSettings(dict):
         Whether code may be shared with OpenAI under the legacy agreement.
         """
         return pulumi.get(self, "legacy_allow_openai_code_sharing")
+
+
+@pulumi.output_type
+class DeploymentSettingsOriginals(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "approversTag":
+            suggest = "approvers_tag"
+        elif key == "hasDeveloperTriage":
+            suggest = "has_developer_triage"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DeploymentSettingsOriginals. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DeploymentSettingsOriginals.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DeploymentSettingsOriginals.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ai: Optional['outputs.AiSettings'] = None,
+                 approvers_tag: Optional[_builtins.str] = None,
+                 has_developer_triage: Optional[_builtins.bool] = None,
+                 sast: Optional['outputs.SastSettings'] = None,
+                 sca: Optional['outputs.ScaSettings'] = None,
+                 secrets: Optional['outputs.SecretsSettings'] = None):
+        """
+        :param 'AiSettings' ai: The Semgrep Assistant fields it changed, as found.
+        :param _builtins.str approvers_tag: The approvers' tag, if it changed it.
+        :param _builtins.bool has_developer_triage: Whether developers could triage findings themselves, if it changed that.
+        :param 'SastSettings' sast: The SAST fields it changed, as found.
+        :param 'ScaSettings' sca: The SCA fields it changed, as found.
+        :param 'SecretsSettings' secrets: The Secrets fields it changed, as found.
+        """
+        if ai is not None:
+            pulumi.set(__self__, "ai", ai)
+        if approvers_tag is not None:
+            pulumi.set(__self__, "approvers_tag", approvers_tag)
+        if has_developer_triage is not None:
+            pulumi.set(__self__, "has_developer_triage", has_developer_triage)
+        if sast is not None:
+            pulumi.set(__self__, "sast", sast)
+        if sca is not None:
+            pulumi.set(__self__, "sca", sca)
+        if secrets is not None:
+            pulumi.set(__self__, "secrets", secrets)
+
+    @_builtins.property
+    @pulumi.getter
+    def ai(self) -> Optional['outputs.AiSettings']:
+        """
+        The Semgrep Assistant fields it changed, as found.
+        """
+        return pulumi.get(self, "ai")
+
+    @_builtins.property
+    @pulumi.getter(name="approversTag")
+    def approvers_tag(self) -> Optional[_builtins.str]:
+        """
+        The approvers' tag, if it changed it.
+        """
+        return pulumi.get(self, "approvers_tag")
+
+    @_builtins.property
+    @pulumi.getter(name="hasDeveloperTriage")
+    def has_developer_triage(self) -> Optional[_builtins.bool]:
+        """
+        Whether developers could triage findings themselves, if it changed that.
+        """
+        return pulumi.get(self, "has_developer_triage")
+
+    @_builtins.property
+    @pulumi.getter
+    def sast(self) -> Optional['outputs.SastSettings']:
+        """
+        The SAST fields it changed, as found.
+        """
+        return pulumi.get(self, "sast")
+
+    @_builtins.property
+    @pulumi.getter
+    def sca(self) -> Optional['outputs.ScaSettings']:
+        """
+        The SCA fields it changed, as found.
+        """
+        return pulumi.get(self, "sca")
+
+    @_builtins.property
+    @pulumi.getter
+    def secrets(self) -> Optional['outputs.SecretsSettings']:
+        """
+        The Secrets fields it changed, as found.
+        """
+        return pulumi.get(self, "secrets")
 
 
 @pulumi.output_type
