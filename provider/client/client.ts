@@ -2,8 +2,10 @@
 import { type ClientOptions, resolveConfig } from "./config";
 import { Dependencies } from "./api/dependencies";
 import { Deployments } from "./api/deployments";
+import { NotificationRules } from "./api/notification-rules";
 import { Policies } from "./api/policies";
 import { PoliciesV2 } from "./api/policies-v2";
+import { Products } from "./api/products";
 import { Projects } from "./api/projects";
 import { Sbom } from "./api/sbom";
 import { Scans } from "./api/scans";
@@ -36,6 +38,10 @@ export class SemgrepClient {
   readonly dependencies: Dependencies;
   readonly sbom: Sbom;
   readonly deployments: Deployments;
+  /** The deployment's product configuration (experimental): read, and changed field by field. */
+  readonly products: Products;
+  /** Notification rules (experimental): list, create, replace, delete, test. */
+  readonly notificationRules: NotificationRules;
   /** A deployment's users and their org roles (experimental). */
   readonly users: Users;
   readonly #transport: Transport;
@@ -49,6 +55,8 @@ export class SemgrepClient {
     this.dependencies = new Dependencies(this.#transport);
     this.sbom = new Sbom(this.#transport);
     this.deployments = new Deployments(this.#transport);
+    this.products = new Products(this.#transport);
+    this.notificationRules = new NotificationRules(this.#transport);
     this.users = new Users(this.#transport);
   }
 

@@ -47,4 +47,17 @@ export type { CreateSbomExportRequest, CreateSbomExportResponse, SbomExportStatu
 export * from "./schemas/enums";
 export { toDate } from "./schemas/common";
 export type { CurrentUser, DeploymentUser, OrgRole, ListDeploymentUsersRequest } from "./schemas/users";
+export type {
+  AiConfig,
+  ProductConfig,
+  ProductConfigChange,
+  SastConfig,
+  ScaConfig,
+  SecretsConfig,
+  TriagePermission,
+} from "./schemas/products";
+export { TRIAGE_PERMISSIONS } from "./schemas/products";
+export type { NotificationChannel, NotificationRuleEntry, NotificationRuleInput } from "./schemas/notification-rules";
+export { NOTIFICATION_CHANNELS } from "./schemas/notification-rules";
+export type { NotificationRuleTest } from "./api/notification-rules";
 export { ORG_ROLES } from "./schemas/users";

@@ -160,6 +160,60 @@ export interface StoredRemediationPolicy {
   systemManaged: boolean;
 }
 
+/**
+ * A deployment's product configuration (`DeploymentProductConfig`), kept in the wire's own names
+ * and shape (snake_case and camelCase mixed, nested settings included), every field set.
+ */
+export interface StoredProductConfig {
+  deploymentId: number;
+  ai: {
+    legacy_allow_openai_code_sharing: boolean;
+    enabled: boolean;
+    send_patch_emails: boolean;
+    allowed_providers: string[];
+    mdr_enabled: boolean;
+  };
+  sast: {
+    enabled: boolean;
+    human_autofix_enabled: boolean;
+    ai_autofix: { enabled: boolean; min_confidence: number };
+    ai_autotriage: { enabled: boolean; hide_false_positive_comments: boolean; send_to_scm_comments: boolean; send_to_slack: boolean };
+    ai_detection: { enabled: boolean };
+    triagePermission: string;
+  };
+  sca: {
+    enabled: boolean;
+    blockPrEnabled: boolean;
+    prCommentsEnabled: boolean;
+    maliciousDependencyAdvisoriesEnabled: boolean;
+    upgradeGuidanceEnabled: boolean;
+    triagePermission: string;
+    malwareFirewallEnabled: boolean;
+  };
+  secrets: {
+    enabled: boolean;
+    global_validation_state_policy: { error: string; invalid: string };
+    historical_scan: { enabled: boolean };
+    generic_secrets: { enabled: boolean };
+    triagePermission: string;
+  };
+  approversTag: string;
+  hasDeveloperTriage: boolean;
+}
+
+/** A notification rule of a deployment (`NotificationRule`). */
+export interface StoredNotificationRule {
+  id: number;
+  deploymentId: number;
+  name: string;
+  channel: string;
+  config: Record<string, string>;
+  isEnabled: boolean;
+  policySlugs: string[];
+  useNetworkBroker: boolean;
+  sendScanCompletion: boolean;
+}
+
 /** A user of a deployment, with the org role the deployment gives them. */
 export interface StoredUser {
   id: string;
@@ -182,6 +236,10 @@ export interface EmulatorState {
   detectionPolicies: StoredDetectionPolicy[];
   /** Policies V2: the remediation policies of each deployment (sorted by slug), system-managed ones included. */
   remediationPolicies: StoredRemediationPolicy[];
+  /** Each deployment's product configuration (experimental API); a deployment without one reads as every field at its default. */
+  productConfigs: StoredProductConfig[];
+  /** The notification rules of each deployment (experimental API). */
+  notificationRules: StoredNotificationRule[];
   /** The deployments' users, in id order (an older state file has none: read as empty). */
   users: StoredUser[];
 }
@@ -200,4 +258,6 @@ export const STATE_PARTS: Record<keyof EmulatorState, true> = {
   detectionPolicies: true,
   remediationPolicies: true,
   users: true,
+  productConfigs: true,
+  notificationRules: true,
 };

@@ -17,6 +17,7 @@ import type {
   StoredUser,
 } from "./model";
 import { storedDetection, storedRemediation } from "./policies-v2";
+import { defaultProductConfig } from "./products";
 import { seededRandom as prng } from "./random";
 
 interface PresetSize {
@@ -104,6 +105,51 @@ export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
     sbomExports: [],
     ...buildPoliciesV2(name, policies),
     users: buildUsers(size.users),
+    ...buildAccessSettings(),
+  };
+}
+
+/** The webhook the presets' notification rule posts to: its path carries a token, as real webhook URLs do. */
+export const PRESET_WEBHOOK_URL = "https://hooks.acme.example/semgrep/T0KEN-critical-9f2c";
+
+/**
+ * The deployment's product configuration and notification rule: SAST, SCA and Secrets on, with
+ * developers allowed to request ignores of code findings only; SCA blocks PRs, comments on them
+ * and runs the malware firewall; AI is on without legacy OpenAI code sharing; and one webhook for
+ * the findings of the critical-findings remediation policy.
+ */
+function buildAccessSettings(): Pick<EmulatorState, "productConfigs" | "notificationRules"> {
+  const config = defaultProductConfig(DEMO_DEPLOYMENT.id);
+  config.sast = { ...config.sast, enabled: true, human_autofix_enabled: true, triagePermission: "TRIAGE_PERMISSION_REQUEST" };
+  config.sast.ai_autofix = { enabled: true, min_confidence: 0.8 };
+  config.sca = {
+    ...config.sca,
+    enabled: true,
+    blockPrEnabled: true,
+    prCommentsEnabled: true,
+    maliciousDependencyAdvisoriesEnabled: true,
+    malwareFirewallEnabled: true,
+    triagePermission: "TRIAGE_PERMISSION_REQUEST",
+  };
+  config.secrets = { ...config.secrets, enabled: true, triagePermission: "TRIAGE_PERMISSION_NONE", historical_scan: { enabled: true } };
+  config.ai = { ...config.ai, enabled: true, legacy_allow_openai_code_sharing: false, allowed_providers: ["anthropic"] };
+  config.hasDeveloperTriage = true;
+  config.approversTag = "appsec-approvers";
+  return {
+    productConfigs: [config],
+    notificationRules: [
+      {
+        id: 5001,
+        deploymentId: DEMO_DEPLOYMENT.id,
+        name: "Critical findings to the SOC",
+        channel: "CHANNEL_WEBHOOK",
+        config: { url: PRESET_WEBHOOK_URL },
+        isEnabled: true,
+        policySlugs: ["block-critical-high-confidence"],
+        useNetworkBroker: false,
+        sendScanCompletion: false,
+      },
+    ],
   };
 }
 

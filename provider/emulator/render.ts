@@ -178,7 +178,7 @@ const MAP_FIELDS = new Set(["config", "context"]);
  * any default. `policyMode` has no UNSPECIFIED value in the OpenAPI; its first, `MODE_MONITOR`,
  * is the zero value.
  */
-const ZERO_ENUM_VALUES: Readonly<Record<string, string>> = { policyMode: "MODE_MONITOR" };
+const ZERO_ENUM_VALUES: Readonly<Record<string, string>> = { policyMode: "MODE_MONITOR", triagePermission: "TRIAGE_PERMISSION_IGNORE" };
 
 /**
  * An answer as protobuf's JSON mapping writes it by default (the emulator's `--omit-empty`):

@@ -10,6 +10,8 @@ import { type ApiRequest, DeploymentMigrated, DeploymentNotMigrated, HttpError, 
 import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
 import { type EmulatorState, type PresetName, PRESETS, STATE_PARTS } from "./model";
 import { errorFields, policiesV2Routes } from "./policies-v2";
+import { notificationRulesRoutes } from "./notification-rules";
+import { productsRoutes } from "./products";
 import { buildPreset } from "./presets";
 import { scaleProjects } from "./scale";
 import { withoutEmptyFields } from "./render";
@@ -25,7 +27,7 @@ const MAX_BODY_BYTES = 1 << 20;
  */
 export const MAX_REQUEST_TARGET = 8_192;
 /** Every operation the emulator serves: the v1 API's and the Policies V2 API's. */
-export const routes: readonly Route[] = [...v1Routes, ...policiesV2Routes, ...usersRoutes];
+export const routes: readonly Route[] = [...v1Routes, ...policiesV2Routes, ...usersRoutes, ...productsRoutes, ...notificationRulesRoutes];
 /** The operation names the emulator serves (`policies.list`, ...), as fault settings name them. */
 const OPERATIONS = [...new Set(routes.map((r) => r.operation))];
 

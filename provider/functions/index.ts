@@ -28,3 +28,4 @@ export type { ProjectSelectorArgs } from "../core/kinds/project-selector";
 export * from "./dependencies";
 export * from "./policies-v2";
 export * from "./users";
+export * from "./access-settings";

@@ -5,8 +5,11 @@
  */
 import type { SemgrepInvokeOptions } from "../functions";
 import { PERSONAL_META_FIELDS } from "../functions/shapes";
+import { secretConfigKeys } from "../core/kinds/notification-rule";
 import { withSecrets } from "./secrets";
 import {
+  getDeploymentSettings,
+  getNotificationRules,
   getDependencyRepositories,
   getDetectionPolicies,
   getDetectionPolicy,
@@ -41,6 +44,8 @@ export const FUNCTIONS = {
   getRemediationPolicies,
   getPolicyVocabulary,
   getUsers,
+  getDeploymentSettings,
+  getNotificationRules,
 } satisfies Record<string, Invokable>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
@@ -58,4 +63,8 @@ type Props = Record<string, unknown>;
  */
 export const SECRET_RESULTS: Partial<Record<FunctionName, (result: Props) => Props>> = {
   getScan: (scan) => ({ ...scan, meta: withSecrets((scan.meta ?? {}) as Props, PERSONAL_META_FIELDS) }),
+  // A rule's config that holds a URL or a token, as NotificationRule's outputs hold it.
+  getNotificationRules: (result) => ({
+    rules: (result.rules as Props[]).map((rule) => (secretConfigKeys(rule).length ? withSecrets(rule, ["config"]) : rule)),
+  }),
 };

@@ -19,7 +19,7 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { KINDS, RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
+import { implicitSecrets, KINDS, RESOURCE_KINDS, type ResourceKind } from "../core/kinds";
 import { parseBaseUrl } from "../client/config";
 import { configureCredentials, configuredCredentials, withCredentialsHint } from "../core/runtime/credentials";
 import { redactedError, redactorOf, textsOf } from "../core/runtime/redact";
@@ -88,7 +88,9 @@ function toStruct(value: Props): Struct {
 function received(kind: ResourceKind, struct: Struct | undefined, urn: string, secretsFrom?: Struct) {
   const { plain: props, secret } = unwrapSecrets(plain(struct));
   const inputSecrets = (secretsFrom ? unwrapSecrets(plain(secretsFrom)).secret : secret).filter((key) => key in KINDS[kind].inputs);
-  return { props, context: identityFromUrn(urn, inputSecrets) };
+  // An input the kind holds as a secret whatever the program says (declare.ts `secretWhen`) is one.
+  const implicit = implicitSecrets(kind, props).filter((key) => !inputSecrets.includes(key));
+  return { props, context: identityFromUrn(urn, [...inputSecrets, ...implicit]) };
 }
 
 /** The outputs a handler returned, as the engine stores them: no context, secrets wrapped. */

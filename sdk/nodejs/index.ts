@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { DeploymentSettingsArgs } from "./deploymentSettings";
+export type DeploymentSettings = import("./deploymentSettings").DeploymentSettings;
+export const DeploymentSettings: typeof import("./deploymentSettings").DeploymentSettings = null as any;
+utilities.lazyLoad(exports, ["DeploymentSettings"], () => require("./deploymentSettings"));
+
 export { DetectionPolicyArgs } from "./detectionPolicy";
 export type DetectionPolicy = import("./detectionPolicy").DetectionPolicy;
 export const DetectionPolicy: typeof import("./detectionPolicy").DetectionPolicy = null as any;
@@ -20,6 +25,11 @@ export const getDependencyRepositories: typeof import("./getDependencyRepositori
 export const getDependencyRepositoriesOutput: typeof import("./getDependencyRepositories").getDependencyRepositoriesOutput = null as any;
 utilities.lazyLoad(exports, ["getDependencyRepositories","getDependencyRepositoriesOutput"], () => require("./getDependencyRepositories"));
 
+export { GetDeploymentSettingsArgs, GetDeploymentSettingsResult, GetDeploymentSettingsOutputArgs } from "./getDeploymentSettings";
+export const getDeploymentSettings: typeof import("./getDeploymentSettings").getDeploymentSettings = null as any;
+export const getDeploymentSettingsOutput: typeof import("./getDeploymentSettings").getDeploymentSettingsOutput = null as any;
+utilities.lazyLoad(exports, ["getDeploymentSettings","getDeploymentSettingsOutput"], () => require("./getDeploymentSettings"));
+
 export { GetDetectionPoliciesArgs, GetDetectionPoliciesResult, GetDetectionPoliciesOutputArgs } from "./getDetectionPolicies";
 export const getDetectionPolicies: typeof import("./getDetectionPolicies").getDetectionPolicies = null as any;
 export const getDetectionPoliciesOutput: typeof import("./getDetectionPolicies").getDetectionPoliciesOutput = null as any;
@@ -34,6 +44,11 @@ export { GetLockfilesArgs, GetLockfilesResult, GetLockfilesOutputArgs } from "./
 export const getLockfiles: typeof import("./getLockfiles").getLockfiles = null as any;
 export const getLockfilesOutput: typeof import("./getLockfiles").getLockfilesOutput = null as any;
 utilities.lazyLoad(exports, ["getLockfiles","getLockfilesOutput"], () => require("./getLockfiles"));
+
+export { GetNotificationRulesArgs, GetNotificationRulesResult, GetNotificationRulesOutputArgs } from "./getNotificationRules";
+export const getNotificationRules: typeof import("./getNotificationRules").getNotificationRules = null as any;
+export const getNotificationRulesOutput: typeof import("./getNotificationRules").getNotificationRulesOutput = null as any;
+utilities.lazyLoad(exports, ["getNotificationRules","getNotificationRulesOutput"], () => require("./getNotificationRules"));
 
 export { GetPoliciesArgs, GetPoliciesResult, GetPoliciesOutputArgs } from "./getPolicies";
 export const getPolicies: typeof import("./getPolicies").getPolicies = null as any;
@@ -89,6 +104,11 @@ export { ManagedScanArgs } from "./managedScan";
 export type ManagedScan = import("./managedScan").ManagedScan;
 export const ManagedScan: typeof import("./managedScan").ManagedScan = null as any;
 utilities.lazyLoad(exports, ["ManagedScan"], () => require("./managedScan"));
+
+export { NotificationRuleArgs } from "./notificationRule";
+export type NotificationRule = import("./notificationRule").NotificationRule;
+export const NotificationRule: typeof import("./notificationRule").NotificationRule = null as any;
+utilities.lazyLoad(exports, ["NotificationRule"], () => require("./notificationRule"));
 
 export { PolicyRuleModeArgs } from "./policyRuleMode";
 export type PolicyRuleMode = import("./policyRuleMode").PolicyRuleMode;
@@ -149,12 +169,16 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "semgrep:index:DeploymentSettings":
+                return new DeploymentSettings(name, <any>undefined, { urn })
             case "semgrep:index:DetectionPolicy":
                 return new DetectionPolicy(name, <any>undefined, { urn })
             case "semgrep:index:DetectionPolicyException":
                 return new DetectionPolicyException(name, <any>undefined, { urn })
             case "semgrep:index:ManagedScan":
                 return new ManagedScan(name, <any>undefined, { urn })
+            case "semgrep:index:NotificationRule":
+                return new NotificationRule(name, <any>undefined, { urn })
             case "semgrep:index:PolicyRuleMode":
                 return new PolicyRuleMode(name, <any>undefined, { urn })
             case "semgrep:index:PolicyRuleModes":

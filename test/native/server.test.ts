@@ -489,6 +489,8 @@ describe("Invoke", () => {
     getRemediationPolicies: { args: { deploymentId: "1" }, holds: "policies" },
     getPolicyVocabulary: { args: { deploymentId: "1" }, holds: "conditionTypes" },
     getUsers: { args: { deploymentId: "1", orgRole: "ORG_ROLE_ADMIN" }, holds: "users" },
+    getDeploymentSettings: { args: { deploymentId: "1" }, holds: "sca" },
+    getNotificationRules: { args: { deploymentId: "1" }, holds: "rules" },
   };
 
   it("has a case for every function served", () => {
@@ -511,6 +513,13 @@ describe("Invoke", () => {
     for (const field of ["commitAuthorName", "commitAuthorUsername", "commitAuthorEmail", "pullRequestAuthorUsername"])
       if (meta[field] !== undefined) expect(isSecret(meta[field]), field).toBe(true);
     expect(isSecret(withAuthor.branch)).toBe(false);
+  });
+
+  it("returns a notification rule's config that holds a URL as a secret, as getNotificationRulesOutput does", async () => {
+    const { rules } = await invoke("getNotificationRules", { deploymentId: "1" });
+    const [rule] = rules as Props[];
+    expect(isSecret(rule!.config)).toBe(true);
+    expect(isSecret(rule!.name)).toBe(false);
   });
 
   it("returns a project's tags in clear: the Go SDK's plain GetProject fails on any secret in a result", async () => {

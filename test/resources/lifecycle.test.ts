@@ -104,6 +104,15 @@ const remediationPolicy = (state: EmulatorState, slug: string) => {
   const found = state.remediationPolicies.find((p) => p.slug === slug);
   return found ? { name: found.name, description: found.description } : null;
 };
+/** The two product switches the DeploymentSettings row declares. */
+const productSwitches = (state: EmulatorState) => {
+  const config = state.productConfigs.find((c) => c.deploymentId === 1)!;
+  return { blockPr: config.sca.blockPrEnabled, secrets: config.secrets.triagePermission };
+};
+const notificationRule = (state: EmulatorState, name: string) => {
+  const found = state.notificationRules.find((r) => r.deploymentId === 1 && r.name === name);
+  return found ? { enabled: found.isEnabled, url: found.config.url } : null;
+};
 /** Edits the code detection bundle through the API, as a person in Semgrep's UI would (read, change, apply with If-Match). */
 async function editCode(client: SemgrepClient, edit: (bundle: DetectionPolicyBundle) => DetectionPolicyBundle) {
   const { bundle, state_version } = await client.policiesV2.getDetectionPolicy(1, "code");
@@ -419,6 +428,70 @@ const rows: Row[] = [
     // The deployment's users, listed once at check (to refuse an unknown user, or a deployment left without an admin) and shared with create.
     checkRequests: 1,
     requests: { create: 1, diff: 0, delete: 1 },
+  },
+  {
+    kind: "DeploymentSettings",
+    declared: { deploymentId: "1", sca: { blockPrEnabled: false }, secrets: { triagePermission: "TRIAGE_PERMISSION_REQUEST" } },
+    normalized: {},
+    invalid: { inputs: { sast: { triagePermission: "TRIAGE_PERMISSION_ALL" } }, property: "sast.triagePermission" },
+    id: "1",
+    live: productSwitches,
+    liveBefore: { blockPr: true, secrets: "TRIAGE_PERMISSION_NONE" },
+    liveCreated: { blockPr: false, secrets: "TRIAGE_PERMISSION_REQUEST" },
+    change: { inputs: { sca: { blockPrEnabled: true } }, replaces: [], live: { blockPr: true, secrets: "TRIAGE_PERMISSION_REQUEST" } },
+    drift: {
+      write: (client) => client.products.update(1, { sca: { blockPrEnabled: true } }),
+      props: { sca: expect.objectContaining({ blockPrEnabled: true }) },
+      inputs: { sca: { blockPrEnabled: true } },
+    },
+    drop: { input: "secrets", replaces: [], changes: true, liveAfterDelete: { blockPr: true, secrets: "TRIAGE_PERMISSION_REQUEST" } },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "sast", "sca", "secrets", "ai", "hasDeveloperTriage", "approversTag", "mdrEnabled"],
+    checkRequests: 0,
+    requests: { create: 2, diff: 0, delete: 2 },
+  },
+  {
+    kind: "NotificationRule",
+    declared: {
+      deploymentId: "1",
+      name: "Lifecycle rule",
+      channel: "CHANNEL_WEBHOOK",
+      config: { url: "https://hooks.example/lifecycle" },
+      plainConfigKeys: ["url"],
+      policySlugs: ["comment-high-severity"],
+      enabled: true,
+    },
+    normalized: {},
+    invalid: { inputs: { channel: "CHANNEL_PAGER" }, property: "channel" },
+    id: /^1\/\d+$/,
+    live: (state) => notificationRule(state, "Lifecycle rule"),
+    liveBefore: null,
+    liveCreated: { enabled: true, url: "https://hooks.example/lifecycle" },
+    change: { inputs: { enabled: false }, replaces: [], live: { enabled: false, url: "https://hooks.example/lifecycle" } },
+    drift: {
+      write: async (client) => {
+        const rule = (await client.notificationRules.list(1)).find((r) => r.name === "Lifecycle rule")!;
+        return client.notificationRules.replace(1, rule.id, { ...rule, channel: "CHANNEL_WEBHOOK", enabled: false });
+      },
+      props: { enabled: false },
+      inputs: { enabled: false },
+    },
+    drop: { input: "enabled", replaces: [], changes: true, liveAfterDelete: null },
+    restoresOnDelete: true,
+    liveOutputs: [
+      "deploymentId",
+      "name",
+      "ruleId",
+      "channel",
+      "config",
+      "policySlugs",
+      "enabled",
+      "sendScanCompletion",
+      "useNetworkBroker",
+    ],
+    // The policy slugs are checked against the deployment's remediation policies at preview.
+    checkRequests: 1,
+    requests: { create: 2, diff: 0, delete: 1 },
   },
 ];
 

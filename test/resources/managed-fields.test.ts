@@ -15,9 +15,11 @@ const head = (path: string) => path.split(".")[0]!;
 
 it("is declared by the kinds that record originals of their fields (PolicyRuleModes and ProjectTags claim per rule and per tag)", () => {
   expect(kinds.sort()).toEqual([
+    "DeploymentSettings",
     "DetectionPolicy",
     "DetectionPolicyException",
     "ManagedScan",
+    "NotificationRule",
     "PolicyRuleMode",
     "ProjectSettings",
     "RemediationPolicy",

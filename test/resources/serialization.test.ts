@@ -29,6 +29,8 @@ const KINDS = [
   "DetectionPolicyException",
   "RemediationPolicy",
   "UserRole",
+  "DeploymentSettings",
+  "NotificationRule",
 ] as const;
 
 interface KindReport {
@@ -92,6 +94,8 @@ describe("the installed package's __provider", () => {
     DetectionPolicyException: { exceptionType: "include" },
     RemediationPolicy: { active: false },
     UserRole: { role: "ORG_ROLE_ADMIN", originalRole: "ORG_ROLE_MEMBER" },
+    DeploymentSettings: { sca: expect.objectContaining({ malwareFirewallEnabled: false, blockPrEnabled: false }) },
+    NotificationRule: { enabled: false },
   };
 
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
@@ -115,5 +119,7 @@ describe("the installed package's __provider", () => {
     expect(after.detectionPolicies).toEqual(previous.detectionPolicies);
     expect(after.remediationPolicies).toEqual(previous.remediationPolicies);
     expect(after.users).toEqual(previous.users);
+    expect(after.productConfigs).toEqual(previous.productConfigs);
+    expect(after.notificationRules).toEqual(previous.notificationRules);
   });
 });

@@ -8,4 +8,6 @@ export * from "./policies";
 export * from "./dependencies";
 export * from "./sbom";
 export * from "./policies-v2";
+export * from "./products";
+export * from "./notification-rules";
 export * from "./users";

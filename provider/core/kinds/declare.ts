@@ -33,6 +33,13 @@ export interface InputField<S extends z.ZodType = z.ZodType, Public = z.input<S>
    * the class, the schema or the reference page.
    */
   readonly echoed?: false;
+  /**
+   * Stored and shown as a secret whenever this holds of the declared inputs, even when the program
+   * gave the input plain (a notification rule's `config` holding a webhook URL): both front ends
+   * treat it then as a secret input (kinds/index.ts `implicitSecrets`), so its outputs are stored
+   * encrypted and messages hide its values. `given` names the inputs the test reads.
+   */
+  readonly secretWhen?: { readonly given: readonly string[]; holds(values: Record<string, unknown>): boolean };
   /** Type-level only: what programs write (in a tuple, so that inferring it from an intersection keeps its `undefined`). */
   readonly __public?: [Public];
 }
@@ -54,7 +61,7 @@ export interface OutputField<T = unknown> {
   readonly __type?: T;
 }
 
-type InputRules = Pick<InputField, "replaces" | "equal">;
+type InputRules = Pick<InputField, "replaces" | "equal" | "secretWhen">;
 
 /** An input whose public type is the schema's input type. */
 export function input<S extends z.ZodType>(schema: S, rules: InputRules = {}): InputField<S> {

@@ -7,9 +7,11 @@ import { z } from "zod";
 import type { Props } from "../runtime/check";
 import type { FieldRule } from "../runtime/diff";
 import type { KindDeclaration } from "./declare";
+import { deploymentSettingsKind } from "./deployment-settings";
 import { detectionPolicyKind } from "./detection-policy";
 import { detectionPolicyExceptionKind } from "./detection-policy-exception";
 import { managedScanKind } from "./managed-scan";
+import { notificationRuleKind } from "./notification-rule";
 import { policyRuleModeKind } from "./policy-rule-mode";
 import { policyRuleModesKind } from "./policy-rule-modes";
 import { projectSettingsKind } from "./project-settings";
@@ -20,9 +22,11 @@ import { sbomExportKind } from "./sbom-export";
 import { userRoleKind } from "./user-role";
 
 export {
+  deploymentSettingsKind,
   detectionPolicyExceptionKind,
   detectionPolicyKind,
   managedScanKind,
+  notificationRuleKind,
   policyRuleModeKind,
   policyRuleModesKind,
   projectSettingsKind,
@@ -45,6 +49,8 @@ export const KINDS = {
   DetectionPolicyException: detectionPolicyExceptionKind,
   RemediationPolicy: remediationPolicyKind,
   UserRole: userRoleKind,
+  DeploymentSettings: deploymentSettingsKind,
+  NotificationRule: notificationRuleKind,
 } as const;
 
 export type ResourceKind = keyof typeof KINDS;
@@ -80,6 +86,16 @@ export const SHARED_SET_OUTPUTS = byKind(({ outputs }) =>
  */
 export function valueInputs(kind: ResourceKind): string[] {
   return Object.keys(declarationOf(kind).inputs);
+}
+
+/**
+ * The inputs of `props` to treat as secrets though the program may have given them plain (declare.ts
+ * `secretWhen`): both front ends add them to the resource's secret inputs.
+ */
+export function implicitSecrets(kind: ResourceKind, props: Props): string[] {
+  return Object.entries(declarationOf(kind).inputs).flatMap(([name, field]) =>
+    field.secretWhen && props[name] !== undefined && field.secretWhen.holds(props) ? [name] : [],
+  );
 }
 
 /** Every output name of the kind, inputs included: the properties its resource class registers. */

@@ -7,14 +7,16 @@
  * and the claims API.
  */
 import { causeChain, SemgrepError } from "../../client";
-import { KINDS, type ResourceKind } from "../kinds";
+import { implicitSecrets, KINDS, type ResourceKind } from "../kinds";
 import { ABSENT } from "../kinds/declare";
 import type { Props } from "./check";
 import type { CheckResult, ConfigureRequest, CreateResult, DiffResult, Handler, ReadResult, UpdateResult } from "./handler";
 import { configure, withCredentialsHint } from "./credentials";
+import { deploymentSettings } from "../handlers/deployment-settings";
 import { detectionPolicy } from "../handlers/detection-policy";
 import { detectionPolicyException } from "../handlers/detection-policy-exception";
 import { managedScan } from "../handlers/managed-scan";
+import { notificationRule } from "../handlers/notification-rule";
 import { policyRuleMode } from "../handlers/policy-rule-mode";
 import { whileWriting } from "./interrupts";
 import { dropRecorded, journaling, resourceJournalKey, settleJournal } from "./journal";
@@ -45,6 +47,8 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   DetectionPolicyException: detectionPolicyException,
   RemediationPolicy: remediationPolicy,
   UserRole: userRole,
+  DeploymentSettings: deploymentSettings,
+  NotificationRule: notificationRule,
 };
 
 type Method = keyof Handler | "configure";
@@ -86,8 +90,8 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
   const fromMeta = identities === undefined;
   const at = { now: NOW[method], before: BEFORE[method] };
   const propsAt = (i: number | undefined) => (i === undefined || !isProps(given[i]) ? undefined : (given[i] as Props));
-  const now = fromMeta ? identityAt(propsAt(at.now)) : identities.now;
-  const before = fromMeta ? identityAt(propsAt(at.before)) : identities.before;
+  const now = withImplicitSecrets(kind, fromMeta ? identityAt(propsAt(at.now)) : identities.now, propsAt(at.now));
+  const before = withImplicitSecrets(kind, fromMeta ? identityAt(propsAt(at.before)) : identities.before, propsAt(at.before));
   const ctx = callContext(kind, now, before);
   // Every message of the call, whatever kind wrote it, hides the texts of the resource's secret
   // inputs, and those of every other resource's secret claims (the secrecy travels with the claim).
@@ -137,6 +141,17 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
 }
 
 const identityAt = (props: Props | undefined) => (props ? identityOf(props) : undefined);
+
+/**
+ * The identity with the inputs the kind holds as secrets whatever the program gave (declare.ts
+ * `secretWhen`: a rule's config with a webhook URL) among its secret inputs, so that every message
+ * of the call hides their values, in either front end.
+ */
+function withImplicitSecrets(kind: ResourceKind, identity: ResourceIdentity | undefined, props: Props | undefined) {
+  const implicit = props ? implicitSecrets(kind, props).filter((input) => !identity?.secretInputs.includes(input)) : [];
+  if (!implicit.length) return identity;
+  return { ...identity, secretInputs: [...(identity?.secretInputs ?? []), ...implicit] };
+}
 
 /** The methods that write to the service. */
 const WRITING: readonly Method[] = ["create", "update", "delete"];

@@ -29,3 +29,13 @@ export {
   type RemediationPolicyState,
 } from "./remediation-policy";
 export { UserRole, type UserRoleArgs } from "./user-role";
+export {
+  DeploymentSettings,
+  type DeploymentSettingsArgs,
+  type AiSettings,
+  type DeploymentSettingsOriginals,
+  type SastSettings,
+  type ScaSettings,
+  type SecretsSettings,
+} from "./deployment-settings";
+export { NotificationRule, type NotificationRuleArgs, type NotificationRuleState } from "./notification-rule";

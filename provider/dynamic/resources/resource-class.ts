@@ -40,6 +40,24 @@ export interface ResourceClass<D extends KindDeclaration> {
   isInstance<C extends abstract new (...args: never[]) => unknown>(this: C, obj: unknown): obj is InstanceType<C>;
 }
 
+/**
+ * The program's arguments with each input the kind holds as a secret whenever its `secretWhen`
+ * holds (a notification rule's config with a webhook URL) made a secret: a dynamic provider cannot
+ * return secrets, so the input must be one for its outputs to be stored encrypted.
+ */
+function withImplicitSecrets(declaration: KindDeclaration, args: Record<string, unknown>): Record<string, unknown> {
+  const implicit = Object.entries(declaration.inputs).filter(([name, field]) => field.secretWhen && args[name] !== undefined);
+  if (!implicit.length) return args;
+  const result = { ...args };
+  for (const [name, field] of implicit) {
+    const { given, holds } = field.secretWhen!;
+    result[name] = pulumi
+      .all(given.map((input) => pulumi.output(args[input])))
+      .apply((values) => (holds(Object.fromEntries(given.map((input, i) => [input, values[i]]))) ? pulumi.secret(args[name]) : args[name]));
+  }
+  return result;
+}
+
 /** The class of the kind `declaration`, whose provider (a shim) is `provider`. */
 export function resourceClass<D extends KindDeclaration<ResourceKind>>(
   declaration: D,
@@ -51,11 +69,12 @@ export function resourceClass<D extends KindDeclaration<ResourceKind>>(
     constructor(name: string, args: ArgsOf<D>, opts?: pulumi.CustomResourceOptions) {
       // Every output is registered (an absent input or an output the provider computes as
       // `undefined`), so that the instance has a property for each.
-      const registered = Object.fromEntries(propertyNames(kind).map((property) => [property, (args as Record<string, unknown>)[property]]));
+      const given = withImplicitSecrets(declaration, args as Record<string, unknown>);
+      const registered = Object.fromEntries(propertyNames(kind).map((property) => [property, given[property]]));
       super(
         provider,
         name,
-        { ...registered, ...metaInputs(kind, name, args, opts) },
+        { ...registered, ...metaInputs(kind, name, given, opts) },
         resourceOptions(kind, name, args, opts),
         TYPE_MODULE,
         kind,

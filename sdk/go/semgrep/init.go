@@ -21,12 +21,16 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "semgrep:index:DeploymentSettings":
+		r = &DeploymentSettings{}
 	case "semgrep:index:DetectionPolicy":
 		r = &DetectionPolicy{}
 	case "semgrep:index:DetectionPolicyException":
 		r = &DetectionPolicyException{}
 	case "semgrep:index:ManagedScan":
 		r = &ManagedScan{}
+	case "semgrep:index:NotificationRule":
+		r = &NotificationRule{}
 	case "semgrep:index:PolicyRuleMode":
 		r = &PolicyRuleMode{}
 	case "semgrep:index:PolicyRuleModes":

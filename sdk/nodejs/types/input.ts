@@ -5,6 +5,21 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
+export interface AiSettingsArgs {
+    /**
+     * The AI providers code may be sent to (the whole list, in any order).
+     */
+    allowedProviders?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether Semgrep Assistant runs.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether code may be shared with OpenAI under the legacy agreement.
+     */
+    legacyAllowOpenaiCodeSharing?: pulumi.Input<boolean | undefined>;
+}
+
 export interface DependencyFilter {
     /**
      * Package ecosystems, e.g. `["npm", "pypi"]`. One of `no_package_manager`, `npm`, `pypi`, `gomod`, `cargo`, `maven`, `gem`, `composer`, `nuget`, `pub`, `swiftpm`, `hex`, `cocoapods`, `mix`, `opam`.
@@ -393,6 +408,21 @@ export interface RuleSelectorArgs {
     sources?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
+export interface SastSettingsArgs {
+    /**
+     * Whether SAST scans run.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether autofix suggestions written by rules are offered.
+     */
+    humanAutofixEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission?: pulumi.Input<string | undefined>;
+}
+
 export interface SbomFormatVersionArgs {
     /**
      * The CycloneDX schema version, `SBOM_CYCLONE_DX_VERSION_V1_4` to `_V1_7`; the service produces 1.4 when unset. One of `SBOM_CYCLONE_DX_VERSION_V1_4`, `SBOM_CYCLONE_DX_VERSION_V1_5`, `SBOM_CYCLONE_DX_VERSION_V1_6`, `SBOM_CYCLONE_DX_VERSION_V1_7`.
@@ -440,10 +470,52 @@ export interface SbomMetadataSupplierContactArgs {
     phone?: pulumi.Input<string | undefined>;
 }
 
+export interface ScaSettingsArgs {
+    /**
+     * Whether reachable vulnerable dependencies block pull requests.
+     */
+    blockPrEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether SCA scans run.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether advisories of malicious dependencies are reported.
+     */
+    maliciousDependencyAdvisoriesEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether the malware firewall stops known-malicious packages.
+     */
+    malwareFirewallEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Whether SCA comments on pull requests.
+     */
+    prCommentsEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission?: pulumi.Input<string | undefined>;
+    /**
+     * Whether upgrade guidance is given.
+     */
+    upgradeGuidanceEnabled?: pulumi.Input<boolean | undefined>;
+}
+
 export interface ScanToggleArgs {
     /**
      * On or off.
      */
     enabled: pulumi.Input<boolean>;
+}
+
+export interface SecretsSettingsArgs {
+    /**
+     * Whether Secrets scans run.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission?: pulumi.Input<string | undefined>;
 }
 

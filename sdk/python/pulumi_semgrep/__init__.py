@@ -6,12 +6,15 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .deployment_settings import *
 from .detection_policy import *
 from .detection_policy_exception import *
 from .get_dependency_repositories import *
+from .get_deployment_settings import *
 from .get_detection_policies import *
 from .get_detection_policy import *
 from .get_lockfiles import *
+from .get_notification_rules import *
 from .get_policies import *
 from .get_policy import *
 from .get_policy_rules import *
@@ -23,6 +26,7 @@ from .get_scan import *
 from .get_scans import *
 from .get_users import *
 from .managed_scan import *
+from .notification_rule import *
 from .policy_rule_mode import *
 from .policy_rule_modes import *
 from .project_settings import *
@@ -50,9 +54,11 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_semgrep",
   "classes": {
+   "semgrep:index:DeploymentSettings": "DeploymentSettings",
    "semgrep:index:DetectionPolicy": "DetectionPolicy",
    "semgrep:index:DetectionPolicyException": "DetectionPolicyException",
    "semgrep:index:ManagedScan": "ManagedScan",
+   "semgrep:index:NotificationRule": "NotificationRule",
    "semgrep:index:PolicyRuleMode": "PolicyRuleMode",
    "semgrep:index:PolicyRuleModes": "PolicyRuleModes",
    "semgrep:index:ProjectSettings": "ProjectSettings",

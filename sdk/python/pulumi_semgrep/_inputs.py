@@ -15,6 +15,8 @@ else:
 from . import _utilities
 
 __all__ = [
+    'AiSettingsArgs',
+    'AiSettingsArgsDict',
     'DependencyFilter',
     'DependencyFilterDict',
     'DetectionExceptionArgs',
@@ -43,15 +45,90 @@ __all__ = [
     'RuleFilterDict',
     'RuleSelectorArgs',
     'RuleSelectorArgsDict',
+    'SastSettingsArgs',
+    'SastSettingsArgsDict',
     'SbomFormatVersionArgs',
     'SbomFormatVersionArgsDict',
     'SbomMetadataSupplierArgs',
     'SbomMetadataSupplierArgsDict',
     'SbomMetadataSupplierContactArgs',
     'SbomMetadataSupplierContactArgsDict',
+    'ScaSettingsArgs',
+    'ScaSettingsArgsDict',
     'ScanToggleArgs',
     'ScanToggleArgsDict',
+    'SecretsSettingsArgs',
+    'SecretsSettingsArgsDict',
 ]
+
+class AiSettingsArgsDict(TypedDict):
+    allowed_providers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The AI providers code may be sent to (the whole list, in any order).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether Semgrep Assistant runs.
+    """
+    legacy_allow_openai_code_sharing: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether code may be shared with OpenAI under the legacy agreement.
+    """
+
+@pulumi.input_type
+class AiSettingsArgs:
+    def __init__(__self__, *,
+                 allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 legacy_allow_openai_code_sharing: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_providers: The AI providers code may be sent to (the whole list, in any order).
+        :param pulumi.Input[_builtins.bool] enabled: Whether Semgrep Assistant runs.
+        :param pulumi.Input[_builtins.bool] legacy_allow_openai_code_sharing: Whether code may be shared with OpenAI under the legacy agreement.
+        """
+        if allowed_providers is not None:
+            pulumi.set(__self__, "allowed_providers", allowed_providers)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if legacy_allow_openai_code_sharing is not None:
+            pulumi.set(__self__, "legacy_allow_openai_code_sharing", legacy_allow_openai_code_sharing)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The AI providers code may be sent to (the whole list, in any order).
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @allowed_providers.setter
+    def allowed_providers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "allowed_providers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether Semgrep Assistant runs.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="legacyAllowOpenaiCodeSharing")
+    def legacy_allow_openai_code_sharing(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether code may be shared with OpenAI under the legacy agreement.
+        """
+        return pulumi.get(self, "legacy_allow_openai_code_sharing")
+
+    @legacy_allow_openai_code_sharing.setter
+    def legacy_allow_openai_code_sharing(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "legacy_allow_openai_code_sharing", value)
+
 
 class DependencyFilterDict(TypedDict):
     ecosystem: NotRequired[Sequence[_builtins.str]]
@@ -1335,6 +1412,75 @@ class RuleSelectorArgs:
         pulumi.set(self, "sources", value)
 
 
+class SastSettingsArgsDict(TypedDict):
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether SAST scans run.
+    """
+    human_autofix_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether autofix suggestions written by rules are offered.
+    """
+    triage_permission: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+    """
+
+@pulumi.input_type
+class SastSettingsArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 human_autofix_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 triage_permission: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] enabled: Whether SAST scans run.
+        :param pulumi.Input[_builtins.bool] human_autofix_enabled: Whether autofix suggestions written by rules are offered.
+        :param pulumi.Input[_builtins.str] triage_permission: Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if human_autofix_enabled is not None:
+            pulumi.set(__self__, "human_autofix_enabled", human_autofix_enabled)
+        if triage_permission is not None:
+            pulumi.set(__self__, "triage_permission", triage_permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether SAST scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="humanAutofixEnabled")
+    def human_autofix_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether autofix suggestions written by rules are offered.
+        """
+        return pulumi.get(self, "human_autofix_enabled")
+
+    @human_autofix_enabled.setter
+    def human_autofix_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "human_autofix_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+    @triage_permission.setter
+    def triage_permission(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "triage_permission", value)
+
+
 class SbomFormatVersionArgsDict(TypedDict):
     cyclonedx_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1546,6 +1692,155 @@ class SbomMetadataSupplierContactArgs:
         pulumi.set(self, "phone", value)
 
 
+class ScaSettingsArgsDict(TypedDict):
+    block_pr_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether reachable vulnerable dependencies block pull requests.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether SCA scans run.
+    """
+    malicious_dependency_advisories_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether advisories of malicious dependencies are reported.
+    """
+    malware_firewall_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the malware firewall stops known-malicious packages.
+    """
+    pr_comments_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether SCA comments on pull requests.
+    """
+    triage_permission: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+    """
+    upgrade_guidance_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether upgrade guidance is given.
+    """
+
+@pulumi.input_type
+class ScaSettingsArgs:
+    def __init__(__self__, *,
+                 block_pr_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 malicious_dependency_advisories_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 malware_firewall_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pr_comments_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 triage_permission: pulumi.Input[Optional[_builtins.str]] = None,
+                 upgrade_guidance_enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] block_pr_enabled: Whether reachable vulnerable dependencies block pull requests.
+        :param pulumi.Input[_builtins.bool] enabled: Whether SCA scans run.
+        :param pulumi.Input[_builtins.bool] malicious_dependency_advisories_enabled: Whether advisories of malicious dependencies are reported.
+        :param pulumi.Input[_builtins.bool] malware_firewall_enabled: Whether the malware firewall stops known-malicious packages.
+        :param pulumi.Input[_builtins.bool] pr_comments_enabled: Whether SCA comments on pull requests.
+        :param pulumi.Input[_builtins.str] triage_permission: Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        :param pulumi.Input[_builtins.bool] upgrade_guidance_enabled: Whether upgrade guidance is given.
+        """
+        if block_pr_enabled is not None:
+            pulumi.set(__self__, "block_pr_enabled", block_pr_enabled)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if malicious_dependency_advisories_enabled is not None:
+            pulumi.set(__self__, "malicious_dependency_advisories_enabled", malicious_dependency_advisories_enabled)
+        if malware_firewall_enabled is not None:
+            pulumi.set(__self__, "malware_firewall_enabled", malware_firewall_enabled)
+        if pr_comments_enabled is not None:
+            pulumi.set(__self__, "pr_comments_enabled", pr_comments_enabled)
+        if triage_permission is not None:
+            pulumi.set(__self__, "triage_permission", triage_permission)
+        if upgrade_guidance_enabled is not None:
+            pulumi.set(__self__, "upgrade_guidance_enabled", upgrade_guidance_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="blockPrEnabled")
+    def block_pr_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether reachable vulnerable dependencies block pull requests.
+        """
+        return pulumi.get(self, "block_pr_enabled")
+
+    @block_pr_enabled.setter
+    def block_pr_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "block_pr_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether SCA scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maliciousDependencyAdvisoriesEnabled")
+    def malicious_dependency_advisories_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether advisories of malicious dependencies are reported.
+        """
+        return pulumi.get(self, "malicious_dependency_advisories_enabled")
+
+    @malicious_dependency_advisories_enabled.setter
+    def malicious_dependency_advisories_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "malicious_dependency_advisories_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="malwareFirewallEnabled")
+    def malware_firewall_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the malware firewall stops known-malicious packages.
+        """
+        return pulumi.get(self, "malware_firewall_enabled")
+
+    @malware_firewall_enabled.setter
+    def malware_firewall_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "malware_firewall_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="prCommentsEnabled")
+    def pr_comments_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether SCA comments on pull requests.
+        """
+        return pulumi.get(self, "pr_comments_enabled")
+
+    @pr_comments_enabled.setter
+    def pr_comments_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pr_comments_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+    @triage_permission.setter
+    def triage_permission(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "triage_permission", value)
+
+    @_builtins.property
+    @pulumi.getter(name="upgradeGuidanceEnabled")
+    def upgrade_guidance_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether upgrade guidance is given.
+        """
+        return pulumi.get(self, "upgrade_guidance_enabled")
+
+    @upgrade_guidance_enabled.setter
+    def upgrade_guidance_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "upgrade_guidance_enabled", value)
+
+
 class ScanToggleArgsDict(TypedDict):
     enabled: pulumi.Input[_builtins.bool]
     """
@@ -1572,5 +1867,54 @@ class ScanToggleArgs:
     @enabled.setter
     def enabled(self, value: pulumi.Input[_builtins.bool]):
         pulumi.set(self, "enabled", value)
+
+
+class SecretsSettingsArgsDict(TypedDict):
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether Secrets scans run.
+    """
+    triage_permission: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+    """
+
+@pulumi.input_type
+class SecretsSettingsArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 triage_permission: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] enabled: Whether Secrets scans run.
+        :param pulumi.Input[_builtins.str] triage_permission: Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if triage_permission is not None:
+            pulumi.set(__self__, "triage_permission", triage_permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether Secrets scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+    @triage_permission.setter
+    def triage_permission(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "triage_permission", value)
 
 
