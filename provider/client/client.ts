@@ -8,6 +8,7 @@ import { Projects } from "./api/projects";
 import { Sbom } from "./api/sbom";
 import { Scans } from "./api/scans";
 import { Transport } from "./transport";
+import { Users } from "./api/users";
 
 /**
  * Typed client for the 13 operations of the Semgrep web API (v1), plus the live service's
@@ -35,6 +36,8 @@ export class SemgrepClient {
   readonly dependencies: Dependencies;
   readonly sbom: Sbom;
   readonly deployments: Deployments;
+  /** A deployment's users and their org roles (experimental). */
+  readonly users: Users;
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -46,6 +49,7 @@ export class SemgrepClient {
     this.dependencies = new Dependencies(this.#transport);
     this.sbom = new Sbom(this.#transport);
     this.deployments = new Deployments(this.#transport);
+    this.users = new Users(this.#transport);
   }
 
   /** The service address requests go to. */

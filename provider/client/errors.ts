@@ -78,7 +78,16 @@ export interface ErrorDetails {
   earlierAttemptMayHaveActed?: boolean;
   /** Where the request's token came from (`semgrep:token`, `SEMGREP_API_TOKEN`, ...), named by a 401 or 404. */
   tokenSource?: string;
+  /** The operation's standing in Semgrep's OpenAPI, when it is not generally available. */
+  stability?: Stability;
 }
+
+/**
+ * An operation's standing in Semgrep's OpenAPI (its `x-badges`): `beta` may still change before
+ * general availability; `experimental` may change or be removed without notice, and a service
+ * may not serve it at all.
+ */
+export type Stability = "beta" | "experimental";
 
 /** The service answered with a non-2xx status. */
 export class APIError extends SemgrepError {
@@ -243,6 +252,12 @@ export class MissingDependentActionError extends BadRequestError {
     this.actionType = details.actionType;
   }
 }
+/**
+ * 501, or 404 to an operation whose path names no object: the service does not serve this
+ * experimental endpoint (Semgrep's OpenAPI marks it experimental: it may be absent from a
+ * service, or removed without notice).
+ */
+export class ExperimentalEndpointError extends APIError {}
 /** 404 `PRODUCT_NOT_ENABLED`: the deployment does not have the product (`code` or `secrets`) of the request. */
 export class ProductNotEnabledError extends NotFoundError {}
 /** 429: too many requests (after the client's own retries). */
@@ -433,6 +448,7 @@ function hintFor(info: RequestInfo, status: number, code: string | undefined, de
     );
   }
   if (code === DEPLOYMENT_NOT_MIGRATED) return NOT_MIGRATED_HINT;
+  if (details.stability === "experimental" && (status === 501 || status === 404)) return experimentalHint(status);
   if (code === PRODUCT_NOT_ENABLED) return productNotEnabledHint(info.path);
   if (code === UNKNOWN_REFERENCE || details.missingReferences?.length)
     return "The bundle names something this deployment does not have: correct the name, or create the project (a scan), tag, rule or ruleset first";
@@ -458,6 +474,16 @@ function hintFor(info: RequestInfo, status: number, code: string | undefined, de
     default:
       return "";
   }
+}
+
+/** What a 501 or 404 of an experimental operation means (see {@link ExperimentalEndpointError}). */
+function experimentalHint(status: number): string {
+  return (
+    `This endpoint is experimental on the service side (Semgrep's OpenAPI marks it so: it may be absent, or removed without notice), ` +
+    `and this service does not serve it${status === 404 ? " (or the token lacks Web API access)" : ""}. ` +
+    "Check that the deployment has the feature and that semgrep:url points at a service that has it; " +
+    "the resources and data sources that use it cannot work until it does"
+  );
 }
 
 /** Where the token came from, as the 401 and 404 hints name it (the user may have several set). */

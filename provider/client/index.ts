@@ -46,3 +46,5 @@ export type {
 export type { CreateSbomExportRequest, CreateSbomExportResponse, SbomExportStatusResult, SbomFormatVersion } from "./schemas/sbom";
 export * from "./schemas/enums";
 export { toDate } from "./schemas/common";
+export type { DeploymentUser, OrgRole, ListDeploymentUsersRequest } from "./schemas/users";
+export { ORG_ROLES } from "./schemas/users";

@@ -11,6 +11,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  ExperimentalEndpointError,
   type ErrorDetails,
   InvalidRequestError,
   type MissingReference,
@@ -18,6 +19,7 @@ import {
   ResponseValidationError,
   type SemgrepError,
   type ServiceValidationError,
+  type Stability,
 } from "./errors";
 import {
   errorCode,
@@ -86,6 +88,17 @@ export interface RequestSpec<S extends z.ZodType> {
    * doing; the Policies V2 area confirms it with a dry run (see `PoliciesV2`).
    */
   ifMatch?: string;
+  /**
+   * The operation's standing in Semgrep's OpenAPI. An experimental one answered 501, or 404 when
+   * the path names no object ({@link addresses}), fails with {@link ExperimentalEndpointError}:
+   * the service does not serve it.
+   */
+  stability?: Stability;
+  /**
+   * The object the path names (`team 12`), for an experimental operation: its 404 then means that
+   * object is gone (`NotFoundError`), not that the endpoint is absent.
+   */
+  addresses?: string;
   /** The caller's per-call options. */
   options?: RequestOptions;
 }
@@ -194,7 +207,10 @@ export class Transport {
         stateVersion: conditional ? (said.stateVersion ?? entityTag(headers.etag)) : undefined,
         earlierAttemptMayHaveActed: mayHaveActed,
         tokenSource: this.#config.tokenSource,
+        stability: spec.stability,
       };
+      if (spec.stability === "experimental" && (status === 501 || (status === 404 && spec.addresses === undefined)))
+        return fail(new ExperimentalEndpointError(info, status, message, attempt, code, details));
       return fail(APIError.fromStatus(info, status, message, attempt, code ?? (status === 410 ? spec.goneCode : undefined), details));
     }
   }

@@ -89,6 +89,8 @@ export interface Route {
   replacedByPoliciesV2?: true;
   /** What another client's write does to the object this operation writes (the `concurrent-write` fault), just before it is handled. */
   concurrentWrite?: (req: ApiRequest) => void;
+  /** Its standing in Semgrep's OpenAPI (`x-badges`): an experimental route answers 404 when the emulator serves none. */
+  stability?: "beta" | "experimental";
 }
 
 const DEP = "/api/v1/deployments/(?<deployment>[^/]+)";
@@ -186,7 +188,7 @@ const PROJECT_IN_BODY = { deploymentSlug: "deployment", projectName: "project" }
 const DEPLOYMENT_ID_IN_BODY = { deploymentId: "deployment" } as const;
 
 /** Body fields that repeat a path parameter must say the same, when given. */
-function matchesPath(req: ApiRequest, body: object, fields: Readonly<Record<string, string>>): void {
+export function matchesPath(req: ApiRequest, body: object, fields: Readonly<Record<string, string>>): void {
   for (const [field, param] of Object.entries(fields)) {
     const given = (body as Record<string, unknown>)[field];
     const value = req.params[param];

@@ -43,6 +43,10 @@ Runs the Semgrep API emulator until SIGTERM or SIGINT; prints one line holding i
                      bundle is refused with 400 (409 RESERVED_SLUG) and the first problem's code
                      and fields, as its apply would be, instead of 200 with validation_errors;
                      a clean dry run leaves out state_version (default off)
+  --no-experimental-endpoints
+                     serve none of the operations Semgrep's OpenAPI marks experimental (product
+                     settings, notification rules, deployment users): they answer 404, as a
+                     service without them would (default: served)
   -h, --help         this text
 
 Admin endpoints (no token): GET /_emulator/requests (the request log), DELETE /_emulator/requests,
@@ -90,6 +94,7 @@ function readFlags() {
         "policies-v2": { type: "boolean" },
         "detection-products": { type: "string" },
         "dry-run-refusals": { type: "boolean" },
+        "no-experimental-endpoints": { type: "boolean" },
       },
       strict: true,
     }).values;
@@ -120,6 +125,7 @@ async function main(): Promise<void> {
     policiesV2: values["policies-v2"],
     detectionProducts: productsFlag(values["detection-products"]),
     dryRunRefusals: values["dry-run-refusals"],
+    experimentalEndpoints: values["no-experimental-endpoints"] ? false : undefined,
   });
   let stopping = false;
   const stop = (signal: string) => {

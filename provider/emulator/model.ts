@@ -160,6 +160,17 @@ export interface StoredRemediationPolicy {
   systemManaged: boolean;
 }
 
+/** A user of a deployment, with the org role the deployment gives them. */
+export interface StoredUser {
+  id: string;
+  deploymentId: number;
+  name: string;
+  login: string;
+  email: string;
+  orgRole: "ORG_ROLE_ADMIN" | "ORG_ROLE_MEMBER" | "ORG_ROLE_READONLY" | "ORG_ROLE_IMPERSONATOR";
+  active: boolean;
+}
+
 export interface EmulatorState {
   deployments: StoredDeployment[];
   projects: StoredProject[];
@@ -171,7 +182,22 @@ export interface EmulatorState {
   detectionPolicies: StoredDetectionPolicy[];
   /** Policies V2: the remediation policies of each deployment (sorted by slug), system-managed ones included. */
   remediationPolicies: StoredRemediationPolicy[];
+  /** The deployments' users, in id order (an older state file has none: read as empty). */
+  users: StoredUser[];
 }
 
 export const PRESETS = ["demo", "large"] as const;
 export type PresetName = (typeof PRESETS)[number];
+
+/** Every part of the state, each a list: an older state file may lack the newer ones (the emulator then takes the preset's). */
+export const STATE_PARTS: Record<keyof EmulatorState, true> = {
+  deployments: true,
+  projects: true,
+  policies: true,
+  scans: true,
+  repositories: true,
+  sbomExports: true,
+  detectionPolicies: true,
+  remediationPolicies: true,
+  users: true,
+};

@@ -14,6 +14,7 @@ import type {
   StoredRepository,
   StoredRule,
   StoredScan,
+  StoredUser,
 } from "./model";
 import { storedDetection, storedRemediation } from "./policies-v2";
 import { seededRandom as prng } from "./random";
@@ -26,11 +27,21 @@ interface PresetSize {
   dependencyRepositories: number;
   /** Archived repositories with dependencies, besides those of the projects (see StoredRepository.archived). */
   archivedRepositories: number;
+  /** The deployment's users (the demo's six first). */
+  users: number;
 }
 
 const SIZES: Record<PresetName, PresetSize> = {
-  demo: { extraProjects: 11, sastRules: 320, secretsRules: 60, scans: 300, dependencyRepositories: 14, archivedRepositories: 2 },
-  large: { extraProjects: 297, sastRules: 5000, secretsRules: 400, scans: 2000, dependencyRepositories: 300, archivedRepositories: 10 },
+  demo: { extraProjects: 11, sastRules: 320, secretsRules: 60, scans: 300, dependencyRepositories: 14, archivedRepositories: 2, users: 6 },
+  large: {
+    extraProjects: 297,
+    sastRules: 5000,
+    secretsRules: 400,
+    scans: 2000,
+    dependencyRepositories: 300,
+    archivedRepositories: 10,
+    users: 2000,
+  },
 };
 
 export const DEMO_DEPLOYMENT = { id: 1, slug: "acme", name: "Acme Corp" } as const;
@@ -92,7 +103,31 @@ export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
     repositories,
     sbomExports: [],
     ...buildPoliciesV2(name, policies),
+    users: buildUsers(size.users),
   };
+}
+
+/** The id of the user every emulator token belongs to: the demo's first org admin. */
+export const TOKEN_USER_ID = "101";
+
+const DEMO_USERS: Array<Pick<StoredUser, "name" | "login" | "orgRole">> = [
+  { name: "Alice Admin", login: "alice", orgRole: "ORG_ROLE_ADMIN" },
+  { name: "Bob Security", login: "bob", orgRole: "ORG_ROLE_ADMIN" },
+  { name: "Carol Payments", login: "carol", orgRole: "ORG_ROLE_MEMBER" },
+  { name: "Dan Developer", login: "dan", orgRole: "ORG_ROLE_MEMBER" },
+  { name: "Erin Auditor", login: "erin", orgRole: "ORG_ROLE_READONLY" },
+  { name: "Frank Contractor", login: "frank", orgRole: "ORG_ROLE_MEMBER" },
+];
+
+/**
+ * The deployment's users, ids from "101": the demo's six (two org admins, three members, one
+ * read-only auditor), then `user-<n>` members up to `count` (`large`: 2,000).
+ */
+function buildUsers(count: number): StoredUser[] {
+  return Array.from({ length: Math.max(count, DEMO_USERS.length) }, (_, i) => {
+    const { name, login, orgRole } = DEMO_USERS[i] ?? { name: `User ${i + 1}`, login: `user-${i + 1}`, orgRole: "ORG_ROLE_MEMBER" };
+    return { id: String(101 + i), deploymentId: DEMO_DEPLOYMENT.id, name, login, email: `${login}@acme.example`, orgRole, active: true };
+  });
 }
 
 /**

@@ -8,12 +8,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DETECTION_PRODUCTS, type DetectionProduct } from "../client/schemas/enums";
 import { type ApiRequest, DeploymentMigrated, DeploymentNotMigrated, HttpError, type Route, routes as v1Routes } from "./api";
 import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
-import { type EmulatorState, type PresetName, PRESETS } from "./model";
+import { type EmulatorState, type PresetName, PRESETS, STATE_PARTS } from "./model";
 import { errorFields, policiesV2Routes } from "./policies-v2";
 import { buildPreset } from "./presets";
 import { scaleProjects } from "./scale";
 import { withoutEmptyFields } from "./render";
 import { loadState, StateWriter } from "./store";
+import { usersRoutes } from "./users";
 
 export const DEFAULT_TOKEN = "emulator-token";
 const MAX_BODY_BYTES = 1 << 20;
@@ -24,7 +25,7 @@ const MAX_BODY_BYTES = 1 << 20;
  */
 export const MAX_REQUEST_TARGET = 8_192;
 /** Every operation the emulator serves: the v1 API's and the Policies V2 API's. */
-export const routes: readonly Route[] = [...v1Routes, ...policiesV2Routes];
+export const routes: readonly Route[] = [...v1Routes, ...policiesV2Routes, ...usersRoutes];
 /** The operation names the emulator serves (`policies.list`, ...), as fault settings name them. */
 const OPERATIONS = [...new Set(routes.map((r) => r.operation))];
 
@@ -87,6 +88,11 @@ export interface EmulatorOptions {
    * clean dry run leaves out `state_version`.
    */
   dryRunRefusals?: boolean;
+  /**
+   * `false`: the emulator serves none of the operations Semgrep's OpenAPI marks experimental
+   * (they answer 404, as a service without them would); default `true`.
+   */
+  experimentalEndpoints?: boolean;
 }
 
 /** One line of the request log. Never holds a header value or the token. */
@@ -176,10 +182,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return projectCount === undefined ? built : scaleProjects(built, projectCount);
   };
   let state: EmulatorState = (options.dataFile && loadState(options.dataFile)) || initialState(preset);
-  // A state file written before Policies V2 existed gets the preset's unified policies.
-  if (!state.detectionPolicies || !state.remediationPolicies) {
-    const { detectionPolicies, remediationPolicies } = buildPreset(preset, presetClock);
-    state = { ...state, detectionPolicies, remediationPolicies };
+  // A state file written before a part of the state existed (Policies V2, users, teams, ...) gets the preset's.
+  const missing = (Object.keys(STATE_PARTS) as Array<keyof EmulatorState>).filter((part) => state[part] == null);
+  if (missing.length) {
+    const fresh = buildPreset(preset, presetClock);
+    state = { ...state, ...Object.fromEntries(missing.map((part) => [part, fresh[part]])) };
   }
   const writer = new StateWriter(options.dataFile, () => state);
   writer.flush();
@@ -238,6 +245,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return finish(401, { error: "Unauthorized: a valid API token is required (Authorization: Bearer <token>)" });
     }
 
+    if (route?.stability === "experimental" && options.experimentalEndpoints === false) return finish(404, { error: "not found" });
     if (!route) {
       const known = routes.some((r) => r.pattern.test(url.pathname));
       return finish(known ? 405 : 404, { error: known ? `method ${method} not allowed here` : "not found" });

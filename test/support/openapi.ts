@@ -45,6 +45,8 @@ export interface Operation {
   requestRequired: boolean;
   /** `#/components/schemas/...` of the 200 answer. */
   responseSchema?: string;
+  /** Its standing, from its `x-badges` (`Beta`, `Experimental`); undefined when it has none. */
+  stability?: "beta" | "experimental";
 }
 
 /** One request as it went over the wire, and its answer. */
@@ -365,10 +367,17 @@ function operationsOf(doc: JsonObject): Operation[] {
         requestSchema: (body?.schema as JsonObject | undefined)?.$ref as string | undefined,
         requestRequired: (op.requestBody as JsonObject | undefined)?.required === true,
         responseSchema: (ok?.schema as JsonObject | undefined)?.$ref as string | undefined,
+        stability: stabilityOf(op["x-badges"]),
       });
     }
   }
   return operations;
+}
+
+/** An operation's stability from its `x-badges` (`[{"name": "Beta", ...}]`). */
+function stabilityOf(badges: Json | undefined): Operation["stability"] {
+  const names = Array.isArray(badges) ? badges.map((b) => String((b as JsonObject).name).toLowerCase()) : [];
+  return names.includes("experimental") ? "experimental" : names.includes("beta") ? "beta" : undefined;
 }
 
 const patterns = new Map<string, RegExp>();

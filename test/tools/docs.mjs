@@ -193,6 +193,27 @@ export function docOf(api, symbol) {
   return docText(symbol.getDocumentationComment(api.checker));
 }
 
+/**
+ * What a page says of a kind or function whose API Semgrep's OpenAPI does not mark generally
+ * available (a declaration's `stability`, a function's `@beta` / `@experimental` tag); "" when it is.
+ */
+export function stabilityNote(stability, what) {
+  if (stability === "beta")
+    return `**Beta.** ${what} uses an API Semgrep's OpenAPI marks beta: it may still change before it reaches general availability.`;
+  if (stability === "experimental")
+    return (
+      `**Experimental.** ${what} uses an API Semgrep's OpenAPI marks experimental: it may change or be removed without notice, ` +
+      "and a service that does not serve it answers 404 or 501, which fails with a message that says the endpoint is experimental on the service side."
+    );
+  return "";
+}
+
+/** A function's stability, from its doc comment's `@beta` or `@experimental` tag. */
+export function functionStability(api, symbol) {
+  const tags = symbol.getJsDocTags(api.checker).map((t) => t.name);
+  return tags.includes("experimental") ? "experimental" : tags.includes("beta") ? "beta" : undefined;
+}
+
 export function tagOf(api, symbol, name) {
   const tag = symbol.getJsDocTags(api.checker).find((t) => t.name === name);
   return tag ? docText(tag.text ?? []) : undefined;
@@ -367,6 +388,9 @@ function describe(row) {
   return [row.doc, deprecated].filter(Boolean).join(" ");
 }
 
+/** What the index adds after a summary: ` (beta)`, ` (experimental)`, or nothing. */
+const stabilityTag = (stability) => (stability ? ` (${stability})` : "");
+
 /** The first sentence of a summary, for the index. */
 function firstSentence(text) {
   const paragraph = text.split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, " ");
@@ -496,6 +520,7 @@ function resourcePage(api, runtime, kind, problems) {
     "",
     summary,
     "",
+    ...(declaration.stability ? [`> ${stabilityNote(declaration.stability, `\`${kind}\``)}`, ""] : []),
     "## Example",
     "",
     example,
@@ -568,7 +593,7 @@ function resourcePage(api, runtime, kind, problems) {
       `\`semgrep:index:${kind}\`) by changing the import, keeping its state and its originals: that class carries ` +
       `\`pulumi-nodejs:dynamic/semgrep:${kind}\` as an alias ([Moving a TypeScript stack to the generated SDK](../guides/moving-to-the-sdk.md)).`,
   ];
-  return { kind, path, text: page(lines), summary };
+  return { kind, path, text: page(lines), summary, stability: declaration.stability };
 }
 
 // ---- Function pages ------------------------------------------------------------------------
@@ -627,6 +652,7 @@ function functionPage(api, name, problems) {
     return { name, path, text: "", summary: "" };
   }
   const summary = docOf(api, fn.symbol);
+  const stability = functionStability(api, fn.symbol);
   const example = tagOf(api, fn.symbol, "example");
   const twinSummary = docOf(api, twin.symbol);
   const twinExample = tagOf(api, twin.symbol, "example");
@@ -673,6 +699,7 @@ function functionPage(api, name, problems) {
     "",
     summary,
     "",
+    ...(stability ? [`> ${stabilityNote(stability, `\`${name}\``)}`, ""] : []),
     "```ts",
     fn.text,
     "```",
@@ -724,7 +751,7 @@ function functionPage(api, name, problems) {
     "",
     twinExample,
   ];
-  return { name, path, text: page(lines), summary };
+  return { name, path, text: page(lines), summary, stability };
 }
 
 // ---- Index ---------------------------------------------------------------------------------
@@ -740,13 +767,13 @@ function indexPage(resources, functions) {
     "",
     "## Resources",
     "",
-    ...resources.map((r) => `- [${r.kind}](resources/${r.kind}.md): ${firstSentence(r.summary)}`),
+    ...resources.map((r) => `- [${r.kind}](resources/${r.kind}.md): ${firstSentence(r.summary)}${stabilityTag(r.stability)}`),
     "",
     "## Functions",
     "",
     "Each also comes as `<name>Output`, taking `pulumi.Input` arguments and returning an Output.",
     "",
-    ...functions.map((f) => `- [${f.name}](functions/${f.name}.md): ${firstSentence(f.summary)}`),
+    ...functions.map((f) => `- [${f.name}](functions/${f.name}.md): ${firstSentence(f.summary)}${stabilityTag(f.stability)}`),
   ];
   return page(lines);
 }

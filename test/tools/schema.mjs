@@ -25,7 +25,9 @@ import {
   outputValueType,
   REPO,
   resultType,
+  functionStability,
   signatureOf,
+  stabilityNote,
   tagOf,
 } from "./docs.mjs";
 
@@ -283,6 +285,7 @@ function resourceDescription({ api, problems }, declaration, classSymbol) {
   if (!summary) problems.push(`${kind}: the class has no doc comment (${declarationFile(api, classSymbol)})`);
   return [
     summary,
+    ...(declaration.stability ? [stabilityNote(declaration.stability, `\`${kind}\``)] : []),
     "## Id",
     `\`${format}\`${note ? ` ${note}` : ""}: reading (refresh, import, a resource read by its id) works from the id alone.`,
     kind === "SbomExport"
@@ -316,8 +319,10 @@ function functionSpec(context, name) {
     problems.push(`${name}: provider/index.ts exports no function ${name}(args, opts)`);
     return {};
   }
-  const description = docOf(api, fn.symbol);
-  if (!description) problems.push(`${name}: no doc comment (${fn.file})`);
+  const summary = docOf(api, fn.symbol);
+  if (!summary) problems.push(`${name}: no doc comment (${fn.file})`);
+  const note = stabilityNote(functionStability(api, fn.symbol), `\`${name}\``);
+  const description = [summary, note].filter(Boolean).join("\n\n");
   const hint = capital(name);
   const inputs = objectSpec(context, checker.getTypeFromTypeNode(args.typeNode), { where: `${name}: argument`, hint: `${hint}Args` });
   const result = resultType(api, fn.returns).type;

@@ -8,3 +8,4 @@ export * from "./policies";
 export * from "./dependencies";
 export * from "./sbom";
 export * from "./policies-v2";
+export * from "./users";

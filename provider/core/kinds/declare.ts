@@ -15,6 +15,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import type { Stability } from "../../client/errors";
 
 type Props = Record<string, unknown>;
 
@@ -141,6 +142,11 @@ export interface KindDeclaration<
    */
   readonly managed?: Readonly<Record<string, ManagedField>>;
   readonly service: ServiceBehaviour;
+  /**
+   * The standing, in Semgrep's OpenAPI, of the API the kind uses, when it is not generally
+   * available: said on its reference page, in the schema's description and in the README's list.
+   */
+  readonly stability?: Stability;
 }
 
 /** A rule across a kind's inputs: `message` against the input `path` unless `holds`. */
