@@ -7,6 +7,7 @@ import { PoliciesV2 } from "./api/policies-v2";
 import { Projects } from "./api/projects";
 import { Sbom } from "./api/sbom";
 import { Scans } from "./api/scans";
+import { Teams } from "./api/teams";
 import { Transport } from "./transport";
 import { Users } from "./api/users";
 
@@ -38,6 +39,8 @@ export class SemgrepClient {
   readonly deployments: Deployments;
   /** A deployment's users and their org roles (experimental). */
   readonly users: Users;
+  /** Teams (beta): role-based access control teams, their members and their repositories. */
+  readonly teams: Teams;
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -50,6 +53,7 @@ export class SemgrepClient {
     this.sbom = new Sbom(this.#transport);
     this.deployments = new Deployments(this.#transport);
     this.users = new Users(this.#transport);
+    this.teams = new Teams(this.#transport);
   }
 
   /** The service address requests go to. */

@@ -3,6 +3,7 @@
  * Rendering into the API's wire shapes happens in `render.ts`.
  */
 import type { DetectionProduct, Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
+import type { TeamRole } from "../client/schemas/teams";
 
 export interface StoredDeployment {
   id: number;
@@ -171,6 +172,20 @@ export interface StoredUser {
   active: boolean;
 }
 
+/** A role-based access control team of a deployment (Teams API). */
+export interface StoredTeam {
+  id: number;
+  deploymentId: number;
+  name: string;
+  slug: string;
+  /** Null for an organization-level team. */
+  parentTeamId: number | null;
+  /** Its users, in the order they were added, each with the team role. */
+  members: Array<{ userId: string; role: TeamRole }>;
+  /** Its repositories: project ids. */
+  repositoryIds: number[];
+}
+
 export interface EmulatorState {
   deployments: StoredDeployment[];
   projects: StoredProject[];
@@ -184,6 +199,8 @@ export interface EmulatorState {
   remediationPolicies: StoredRemediationPolicy[];
   /** The deployments' users, in id order (an older state file has none: read as empty). */
   users: StoredUser[];
+  /** The deployments' teams (an older state file has none: read as empty). */
+  teams: StoredTeam[];
 }
 
 export const PRESETS = ["demo", "large"] as const;
@@ -200,4 +217,5 @@ export const STATE_PARTS: Record<keyof EmulatorState, true> = {
   detectionPolicies: true,
   remediationPolicies: true,
   users: true,
+  teams: true,
 };

@@ -72,7 +72,18 @@ export class Teams {
   async get(deploymentId: string | number, teamId: string | number, options?: RequestOptions): Promise<Team> {
     const operation = "teams.get";
     const path = this.#team(operation, deploymentId, teamId);
-    return (await this.transport.request({ operation, method: "GET", prefix: PREFIX, path, response: teamEnvelope, stability: "beta", addresses: `team ${teamId}`, options })).team;
+    return (
+      await this.transport.request({
+        operation,
+        method: "GET",
+        prefix: PREFIX,
+        path,
+        response: teamEnvelope,
+        stability: "beta",
+        addresses: `team ${teamId}`,
+        options,
+      })
+    ).team;
   }
 
   /**
@@ -130,7 +141,16 @@ export class Teams {
       ...(cursor ? { cursor } : {}),
       ...(name !== undefined ? { filter: { name } } : {}),
     });
-    return this.transport.request({ operation, method: "POST", prefix: PREFIX, path, body, response: listTeamsResponse, stability: "beta", options: call });
+    return this.transport.request({
+      operation,
+      method: "POST",
+      prefix: PREFIX,
+      path,
+      body,
+      response: listTeamsResponse,
+      stability: "beta",
+      options: call,
+    });
   }
 
   /** Every team of the deployment (or the one of `options.name`), page by page as the caller iterates. */
@@ -139,17 +159,22 @@ export class Teams {
   }
 
   /** The team's users with their roles (`GET .../teams/{teamId}/members`), page by page. */
-  members(deploymentId: string | number, teamId: string | number, options: TeamPageOptions = {}): Paginated<TeamUser, string, ListTeamUsersResponse> {
+  members(
+    deploymentId: string | number,
+    teamId: string | number,
+    options: TeamPageOptions = {},
+  ): Paginated<TeamUser, string, ListTeamUsersResponse> {
     const operation = "teams.members";
     const path = `${this.#team(operation, deploymentId, teamId)}/members`;
-    return byCursor(
-      (cursor) => this.#page(operation, path, cursor, options, listTeamUsersResponse, `team ${teamId}`, "beta"),
-      "users",
-    );
+    return byCursor((cursor) => this.#page(operation, path, cursor, options, listTeamUsersResponse, `team ${teamId}`, "beta"), "users");
   }
 
   /** The ids of the team's repositories (a repository id is the project's id; `GET .../teams/{teamId}/repos`), page by page. */
-  repositories(deploymentId: string | number, teamId: string | number, options: TeamPageOptions = {}): Paginated<string, string, ListTeamReposResponse> {
+  repositories(
+    deploymentId: string | number,
+    teamId: string | number,
+    options: TeamPageOptions = {},
+  ): Paginated<string, string, ListTeamReposResponse> {
     const operation = "teams.repositories";
     const path = `${this.#team(operation, deploymentId, teamId)}/repos`;
     return byCursor(

@@ -9,3 +9,4 @@ export * from "./dependencies";
 export * from "./sbom";
 export * from "./policies-v2";
 export * from "./users";
+export * from "./teams";

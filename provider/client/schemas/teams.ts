@@ -21,9 +21,7 @@ export const MAX_TEAM_UPDATE_ENTRIES = 500;
 export const TEAM_PAGE_SIZE = 100;
 
 /** An int64 id the service may send as a string or a number, or leave out ("0" and "" are "unset"). */
-const optionalId = looseId
-  .nullish()
-  .transform((v) => (v === undefined || v === null || v === "" || v === "0" ? undefined : v));
+const optionalId = looseId.nullish().transform((v) => (v === undefined || v === null || v === "" || v === "0" ? undefined : v));
 
 const digits = z.string().regex(/^\d+$/, "must be a numeric id (digits only)").max(20, "must be at most 20 digits");
 /** An int64 id in a request: digits, sent as a string (protobuf's JSON form of an int64). */
@@ -75,7 +73,10 @@ export type TeamUserActionInput = z.input<typeof teamUserAction>;
 /** One change to a team's repositories: `ADD` or `REMOVE` (the service does not support `UPDATE` for repositories). */
 export const teamRepositoryAction = z.strictObject({
   repositoryId: requestId,
-  action: action.refine((a) => a !== "UPDATE_ACTION_UPDATE", "must be UPDATE_ACTION_ADD or UPDATE_ACTION_REMOVE: a repository has nothing to update"),
+  action: action.refine(
+    (a) => a !== "UPDATE_ACTION_UPDATE",
+    "must be UPDATE_ACTION_ADD or UPDATE_ACTION_REMOVE: a repository has nothing to update",
+  ),
 });
 export type TeamRepositoryActionInput = z.input<typeof teamRepositoryAction>;
 
