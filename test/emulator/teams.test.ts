@@ -32,7 +32,7 @@ describe("the emulator's Teams API", () => {
     expect(await create({ name: "  " })).toMatchObject({ status: 400 });
     expect(await create({ name: "appsec" })).toMatchObject({ status: 409, body: { code: "ALREADY_EXISTS" } });
     const other = await create({ name: "other" });
-    expect(await update(other.body.team && (other.body.team as { id: string }).id, { name: "payments" })).toMatchObject({ status: 409 });
+    expect(await update((other.body.team as { id: string }).id, { name: "payments" })).toMatchObject({ status: 409 });
   });
 
   it("refuses a user not of the deployment, and a repository that does not exist, naming each", async () => {

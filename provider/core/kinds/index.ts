@@ -17,6 +17,9 @@ import { projectSettingsSetKind } from "./project-settings-set";
 import { projectTagsKind } from "./project-tags";
 import { remediationPolicyKind } from "./remediation-policy";
 import { sbomExportKind } from "./sbom-export";
+import { teamKind } from "./team";
+import { teamMembersKind } from "./team-members";
+import { teamProjectsKind } from "./team-projects";
 
 export {
   detectionPolicyExceptionKind,
@@ -29,6 +32,9 @@ export {
   projectTagsKind,
   remediationPolicyKind,
   sbomExportKind,
+  teamKind,
+  teamMembersKind,
+  teamProjectsKind,
 };
 
 export const KINDS = {
@@ -42,6 +48,9 @@ export const KINDS = {
   DetectionPolicy: detectionPolicyKind,
   DetectionPolicyException: detectionPolicyExceptionKind,
   RemediationPolicy: remediationPolicyKind,
+  Team: teamKind,
+  TeamMembers: teamMembersKind,
+  TeamProjects: teamProjectsKind,
 } as const;
 
 export type ResourceKind = keyof typeof KINDS;

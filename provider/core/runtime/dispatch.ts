@@ -31,6 +31,9 @@ import { projectSettingsSet } from "../handlers/project-settings-set";
 import { projectTags } from "../handlers/project-tags";
 import { remediationPolicy } from "../handlers/remediation-policy";
 import { sbomExport } from "../handlers/sbom-export";
+import { team } from "../handlers/team";
+import { teamMembers } from "../handlers/team-members";
+import { teamProjects } from "../handlers/team-projects";
 
 export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   ProjectSettings: projectSettings,
@@ -43,6 +46,9 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   DetectionPolicy: detectionPolicy,
   DetectionPolicyException: detectionPolicyException,
   RemediationPolicy: remediationPolicy,
+  Team: team,
+  TeamMembers: teamMembers,
+  TeamProjects: teamProjects,
 };
 
 type Method = keyof Handler | "configure";

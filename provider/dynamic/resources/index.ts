@@ -28,3 +28,6 @@ export {
   type RemediationFiltersArgs,
   type RemediationPolicyState,
 } from "./remediation-policy";
+export { Team, type TeamArgs } from "./team";
+export { TeamMembers, type TeamMembersArgs } from "./team-members";
+export { TeamProjects, type TeamProjectsArgs } from "./team-projects";
