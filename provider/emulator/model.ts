@@ -199,7 +199,7 @@ export interface EmulatorState {
   remediationPolicies: StoredRemediationPolicy[];
   /** The deployments' users, in id order (an older state file has none: read as empty). */
   users: StoredUser[];
-  /** The deployments' teams (an older state file has none: read as empty). */
+  /** The deployments' teams (an older state file lacks them: the preset's are taken, STATE_PARTS). */
   teams: StoredTeam[];
 }
 

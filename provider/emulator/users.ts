@@ -6,7 +6,6 @@ import { listDeploymentUsersRequest, MAX_USER_PAGE_SIZE, patchDeploymentUserRequ
 import { type ApiRequest, deploymentById, HttpError, matchesPath, parse, type Route } from "./api";
 import type { StoredUser } from "./model";
 
-
 const AGENT = "/api/agent/deployments/(?<deployment>[^/]+)";
 
 export const usersRoutes: Route[] = [
@@ -76,4 +75,3 @@ function setRole(req: ApiRequest) {
   req.changed();
   return {};
 }
-

@@ -16,7 +16,9 @@ export const MAX_USER_PAGE_SIZE = 100;
 /** One user of a deployment, as the listing answers it. */
 export const deploymentUser = z.looseObject({
   id: looseId,
-  orgRole: openEnum(ORG_ROLES).nullish().transform((v) => v ?? "ORG_ROLE_MEMBER"),
+  orgRole: openEnum(ORG_ROLES)
+    .nullish()
+    .transform((v) => v ?? "ORG_ROLE_MEMBER"),
   name: text,
   login: text,
   email: text,
@@ -27,7 +29,13 @@ export type DeploymentUser = z.output<typeof deploymentUser>;
 
 export const listDeploymentUsersRequest = z.strictObject({
   deploymentId: numericId.optional(),
-  options: z.strictObject({ pageToken: z.string().optional(), pageSize: z.number().int().min(1).max(1000).optional(), sortBy: z.string().optional() }).optional(),
+  options: z
+    .strictObject({
+      pageToken: z.string().optional(),
+      pageSize: z.number().int().min(1).max(1000).optional(),
+      sortBy: z.string().optional(),
+    })
+    .optional(),
   filters: z
     .strictObject({
       query: z.string().optional(),
