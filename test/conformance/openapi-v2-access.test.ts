@@ -18,8 +18,9 @@ import { Contract, contractFileFrom, type Exchange, OPENAPI_V2_ENV } from "../su
 import { type RecordingProxy, startRecordingProxy } from "../support/recording-proxy";
 import type { AccessArea } from "./access/area";
 import { usersArea } from "./access/users";
+import { teamsArea } from "./access/teams";
 
-const AREAS: readonly AccessArea[] = [usersArea];
+const AREAS: readonly AccessArea[] = [usersArea, teamsArea];
 
 const file = contractFileFrom(process.env, OPENAPI_V2_ENV);
 const DEPLOYMENT = DEMO_DEPLOYMENT.id;
