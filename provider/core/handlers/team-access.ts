@@ -173,22 +173,25 @@ export async function unknownReferences(ctx: CallContext, declared: Props): Prom
   const memberIds = declared.members && known(declared.members) ? Object.keys(declared.members as object) : [];
   if (memberIds.length) {
     const userIds = await deploymentUsers(deploymentId);
-    for (const id of memberIds.filter((id) => userIds && !userIds.has(id)))
-      failures.push({
-        property: ctx.secret("members") ? "" : "members",
-        reason: `members: ${ctx.shown("members", JSON.stringify(id))} is not a user of deployment ${deploymentId} (getUsers lists its users)`,
-      });
+    const missing = memberIds.filter((id) => userIds && !userIds.has(id));
+    if (missing.length)
+      failures.push(unknownFailure(ctx, "members", missing, `a user of deployment ${deploymentId} (getUsers lists its users)`));
   }
   const names = Array.isArray(declared.projects) && known(declared.projects) ? (declared.projects as string[]) : [];
   if (names.length) {
     const byName = await projectsByName(deploymentId);
-    for (const name of names.filter((n) => !byName.has(n)))
-      failures.push({
-        property: ctx.secret("projects") ? "" : "projects",
-        reason: `projects: ${ctx.shown("projects", JSON.stringify(name))} is not a project of deployment ${deploymentId}`,
-      });
+    const missing = names.filter((n) => !byName.has(n));
+    if (missing.length) failures.push(unknownFailure(ctx, "projects", missing, `a project of deployment ${deploymentId}`));
   }
   return failures;
+}
+
+/** One failure naming `input` and its unknown values (the first five, and how many more), `[secret]` for a secret input. */
+function unknownFailure(ctx: CallContext, input: string, values: string[], what: string): CheckFailure {
+  const shown = values.slice(0, 5).map((v) => ctx.shown(input, JSON.stringify(v)));
+  const more = values.length > 5 ? ` and ${values.length - 5} more` : "";
+  const verb = values.length === 1 ? "is not" : "are not each";
+  return { property: ctx.secret(input) ? "" : input, reason: `${input}: ${shown.join(", ")}${more} ${verb} ${what}` };
 }
 
 // ---- Claims ---------------------------------------------------------------------------------------
