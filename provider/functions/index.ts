@@ -27,3 +27,4 @@ export * from "./projects-list";
 export type { ProjectSelectorArgs } from "../core/kinds/project-selector";
 export * from "./dependencies";
 export * from "./policies-v2";
+export * from "./teams";

@@ -20,6 +20,8 @@ import {
   getRemediationPolicies,
   getScan,
   getScans,
+  getTeam,
+  getTeams,
 } from "../functions";
 
 type Invokable = (args: never, opts?: SemgrepInvokeOptions) => Promise<unknown>;
@@ -39,6 +41,8 @@ export const FUNCTIONS = {
   getDetectionPolicies,
   getRemediationPolicies,
   getPolicyVocabulary,
+  getTeams,
+  getTeam,
 } satisfies Record<string, Invokable>;
 
 export type FunctionName = keyof typeof FUNCTIONS;

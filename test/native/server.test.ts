@@ -481,6 +481,8 @@ describe("Invoke", () => {
     getDetectionPolicies: { args: { deploymentId: "1" }, holds: "code" },
     getRemediationPolicies: { args: { deploymentId: "1" }, holds: "policies" },
     getPolicyVocabulary: { args: { deploymentId: "1" }, holds: "conditionTypes" },
+    getTeams: { args: { deploymentId: "1" }, holds: "teams" },
+    getTeam: { args: { deploymentId: "1", name: "payments" }, holds: "members" },
   };
 
   it("has a case for every function served", () => {
