@@ -28,6 +28,9 @@ const KINDS = [
   "DetectionPolicy",
   "DetectionPolicyException",
   "RemediationPolicy",
+  "Team",
+  "TeamMembers",
+  "TeamProjects",
 ] as const;
 
 interface KindReport {
@@ -90,6 +93,9 @@ describe("the installed package's __provider", () => {
     },
     DetectionPolicyException: { exceptionType: "include" },
     RemediationPolicy: { active: false },
+    Team: { members: { "105": "TEAM_ROLE_MEMBER" } },
+    TeamMembers: { members: { "106": "TEAM_ROLE_MANAGER" }, originalRoles: {}, addedMembers: ["106"] },
+    TeamProjects: { projects: ["acme/docs-site", "acme/search"], addedProjects: ["acme/docs-site", "acme/search"] },
   };
 
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
@@ -112,5 +118,6 @@ describe("the installed package's __provider", () => {
     expect(after.sbomExports).toHaveLength(1);
     expect(after.detectionPolicies).toEqual(previous.detectionPolicies);
     expect(after.remediationPolicies).toEqual(previous.remediationPolicies);
+    expect(after.teams).toEqual(previous.teams);
   });
 });
