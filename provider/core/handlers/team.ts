@@ -139,10 +139,12 @@ async function apply(
     if (repositories.length) changes.repositories = repositories;
   }
   const team = Object.keys(changes).length ? await api.update(changes) : live.team;
-  return outputsOf(declared, teamId, await readLive(declared.deploymentId, teamId, managedOf(declared), team), record, {
-    otherMembers,
-    otherProjects,
-  });
+  const after = await readLive(declared.deploymentId, teamId, managedOf(declared), team);
+  // Another resource of the run may have added a member or project it declares while this write was under way.
+  if (declared.members && after.members) otherMembers = otherMembersOf(ctx, declared, teamId, after.members, otherMembers);
+  if (declared.projects && after.repositories)
+    otherProjects = await otherProjectsOf(ctx, declared, teamId, after.repositories, otherProjects);
+  return outputsOf(declared, teamId, after, record, { otherMembers, otherProjects });
 }
 
 async function outputsOf(
