@@ -96,4 +96,27 @@ new semgrep.TeamMembers("red-extra", { deploymentId: "1", teamId: red.teamId, me
     await workspace.run(["destroy", "--yes", "--non-interactive"]);
     expect(emulator.state().teams).toEqual(before);
   }, 600_000);
+
+  it("a TeamMembers on a Team created in the same run: passes the preview (the id is unknown), refused at up after the Team's create", async () => {
+    const before = structuredClone(emulator.state().teams);
+    const workspace = await programWorkspace(
+      emulator,
+      program(`
+const blue = new semgrep.Team("blue", { deploymentId: "1", name: "blue-team", members: { "105": "TEAM_ROLE_MEMBER" } });
+new semgrep.TeamMembers("blue-extra", { deploymentId: "1", teamId: blue.teamId, members: { "105": "TEAM_ROLE_MANAGER" } });
+`),
+    );
+    let mark = emulator.requests().length;
+    await workspace.run(["preview", "--non-interactive"]);
+    expect(writesSince(mark)).toEqual([]);
+    mark = emulator.requests().length;
+    const up = await workspace.run(["up", "--yes", "--non-interactive"], { allowFailure: true });
+    expect(up.status).not.toBe(0);
+    expect(printed(up)).toMatch(/TeamMembers "blue-extra" declares member 105 of team \d+ of deployment 1, which Team "blue" declares too/);
+    // The Team was created before the TeamMembers' check could know its id; the TeamMembers wrote nothing.
+    expect(writesSince(mark)).toEqual(["teams.create 200"]);
+    expect(membersOf("blue-team")).toEqual({ "105": "TEAM_ROLE_MEMBER" });
+    await workspace.run(["destroy", "--yes", "--non-interactive"]);
+    expect(emulator.state().teams).toEqual(before);
+  }, 600_000);
 });
