@@ -27,7 +27,6 @@ import {
   repositoryChanges,
   repositoryIds,
   teamApi,
-  teamObject,
   teamsByName,
 } from "./team-access";
 
