@@ -80,6 +80,16 @@ export const getScans: typeof import("./getScans").getScans = null as any;
 export const getScansOutput: typeof import("./getScans").getScansOutput = null as any;
 utilities.lazyLoad(exports, ["getScans","getScansOutput"], () => require("./getScans"));
 
+export { GetTeamArgs, GetTeamResult, GetTeamOutputArgs } from "./getTeam";
+export const getTeam: typeof import("./getTeam").getTeam = null as any;
+export const getTeamOutput: typeof import("./getTeam").getTeamOutput = null as any;
+utilities.lazyLoad(exports, ["getTeam","getTeamOutput"], () => require("./getTeam"));
+
+export { GetTeamsArgs, GetTeamsResult, GetTeamsOutputArgs } from "./getTeams";
+export const getTeams: typeof import("./getTeams").getTeams = null as any;
+export const getTeamsOutput: typeof import("./getTeams").getTeamsOutput = null as any;
+utilities.lazyLoad(exports, ["getTeams","getTeamsOutput"], () => require("./getTeams"));
+
 export { ManagedScanArgs } from "./managedScan";
 export type ManagedScan = import("./managedScan").ManagedScan;
 export const ManagedScan: typeof import("./managedScan").ManagedScan = null as any;
@@ -125,6 +135,21 @@ export type SbomExport = import("./sbomExport").SbomExport;
 export const SbomExport: typeof import("./sbomExport").SbomExport = null as any;
 utilities.lazyLoad(exports, ["SbomExport"], () => require("./sbomExport"));
 
+export { TeamArgs } from "./team";
+export type Team = import("./team").Team;
+export const Team: typeof import("./team").Team = null as any;
+utilities.lazyLoad(exports, ["Team"], () => require("./team"));
+
+export { TeamMembersArgs } from "./teamMembers";
+export type TeamMembers = import("./teamMembers").TeamMembers;
+export const TeamMembers: typeof import("./teamMembers").TeamMembers = null as any;
+utilities.lazyLoad(exports, ["TeamMembers"], () => require("./teamMembers"));
+
+export { TeamProjectsArgs } from "./teamProjects";
+export type TeamProjects = import("./teamProjects").TeamProjects;
+export const TeamProjects: typeof import("./teamProjects").TeamProjects = null as any;
+utilities.lazyLoad(exports, ["TeamProjects"], () => require("./teamProjects"));
+
 
 // Export sub-modules:
 import * as config from "./config";
@@ -159,6 +184,12 @@ const _module = {
                 return new RemediationPolicy(name, <any>undefined, { urn })
             case "semgrep:index:SbomExport":
                 return new SbomExport(name, <any>undefined, { urn })
+            case "semgrep:index:Team":
+                return new Team(name, <any>undefined, { urn })
+            case "semgrep:index:TeamMembers":
+                return new TeamMembers(name, <any>undefined, { urn })
+            case "semgrep:index:TeamProjects":
+                return new TeamProjects(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

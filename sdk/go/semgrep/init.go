@@ -41,6 +41,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RemediationPolicy{}
 	case "semgrep:index:SbomExport":
 		r = &SbomExport{}
+	case "semgrep:index:Team":
+		r = &Team{}
+	case "semgrep:index:TeamMembers":
+		r = &TeamMembers{}
+	case "semgrep:index:TeamProjects":
+		r = &TeamProjects{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -4408,6 +4408,157 @@ func (o ScanTogglePtrOutput) Enabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+type TeamInfo struct {
+	// How many teams are nested directly under it.
+	ChildTeamCount float64 `pulumi:"childTeamCount"`
+	// The team's name.
+	Name string `pulumi:"name"`
+	// The parent team's id; unset for an organization-level team.
+	ParentTeamId *string `pulumi:"parentTeamId"`
+	// How many repositories (projects) are assigned to the team itself.
+	RepositoryCount float64 `pulumi:"repositoryCount"`
+	// The team's slug.
+	Slug string `pulumi:"slug"`
+	// The team's id (what TeamMembers and TeamProjects take as `teamId`).
+	TeamId string `pulumi:"teamId"`
+	// How many users are members of the team itself.
+	UserCount float64 `pulumi:"userCount"`
+}
+
+type TeamInfoOutput struct{ *pulumi.OutputState }
+
+func (TeamInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamInfo)(nil)).Elem()
+}
+
+func (o TeamInfoOutput) ToTeamInfoOutput() TeamInfoOutput {
+	return o
+}
+
+func (o TeamInfoOutput) ToTeamInfoOutputWithContext(ctx context.Context) TeamInfoOutput {
+	return o
+}
+
+// How many teams are nested directly under it.
+func (o TeamInfoOutput) ChildTeamCount() pulumi.Float64Output {
+	return o.ApplyT(func(v TeamInfo) float64 { return v.ChildTeamCount }).(pulumi.Float64Output)
+}
+
+// The team's name.
+func (o TeamInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The parent team's id; unset for an organization-level team.
+func (o TeamInfoOutput) ParentTeamId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamInfo) *string { return v.ParentTeamId }).(pulumi.StringPtrOutput)
+}
+
+// How many repositories (projects) are assigned to the team itself.
+func (o TeamInfoOutput) RepositoryCount() pulumi.Float64Output {
+	return o.ApplyT(func(v TeamInfo) float64 { return v.RepositoryCount }).(pulumi.Float64Output)
+}
+
+// The team's slug.
+func (o TeamInfoOutput) Slug() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamInfo) string { return v.Slug }).(pulumi.StringOutput)
+}
+
+// The team's id (what TeamMembers and TeamProjects take as `teamId`).
+func (o TeamInfoOutput) TeamId() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamInfo) string { return v.TeamId }).(pulumi.StringOutput)
+}
+
+// How many users are members of the team itself.
+func (o TeamInfoOutput) UserCount() pulumi.Float64Output {
+	return o.ApplyT(func(v TeamInfo) float64 { return v.UserCount }).(pulumi.Float64Output)
+}
+
+type TeamInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (TeamInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TeamInfo)(nil)).Elem()
+}
+
+func (o TeamInfoArrayOutput) ToTeamInfoArrayOutput() TeamInfoArrayOutput {
+	return o
+}
+
+func (o TeamInfoArrayOutput) ToTeamInfoArrayOutputWithContext(ctx context.Context) TeamInfoArrayOutput {
+	return o
+}
+
+func (o TeamInfoArrayOutput) Index(i pulumi.IntInput) TeamInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TeamInfo {
+		return vs[0].([]TeamInfo)[vs[1].(int)]
+	}).(TeamInfoOutput)
+}
+
+type TeamMember struct {
+	// The user's login; unset as `name`.
+	Login *string `pulumi:"login"`
+	// The user's name; unset where the service does not serve the (experimental) user listing.
+	Name *string `pulumi:"name"`
+	// `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+	Role string `pulumi:"role"`
+	// The user's id.
+	UserId string `pulumi:"userId"`
+}
+
+type TeamMemberOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMember)(nil)).Elem()
+}
+
+func (o TeamMemberOutput) ToTeamMemberOutput() TeamMemberOutput {
+	return o
+}
+
+func (o TeamMemberOutput) ToTeamMemberOutputWithContext(ctx context.Context) TeamMemberOutput {
+	return o
+}
+
+// The user's login; unset as `name`.
+func (o TeamMemberOutput) Login() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamMember) *string { return v.Login }).(pulumi.StringPtrOutput)
+}
+
+// The user's name; unset where the service does not serve the (experimental) user listing.
+func (o TeamMemberOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamMember) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+func (o TeamMemberOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamMember) string { return v.Role }).(pulumi.StringOutput)
+}
+
+// The user's id.
+func (o TeamMemberOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamMember) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+type TeamMemberArrayOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TeamMember)(nil)).Elem()
+}
+
+func (o TeamMemberArrayOutput) ToTeamMemberArrayOutput() TeamMemberArrayOutput {
+	return o
+}
+
+func (o TeamMemberArrayOutput) ToTeamMemberArrayOutputWithContext(ctx context.Context) TeamMemberArrayOutput {
+	return o
+}
+
+func (o TeamMemberArrayOutput) Index(i pulumi.IntInput) TeamMemberOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TeamMember {
+		return vs[0].([]TeamMember)[vs[1].(int)]
+	}).(TeamMemberOutput)
+}
+
 type VocabularyActionType struct {
 	// What the action does.
 	Description string `pulumi:"description"`
@@ -4667,6 +4818,10 @@ func init() {
 	pulumi.RegisterOutputType(ScanSummaryFindingsCountsOutput{})
 	pulumi.RegisterOutputType(ScanToggleOutput{})
 	pulumi.RegisterOutputType(ScanTogglePtrOutput{})
+	pulumi.RegisterOutputType(TeamInfoOutput{})
+	pulumi.RegisterOutputType(TeamInfoArrayOutput{})
+	pulumi.RegisterOutputType(TeamMemberOutput{})
+	pulumi.RegisterOutputType(TeamMemberArrayOutput{})
 	pulumi.RegisterOutputType(VocabularyActionTypeOutput{})
 	pulumi.RegisterOutputType(VocabularyActionTypeArrayOutput{})
 	pulumi.RegisterOutputType(VocabularyConditionTypeOutput{})

@@ -680,6 +680,56 @@ export interface ScanToggle {
     enabled: boolean;
 }
 
+export interface TeamInfo {
+    /**
+     * How many teams are nested directly under it.
+     */
+    childTeamCount: number;
+    /**
+     * The team's name.
+     */
+    name: string;
+    /**
+     * The parent team's id; unset for an organization-level team.
+     */
+    parentTeamId?: string;
+    /**
+     * How many repositories (projects) are assigned to the team itself.
+     */
+    repositoryCount: number;
+    /**
+     * The team's slug.
+     */
+    slug: string;
+    /**
+     * The team's id (what TeamMembers and TeamProjects take as `teamId`).
+     */
+    teamId: string;
+    /**
+     * How many users are members of the team itself.
+     */
+    userCount: number;
+}
+
+export interface TeamMember {
+    /**
+     * The user's login; unset as `name`.
+     */
+    login?: string;
+    /**
+     * The user's name; unset where the service does not serve the (experimental) user listing.
+     */
+    name?: string;
+    /**
+     * `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+     */
+    role: string;
+    /**
+     * The user's id.
+     */
+    userId: string;
+}
+
 export interface VocabularyActionType {
     /**
      * What the action does.

@@ -21,6 +21,8 @@ from .get_projects import *
 from .get_remediation_policies import *
 from .get_scan import *
 from .get_scans import *
+from .get_team import *
+from .get_teams import *
 from .managed_scan import *
 from .policy_rule_mode import *
 from .policy_rule_modes import *
@@ -30,6 +32,9 @@ from .project_tags import *
 from .provider import *
 from .remediation_policy import *
 from .sbom_export import *
+from .team import *
+from .team_members import *
+from .team_projects import *
 from ._inputs import *
 from . import outputs
 
@@ -57,7 +62,10 @@ _utilities.register(
    "semgrep:index:ProjectSettingsSet": "ProjectSettingsSet",
    "semgrep:index:ProjectTags": "ProjectTags",
    "semgrep:index:RemediationPolicy": "RemediationPolicy",
-   "semgrep:index:SbomExport": "SbomExport"
+   "semgrep:index:SbomExport": "SbomExport",
+   "semgrep:index:Team": "Team",
+   "semgrep:index:TeamMembers": "TeamMembers",
+   "semgrep:index:TeamProjects": "TeamProjects"
   }
  }
 ]

@@ -46,6 +46,8 @@ __all__ = [
     'ScanSummary',
     'ScanSummaryFindingsCounts',
     'ScanToggle',
+    'TeamInfo',
+    'TeamMember',
     'VocabularyActionType',
     'VocabularyConditionType',
     'VocabularyValueEnum',
@@ -2056,6 +2058,144 @@ class ScanToggle(dict):
         On or off.
         """
         return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class TeamInfo(dict):
+    def __init__(__self__, *,
+                 child_team_count: _builtins.float,
+                 name: _builtins.str,
+                 repository_count: _builtins.float,
+                 slug: _builtins.str,
+                 team_id: _builtins.str,
+                 user_count: _builtins.float,
+                 parent_team_id: Optional[_builtins.str] = None):
+        """
+        :param _builtins.float child_team_count: How many teams are nested directly under it.
+        :param _builtins.str name: The team's name.
+        :param _builtins.float repository_count: How many repositories (projects) are assigned to the team itself.
+        :param _builtins.str slug: The team's slug.
+        :param _builtins.str team_id: The team's id (what TeamMembers and TeamProjects take as `teamId`).
+        :param _builtins.float user_count: How many users are members of the team itself.
+        :param _builtins.str parent_team_id: The parent team's id; unset for an organization-level team.
+        """
+        pulumi.set(__self__, "child_team_count", child_team_count)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "repository_count", repository_count)
+        pulumi.set(__self__, "slug", slug)
+        pulumi.set(__self__, "team_id", team_id)
+        pulumi.set(__self__, "user_count", user_count)
+        if parent_team_id is not None:
+            pulumi.set(__self__, "parent_team_id", parent_team_id)
+
+    @_builtins.property
+    @pulumi.getter(name="childTeamCount")
+    def child_team_count(self) -> _builtins.float:
+        """
+        How many teams are nested directly under it.
+        """
+        return pulumi.get(self, "child_team_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The team's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="repositoryCount")
+    def repository_count(self) -> _builtins.float:
+        """
+        How many repositories (projects) are assigned to the team itself.
+        """
+        return pulumi.get(self, "repository_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> _builtins.str:
+        """
+        The team's slug.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter(name="teamId")
+    def team_id(self) -> _builtins.str:
+        """
+        The team's id (what TeamMembers and TeamProjects take as `teamId`).
+        """
+        return pulumi.get(self, "team_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userCount")
+    def user_count(self) -> _builtins.float:
+        """
+        How many users are members of the team itself.
+        """
+        return pulumi.get(self, "user_count")
+
+    @_builtins.property
+    @pulumi.getter(name="parentTeamId")
+    def parent_team_id(self) -> Optional[_builtins.str]:
+        """
+        The parent team's id; unset for an organization-level team.
+        """
+        return pulumi.get(self, "parent_team_id")
+
+
+@pulumi.output_type
+class TeamMember(dict):
+    def __init__(__self__, *,
+                 role: _builtins.str,
+                 user_id: _builtins.str,
+                 login: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str role: `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+        :param _builtins.str user_id: The user's id.
+        :param _builtins.str login: The user's login; unset as `name`.
+        :param _builtins.str name: The user's name; unset where the service does not serve the (experimental) user listing.
+        """
+        pulumi.set(__self__, "role", role)
+        pulumi.set(__self__, "user_id", user_id)
+        if login is not None:
+            pulumi.set(__self__, "login", login)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+        """
+        return pulumi.get(self, "role")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> _builtins.str:
+        """
+        The user's id.
+        """
+        return pulumi.get(self, "user_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def login(self) -> Optional[_builtins.str]:
+        """
+        The user's login; unset as `name`.
+        """
+        return pulumi.get(self, "login")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The user's name; unset where the service does not serve the (experimental) user listing.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type
