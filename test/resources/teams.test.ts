@@ -260,3 +260,42 @@ describe("an update of more than 500 members", () => {
     }
   });
 });
+
+describe("the large preset's 200 teams of 50 members, declared as they are", () => {
+  it("are adopted with no write, at the API's minimum of reads", async () => {
+    const emulator = await startEmulator({ preset: "large" });
+    const saved = { url: process.env.SEMGREP_APP_URL, token: process.env.SEMGREP_APP_TOKEN };
+    process.env.SEMGREP_APP_URL = emulator.url;
+    process.env.SEMGREP_APP_TOKEN = emulator.token;
+    try {
+      forgetProcessMemory();
+      const calls = provider("Team");
+      const state = emulator.state();
+      const names = new Map(state.projects.map((p) => [p.id, p.name]));
+      const declared = state.teams.map((t) => ({
+        deploymentId: "1",
+        name: t.name,
+        members: Object.fromEntries(t.members.map((m) => [m.userId, m.role])),
+        projects: t.repositoryIds.map((id) => names.get(id)!),
+        resourceName: t.name,
+      }));
+      const inputs = await Promise.all(declared.map((d) => checked(calls, d)));
+      const checks = emulator.requests().map((r) => r.operation);
+      await Promise.all(inputs.map((i) => calls.create(i)));
+      const creates = emulator
+        .requests()
+        .slice(checks.length)
+        .map((r) => r.operation);
+      const count = (ops: (string | undefined)[]) =>
+        Object.fromEntries([...new Set(ops)].map((op) => [op, ops.filter((o) => o === op).length]));
+      // At check: the teams (2 pages of 100), the 2,000 users (20 pages of 100), the token's deployments and the 300 projects (1 page).
+      expect(count(checks)).toEqual({ "teams.list": 2, "users.list": 20, "deployments.list": 1, "projects.list": 1 });
+      // At create: each team's members and repositories, one page each; nothing written.
+      expect(count(creates)).toEqual({ "teams.members": 200, "teams.repositories": 200 });
+    } finally {
+      process.env.SEMGREP_APP_URL = saved.url;
+      process.env.SEMGREP_APP_TOKEN = saved.token;
+      await emulator.close();
+    }
+  });
+});
