@@ -71,6 +71,25 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
     });
   });
 
+  describe("nesting", () => {
+    it("creates a team under a parent, refuses a change of parent as a replacement, and a fourth level with the service's message", async () => {
+      const level = async (name: string, parentTeamId?: string) =>
+        (await create(teams, { deploymentId: "1", name, ...(parentTeamId ? { parentTeamId } : {}), resourceName: name })).outs;
+      const two = await level("two", "201");
+      expect(two).toMatchObject({ parentTeamId: "201", created: true });
+      const three = await level("three", String(two.teamId));
+      const news = await checked(teams, { deploymentId: "1", name: "three", parentTeamId: "202", resourceName: "three" });
+      expect(await teams.diff(three, news)).toMatchObject({ changes: true, replaces: ["parentTeamId"] });
+      await expect(level("four", String(three.teamId))).rejects.toThrow(/teams nest at most 3 levels deep/);
+      // The service refuses to delete a team with a child: the stack deletes the child first (it depends on the parent's id).
+      forgetProcessMemory();
+      await expect(teams.delete(`1/${String(two.teamId)}`, two)).rejects.toThrow(/child team/);
+      await teams.delete(`1/${String(three.teamId)}`, three);
+      await teams.delete(`1/${String(two.teamId)}`, two);
+      expect(env.emulator.state().teams.map((t) => t.name)).toEqual(["appsec", "payments"]);
+    });
+  });
+
   describe("authority, with a TeamMembers and a TeamProjects beside", () => {
     it("leaves what they declare, removes every other member and project, and a read finds no drift", async () => {
       // The TeamMembers names the team by number: checked before the Team, as a program whose team id is known.
