@@ -2,7 +2,8 @@
  * pulumi-semgrep: manage Semgrep AppSec Platform configuration as code with Pulumi.
  *
  * Resources: ProjectSettings, ProjectSettingsSet, ProjectTags, ManagedScan, PolicyRuleMode, PolicyRuleModes, SbomExport,
- * DetectionPolicy, DetectionPolicyException, RemediationPolicy, UserRole.
+ * DetectionPolicy, DetectionPolicyException, RemediationPolicy, Team, TeamMembers, TeamProjects, DeploymentSettings,
+ * NotificationRule, UserRole.
  * The typed API client is also reachable as `pulumi-semgrep/client`, and the local API emulator
  * as `pulumi-semgrep/emulator`.
  */

@@ -9,6 +9,7 @@ import { Products } from "./api/products";
 import { Projects } from "./api/projects";
 import { Sbom } from "./api/sbom";
 import { Scans } from "./api/scans";
+import { Teams } from "./api/teams";
 import { Transport } from "./transport";
 import { Users } from "./api/users";
 
@@ -44,6 +45,8 @@ export class SemgrepClient {
   readonly notificationRules: NotificationRules;
   /** A deployment's users and their org roles (experimental). */
   readonly users: Users;
+  /** Teams (beta): role-based access control teams, their members and their repositories. */
+  readonly teams: Teams;
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -58,6 +61,7 @@ export class SemgrepClient {
     this.products = new Products(this.#transport);
     this.notificationRules = new NotificationRules(this.#transport);
     this.users = new Users(this.#transport);
+    this.teams = new Teams(this.#transport);
   }
 
   /** The service address requests go to. */

@@ -8,6 +8,9 @@ export type { Project, UpdateProjectRequest, ManagedScanRequest, Deployment } fr
 export { SYSTEM_TAGS, isSystemTag, withoutSystemTags } from "./schemas/projects";
 export type { Policy, Rule, RulesPage, ListRulesQuery, UpdateRuleModeResponse } from "./schemas/policies";
 export type { ApplyOptions } from "./api/policies-v2";
+export type { ListTeamsOptions, TeamPageOptions } from "./api/teams";
+export type { Team as TeamEntry, TeamUser, TeamCreate, TeamUpdate, TeamRole, TeamUpdateAction } from "./schemas/teams";
+export { TEAM_ROLES, TEAM_UPDATE_ACTIONS, MAX_TEAM_UPDATE_ENTRIES } from "./schemas/teams";
 export type {
   BundleProblem,
   BundleValidationError,

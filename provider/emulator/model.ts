@@ -3,6 +3,7 @@
  * Rendering into the API's wire shapes happens in `render.ts`.
  */
 import type { DetectionProduct, Ecosystem, LicensePolicySetting, Transitivity } from "../client/schemas/enums";
+import type { TeamRole } from "../client/schemas/teams";
 
 export interface StoredDeployment {
   id: number;
@@ -225,6 +226,20 @@ export interface StoredUser {
   active: boolean;
 }
 
+/** A role-based access control team of a deployment (Teams API). */
+export interface StoredTeam {
+  id: number;
+  deploymentId: number;
+  name: string;
+  slug: string;
+  /** Null for an organization-level team. */
+  parentTeamId: number | null;
+  /** Its users, in the order they were added, each with the team role. */
+  members: Array<{ userId: string; role: TeamRole }>;
+  /** Its repositories: project ids. */
+  repositoryIds: number[];
+}
+
 export interface EmulatorState {
   deployments: StoredDeployment[];
   projects: StoredProject[];
@@ -242,6 +257,8 @@ export interface EmulatorState {
   notificationRules: StoredNotificationRule[];
   /** The deployments' users, in id order (an older state file has none: read as empty). */
   users: StoredUser[];
+  /** The deployments' teams (an older state file lacks them: the preset's are taken, STATE_PARTS). */
+  teams: StoredTeam[];
 }
 
 export const PRESETS = ["demo", "large"] as const;
@@ -260,4 +277,5 @@ export const STATE_PARTS: Record<keyof EmulatorState, true> = {
   users: true,
   productConfigs: true,
   notificationRules: true,
+  teams: true,
 };

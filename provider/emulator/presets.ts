@@ -14,8 +14,10 @@ import type {
   StoredRepository,
   StoredRule,
   StoredScan,
+  StoredTeam,
   StoredUser,
 } from "./model";
+import { teamSlug } from "./teams";
 import { storedDetection, storedRemediation } from "./policies-v2";
 import { defaultProductConfig } from "./products";
 import { seededRandom as prng } from "./random";
@@ -106,6 +108,7 @@ export function buildPreset(name: PresetName, now = Date.now()): EmulatorState {
     ...buildPoliciesV2(name, policies),
     users: buildUsers(size.users),
     ...buildAccessSettings(),
+    teams: buildTeams(name, projects),
   };
 }
 
@@ -151,6 +154,58 @@ function buildAccessSettings(): Pick<EmulatorState, "productConfigs" | "notifica
       },
     ],
   };
+}
+
+/**
+ * The deployment's teams. `demo`: `appsec` (the AppSec side: Alice, its manager, and Bob) with
+ * two projects, and `payments` (Carol, its manager, and Dan) with the projects tagged `pci`.
+ * `large`: 200 teams (`team-001`...) of 50 members each, drawn in turn from the users "101"
+ * onwards, each with three projects.
+ */
+function buildTeams(name: PresetName, projects: StoredProject[]): StoredTeam[] {
+  const team = (id: number, teamName: string, members: StoredTeam["members"], repositoryIds: number[]): StoredTeam => ({
+    id,
+    deploymentId: DEMO_DEPLOYMENT.id,
+    name: teamName,
+    slug: teamSlug(teamName),
+    parentTeamId: null,
+    members,
+    repositoryIds,
+  });
+  const idOf = (projectName: string) => projects.find((p) => p.name === projectName)!.id;
+  if (name === "demo")
+    return [
+      team(
+        201,
+        "appsec",
+        [
+          { userId: "101", role: "TEAM_ROLE_MANAGER" },
+          { userId: "102", role: "TEAM_ROLE_MEMBER" },
+        ],
+        [idOf("acme/web-app"), idOf("acme/payments-api")],
+      ),
+      team(
+        202,
+        "payments",
+        [
+          { userId: "103", role: "TEAM_ROLE_MANAGER" },
+          { userId: "104", role: "TEAM_ROLE_MEMBER" },
+        ],
+        projects.filter((p) => p.tags.includes("pci")).map((p) => p.id),
+      ),
+    ];
+  const users = SIZES.large.users;
+  return Array.from({ length: 200 }, (_, i) =>
+    team(
+      201 + i,
+      `team-${String(i + 1).padStart(3, "0")}`,
+      Array.from({ length: 50 }, (_, j) => ({
+        userId: String(101 + ((i * 50 + j) % users)),
+        role: j === 0 ? ("TEAM_ROLE_MANAGER" as const) : ("TEAM_ROLE_MEMBER" as const),
+      })),
+      [0, 1, 2].map((k) => projects[(i * 3 + k) % projects.length]!.id),
+    ),
+  );
 }
 
 /** The id of the user every emulator token belongs to: the demo's first org admin. */

@@ -17,6 +17,7 @@ import { scaleProjects } from "./scale";
 import { withoutEmptyFields } from "./render";
 import { loadState, StateWriter } from "./store";
 import { usersRoutes } from "./users";
+import { teamsRoutes } from "./teams";
 
 export const DEFAULT_TOKEN = "emulator-token";
 const MAX_BODY_BYTES = 1 << 20;
@@ -27,7 +28,14 @@ const MAX_BODY_BYTES = 1 << 20;
  */
 export const MAX_REQUEST_TARGET = 8_192;
 /** Every operation the emulator serves: the v1 API's and the Policies V2 API's. */
-export const routes: readonly Route[] = [...v1Routes, ...policiesV2Routes, ...usersRoutes, ...productsRoutes, ...notificationRulesRoutes];
+export const routes: readonly Route[] = [
+  ...v1Routes,
+  ...policiesV2Routes,
+  ...usersRoutes,
+  ...teamsRoutes,
+  ...productsRoutes,
+  ...notificationRulesRoutes,
+];
 /** The operation names the emulator serves (`policies.list`, ...), as fault settings name them. */
 const OPERATIONS = [...new Set(routes.map((r) => r.operation))];
 

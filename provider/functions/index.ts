@@ -29,3 +29,4 @@ export * from "./dependencies";
 export * from "./policies-v2";
 export * from "./users";
 export * from "./access-settings";
+export * from "./teams";

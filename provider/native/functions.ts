@@ -24,6 +24,8 @@ import {
   getScan,
   getScans,
   getUsers,
+  getTeam,
+  getTeams,
 } from "../functions";
 
 type Invokable = (args: never, opts?: SemgrepInvokeOptions) => Promise<unknown>;
@@ -46,6 +48,8 @@ export const FUNCTIONS = {
   getUsers,
   getDeploymentSettings,
   getNotificationRules,
+  getTeams,
+  getTeam,
 } satisfies Record<string, Invokable>;
 
 export type FunctionName = keyof typeof FUNCTIONS;

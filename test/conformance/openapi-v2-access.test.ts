@@ -20,8 +20,9 @@ import type { AccessArea } from "./access/area";
 import { usersArea } from "./access/users";
 import { notificationRulesArea } from "./access/notification-rules";
 import { productsArea } from "./access/products";
+import { teamsArea } from "./access/teams";
 
-const AREAS: readonly AccessArea[] = [usersArea, productsArea, notificationRulesArea];
+const AREAS: readonly AccessArea[] = [usersArea, teamsArea, productsArea, notificationRulesArea];
 
 const file = contractFileFrom(process.env, OPENAPI_V2_ENV);
 const DEPLOYMENT = DEMO_DEPLOYMENT.id;

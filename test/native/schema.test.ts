@@ -164,7 +164,13 @@ describe("package schema (schema.json)", () => {
         .filter(([, p]) => p.secret)
         .map(([name]) => `${token}.${name}`),
     );
-    expect(secrets).toEqual(["semgrep:index:ProjectSettings.originalTags", "semgrep:index:ProjectTags.projectTags"]);
+    expect(secrets).toEqual([
+      "semgrep:index:ProjectSettings.originalTags",
+      "semgrep:index:ProjectTags.projectTags",
+      // The members and projects of a team that other resources (TeamMembers, TeamProjects) declare, maybe as secrets.
+      "semgrep:index:Team.otherMembers",
+      "semgrep:index:Team.otherProjects",
+    ]);
     // A closed set of strings is a string whose description names every value.
     const mode = resource("PolicyRuleModes").inputProperties.mode!;
     expect(mode.type).toBe("string");

@@ -347,6 +347,31 @@ describe("Create, Read, Update, Delete", () => {
  */
 const importable: Array<{ kind: ResourceKind; declared: Props; identity: Props; inputs: Props; importsValues: boolean }> = [
   {
+    kind: "Team",
+    declared: { deploymentId: "1", name: "imported-team", members: { "105": "TEAM_ROLE_READONLY" }, projects: ["acme/mobile-app"] },
+    identity: { deploymentId: "1", name: "imported-team" },
+    inputs: { deploymentId: "1", name: "imported-team", members: { "105": "TEAM_ROLE_READONLY" }, projects: ["acme/mobile-app"] },
+    importsValues: true,
+  },
+  {
+    kind: "TeamMembers",
+    declared: { deploymentId: "1", teamId: "202", members: { "105": "TEAM_ROLE_READONLY" } },
+    identity: { deploymentId: "1", teamId: "202" },
+    inputs: {
+      deploymentId: "1",
+      teamId: "202",
+      members: { "103": "TEAM_ROLE_MANAGER", "104": "TEAM_ROLE_MEMBER", "105": "TEAM_ROLE_READONLY" },
+    },
+    importsValues: true,
+  },
+  {
+    kind: "TeamProjects",
+    declared: { deploymentId: "1", teamId: "202", projects: ["acme/web-app"] },
+    identity: { deploymentId: "1", teamId: "202" },
+    inputs: { deploymentId: "1", teamId: "202", projects: ["acme/payments-api", "acme/web-app"] },
+    importsValues: true,
+  },
+  {
     kind: "ProjectSettings",
     declared: { deploymentSlug: "acme", projectName: "acme/web-app", primaryBranch: "develop" },
     identity: { deploymentSlug: "acme", projectName: "acme/web-app" },
@@ -491,6 +516,8 @@ describe("Invoke", () => {
     getUsers: { args: { deploymentId: "1", orgRole: "ORG_ROLE_ADMIN" }, holds: "users" },
     getDeploymentSettings: { args: { deploymentId: "1" }, holds: "sca" },
     getNotificationRules: { args: { deploymentId: "1" }, holds: "rules" },
+    getTeams: { args: { deploymentId: "1" }, holds: "teams" },
+    getTeam: { args: { deploymentId: "1", name: "payments" }, holds: "members" },
   };
 
   it("has a case for every function served", () => {

@@ -118,6 +118,11 @@ async function editCode(client: SemgrepClient, edit: (bundle: DetectionPolicyBun
   const { bundle, state_version } = await client.policiesV2.getDetectionPolicy(1, "code");
   return client.policiesV2.applyDetectionPolicy(1, "code", detectionBundleInput(edit(bundle)), { ifMatch: state_version });
 }
+/** A team's members and repositories, by name, or null when there is none. */
+const teamContents = (state: EmulatorState, name: string) => {
+  const team = state.teams.find((t) => t.name === name);
+  return team ? { members: team.members, repositoryIds: team.repositoryIds } : null;
+};
 const PRESET_DISABLED = [
   "javascript.browser.security.insecure-document-method.insecure-document-method",
   "javascript.lang.best-practice.assigned-undefined.assigned-undefined",
@@ -492,6 +497,101 @@ const rows: Row[] = [
     // The policy slugs are checked against the deployment's remediation policies at preview.
     checkRequests: 1,
     requests: { create: 2, diff: 0, delete: 1 },
+  },
+  {
+    kind: "Team",
+    declared: {
+      deploymentId: "1",
+      name: "lifecycle-team",
+      members: { "105": "TEAM_ROLE_READONLY", "106": "TEAM_ROLE_MEMBER" },
+      projects: ["acme/mobile-app"],
+    },
+    normalized: {},
+    invalid: { inputs: { members: { "105": "TEAM_ROLE_OWNER" } }, property: "members.105" },
+    id: /^1\/\d+$/,
+    live: (state) => teamContents(state, "lifecycle-team"),
+    liveBefore: null,
+    liveCreated: {
+      members: [
+        { userId: "105", role: "TEAM_ROLE_READONLY" },
+        { userId: "106", role: "TEAM_ROLE_MEMBER" },
+      ],
+      repositoryIds: [103],
+    },
+    change: {
+      inputs: { members: { "105": "TEAM_ROLE_MEMBER" } },
+      replaces: [],
+      live: { members: [{ userId: "105", role: "TEAM_ROLE_MEMBER" }], repositoryIds: [103] },
+    },
+    drift: {
+      write: async (client) => {
+        const [team] = await client.teams.list(1, { name: "lifecycle-team" }).toArray();
+        return client.teams.update(1, team!.id, { users: [{ userId: "106", action: "UPDATE_ACTION_REMOVE" }] });
+      },
+      props: { members: { "105": "TEAM_ROLE_READONLY" } },
+      inputs: { members: { "105": "TEAM_ROLE_READONLY" } },
+    },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "teamId", "name", "slug", "members", "projects"],
+    // The deployment's teams (is the name taken?), its users and its projects (are the ids and names known?), and the token's deployments.
+    checkRequests: 4,
+    requests: { create: 1, diff: 0, delete: 1 },
+  },
+  {
+    kind: "TeamMembers",
+    declared: { deploymentId: "1", teamId: "201", members: { "105": "TEAM_ROLE_READONLY", "101": "TEAM_ROLE_MEMBER" } },
+    normalized: {},
+    invalid: { inputs: { members: {} }, property: "members" },
+    id: "1/201",
+    live: (state) => state.teams.find((t) => t.id === 201)!.members,
+    liveBefore: [
+      { userId: "101", role: "TEAM_ROLE_MANAGER" },
+      { userId: "102", role: "TEAM_ROLE_MEMBER" },
+    ],
+    liveCreated: [
+      { userId: "101", role: "TEAM_ROLE_MEMBER" },
+      { userId: "102", role: "TEAM_ROLE_MEMBER" },
+      { userId: "105", role: "TEAM_ROLE_READONLY" },
+    ],
+    change: {
+      inputs: { members: { "105": "TEAM_ROLE_MEMBER", "101": "TEAM_ROLE_MEMBER" } },
+      replaces: [],
+      live: [
+        { userId: "101", role: "TEAM_ROLE_MEMBER" },
+        { userId: "102", role: "TEAM_ROLE_MEMBER" },
+        { userId: "105", role: "TEAM_ROLE_MEMBER" },
+      ],
+    },
+    drift: {
+      write: (client) => client.teams.update(1, 201, { users: [{ userId: "105", action: "UPDATE_ACTION_REMOVE" }] }),
+      props: { members: { "101": "TEAM_ROLE_MEMBER" } },
+      inputs: { members: { "101": "TEAM_ROLE_MEMBER" } },
+    },
+    restoresOnDelete: true,
+    // Which of the team's members it declares is not in the id: `members` comes from its state.
+    liveOutputs: ["deploymentId", "teamId"],
+    checkRequests: 1, // the deployment's users
+    requests: { create: 2, diff: 0, delete: 2 },
+  },
+  {
+    kind: "TeamProjects",
+    declared: { deploymentId: "1", teamId: "202", projects: ["acme/web-app"] },
+    normalized: {},
+    invalid: { inputs: { projects: [] }, property: "projects" },
+    id: "1/202",
+    live: (state) => state.teams.find((t) => t.id === 202)!.repositoryIds,
+    liveBefore: [102],
+    liveCreated: [102, 101],
+    change: { inputs: { projects: ["acme/web-app", "acme/mobile-app"] }, replaces: [], live: [102, 101, 103] },
+    drift: {
+      write: (client) => client.teams.update(1, 202, { repositories: [{ repositoryId: "101", action: "UPDATE_ACTION_REMOVE" }] }),
+      props: { projects: [] },
+      inputs: { projects: [] },
+    },
+    restoresOnDelete: true,
+    liveOutputs: ["deploymentId", "teamId"],
+    checkRequests: 2, // the token's deployments (for the slug) and the project listing
+    requests: { create: 2, diff: 0, delete: 4 },
   },
 ];
 

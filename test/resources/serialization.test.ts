@@ -31,6 +31,9 @@ const KINDS = [
   "UserRole",
   "DeploymentSettings",
   "NotificationRule",
+  "Team",
+  "TeamMembers",
+  "TeamProjects",
 ] as const;
 
 interface KindReport {
@@ -96,6 +99,9 @@ describe("the installed package's __provider", () => {
     UserRole: { role: "ORG_ROLE_ADMIN", originalRole: "ORG_ROLE_MEMBER" },
     DeploymentSettings: { sca: expect.objectContaining({ malwareFirewallEnabled: false, blockPrEnabled: false }) },
     NotificationRule: { enabled: false },
+    Team: { members: { "105": "TEAM_ROLE_MEMBER" } },
+    TeamMembers: { members: { "106": "TEAM_ROLE_MANAGER" }, originalRoles: {}, addedMembers: ["106"] },
+    TeamProjects: { projects: ["acme/docs-site", "acme/search"], addedProjects: ["acme/docs-site", "acme/search"] },
   };
 
   it.each(KINDS)("%s: create, read, update and delete work through the loaded shim", (kind) => {
@@ -121,5 +127,6 @@ describe("the installed package's __provider", () => {
     expect(after.users).toEqual(previous.users);
     expect(after.productConfigs).toEqual(previous.productConfigs);
     expect(after.notificationRules).toEqual(previous.notificationRules);
+    expect(after.teams).toEqual(previous.teams);
   });
 });

@@ -11,3 +11,4 @@ export * from "./policies-v2";
 export * from "./products";
 export * from "./notification-rules";
 export * from "./users";
+export * from "./teams";

@@ -20,6 +20,9 @@ import { projectTagsKind } from "./project-tags";
 import { remediationPolicyKind } from "./remediation-policy";
 import { sbomExportKind } from "./sbom-export";
 import { userRoleKind } from "./user-role";
+import { teamKind } from "./team";
+import { teamMembersKind } from "./team-members";
+import { teamProjectsKind } from "./team-projects";
 
 export {
   deploymentSettingsKind,
@@ -35,6 +38,9 @@ export {
   remediationPolicyKind,
   sbomExportKind,
   userRoleKind,
+  teamKind,
+  teamMembersKind,
+  teamProjectsKind,
 };
 
 export const KINDS = {
@@ -51,6 +57,9 @@ export const KINDS = {
   UserRole: userRoleKind,
   DeploymentSettings: deploymentSettingsKind,
   NotificationRule: notificationRuleKind,
+  Team: teamKind,
+  TeamMembers: teamMembersKind,
+  TeamProjects: teamProjectsKind,
 } as const;
 
 export type ResourceKind = keyof typeof KINDS;

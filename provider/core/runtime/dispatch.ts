@@ -34,6 +34,9 @@ import { projectTags } from "../handlers/project-tags";
 import { remediationPolicy } from "../handlers/remediation-policy";
 import { sbomExport } from "../handlers/sbom-export";
 import { userRole } from "../handlers/user-role";
+import { team } from "../handlers/team";
+import { teamMembers } from "../handlers/team-members";
+import { teamProjects } from "../handlers/team-projects";
 
 export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   ProjectSettings: projectSettings,
@@ -49,6 +52,9 @@ export const handlers: { [K in ResourceKind]: Handler<(typeof KINDS)[K]> } = {
   UserRole: userRole,
   DeploymentSettings: deploymentSettings,
   NotificationRule: notificationRule,
+  Team: team,
+  TeamMembers: teamMembers,
+  TeamProjects: teamProjects,
 };
 
 type Method = keyof Handler | "configure";

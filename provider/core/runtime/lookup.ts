@@ -9,7 +9,7 @@ const deploymentLists = sharedReads<Deployment[]>();
  * The token's deployments, read once per process. A 404 here too means the token lacks Web API
  * access (the live service answers 404 to everything then), or the address is not the API's.
  */
-async function tokenDeployments(): Promise<Deployment[]> {
+export async function tokenDeployments(): Promise<Deployment[]> {
   return deploymentLists.get(apiAddress(), async () => {
     try {
       return await apiClient().deployments.list();

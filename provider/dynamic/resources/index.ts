@@ -39,3 +39,6 @@ export {
   type SecretsSettings,
 } from "./deployment-settings";
 export { NotificationRule, type NotificationRuleArgs, type NotificationRuleState } from "./notification-rule";
+export { Team, type TeamArgs } from "./team";
+export { TeamMembers, type TeamMembersArgs } from "./team-members";
+export { TeamProjects, type TeamProjectsArgs } from "./team-projects";
