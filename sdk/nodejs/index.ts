@@ -95,6 +95,16 @@ export const getScans: typeof import("./getScans").getScans = null as any;
 export const getScansOutput: typeof import("./getScans").getScansOutput = null as any;
 utilities.lazyLoad(exports, ["getScans","getScansOutput"], () => require("./getScans"));
 
+export { GetTeamArgs, GetTeamResult, GetTeamOutputArgs } from "./getTeam";
+export const getTeam: typeof import("./getTeam").getTeam = null as any;
+export const getTeamOutput: typeof import("./getTeam").getTeamOutput = null as any;
+utilities.lazyLoad(exports, ["getTeam","getTeamOutput"], () => require("./getTeam"));
+
+export { GetTeamsArgs, GetTeamsResult, GetTeamsOutputArgs } from "./getTeams";
+export const getTeams: typeof import("./getTeams").getTeams = null as any;
+export const getTeamsOutput: typeof import("./getTeams").getTeamsOutput = null as any;
+utilities.lazyLoad(exports, ["getTeams","getTeamsOutput"], () => require("./getTeams"));
+
 export { GetUsersArgs, GetUsersResult, GetUsersOutputArgs } from "./getUsers";
 export const getUsers: typeof import("./getUsers").getUsers = null as any;
 export const getUsersOutput: typeof import("./getUsers").getUsersOutput = null as any;
@@ -150,6 +160,21 @@ export type SbomExport = import("./sbomExport").SbomExport;
 export const SbomExport: typeof import("./sbomExport").SbomExport = null as any;
 utilities.lazyLoad(exports, ["SbomExport"], () => require("./sbomExport"));
 
+export { TeamArgs } from "./team";
+export type Team = import("./team").Team;
+export const Team: typeof import("./team").Team = null as any;
+utilities.lazyLoad(exports, ["Team"], () => require("./team"));
+
+export { TeamMembersArgs } from "./teamMembers";
+export type TeamMembers = import("./teamMembers").TeamMembers;
+export const TeamMembers: typeof import("./teamMembers").TeamMembers = null as any;
+utilities.lazyLoad(exports, ["TeamMembers"], () => require("./teamMembers"));
+
+export { TeamProjectsArgs } from "./teamProjects";
+export type TeamProjects = import("./teamProjects").TeamProjects;
+export const TeamProjects: typeof import("./teamProjects").TeamProjects = null as any;
+utilities.lazyLoad(exports, ["TeamProjects"], () => require("./teamProjects"));
+
 export { UserRoleArgs } from "./userRole";
 export type UserRole = import("./userRole").UserRole;
 export const UserRole: typeof import("./userRole").UserRole = null as any;
@@ -193,6 +218,12 @@ const _module = {
                 return new RemediationPolicy(name, <any>undefined, { urn })
             case "semgrep:index:SbomExport":
                 return new SbomExport(name, <any>undefined, { urn })
+            case "semgrep:index:Team":
+                return new Team(name, <any>undefined, { urn })
+            case "semgrep:index:TeamMembers":
+                return new TeamMembers(name, <any>undefined, { urn })
+            case "semgrep:index:TeamProjects":
+                return new TeamProjects(name, <any>undefined, { urn })
             case "semgrep:index:UserRole":
                 return new UserRole(name, <any>undefined, { urn })
             default:

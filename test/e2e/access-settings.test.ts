@@ -4,13 +4,15 @@
  * product switched off out of band found by `refresh` and switched on again by `up`, a webhook URL
  * given plain in the program printed nowhere (not in `preview --diff`, the run's output, or
  * `pulumi stack export` without `--show-secrets`), and `destroy` leaving the product configuration
- * and the notification rules as they were before the first `up`.
+ * and the notification rules as they were before the first `up`. And a URL given plain through the
+ * plugin, in a YAML program.
  */
 import { describe, expect, it } from "vitest";
 import { SemgrepClient } from "../../provider/client";
 import { type RunningEmulator } from "../../provider/emulator";
 import { useEmulators } from "../support/emulator";
 import { printed, program, programWorkspace } from "../support/program";
+import { printedWithoutPathWarnings, yamlWorkspace } from "../support/yaml-program";
 
 const { start } = useEmulators({ preset: "demo", policiesV2: true });
 
@@ -104,5 +106,42 @@ describe("DeploymentSettings and NotificationRule through the real CLI", () => {
     expect(accessState(emulator)).toEqual(before);
     // Printed nowhere: not in preview --diff, up, refresh or destroy, nor the preset's URL recorded as the original.
     for (const output of outputs) expect(output).not.toContain("T0KEN");
+  }, 300_000);
+});
+
+describe("through the plugin, in a YAML program", () => {
+  it("a webhook URL given plain is a secret: shown as [secret] by preview --diff, encrypted in the state, printed nowhere; destroy puts the rule back", async () => {
+    const emulator = await start();
+    const before = accessState(emulator);
+    const workspace = await yamlWorkspace(
+      `resources:
+  soc:
+    type: semgrep:index:NotificationRule
+    properties:
+      deploymentId: "1"
+      name: Critical findings to the SOC
+      channel: CHANNEL_WEBHOOK
+      config: { url: ${JSON.stringify(SOC_URL)} }
+      policySlugs: [block-critical-high-confidence]
+      sendScanCompletion: false
+  products:
+    type: semgrep:index:DeploymentSettings
+    properties:
+      deploymentId: "1"
+      sca: { malwareFirewallEnabled: true, blockPrEnabled: true }
+`,
+      { config: { "semgrep:url": emulator.url }, secrets: { "semgrep:token": emulator.token } },
+    );
+    const preview = await workspace.run(["preview", "--diff"]);
+    expect(printedWithoutPathWarnings(preview)).toMatch(/config *: \[secret\]/);
+    await workspace.run(["up", "--yes"]);
+    expect(emulator.state().notificationRules.find((r) => r.id === 5001)!.config.url).toBe(SOC_URL);
+    expect(await workspace.exported()).not.toContain("T0KEN");
+    const mark = emulator.requests().length;
+    await workspace.run(["preview", "--diff"]);
+    expect(writesSince(emulator, mark)).toEqual([]);
+    await workspace.run(["destroy", "--yes"]);
+    expect(accessState(emulator)).toEqual(before);
+    expect(workspace.printed()).not.toContain("T0KEN");
   }, 300_000);
 });

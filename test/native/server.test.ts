@@ -461,6 +461,26 @@ const importable: Array<{ kind: ResourceKind; declared: Props; identity: Props; 
     inputs: { deploymentId: "1", userId: "104", role: "ORG_ROLE_READONLY" },
     importsValues: true,
   },
+  {
+    kind: "DeploymentSettings",
+    declared: { deploymentId: "1", sca: { malwareFirewallEnabled: false } },
+    identity: { deploymentId: "1" },
+    inputs: { deploymentId: "1", sca: expect.objectContaining({ malwareFirewallEnabled: false, blockPrEnabled: true }) },
+    importsValues: true,
+  },
+  {
+    kind: "NotificationRule",
+    declared: {
+      deploymentId: "1",
+      name: "Imported",
+      channel: "CHANNEL_EMAIL",
+      config: { to: "soc@acme.example" },
+      policySlugs: ["comment-high-severity"],
+    },
+    identity: { deploymentId: "1", name: "Imported" },
+    inputs: { deploymentId: "1", name: "Imported", channel: "CHANNEL_EMAIL", config: { to: "soc@acme.example" } },
+    importsValues: true,
+  },
 ];
 
 describe.each(importable)(

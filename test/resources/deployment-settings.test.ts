@@ -72,3 +72,18 @@ describe.each(FRONT_ENDS)("DeploymentSettings (%s)", (frontEnd) => {
     expect(stored().secrets.enabled).toBe(true);
   });
 });
+
+describe("against a service without the experimental endpoints", () => {
+  const bare = useEmulator({ preset: "demo", experimentalEndpoints: false });
+
+  it.each(FRONT_ENDS)("a create fails saying the endpoint is experimental on the service side (%s)", async (frontEnd) => {
+    process.env.SEMGREP_APP_URL = bare.emulator.url;
+    try {
+      const calls = provider("DeploymentSettings", frontEnd);
+      const inputs = await checked(calls, { deploymentId: "1", sca: { blockPrEnabled: true }, resourceName: "products" });
+      await expect(calls.create(inputs)).rejects.toThrow(/products\.get failed .*404.*experimental on the service side/s);
+    } finally {
+      process.env.SEMGREP_APP_URL = env.emulator.url;
+    }
+  });
+});

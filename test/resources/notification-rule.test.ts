@@ -96,3 +96,22 @@ describe.each(FRONT_ENDS)("NotificationRule (%s)", (frontEnd) => {
     expect(JSON.stringify(notices)).not.toContain("T0KEN");
   });
 });
+
+describe("a rule deleted elsewhere", () => {
+  it.each(FRONT_ENDS)("reads as gone, and its delete succeeds: the rule's own 404 is not an absent endpoint (%s)", async (frontEnd) => {
+    const calls = provider("NotificationRule", frontEnd);
+    const inputs = await checked(calls, {
+      deploymentId: "1",
+      name: "Short-lived",
+      channel: "CHANNEL_EMAIL",
+      config: { to: "a@acme.example" },
+      resourceName: "short",
+    });
+    const { id, outs } = await calls.create(inputs);
+    await env.client().notificationRules.delete(1, outs.ruleId as number);
+    forgetProcessMemory();
+    expect((await calls.read(id, outs)).id).toBe("");
+    await calls.delete(id, outs);
+    expect(env.requests("notificationRules.delete").map((r) => r.status)).toEqual([200, 404]);
+  });
+});

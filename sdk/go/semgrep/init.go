@@ -45,6 +45,12 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RemediationPolicy{}
 	case "semgrep:index:SbomExport":
 		r = &SbomExport{}
+	case "semgrep:index:Team":
+		r = &Team{}
+	case "semgrep:index:TeamMembers":
+		r = &TeamMembers{}
+	case "semgrep:index:TeamProjects":
+		r = &TeamProjects{}
 	case "semgrep:index:UserRole":
 		r = &UserRole{}
 	default:

@@ -13,6 +13,226 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+type AiConfig struct {
+	// The AI providers code may be sent to.
+	AllowedProviders []string `pulumi:"allowedProviders"`
+	// Whether Semgrep Assistant runs.
+	Enabled bool `pulumi:"enabled"`
+	// Whether code may be shared with OpenAI under the legacy agreement.
+	LegacyAllowOpenaiCodeSharing bool `pulumi:"legacyAllowOpenaiCodeSharing"`
+	// Whether managed detection and response is on (read-only: the service sets it).
+	MdrEnabled bool `pulumi:"mdrEnabled"`
+}
+
+type AiConfigOutput struct{ *pulumi.OutputState }
+
+func (AiConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AiConfig)(nil)).Elem()
+}
+
+func (o AiConfigOutput) ToAiConfigOutput() AiConfigOutput {
+	return o
+}
+
+func (o AiConfigOutput) ToAiConfigOutputWithContext(ctx context.Context) AiConfigOutput {
+	return o
+}
+
+// The AI providers code may be sent to.
+func (o AiConfigOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AiConfig) []string { return v.AllowedProviders }).(pulumi.StringArrayOutput)
+}
+
+// Whether Semgrep Assistant runs.
+func (o AiConfigOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v AiConfig) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Whether code may be shared with OpenAI under the legacy agreement.
+func (o AiConfigOutput) LegacyAllowOpenaiCodeSharing() pulumi.BoolOutput {
+	return o.ApplyT(func(v AiConfig) bool { return v.LegacyAllowOpenaiCodeSharing }).(pulumi.BoolOutput)
+}
+
+// Whether managed detection and response is on (read-only: the service sets it).
+func (o AiConfigOutput) MdrEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v AiConfig) bool { return v.MdrEnabled }).(pulumi.BoolOutput)
+}
+
+type AiSettings struct {
+	// The AI providers code may be sent to (the whole list, in any order).
+	AllowedProviders []string `pulumi:"allowedProviders"`
+	// Whether Semgrep Assistant runs.
+	Enabled *bool `pulumi:"enabled"`
+	// Whether code may be shared with OpenAI under the legacy agreement.
+	LegacyAllowOpenaiCodeSharing *bool `pulumi:"legacyAllowOpenaiCodeSharing"`
+}
+
+// AiSettingsInput is an input type that accepts AiSettingsArgs and AiSettingsOutput values.
+// You can construct a concrete instance of `AiSettingsInput` via:
+//
+//	AiSettingsArgs{...}
+type AiSettingsInput interface {
+	pulumi.Input
+
+	ToAiSettingsOutput() AiSettingsOutput
+	ToAiSettingsOutputWithContext(context.Context) AiSettingsOutput
+}
+
+type AiSettingsArgs struct {
+	// The AI providers code may be sent to (the whole list, in any order).
+	AllowedProviders pulumi.StringArrayInput `pulumi:"allowedProviders"`
+	// Whether Semgrep Assistant runs.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Whether code may be shared with OpenAI under the legacy agreement.
+	LegacyAllowOpenaiCodeSharing pulumi.BoolPtrInput `pulumi:"legacyAllowOpenaiCodeSharing"`
+}
+
+func (AiSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AiSettings)(nil)).Elem()
+}
+
+func (i AiSettingsArgs) ToAiSettingsOutput() AiSettingsOutput {
+	return i.ToAiSettingsOutputWithContext(context.Background())
+}
+
+func (i AiSettingsArgs) ToAiSettingsOutputWithContext(ctx context.Context) AiSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AiSettingsOutput)
+}
+
+func (i AiSettingsArgs) ToAiSettingsPtrOutput() AiSettingsPtrOutput {
+	return i.ToAiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i AiSettingsArgs) ToAiSettingsPtrOutputWithContext(ctx context.Context) AiSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AiSettingsOutput).ToAiSettingsPtrOutputWithContext(ctx)
+}
+
+// AiSettingsPtrInput is an input type that accepts AiSettingsArgs, AiSettingsPtr and AiSettingsPtrOutput values.
+// You can construct a concrete instance of `AiSettingsPtrInput` via:
+//
+//	        AiSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type AiSettingsPtrInput interface {
+	pulumi.Input
+
+	ToAiSettingsPtrOutput() AiSettingsPtrOutput
+	ToAiSettingsPtrOutputWithContext(context.Context) AiSettingsPtrOutput
+}
+
+type aiSettingsPtrType AiSettingsArgs
+
+func AiSettingsPtr(v *AiSettingsArgs) AiSettingsPtrInput {
+	return (*aiSettingsPtrType)(v)
+}
+
+func (*aiSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AiSettings)(nil)).Elem()
+}
+
+func (i *aiSettingsPtrType) ToAiSettingsPtrOutput() AiSettingsPtrOutput {
+	return i.ToAiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *aiSettingsPtrType) ToAiSettingsPtrOutputWithContext(ctx context.Context) AiSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AiSettingsPtrOutput)
+}
+
+type AiSettingsOutput struct{ *pulumi.OutputState }
+
+func (AiSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AiSettings)(nil)).Elem()
+}
+
+func (o AiSettingsOutput) ToAiSettingsOutput() AiSettingsOutput {
+	return o
+}
+
+func (o AiSettingsOutput) ToAiSettingsOutputWithContext(ctx context.Context) AiSettingsOutput {
+	return o
+}
+
+func (o AiSettingsOutput) ToAiSettingsPtrOutput() AiSettingsPtrOutput {
+	return o.ToAiSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o AiSettingsOutput) ToAiSettingsPtrOutputWithContext(ctx context.Context) AiSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AiSettings) *AiSettings {
+		return &v
+	}).(AiSettingsPtrOutput)
+}
+
+// The AI providers code may be sent to (the whole list, in any order).
+func (o AiSettingsOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AiSettings) []string { return v.AllowedProviders }).(pulumi.StringArrayOutput)
+}
+
+// Whether Semgrep Assistant runs.
+func (o AiSettingsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AiSettings) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether code may be shared with OpenAI under the legacy agreement.
+func (o AiSettingsOutput) LegacyAllowOpenaiCodeSharing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AiSettings) *bool { return v.LegacyAllowOpenaiCodeSharing }).(pulumi.BoolPtrOutput)
+}
+
+type AiSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (AiSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AiSettings)(nil)).Elem()
+}
+
+func (o AiSettingsPtrOutput) ToAiSettingsPtrOutput() AiSettingsPtrOutput {
+	return o
+}
+
+func (o AiSettingsPtrOutput) ToAiSettingsPtrOutputWithContext(ctx context.Context) AiSettingsPtrOutput {
+	return o
+}
+
+func (o AiSettingsPtrOutput) Elem() AiSettingsOutput {
+	return o.ApplyT(func(v *AiSettings) AiSettings {
+		if v != nil {
+			return *v
+		}
+		var ret AiSettings
+		return ret
+	}).(AiSettingsOutput)
+}
+
+// The AI providers code may be sent to (the whole list, in any order).
+func (o AiSettingsPtrOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *AiSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedProviders
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether Semgrep Assistant runs.
+func (o AiSettingsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AiSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether code may be shared with OpenAI under the legacy agreement.
+func (o AiSettingsPtrOutput) LegacyAllowOpenaiCodeSharing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AiSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.LegacyAllowOpenaiCodeSharing
+	}).(pulumi.BoolPtrOutput)
+}
+
 type DependencyFilter struct {
 	// Package ecosystems, e.g. `["npm", "pypi"]`. One of `no_package_manager`, `npm`, `pypi`, `gomod`, `cargo`, `maven`, `gem`, `composer`, `nuget`, `pub`, `swiftpm`, `hex`, `cocoapods`, `mix`, `opam`.
 	Ecosystem []string `pulumi:"ecosystem"`
@@ -327,6 +547,149 @@ func (o DependencyFilterPtrOutput) Version() pulumi.StringPtrOutput {
 		}
 		return v.Version
 	}).(pulumi.StringPtrOutput)
+}
+
+type DeploymentSettingsOriginals struct {
+	// The Semgrep Assistant fields it changed, as found.
+	Ai *AiSettings `pulumi:"ai"`
+	// The approvers' tag, if it changed it.
+	ApproversTag *string `pulumi:"approversTag"`
+	// Whether developers could triage findings themselves, if it changed that.
+	HasDeveloperTriage *bool `pulumi:"hasDeveloperTriage"`
+	// The SAST fields it changed, as found.
+	Sast *SastSettings `pulumi:"sast"`
+	// The SCA fields it changed, as found.
+	Sca *ScaSettings `pulumi:"sca"`
+	// The Secrets fields it changed, as found.
+	Secrets *SecretsSettings `pulumi:"secrets"`
+}
+
+type DeploymentSettingsOriginalsOutput struct{ *pulumi.OutputState }
+
+func (DeploymentSettingsOriginalsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeploymentSettingsOriginals)(nil)).Elem()
+}
+
+func (o DeploymentSettingsOriginalsOutput) ToDeploymentSettingsOriginalsOutput() DeploymentSettingsOriginalsOutput {
+	return o
+}
+
+func (o DeploymentSettingsOriginalsOutput) ToDeploymentSettingsOriginalsOutputWithContext(ctx context.Context) DeploymentSettingsOriginalsOutput {
+	return o
+}
+
+// The Semgrep Assistant fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Ai() AiSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *AiSettings { return v.Ai }).(AiSettingsPtrOutput)
+}
+
+// The approvers' tag, if it changed it.
+func (o DeploymentSettingsOriginalsOutput) ApproversTag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *string { return v.ApproversTag }).(pulumi.StringPtrOutput)
+}
+
+// Whether developers could triage findings themselves, if it changed that.
+func (o DeploymentSettingsOriginalsOutput) HasDeveloperTriage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *bool { return v.HasDeveloperTriage }).(pulumi.BoolPtrOutput)
+}
+
+// The SAST fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Sast() SastSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *SastSettings { return v.Sast }).(SastSettingsPtrOutput)
+}
+
+// The SCA fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Sca() ScaSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *ScaSettings { return v.Sca }).(ScaSettingsPtrOutput)
+}
+
+// The Secrets fields it changed, as found.
+func (o DeploymentSettingsOriginalsOutput) Secrets() SecretsSettingsPtrOutput {
+	return o.ApplyT(func(v DeploymentSettingsOriginals) *SecretsSettings { return v.Secrets }).(SecretsSettingsPtrOutput)
+}
+
+type DeploymentSettingsOriginalsPtrOutput struct{ *pulumi.OutputState }
+
+func (DeploymentSettingsOriginalsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DeploymentSettingsOriginals)(nil)).Elem()
+}
+
+func (o DeploymentSettingsOriginalsPtrOutput) ToDeploymentSettingsOriginalsPtrOutput() DeploymentSettingsOriginalsPtrOutput {
+	return o
+}
+
+func (o DeploymentSettingsOriginalsPtrOutput) ToDeploymentSettingsOriginalsPtrOutputWithContext(ctx context.Context) DeploymentSettingsOriginalsPtrOutput {
+	return o
+}
+
+func (o DeploymentSettingsOriginalsPtrOutput) Elem() DeploymentSettingsOriginalsOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) DeploymentSettingsOriginals {
+		if v != nil {
+			return *v
+		}
+		var ret DeploymentSettingsOriginals
+		return ret
+	}).(DeploymentSettingsOriginalsOutput)
+}
+
+// The Semgrep Assistant fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Ai() AiSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *AiSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Ai
+	}).(AiSettingsPtrOutput)
+}
+
+// The approvers' tag, if it changed it.
+func (o DeploymentSettingsOriginalsPtrOutput) ApproversTag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApproversTag
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether developers could triage findings themselves, if it changed that.
+func (o DeploymentSettingsOriginalsPtrOutput) HasDeveloperTriage() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.HasDeveloperTriage
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The SAST fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Sast() SastSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *SastSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Sast
+	}).(SastSettingsPtrOutput)
+}
+
+// The SCA fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Sca() ScaSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *ScaSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Sca
+	}).(ScaSettingsPtrOutput)
+}
+
+// The Secrets fields it changed, as found.
+func (o DeploymentSettingsOriginalsPtrOutput) Secrets() SecretsSettingsPtrOutput {
+	return o.ApplyT(func(v *DeploymentSettingsOriginals) *SecretsSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Secrets
+	}).(SecretsSettingsPtrOutput)
 }
 
 type DetectionConstraints struct {
@@ -1204,6 +1567,266 @@ func (o ManagedScanConfigPtrOutput) FullScan() ScanTogglePtrOutput {
 		}
 		return v.FullScan
 	}).(ScanTogglePtrOutput)
+}
+
+type NotificationRuleInfo struct {
+	// `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+	Channel string `pulumi:"channel"`
+	// The channel's settings: a secret in `getNotificationRulesOutput` (and through the plugin) when a value holds a URL or a token.
+	Config map[string]string `pulumi:"config"`
+	// Why the service cannot build a notifier from the stored config; "" when healthy.
+	ConfigError string `pulumi:"configError"`
+	// Whether it sends.
+	Enabled bool `pulumi:"enabled"`
+	// The rule's name.
+	Name string `pulumi:"name"`
+	// The remediation policies whose findings it sends, by slug.
+	PolicySlugs []string `pulumi:"policySlugs"`
+	// The service's id of the rule (a NotificationRule's id is `<deploymentId>/<ruleId>`).
+	RuleId float64 `pulumi:"ruleId"`
+	// Whether a webhook is sent an event at each completed scan.
+	SendScanCompletion bool `pulumi:"sendScanCompletion"`
+	// Whether delivery goes through the network broker.
+	UseNetworkBroker bool `pulumi:"useNetworkBroker"`
+}
+
+type NotificationRuleInfoOutput struct{ *pulumi.OutputState }
+
+func (NotificationRuleInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationRuleInfo)(nil)).Elem()
+}
+
+func (o NotificationRuleInfoOutput) ToNotificationRuleInfoOutput() NotificationRuleInfoOutput {
+	return o
+}
+
+func (o NotificationRuleInfoOutput) ToNotificationRuleInfoOutputWithContext(ctx context.Context) NotificationRuleInfoOutput {
+	return o
+}
+
+// `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+func (o NotificationRuleInfoOutput) Channel() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) string { return v.Channel }).(pulumi.StringOutput)
+}
+
+// The channel's settings: a secret in `getNotificationRulesOutput` (and through the plugin) when a value holds a URL or a token.
+func (o NotificationRuleInfoOutput) Config() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) map[string]string { return v.Config }).(pulumi.StringMapOutput)
+}
+
+// Why the service cannot build a notifier from the stored config; "" when healthy.
+func (o NotificationRuleInfoOutput) ConfigError() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) string { return v.ConfigError }).(pulumi.StringOutput)
+}
+
+// Whether it sends.
+func (o NotificationRuleInfoOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The rule's name.
+func (o NotificationRuleInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The remediation policies whose findings it sends, by slug.
+func (o NotificationRuleInfoOutput) PolicySlugs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) []string { return v.PolicySlugs }).(pulumi.StringArrayOutput)
+}
+
+// The service's id of the rule (a NotificationRule's id is `<deploymentId>/<ruleId>`).
+func (o NotificationRuleInfoOutput) RuleId() pulumi.Float64Output {
+	return o.ApplyT(func(v NotificationRuleInfo) float64 { return v.RuleId }).(pulumi.Float64Output)
+}
+
+// Whether a webhook is sent an event at each completed scan.
+func (o NotificationRuleInfoOutput) SendScanCompletion() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) bool { return v.SendScanCompletion }).(pulumi.BoolOutput)
+}
+
+// Whether delivery goes through the network broker.
+func (o NotificationRuleInfoOutput) UseNetworkBroker() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRuleInfo) bool { return v.UseNetworkBroker }).(pulumi.BoolOutput)
+}
+
+type NotificationRuleInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (NotificationRuleInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NotificationRuleInfo)(nil)).Elem()
+}
+
+func (o NotificationRuleInfoArrayOutput) ToNotificationRuleInfoArrayOutput() NotificationRuleInfoArrayOutput {
+	return o
+}
+
+func (o NotificationRuleInfoArrayOutput) ToNotificationRuleInfoArrayOutputWithContext(ctx context.Context) NotificationRuleInfoArrayOutput {
+	return o
+}
+
+func (o NotificationRuleInfoArrayOutput) Index(i pulumi.IntInput) NotificationRuleInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NotificationRuleInfo {
+		return vs[0].([]NotificationRuleInfo)[vs[1].(int)]
+	}).(NotificationRuleInfoOutput)
+}
+
+type NotificationRuleStateType struct {
+	// `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+	Channel string `pulumi:"channel"`
+	// The channel's settings.
+	Config map[string]string `pulumi:"config"`
+	// Whether it sends.
+	Enabled bool `pulumi:"enabled"`
+	// The rule's name.
+	Name string `pulumi:"name"`
+	// The remediation policies whose findings it sends, by slug.
+	PolicySlugs []string `pulumi:"policySlugs"`
+	// Whether a webhook is sent an event at each completed scan.
+	SendScanCompletion bool `pulumi:"sendScanCompletion"`
+	// Whether delivery goes through the network broker.
+	UseNetworkBroker bool `pulumi:"useNetworkBroker"`
+}
+
+type NotificationRuleStateTypeOutput struct{ *pulumi.OutputState }
+
+func (NotificationRuleStateTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NotificationRuleStateType)(nil)).Elem()
+}
+
+func (o NotificationRuleStateTypeOutput) ToNotificationRuleStateTypeOutput() NotificationRuleStateTypeOutput {
+	return o
+}
+
+func (o NotificationRuleStateTypeOutput) ToNotificationRuleStateTypeOutputWithContext(ctx context.Context) NotificationRuleStateTypeOutput {
+	return o
+}
+
+// `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+func (o NotificationRuleStateTypeOutput) Channel() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationRuleStateType) string { return v.Channel }).(pulumi.StringOutput)
+}
+
+// The channel's settings.
+func (o NotificationRuleStateTypeOutput) Config() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NotificationRuleStateType) map[string]string { return v.Config }).(pulumi.StringMapOutput)
+}
+
+// Whether it sends.
+func (o NotificationRuleStateTypeOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRuleStateType) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The rule's name.
+func (o NotificationRuleStateTypeOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NotificationRuleStateType) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The remediation policies whose findings it sends, by slug.
+func (o NotificationRuleStateTypeOutput) PolicySlugs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NotificationRuleStateType) []string { return v.PolicySlugs }).(pulumi.StringArrayOutput)
+}
+
+// Whether a webhook is sent an event at each completed scan.
+func (o NotificationRuleStateTypeOutput) SendScanCompletion() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRuleStateType) bool { return v.SendScanCompletion }).(pulumi.BoolOutput)
+}
+
+// Whether delivery goes through the network broker.
+func (o NotificationRuleStateTypeOutput) UseNetworkBroker() pulumi.BoolOutput {
+	return o.ApplyT(func(v NotificationRuleStateType) bool { return v.UseNetworkBroker }).(pulumi.BoolOutput)
+}
+
+type NotificationRuleStateTypePtrOutput struct{ *pulumi.OutputState }
+
+func (NotificationRuleStateTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NotificationRuleStateType)(nil)).Elem()
+}
+
+func (o NotificationRuleStateTypePtrOutput) ToNotificationRuleStateTypePtrOutput() NotificationRuleStateTypePtrOutput {
+	return o
+}
+
+func (o NotificationRuleStateTypePtrOutput) ToNotificationRuleStateTypePtrOutputWithContext(ctx context.Context) NotificationRuleStateTypePtrOutput {
+	return o
+}
+
+func (o NotificationRuleStateTypePtrOutput) Elem() NotificationRuleStateTypeOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) NotificationRuleStateType {
+		if v != nil {
+			return *v
+		}
+		var ret NotificationRuleStateType
+		return ret
+	}).(NotificationRuleStateTypeOutput)
+}
+
+// `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+func (o NotificationRuleStateTypePtrOutput) Channel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Channel
+	}).(pulumi.StringPtrOutput)
+}
+
+// The channel's settings.
+func (o NotificationRuleStateTypePtrOutput) Config() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Config
+	}).(pulumi.StringMapOutput)
+}
+
+// Whether it sends.
+func (o NotificationRuleStateTypePtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The rule's name.
+func (o NotificationRuleStateTypePtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The remediation policies whose findings it sends, by slug.
+func (o NotificationRuleStateTypePtrOutput) PolicySlugs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) []string {
+		if v == nil {
+			return nil
+		}
+		return v.PolicySlugs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether a webhook is sent an event at each completed scan.
+func (o NotificationRuleStateTypePtrOutput) SendScanCompletion() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.SendScanCompletion
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether delivery goes through the network broker.
+func (o NotificationRuleStateTypePtrOutput) UseNetworkBroker() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *NotificationRuleStateType) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.UseNetworkBroker
+	}).(pulumi.BoolPtrOutput)
 }
 
 type PackageFilter struct {
@@ -3316,6 +3939,219 @@ func (o RuleSelectorPtrOutput) Sources() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
+type SastConfig struct {
+	// Whether SAST scans run.
+	Enabled bool `pulumi:"enabled"`
+	// Whether autofix suggestions written by rules are offered.
+	HumanAutofixEnabled bool `pulumi:"humanAutofixEnabled"`
+	// Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST` or `TRIAGE_PERMISSION_NONE`.
+	TriagePermission string `pulumi:"triagePermission"`
+}
+
+type SastConfigOutput struct{ *pulumi.OutputState }
+
+func (SastConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SastConfig)(nil)).Elem()
+}
+
+func (o SastConfigOutput) ToSastConfigOutput() SastConfigOutput {
+	return o
+}
+
+func (o SastConfigOutput) ToSastConfigOutputWithContext(ctx context.Context) SastConfigOutput {
+	return o
+}
+
+// Whether SAST scans run.
+func (o SastConfigOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SastConfig) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Whether autofix suggestions written by rules are offered.
+func (o SastConfigOutput) HumanAutofixEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SastConfig) bool { return v.HumanAutofixEnabled }).(pulumi.BoolOutput)
+}
+
+// Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST` or `TRIAGE_PERMISSION_NONE`.
+func (o SastConfigOutput) TriagePermission() pulumi.StringOutput {
+	return o.ApplyT(func(v SastConfig) string { return v.TriagePermission }).(pulumi.StringOutput)
+}
+
+type SastSettings struct {
+	// Whether SAST scans run.
+	Enabled *bool `pulumi:"enabled"`
+	// Whether autofix suggestions written by rules are offered.
+	HumanAutofixEnabled *bool `pulumi:"humanAutofixEnabled"`
+	// Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+	TriagePermission *string `pulumi:"triagePermission"`
+}
+
+// SastSettingsInput is an input type that accepts SastSettingsArgs and SastSettingsOutput values.
+// You can construct a concrete instance of `SastSettingsInput` via:
+//
+//	SastSettingsArgs{...}
+type SastSettingsInput interface {
+	pulumi.Input
+
+	ToSastSettingsOutput() SastSettingsOutput
+	ToSastSettingsOutputWithContext(context.Context) SastSettingsOutput
+}
+
+type SastSettingsArgs struct {
+	// Whether SAST scans run.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Whether autofix suggestions written by rules are offered.
+	HumanAutofixEnabled pulumi.BoolPtrInput `pulumi:"humanAutofixEnabled"`
+	// Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+	TriagePermission pulumi.StringPtrInput `pulumi:"triagePermission"`
+}
+
+func (SastSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SastSettings)(nil)).Elem()
+}
+
+func (i SastSettingsArgs) ToSastSettingsOutput() SastSettingsOutput {
+	return i.ToSastSettingsOutputWithContext(context.Background())
+}
+
+func (i SastSettingsArgs) ToSastSettingsOutputWithContext(ctx context.Context) SastSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SastSettingsOutput)
+}
+
+func (i SastSettingsArgs) ToSastSettingsPtrOutput() SastSettingsPtrOutput {
+	return i.ToSastSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i SastSettingsArgs) ToSastSettingsPtrOutputWithContext(ctx context.Context) SastSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SastSettingsOutput).ToSastSettingsPtrOutputWithContext(ctx)
+}
+
+// SastSettingsPtrInput is an input type that accepts SastSettingsArgs, SastSettingsPtr and SastSettingsPtrOutput values.
+// You can construct a concrete instance of `SastSettingsPtrInput` via:
+//
+//	        SastSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type SastSettingsPtrInput interface {
+	pulumi.Input
+
+	ToSastSettingsPtrOutput() SastSettingsPtrOutput
+	ToSastSettingsPtrOutputWithContext(context.Context) SastSettingsPtrOutput
+}
+
+type sastSettingsPtrType SastSettingsArgs
+
+func SastSettingsPtr(v *SastSettingsArgs) SastSettingsPtrInput {
+	return (*sastSettingsPtrType)(v)
+}
+
+func (*sastSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SastSettings)(nil)).Elem()
+}
+
+func (i *sastSettingsPtrType) ToSastSettingsPtrOutput() SastSettingsPtrOutput {
+	return i.ToSastSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *sastSettingsPtrType) ToSastSettingsPtrOutputWithContext(ctx context.Context) SastSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SastSettingsPtrOutput)
+}
+
+type SastSettingsOutput struct{ *pulumi.OutputState }
+
+func (SastSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SastSettings)(nil)).Elem()
+}
+
+func (o SastSettingsOutput) ToSastSettingsOutput() SastSettingsOutput {
+	return o
+}
+
+func (o SastSettingsOutput) ToSastSettingsOutputWithContext(ctx context.Context) SastSettingsOutput {
+	return o
+}
+
+func (o SastSettingsOutput) ToSastSettingsPtrOutput() SastSettingsPtrOutput {
+	return o.ToSastSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o SastSettingsOutput) ToSastSettingsPtrOutputWithContext(ctx context.Context) SastSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SastSettings) *SastSettings {
+		return &v
+	}).(SastSettingsPtrOutput)
+}
+
+// Whether SAST scans run.
+func (o SastSettingsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SastSettings) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether autofix suggestions written by rules are offered.
+func (o SastSettingsOutput) HumanAutofixEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SastSettings) *bool { return v.HumanAutofixEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+func (o SastSettingsOutput) TriagePermission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SastSettings) *string { return v.TriagePermission }).(pulumi.StringPtrOutput)
+}
+
+type SastSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (SastSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SastSettings)(nil)).Elem()
+}
+
+func (o SastSettingsPtrOutput) ToSastSettingsPtrOutput() SastSettingsPtrOutput {
+	return o
+}
+
+func (o SastSettingsPtrOutput) ToSastSettingsPtrOutputWithContext(ctx context.Context) SastSettingsPtrOutput {
+	return o
+}
+
+func (o SastSettingsPtrOutput) Elem() SastSettingsOutput {
+	return o.ApplyT(func(v *SastSettings) SastSettings {
+		if v != nil {
+			return *v
+		}
+		var ret SastSettings
+		return ret
+	}).(SastSettingsOutput)
+}
+
+// Whether SAST scans run.
+func (o SastSettingsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SastSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether autofix suggestions written by rules are offered.
+func (o SastSettingsPtrOutput) HumanAutofixEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SastSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.HumanAutofixEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+func (o SastSettingsPtrOutput) TriagePermission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SastSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TriagePermission
+	}).(pulumi.StringPtrOutput)
+}
+
 type SbomFormatVersion struct {
 	// The CycloneDX schema version, `SBOM_CYCLONE_DX_VERSION_V1_4` to `_V1_7`; the service produces 1.4 when unset. One of `SBOM_CYCLONE_DX_VERSION_V1_4`, `SBOM_CYCLONE_DX_VERSION_V1_5`, `SBOM_CYCLONE_DX_VERSION_V1_6`, `SBOM_CYCLONE_DX_VERSION_V1_7`.
 	CyclonedxVersion *string `pulumi:"cyclonedxVersion"`
@@ -3924,6 +4760,323 @@ func (o SbomMetadataSupplierContactPtrOutput) Phone() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type ScaConfig struct {
+	// Whether reachable vulnerable dependencies block pull requests.
+	BlockPrEnabled bool `pulumi:"blockPrEnabled"`
+	// Whether SCA scans run.
+	Enabled bool `pulumi:"enabled"`
+	// Whether advisories of malicious dependencies are reported.
+	MaliciousDependencyAdvisoriesEnabled bool `pulumi:"maliciousDependencyAdvisoriesEnabled"`
+	// Whether the malware firewall stops known-malicious packages.
+	MalwareFirewallEnabled bool `pulumi:"malwareFirewallEnabled"`
+	// Whether SCA comments on pull requests.
+	PrCommentsEnabled bool `pulumi:"prCommentsEnabled"`
+	// Who may triage SCA findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+	TriagePermission string `pulumi:"triagePermission"`
+	// Whether upgrade guidance is given.
+	UpgradeGuidanceEnabled bool `pulumi:"upgradeGuidanceEnabled"`
+}
+
+type ScaConfigOutput struct{ *pulumi.OutputState }
+
+func (ScaConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScaConfig)(nil)).Elem()
+}
+
+func (o ScaConfigOutput) ToScaConfigOutput() ScaConfigOutput {
+	return o
+}
+
+func (o ScaConfigOutput) ToScaConfigOutputWithContext(ctx context.Context) ScaConfigOutput {
+	return o
+}
+
+// Whether reachable vulnerable dependencies block pull requests.
+func (o ScaConfigOutput) BlockPrEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ScaConfig) bool { return v.BlockPrEnabled }).(pulumi.BoolOutput)
+}
+
+// Whether SCA scans run.
+func (o ScaConfigOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ScaConfig) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Whether advisories of malicious dependencies are reported.
+func (o ScaConfigOutput) MaliciousDependencyAdvisoriesEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ScaConfig) bool { return v.MaliciousDependencyAdvisoriesEnabled }).(pulumi.BoolOutput)
+}
+
+// Whether the malware firewall stops known-malicious packages.
+func (o ScaConfigOutput) MalwareFirewallEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ScaConfig) bool { return v.MalwareFirewallEnabled }).(pulumi.BoolOutput)
+}
+
+// Whether SCA comments on pull requests.
+func (o ScaConfigOutput) PrCommentsEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ScaConfig) bool { return v.PrCommentsEnabled }).(pulumi.BoolOutput)
+}
+
+// Who may triage SCA findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+func (o ScaConfigOutput) TriagePermission() pulumi.StringOutput {
+	return o.ApplyT(func(v ScaConfig) string { return v.TriagePermission }).(pulumi.StringOutput)
+}
+
+// Whether upgrade guidance is given.
+func (o ScaConfigOutput) UpgradeGuidanceEnabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ScaConfig) bool { return v.UpgradeGuidanceEnabled }).(pulumi.BoolOutput)
+}
+
+type ScaSettings struct {
+	// Whether reachable vulnerable dependencies block pull requests.
+	BlockPrEnabled *bool `pulumi:"blockPrEnabled"`
+	// Whether SCA scans run.
+	Enabled *bool `pulumi:"enabled"`
+	// Whether advisories of malicious dependencies are reported.
+	MaliciousDependencyAdvisoriesEnabled *bool `pulumi:"maliciousDependencyAdvisoriesEnabled"`
+	// Whether the malware firewall stops known-malicious packages.
+	MalwareFirewallEnabled *bool `pulumi:"malwareFirewallEnabled"`
+	// Whether SCA comments on pull requests.
+	PrCommentsEnabled *bool `pulumi:"prCommentsEnabled"`
+	// Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+	TriagePermission *string `pulumi:"triagePermission"`
+	// Whether upgrade guidance is given.
+	UpgradeGuidanceEnabled *bool `pulumi:"upgradeGuidanceEnabled"`
+}
+
+// ScaSettingsInput is an input type that accepts ScaSettingsArgs and ScaSettingsOutput values.
+// You can construct a concrete instance of `ScaSettingsInput` via:
+//
+//	ScaSettingsArgs{...}
+type ScaSettingsInput interface {
+	pulumi.Input
+
+	ToScaSettingsOutput() ScaSettingsOutput
+	ToScaSettingsOutputWithContext(context.Context) ScaSettingsOutput
+}
+
+type ScaSettingsArgs struct {
+	// Whether reachable vulnerable dependencies block pull requests.
+	BlockPrEnabled pulumi.BoolPtrInput `pulumi:"blockPrEnabled"`
+	// Whether SCA scans run.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Whether advisories of malicious dependencies are reported.
+	MaliciousDependencyAdvisoriesEnabled pulumi.BoolPtrInput `pulumi:"maliciousDependencyAdvisoriesEnabled"`
+	// Whether the malware firewall stops known-malicious packages.
+	MalwareFirewallEnabled pulumi.BoolPtrInput `pulumi:"malwareFirewallEnabled"`
+	// Whether SCA comments on pull requests.
+	PrCommentsEnabled pulumi.BoolPtrInput `pulumi:"prCommentsEnabled"`
+	// Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+	TriagePermission pulumi.StringPtrInput `pulumi:"triagePermission"`
+	// Whether upgrade guidance is given.
+	UpgradeGuidanceEnabled pulumi.BoolPtrInput `pulumi:"upgradeGuidanceEnabled"`
+}
+
+func (ScaSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScaSettings)(nil)).Elem()
+}
+
+func (i ScaSettingsArgs) ToScaSettingsOutput() ScaSettingsOutput {
+	return i.ToScaSettingsOutputWithContext(context.Background())
+}
+
+func (i ScaSettingsArgs) ToScaSettingsOutputWithContext(ctx context.Context) ScaSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScaSettingsOutput)
+}
+
+func (i ScaSettingsArgs) ToScaSettingsPtrOutput() ScaSettingsPtrOutput {
+	return i.ToScaSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ScaSettingsArgs) ToScaSettingsPtrOutputWithContext(ctx context.Context) ScaSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScaSettingsOutput).ToScaSettingsPtrOutputWithContext(ctx)
+}
+
+// ScaSettingsPtrInput is an input type that accepts ScaSettingsArgs, ScaSettingsPtr and ScaSettingsPtrOutput values.
+// You can construct a concrete instance of `ScaSettingsPtrInput` via:
+//
+//	        ScaSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ScaSettingsPtrInput interface {
+	pulumi.Input
+
+	ToScaSettingsPtrOutput() ScaSettingsPtrOutput
+	ToScaSettingsPtrOutputWithContext(context.Context) ScaSettingsPtrOutput
+}
+
+type scaSettingsPtrType ScaSettingsArgs
+
+func ScaSettingsPtr(v *ScaSettingsArgs) ScaSettingsPtrInput {
+	return (*scaSettingsPtrType)(v)
+}
+
+func (*scaSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ScaSettings)(nil)).Elem()
+}
+
+func (i *scaSettingsPtrType) ToScaSettingsPtrOutput() ScaSettingsPtrOutput {
+	return i.ToScaSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *scaSettingsPtrType) ToScaSettingsPtrOutputWithContext(ctx context.Context) ScaSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ScaSettingsPtrOutput)
+}
+
+type ScaSettingsOutput struct{ *pulumi.OutputState }
+
+func (ScaSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ScaSettings)(nil)).Elem()
+}
+
+func (o ScaSettingsOutput) ToScaSettingsOutput() ScaSettingsOutput {
+	return o
+}
+
+func (o ScaSettingsOutput) ToScaSettingsOutputWithContext(ctx context.Context) ScaSettingsOutput {
+	return o
+}
+
+func (o ScaSettingsOutput) ToScaSettingsPtrOutput() ScaSettingsPtrOutput {
+	return o.ToScaSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ScaSettingsOutput) ToScaSettingsPtrOutputWithContext(ctx context.Context) ScaSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ScaSettings) *ScaSettings {
+		return &v
+	}).(ScaSettingsPtrOutput)
+}
+
+// Whether reachable vulnerable dependencies block pull requests.
+func (o ScaSettingsOutput) BlockPrEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ScaSettings) *bool { return v.BlockPrEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether SCA scans run.
+func (o ScaSettingsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ScaSettings) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether advisories of malicious dependencies are reported.
+func (o ScaSettingsOutput) MaliciousDependencyAdvisoriesEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ScaSettings) *bool { return v.MaliciousDependencyAdvisoriesEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether the malware firewall stops known-malicious packages.
+func (o ScaSettingsOutput) MalwareFirewallEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ScaSettings) *bool { return v.MalwareFirewallEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Whether SCA comments on pull requests.
+func (o ScaSettingsOutput) PrCommentsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ScaSettings) *bool { return v.PrCommentsEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+func (o ScaSettingsOutput) TriagePermission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ScaSettings) *string { return v.TriagePermission }).(pulumi.StringPtrOutput)
+}
+
+// Whether upgrade guidance is given.
+func (o ScaSettingsOutput) UpgradeGuidanceEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ScaSettings) *bool { return v.UpgradeGuidanceEnabled }).(pulumi.BoolPtrOutput)
+}
+
+type ScaSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ScaSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ScaSettings)(nil)).Elem()
+}
+
+func (o ScaSettingsPtrOutput) ToScaSettingsPtrOutput() ScaSettingsPtrOutput {
+	return o
+}
+
+func (o ScaSettingsPtrOutput) ToScaSettingsPtrOutputWithContext(ctx context.Context) ScaSettingsPtrOutput {
+	return o
+}
+
+func (o ScaSettingsPtrOutput) Elem() ScaSettingsOutput {
+	return o.ApplyT(func(v *ScaSettings) ScaSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ScaSettings
+		return ret
+	}).(ScaSettingsOutput)
+}
+
+// Whether reachable vulnerable dependencies block pull requests.
+func (o ScaSettingsPtrOutput) BlockPrEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ScaSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.BlockPrEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether SCA scans run.
+func (o ScaSettingsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ScaSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether advisories of malicious dependencies are reported.
+func (o ScaSettingsPtrOutput) MaliciousDependencyAdvisoriesEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ScaSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.MaliciousDependencyAdvisoriesEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the malware firewall stops known-malicious packages.
+func (o ScaSettingsPtrOutput) MalwareFirewallEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ScaSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.MalwareFirewallEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether SCA comments on pull requests.
+func (o ScaSettingsPtrOutput) PrCommentsEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ScaSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.PrCommentsEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+func (o ScaSettingsPtrOutput) TriagePermission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ScaSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TriagePermission
+	}).(pulumi.StringPtrOutput)
+}
+
+// Whether upgrade guidance is given.
+func (o ScaSettingsPtrOutput) UpgradeGuidanceEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ScaSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UpgradeGuidanceEnabled
+	}).(pulumi.BoolPtrOutput)
+}
+
 type ScanMeta struct {
 	// The scanned branch, e.g. `"refs/heads/main"`.
 	Branch *string `pulumi:"branch"`
@@ -4408,6 +5561,344 @@ func (o ScanTogglePtrOutput) Enabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+type SecretsConfig struct {
+	// Whether Secrets scans run.
+	Enabled bool `pulumi:"enabled"`
+	// Who may triage secrets findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+	TriagePermission string `pulumi:"triagePermission"`
+}
+
+type SecretsConfigOutput struct{ *pulumi.OutputState }
+
+func (SecretsConfigOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecretsConfig)(nil)).Elem()
+}
+
+func (o SecretsConfigOutput) ToSecretsConfigOutput() SecretsConfigOutput {
+	return o
+}
+
+func (o SecretsConfigOutput) ToSecretsConfigOutputWithContext(ctx context.Context) SecretsConfigOutput {
+	return o
+}
+
+// Whether Secrets scans run.
+func (o SecretsConfigOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SecretsConfig) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Who may triage secrets findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+func (o SecretsConfigOutput) TriagePermission() pulumi.StringOutput {
+	return o.ApplyT(func(v SecretsConfig) string { return v.TriagePermission }).(pulumi.StringOutput)
+}
+
+type SecretsSettings struct {
+	// Whether Secrets scans run.
+	Enabled *bool `pulumi:"enabled"`
+	// Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+	TriagePermission *string `pulumi:"triagePermission"`
+}
+
+// SecretsSettingsInput is an input type that accepts SecretsSettingsArgs and SecretsSettingsOutput values.
+// You can construct a concrete instance of `SecretsSettingsInput` via:
+//
+//	SecretsSettingsArgs{...}
+type SecretsSettingsInput interface {
+	pulumi.Input
+
+	ToSecretsSettingsOutput() SecretsSettingsOutput
+	ToSecretsSettingsOutputWithContext(context.Context) SecretsSettingsOutput
+}
+
+type SecretsSettingsArgs struct {
+	// Whether Secrets scans run.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+	TriagePermission pulumi.StringPtrInput `pulumi:"triagePermission"`
+}
+
+func (SecretsSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecretsSettings)(nil)).Elem()
+}
+
+func (i SecretsSettingsArgs) ToSecretsSettingsOutput() SecretsSettingsOutput {
+	return i.ToSecretsSettingsOutputWithContext(context.Background())
+}
+
+func (i SecretsSettingsArgs) ToSecretsSettingsOutputWithContext(ctx context.Context) SecretsSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SecretsSettingsOutput)
+}
+
+func (i SecretsSettingsArgs) ToSecretsSettingsPtrOutput() SecretsSettingsPtrOutput {
+	return i.ToSecretsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i SecretsSettingsArgs) ToSecretsSettingsPtrOutputWithContext(ctx context.Context) SecretsSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SecretsSettingsOutput).ToSecretsSettingsPtrOutputWithContext(ctx)
+}
+
+// SecretsSettingsPtrInput is an input type that accepts SecretsSettingsArgs, SecretsSettingsPtr and SecretsSettingsPtrOutput values.
+// You can construct a concrete instance of `SecretsSettingsPtrInput` via:
+//
+//	        SecretsSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type SecretsSettingsPtrInput interface {
+	pulumi.Input
+
+	ToSecretsSettingsPtrOutput() SecretsSettingsPtrOutput
+	ToSecretsSettingsPtrOutputWithContext(context.Context) SecretsSettingsPtrOutput
+}
+
+type secretsSettingsPtrType SecretsSettingsArgs
+
+func SecretsSettingsPtr(v *SecretsSettingsArgs) SecretsSettingsPtrInput {
+	return (*secretsSettingsPtrType)(v)
+}
+
+func (*secretsSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**SecretsSettings)(nil)).Elem()
+}
+
+func (i *secretsSettingsPtrType) ToSecretsSettingsPtrOutput() SecretsSettingsPtrOutput {
+	return i.ToSecretsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *secretsSettingsPtrType) ToSecretsSettingsPtrOutputWithContext(ctx context.Context) SecretsSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SecretsSettingsPtrOutput)
+}
+
+type SecretsSettingsOutput struct{ *pulumi.OutputState }
+
+func (SecretsSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SecretsSettings)(nil)).Elem()
+}
+
+func (o SecretsSettingsOutput) ToSecretsSettingsOutput() SecretsSettingsOutput {
+	return o
+}
+
+func (o SecretsSettingsOutput) ToSecretsSettingsOutputWithContext(ctx context.Context) SecretsSettingsOutput {
+	return o
+}
+
+func (o SecretsSettingsOutput) ToSecretsSettingsPtrOutput() SecretsSettingsPtrOutput {
+	return o.ToSecretsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o SecretsSettingsOutput) ToSecretsSettingsPtrOutputWithContext(ctx context.Context) SecretsSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SecretsSettings) *SecretsSettings {
+		return &v
+	}).(SecretsSettingsPtrOutput)
+}
+
+// Whether Secrets scans run.
+func (o SecretsSettingsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SecretsSettings) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+func (o SecretsSettingsOutput) TriagePermission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SecretsSettings) *string { return v.TriagePermission }).(pulumi.StringPtrOutput)
+}
+
+type SecretsSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (SecretsSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SecretsSettings)(nil)).Elem()
+}
+
+func (o SecretsSettingsPtrOutput) ToSecretsSettingsPtrOutput() SecretsSettingsPtrOutput {
+	return o
+}
+
+func (o SecretsSettingsPtrOutput) ToSecretsSettingsPtrOutputWithContext(ctx context.Context) SecretsSettingsPtrOutput {
+	return o
+}
+
+func (o SecretsSettingsPtrOutput) Elem() SecretsSettingsOutput {
+	return o.ApplyT(func(v *SecretsSettings) SecretsSettings {
+		if v != nil {
+			return *v
+		}
+		var ret SecretsSettings
+		return ret
+	}).(SecretsSettingsOutput)
+}
+
+// Whether Secrets scans run.
+func (o SecretsSettingsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *SecretsSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+func (o SecretsSettingsPtrOutput) TriagePermission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SecretsSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TriagePermission
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamInfo struct {
+	// How many teams are nested directly under it.
+	ChildTeamCount float64 `pulumi:"childTeamCount"`
+	// The team's name.
+	Name string `pulumi:"name"`
+	// The parent team's id; unset for an organization-level team.
+	ParentTeamId *string `pulumi:"parentTeamId"`
+	// How many repositories (projects) are assigned to the team itself.
+	RepositoryCount float64 `pulumi:"repositoryCount"`
+	// The team's slug.
+	Slug string `pulumi:"slug"`
+	// The team's id (what TeamMembers and TeamProjects take as `teamId`).
+	TeamId string `pulumi:"teamId"`
+	// How many users are members of the team itself.
+	UserCount float64 `pulumi:"userCount"`
+}
+
+type TeamInfoOutput struct{ *pulumi.OutputState }
+
+func (TeamInfoOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamInfo)(nil)).Elem()
+}
+
+func (o TeamInfoOutput) ToTeamInfoOutput() TeamInfoOutput {
+	return o
+}
+
+func (o TeamInfoOutput) ToTeamInfoOutputWithContext(ctx context.Context) TeamInfoOutput {
+	return o
+}
+
+// How many teams are nested directly under it.
+func (o TeamInfoOutput) ChildTeamCount() pulumi.Float64Output {
+	return o.ApplyT(func(v TeamInfo) float64 { return v.ChildTeamCount }).(pulumi.Float64Output)
+}
+
+// The team's name.
+func (o TeamInfoOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamInfo) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The parent team's id; unset for an organization-level team.
+func (o TeamInfoOutput) ParentTeamId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamInfo) *string { return v.ParentTeamId }).(pulumi.StringPtrOutput)
+}
+
+// How many repositories (projects) are assigned to the team itself.
+func (o TeamInfoOutput) RepositoryCount() pulumi.Float64Output {
+	return o.ApplyT(func(v TeamInfo) float64 { return v.RepositoryCount }).(pulumi.Float64Output)
+}
+
+// The team's slug.
+func (o TeamInfoOutput) Slug() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamInfo) string { return v.Slug }).(pulumi.StringOutput)
+}
+
+// The team's id (what TeamMembers and TeamProjects take as `teamId`).
+func (o TeamInfoOutput) TeamId() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamInfo) string { return v.TeamId }).(pulumi.StringOutput)
+}
+
+// How many users are members of the team itself.
+func (o TeamInfoOutput) UserCount() pulumi.Float64Output {
+	return o.ApplyT(func(v TeamInfo) float64 { return v.UserCount }).(pulumi.Float64Output)
+}
+
+type TeamInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (TeamInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TeamInfo)(nil)).Elem()
+}
+
+func (o TeamInfoArrayOutput) ToTeamInfoArrayOutput() TeamInfoArrayOutput {
+	return o
+}
+
+func (o TeamInfoArrayOutput) ToTeamInfoArrayOutputWithContext(ctx context.Context) TeamInfoArrayOutput {
+	return o
+}
+
+func (o TeamInfoArrayOutput) Index(i pulumi.IntInput) TeamInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TeamInfo {
+		return vs[0].([]TeamInfo)[vs[1].(int)]
+	}).(TeamInfoOutput)
+}
+
+type TeamMember struct {
+	// The user's login; unset as `name`.
+	Login *string `pulumi:"login"`
+	// The user's name; unset where the service does not serve the (experimental) user listing.
+	Name *string `pulumi:"name"`
+	// `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+	Role string `pulumi:"role"`
+	// The user's id.
+	UserId string `pulumi:"userId"`
+}
+
+type TeamMemberOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMember)(nil)).Elem()
+}
+
+func (o TeamMemberOutput) ToTeamMemberOutput() TeamMemberOutput {
+	return o
+}
+
+func (o TeamMemberOutput) ToTeamMemberOutputWithContext(ctx context.Context) TeamMemberOutput {
+	return o
+}
+
+// The user's login; unset as `name`.
+func (o TeamMemberOutput) Login() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamMember) *string { return v.Login }).(pulumi.StringPtrOutput)
+}
+
+// The user's name; unset where the service does not serve the (experimental) user listing.
+func (o TeamMemberOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamMember) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+func (o TeamMemberOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamMember) string { return v.Role }).(pulumi.StringOutput)
+}
+
+// The user's id.
+func (o TeamMemberOutput) UserId() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamMember) string { return v.UserId }).(pulumi.StringOutput)
+}
+
+type TeamMemberArrayOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TeamMember)(nil)).Elem()
+}
+
+func (o TeamMemberArrayOutput) ToTeamMemberArrayOutput() TeamMemberArrayOutput {
+	return o
+}
+
+func (o TeamMemberArrayOutput) ToTeamMemberArrayOutputWithContext(ctx context.Context) TeamMemberArrayOutput {
+	return o
+}
+
+func (o TeamMemberArrayOutput) Index(i pulumi.IntInput) TeamMemberOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TeamMember {
+		return vs[0].([]TeamMember)[vs[1].(int)]
+	}).(TeamMemberOutput)
+}
+
 type User struct {
 	// Whether the user is active.
 	Active bool `pulumi:"active"`
@@ -4648,6 +6139,8 @@ func (o VocabularyValueEnumArrayOutput) Index(i pulumi.IntInput) VocabularyValue
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AiSettingsInput)(nil)).Elem(), AiSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AiSettingsPtrInput)(nil)).Elem(), AiSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DependencyFilterInput)(nil)).Elem(), DependencyFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DependencyFilterPtrInput)(nil)).Elem(), DependencyFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DetectionExceptionInput)(nil)).Elem(), DetectionExceptionArgs{})
@@ -4673,16 +6166,27 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*RuleFilterPtrInput)(nil)).Elem(), RuleFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RuleSelectorInput)(nil)).Elem(), RuleSelectorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RuleSelectorPtrInput)(nil)).Elem(), RuleSelectorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SastSettingsInput)(nil)).Elem(), SastSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SastSettingsPtrInput)(nil)).Elem(), SastSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SbomFormatVersionInput)(nil)).Elem(), SbomFormatVersionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SbomFormatVersionPtrInput)(nil)).Elem(), SbomFormatVersionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SbomMetadataSupplierInput)(nil)).Elem(), SbomMetadataSupplierArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SbomMetadataSupplierPtrInput)(nil)).Elem(), SbomMetadataSupplierArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SbomMetadataSupplierContactInput)(nil)).Elem(), SbomMetadataSupplierContactArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SbomMetadataSupplierContactPtrInput)(nil)).Elem(), SbomMetadataSupplierContactArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ScaSettingsInput)(nil)).Elem(), ScaSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ScaSettingsPtrInput)(nil)).Elem(), ScaSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScanToggleInput)(nil)).Elem(), ScanToggleArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ScanTogglePtrInput)(nil)).Elem(), ScanToggleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SecretsSettingsInput)(nil)).Elem(), SecretsSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SecretsSettingsPtrInput)(nil)).Elem(), SecretsSettingsArgs{})
+	pulumi.RegisterOutputType(AiConfigOutput{})
+	pulumi.RegisterOutputType(AiSettingsOutput{})
+	pulumi.RegisterOutputType(AiSettingsPtrOutput{})
 	pulumi.RegisterOutputType(DependencyFilterOutput{})
 	pulumi.RegisterOutputType(DependencyFilterPtrOutput{})
+	pulumi.RegisterOutputType(DeploymentSettingsOriginalsOutput{})
+	pulumi.RegisterOutputType(DeploymentSettingsOriginalsPtrOutput{})
 	pulumi.RegisterOutputType(DetectionConstraintsOutput{})
 	pulumi.RegisterOutputType(DetectionConstraintsPtrOutput{})
 	pulumi.RegisterOutputType(DetectionExceptionOutput{})
@@ -4698,6 +6202,10 @@ func init() {
 	pulumi.RegisterOutputType(LockfileArrayOutput{})
 	pulumi.RegisterOutputType(ManagedScanConfigOutput{})
 	pulumi.RegisterOutputType(ManagedScanConfigPtrOutput{})
+	pulumi.RegisterOutputType(NotificationRuleInfoOutput{})
+	pulumi.RegisterOutputType(NotificationRuleInfoArrayOutput{})
+	pulumi.RegisterOutputType(NotificationRuleStateTypeOutput{})
+	pulumi.RegisterOutputType(NotificationRuleStateTypePtrOutput{})
 	pulumi.RegisterOutputType(PackageFilterOutput{})
 	pulumi.RegisterOutputType(PackageFilterArrayOutput{})
 	pulumi.RegisterOutputType(PolicyOutput{})
@@ -4731,6 +6239,9 @@ func init() {
 	pulumi.RegisterOutputType(RuleFilterPtrOutput{})
 	pulumi.RegisterOutputType(RuleSelectorOutput{})
 	pulumi.RegisterOutputType(RuleSelectorPtrOutput{})
+	pulumi.RegisterOutputType(SastConfigOutput{})
+	pulumi.RegisterOutputType(SastSettingsOutput{})
+	pulumi.RegisterOutputType(SastSettingsPtrOutput{})
 	pulumi.RegisterOutputType(SbomFormatVersionOutput{})
 	pulumi.RegisterOutputType(SbomFormatVersionPtrOutput{})
 	pulumi.RegisterOutputType(SbomFormatVersionResultOutput{})
@@ -4739,6 +6250,9 @@ func init() {
 	pulumi.RegisterOutputType(SbomMetadataSupplierPtrOutput{})
 	pulumi.RegisterOutputType(SbomMetadataSupplierContactOutput{})
 	pulumi.RegisterOutputType(SbomMetadataSupplierContactPtrOutput{})
+	pulumi.RegisterOutputType(ScaConfigOutput{})
+	pulumi.RegisterOutputType(ScaSettingsOutput{})
+	pulumi.RegisterOutputType(ScaSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ScanMetaOutput{})
 	pulumi.RegisterOutputType(ScanStatsOutput{})
 	pulumi.RegisterOutputType(ScanSummaryOutput{})
@@ -4746,6 +6260,13 @@ func init() {
 	pulumi.RegisterOutputType(ScanSummaryFindingsCountsOutput{})
 	pulumi.RegisterOutputType(ScanToggleOutput{})
 	pulumi.RegisterOutputType(ScanTogglePtrOutput{})
+	pulumi.RegisterOutputType(SecretsConfigOutput{})
+	pulumi.RegisterOutputType(SecretsSettingsOutput{})
+	pulumi.RegisterOutputType(SecretsSettingsPtrOutput{})
+	pulumi.RegisterOutputType(TeamInfoOutput{})
+	pulumi.RegisterOutputType(TeamInfoArrayOutput{})
+	pulumi.RegisterOutputType(TeamMemberOutput{})
+	pulumi.RegisterOutputType(TeamMemberArrayOutput{})
 	pulumi.RegisterOutputType(UserOutput{})
 	pulumi.RegisterOutputType(UserArrayOutput{})
 	pulumi.RegisterOutputType(VocabularyActionTypeOutput{})

@@ -5,6 +5,67 @@ import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
+export interface AiConfig {
+    /**
+     * The AI providers code may be sent to.
+     */
+    allowedProviders: string[];
+    /**
+     * Whether Semgrep Assistant runs.
+     */
+    enabled: boolean;
+    /**
+     * Whether code may be shared with OpenAI under the legacy agreement.
+     */
+    legacyAllowOpenaiCodeSharing: boolean;
+    /**
+     * Whether managed detection and response is on (read-only: the service sets it).
+     */
+    mdrEnabled: boolean;
+}
+
+export interface AiSettings {
+    /**
+     * The AI providers code may be sent to (the whole list, in any order).
+     */
+    allowedProviders?: string[];
+    /**
+     * Whether Semgrep Assistant runs.
+     */
+    enabled?: boolean;
+    /**
+     * Whether code may be shared with OpenAI under the legacy agreement.
+     */
+    legacyAllowOpenaiCodeSharing?: boolean;
+}
+
+export interface DeploymentSettingsOriginals {
+    /**
+     * The Semgrep Assistant fields it changed, as found.
+     */
+    ai?: outputs.AiSettings;
+    /**
+     * The approvers' tag, if it changed it.
+     */
+    approversTag?: string;
+    /**
+     * Whether developers could triage findings themselves, if it changed that.
+     */
+    hasDeveloperTriage?: boolean;
+    /**
+     * The SAST fields it changed, as found.
+     */
+    sast?: outputs.SastSettings;
+    /**
+     * The SCA fields it changed, as found.
+     */
+    sca?: outputs.ScaSettings;
+    /**
+     * The Secrets fields it changed, as found.
+     */
+    secrets?: outputs.SecretsSettings;
+}
+
 export interface DetectionConstraints {
     /**
      * The accepted `exceptionType` values.
@@ -148,6 +209,76 @@ export interface ManagedScanConfig {
      * Managed full scans (of the primary branch).
      */
     fullScan?: outputs.ScanToggle;
+}
+
+export interface NotificationRuleInfo {
+    /**
+     * `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+     */
+    channel: string;
+    /**
+     * The channel's settings: a secret in `getNotificationRulesOutput` (and through the plugin) when a value holds a URL or a token.
+     */
+    config: {[key: string]: string};
+    /**
+     * Why the service cannot build a notifier from the stored config; "" when healthy.
+     */
+    configError: string;
+    /**
+     * Whether it sends.
+     */
+    enabled: boolean;
+    /**
+     * The rule's name.
+     */
+    name: string;
+    /**
+     * The remediation policies whose findings it sends, by slug.
+     */
+    policySlugs: string[];
+    /**
+     * The service's id of the rule (a NotificationRule's id is `<deploymentId>/<ruleId>`).
+     */
+    ruleId: number;
+    /**
+     * Whether a webhook is sent an event at each completed scan.
+     */
+    sendScanCompletion: boolean;
+    /**
+     * Whether delivery goes through the network broker.
+     */
+    useNetworkBroker: boolean;
+}
+
+export interface NotificationRuleState {
+    /**
+     * `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+     */
+    channel: string;
+    /**
+     * The channel's settings.
+     */
+    config: {[key: string]: string};
+    /**
+     * Whether it sends.
+     */
+    enabled: boolean;
+    /**
+     * The rule's name.
+     */
+    name: string;
+    /**
+     * The remediation policies whose findings it sends, by slug.
+     */
+    policySlugs: string[];
+    /**
+     * Whether a webhook is sent an event at each completed scan.
+     */
+    sendScanCompletion: boolean;
+    /**
+     * Whether delivery goes through the network broker.
+     */
+    useNetworkBroker: boolean;
 }
 
 export interface Policy {
@@ -473,6 +604,36 @@ export interface RuleSelector {
     sources?: string[];
 }
 
+export interface SastConfig {
+    /**
+     * Whether SAST scans run.
+     */
+    enabled: boolean;
+    /**
+     * Whether autofix suggestions written by rules are offered.
+     */
+    humanAutofixEnabled: boolean;
+    /**
+     * Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST` or `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission: string;
+}
+
+export interface SastSettings {
+    /**
+     * Whether SAST scans run.
+     */
+    enabled?: boolean;
+    /**
+     * Whether autofix suggestions written by rules are offered.
+     */
+    humanAutofixEnabled?: boolean;
+    /**
+     * Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission?: string;
+}
+
 export interface SbomFormatVersionResult {
     /**
      * The CycloneDX version asked for; unset means the service's default, 1.4. One of `SBOM_CYCLONE_DX_VERSION_V1_4`, `SBOM_CYCLONE_DX_VERSION_V1_5`, `SBOM_CYCLONE_DX_VERSION_V1_6`, `SBOM_CYCLONE_DX_VERSION_V1_7`.
@@ -512,6 +673,68 @@ export interface SbomMetadataSupplierContact {
      * The contact's phone number.
      */
     phone?: string;
+}
+
+export interface ScaConfig {
+    /**
+     * Whether reachable vulnerable dependencies block pull requests.
+     */
+    blockPrEnabled: boolean;
+    /**
+     * Whether SCA scans run.
+     */
+    enabled: boolean;
+    /**
+     * Whether advisories of malicious dependencies are reported.
+     */
+    maliciousDependencyAdvisoriesEnabled: boolean;
+    /**
+     * Whether the malware firewall stops known-malicious packages.
+     */
+    malwareFirewallEnabled: boolean;
+    /**
+     * Whether SCA comments on pull requests.
+     */
+    prCommentsEnabled: boolean;
+    /**
+     * Who may triage SCA findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission: string;
+    /**
+     * Whether upgrade guidance is given.
+     */
+    upgradeGuidanceEnabled: boolean;
+}
+
+export interface ScaSettings {
+    /**
+     * Whether reachable vulnerable dependencies block pull requests.
+     */
+    blockPrEnabled?: boolean;
+    /**
+     * Whether SCA scans run.
+     */
+    enabled?: boolean;
+    /**
+     * Whether advisories of malicious dependencies are reported.
+     */
+    maliciousDependencyAdvisoriesEnabled?: boolean;
+    /**
+     * Whether the malware firewall stops known-malicious packages.
+     */
+    malwareFirewallEnabled?: boolean;
+    /**
+     * Whether SCA comments on pull requests.
+     */
+    prCommentsEnabled?: boolean;
+    /**
+     * Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission?: string;
+    /**
+     * Whether upgrade guidance is given.
+     */
+    upgradeGuidanceEnabled?: boolean;
 }
 
 export interface ScanMeta {
@@ -678,6 +901,78 @@ export interface ScanToggle {
      * On or off.
      */
     enabled: boolean;
+}
+
+export interface SecretsConfig {
+    /**
+     * Whether Secrets scans run.
+     */
+    enabled: boolean;
+    /**
+     * Who may triage secrets findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission: string;
+}
+
+export interface SecretsSettings {
+    /**
+     * Whether Secrets scans run.
+     */
+    enabled?: boolean;
+    /**
+     * Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+     */
+    triagePermission?: string;
+}
+
+export interface TeamInfo {
+    /**
+     * How many teams are nested directly under it.
+     */
+    childTeamCount: number;
+    /**
+     * The team's name.
+     */
+    name: string;
+    /**
+     * The parent team's id; unset for an organization-level team.
+     */
+    parentTeamId?: string;
+    /**
+     * How many repositories (projects) are assigned to the team itself.
+     */
+    repositoryCount: number;
+    /**
+     * The team's slug.
+     */
+    slug: string;
+    /**
+     * The team's id (what TeamMembers and TeamProjects take as `teamId`).
+     */
+    teamId: string;
+    /**
+     * How many users are members of the team itself.
+     */
+    userCount: number;
+}
+
+export interface TeamMember {
+    /**
+     * The user's login; unset as `name`.
+     */
+    login?: string;
+    /**
+     * The user's name; unset where the service does not serve the (experimental) user listing.
+     */
+    name?: string;
+    /**
+     * `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+     */
+    role: string;
+    /**
+     * The user's id.
+     */
+    userId: string;
 }
 
 export interface User {

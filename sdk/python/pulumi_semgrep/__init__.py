@@ -24,6 +24,8 @@ from .get_projects import *
 from .get_remediation_policies import *
 from .get_scan import *
 from .get_scans import *
+from .get_team import *
+from .get_teams import *
 from .get_users import *
 from .managed_scan import *
 from .notification_rule import *
@@ -35,6 +37,9 @@ from .project_tags import *
 from .provider import *
 from .remediation_policy import *
 from .sbom_export import *
+from .team import *
+from .team_members import *
+from .team_projects import *
 from .user_role import *
 from ._inputs import *
 from . import outputs
@@ -66,6 +71,9 @@ _utilities.register(
    "semgrep:index:ProjectTags": "ProjectTags",
    "semgrep:index:RemediationPolicy": "RemediationPolicy",
    "semgrep:index:SbomExport": "SbomExport",
+   "semgrep:index:Team": "Team",
+   "semgrep:index:TeamMembers": "TeamMembers",
+   "semgrep:index:TeamProjects": "TeamProjects",
    "semgrep:index:UserRole": "UserRole"
   }
  }

@@ -16,6 +16,9 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'AiConfig',
+    'AiSettings',
+    'DeploymentSettingsOriginals',
     'DetectionConstraints',
     'DetectionException',
     'DetectionPolicyInfo',
@@ -23,6 +26,8 @@ __all__ = [
     'ListedProject',
     'Lockfile',
     'ManagedScanConfig',
+    'NotificationRuleInfo',
+    'NotificationRuleState',
     'Policy',
     'ProjectManagedScanConfig',
     'ProjectManagedScanConfigDiffScan',
@@ -38,19 +43,238 @@ __all__ = [
     'Repository',
     'Rule',
     'RuleSelector',
+    'SastConfig',
+    'SastSettings',
     'SbomFormatVersionResult',
     'SbomMetadataSupplier',
     'SbomMetadataSupplierContact',
+    'ScaConfig',
+    'ScaSettings',
     'ScanMeta',
     'ScanStats',
     'ScanSummary',
     'ScanSummaryFindingsCounts',
     'ScanToggle',
+    'SecretsConfig',
+    'SecretsSettings',
+    'TeamInfo',
+    'TeamMember',
     'User',
     'VocabularyActionType',
     'VocabularyConditionType',
     'VocabularyValueEnum',
 ]
+
+@pulumi.output_type
+class AiConfig(dict):
+    def __init__(__self__, *,
+                 allowed_providers: Sequence[_builtins.str],
+                 enabled: _builtins.bool,
+                 legacy_allow_openai_code_sharing: _builtins.bool,
+                 mdr_enabled: _builtins.bool):
+        """
+        :param Sequence[_builtins.str] allowed_providers: The AI providers code may be sent to.
+        :param _builtins.bool enabled: Whether Semgrep Assistant runs.
+        :param _builtins.bool legacy_allow_openai_code_sharing: Whether code may be shared with OpenAI under the legacy agreement.
+        :param _builtins.bool mdr_enabled: Whether managed detection and response is on (read-only: the service sets it).
+        """
+        pulumi.set(__self__, "allowed_providers", allowed_providers)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "legacy_allow_openai_code_sharing", legacy_allow_openai_code_sharing)
+        pulumi.set(__self__, "mdr_enabled", mdr_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> Sequence[_builtins.str]:
+        """
+        The AI providers code may be sent to.
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether Semgrep Assistant runs.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="legacyAllowOpenaiCodeSharing")
+    def legacy_allow_openai_code_sharing(self) -> _builtins.bool:
+        """
+        Whether code may be shared with OpenAI under the legacy agreement.
+        """
+        return pulumi.get(self, "legacy_allow_openai_code_sharing")
+
+    @_builtins.property
+    @pulumi.getter(name="mdrEnabled")
+    def mdr_enabled(self) -> _builtins.bool:
+        """
+        Whether managed detection and response is on (read-only: the service sets it).
+        """
+        return pulumi.get(self, "mdr_enabled")
+
+
+@pulumi.output_type
+class AiSettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "allowedProviders":
+            suggest = "allowed_providers"
+        elif key == "legacyAllowOpenaiCodeSharing":
+            suggest = "legacy_allow_openai_code_sharing"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AiSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AiSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AiSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 allowed_providers: Optional[Sequence[_builtins.str]] = None,
+                 enabled: Optional[_builtins.bool] = None,
+                 legacy_allow_openai_code_sharing: Optional[_builtins.bool] = None):
+        """
+        :param Sequence[_builtins.str] allowed_providers: The AI providers code may be sent to (the whole list, in any order).
+        :param _builtins.bool enabled: Whether Semgrep Assistant runs.
+        :param _builtins.bool legacy_allow_openai_code_sharing: Whether code may be shared with OpenAI under the legacy agreement.
+        """
+        if allowed_providers is not None:
+            pulumi.set(__self__, "allowed_providers", allowed_providers)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if legacy_allow_openai_code_sharing is not None:
+            pulumi.set(__self__, "legacy_allow_openai_code_sharing", legacy_allow_openai_code_sharing)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The AI providers code may be sent to (the whole list, in any order).
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether Semgrep Assistant runs.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="legacyAllowOpenaiCodeSharing")
+    def legacy_allow_openai_code_sharing(self) -> Optional[_builtins.bool]:
+        """
+        Whether code may be shared with OpenAI under the legacy agreement.
+        """
+        return pulumi.get(self, "legacy_allow_openai_code_sharing")
+
+
+@pulumi.output_type
+class DeploymentSettingsOriginals(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "approversTag":
+            suggest = "approvers_tag"
+        elif key == "hasDeveloperTriage":
+            suggest = "has_developer_triage"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DeploymentSettingsOriginals. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DeploymentSettingsOriginals.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DeploymentSettingsOriginals.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ai: Optional['outputs.AiSettings'] = None,
+                 approvers_tag: Optional[_builtins.str] = None,
+                 has_developer_triage: Optional[_builtins.bool] = None,
+                 sast: Optional['outputs.SastSettings'] = None,
+                 sca: Optional['outputs.ScaSettings'] = None,
+                 secrets: Optional['outputs.SecretsSettings'] = None):
+        """
+        :param 'AiSettings' ai: The Semgrep Assistant fields it changed, as found.
+        :param _builtins.str approvers_tag: The approvers' tag, if it changed it.
+        :param _builtins.bool has_developer_triage: Whether developers could triage findings themselves, if it changed that.
+        :param 'SastSettings' sast: The SAST fields it changed, as found.
+        :param 'ScaSettings' sca: The SCA fields it changed, as found.
+        :param 'SecretsSettings' secrets: The Secrets fields it changed, as found.
+        """
+        if ai is not None:
+            pulumi.set(__self__, "ai", ai)
+        if approvers_tag is not None:
+            pulumi.set(__self__, "approvers_tag", approvers_tag)
+        if has_developer_triage is not None:
+            pulumi.set(__self__, "has_developer_triage", has_developer_triage)
+        if sast is not None:
+            pulumi.set(__self__, "sast", sast)
+        if sca is not None:
+            pulumi.set(__self__, "sca", sca)
+        if secrets is not None:
+            pulumi.set(__self__, "secrets", secrets)
+
+    @_builtins.property
+    @pulumi.getter
+    def ai(self) -> Optional['outputs.AiSettings']:
+        """
+        The Semgrep Assistant fields it changed, as found.
+        """
+        return pulumi.get(self, "ai")
+
+    @_builtins.property
+    @pulumi.getter(name="approversTag")
+    def approvers_tag(self) -> Optional[_builtins.str]:
+        """
+        The approvers' tag, if it changed it.
+        """
+        return pulumi.get(self, "approvers_tag")
+
+    @_builtins.property
+    @pulumi.getter(name="hasDeveloperTriage")
+    def has_developer_triage(self) -> Optional[_builtins.bool]:
+        """
+        Whether developers could triage findings themselves, if it changed that.
+        """
+        return pulumi.get(self, "has_developer_triage")
+
+    @_builtins.property
+    @pulumi.getter
+    def sast(self) -> Optional['outputs.SastSettings']:
+        """
+        The SAST fields it changed, as found.
+        """
+        return pulumi.get(self, "sast")
+
+    @_builtins.property
+    @pulumi.getter
+    def sca(self) -> Optional['outputs.ScaSettings']:
+        """
+        The SCA fields it changed, as found.
+        """
+        return pulumi.get(self, "sca")
+
+    @_builtins.property
+    @pulumi.getter
+    def secrets(self) -> Optional['outputs.SecretsSettings']:
+        """
+        The Secrets fields it changed, as found.
+        """
+        return pulumi.get(self, "secrets")
+
 
 @pulumi.output_type
 class DetectionConstraints(dict):
@@ -492,6 +716,217 @@ class ManagedScanConfig(dict):
         Managed full scans (of the primary branch).
         """
         return pulumi.get(self, "full_scan")
+
+
+@pulumi.output_type
+class NotificationRuleInfo(dict):
+    def __init__(__self__, *,
+                 channel: _builtins.str,
+                 config: Mapping[str, _builtins.str],
+                 config_error: _builtins.str,
+                 enabled: _builtins.bool,
+                 name: _builtins.str,
+                 policy_slugs: Sequence[_builtins.str],
+                 rule_id: _builtins.float,
+                 send_scan_completion: _builtins.bool,
+                 use_network_broker: _builtins.bool):
+        """
+        :param _builtins.str channel: `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+        :param Mapping[str, _builtins.str] config: The channel's settings: a secret in `getNotificationRulesOutput` (and through the plugin) when a value holds a URL or a token.
+        :param _builtins.str config_error: Why the service cannot build a notifier from the stored config; "" when healthy.
+        :param _builtins.bool enabled: Whether it sends.
+        :param _builtins.str name: The rule's name.
+        :param Sequence[_builtins.str] policy_slugs: The remediation policies whose findings it sends, by slug.
+        :param _builtins.float rule_id: The service's id of the rule (a NotificationRule's id is `<deploymentId>/<ruleId>`).
+        :param _builtins.bool send_scan_completion: Whether a webhook is sent an event at each completed scan.
+        :param _builtins.bool use_network_broker: Whether delivery goes through the network broker.
+        """
+        pulumi.set(__self__, "channel", channel)
+        pulumi.set(__self__, "config", config)
+        pulumi.set(__self__, "config_error", config_error)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "policy_slugs", policy_slugs)
+        pulumi.set(__self__, "rule_id", rule_id)
+        pulumi.set(__self__, "send_scan_completion", send_scan_completion)
+        pulumi.set(__self__, "use_network_broker", use_network_broker)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> _builtins.str:
+        """
+        `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> Mapping[str, _builtins.str]:
+        """
+        The channel's settings: a secret in `getNotificationRulesOutput` (and through the plugin) when a value holds a URL or a token.
+        """
+        return pulumi.get(self, "config")
+
+    @_builtins.property
+    @pulumi.getter(name="configError")
+    def config_error(self) -> _builtins.str:
+        """
+        Why the service cannot build a notifier from the stored config; "" when healthy.
+        """
+        return pulumi.get(self, "config_error")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether it sends.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The rule's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="policySlugs")
+    def policy_slugs(self) -> Sequence[_builtins.str]:
+        """
+        The remediation policies whose findings it sends, by slug.
+        """
+        return pulumi.get(self, "policy_slugs")
+
+    @_builtins.property
+    @pulumi.getter(name="ruleId")
+    def rule_id(self) -> _builtins.float:
+        """
+        The service's id of the rule (a NotificationRule's id is `<deploymentId>/<ruleId>`).
+        """
+        return pulumi.get(self, "rule_id")
+
+    @_builtins.property
+    @pulumi.getter(name="sendScanCompletion")
+    def send_scan_completion(self) -> _builtins.bool:
+        """
+        Whether a webhook is sent an event at each completed scan.
+        """
+        return pulumi.get(self, "send_scan_completion")
+
+    @_builtins.property
+    @pulumi.getter(name="useNetworkBroker")
+    def use_network_broker(self) -> _builtins.bool:
+        """
+        Whether delivery goes through the network broker.
+        """
+        return pulumi.get(self, "use_network_broker")
+
+
+@pulumi.output_type
+class NotificationRuleState(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "policySlugs":
+            suggest = "policy_slugs"
+        elif key == "sendScanCompletion":
+            suggest = "send_scan_completion"
+        elif key == "useNetworkBroker":
+            suggest = "use_network_broker"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NotificationRuleState. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NotificationRuleState.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NotificationRuleState.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 channel: _builtins.str,
+                 config: Mapping[str, _builtins.str],
+                 enabled: _builtins.bool,
+                 name: _builtins.str,
+                 policy_slugs: Sequence[_builtins.str],
+                 send_scan_completion: _builtins.bool,
+                 use_network_broker: _builtins.bool):
+        """
+        :param _builtins.str channel: `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+        :param Mapping[str, _builtins.str] config: The channel's settings.
+        :param _builtins.bool enabled: Whether it sends.
+        :param _builtins.str name: The rule's name.
+        :param Sequence[_builtins.str] policy_slugs: The remediation policies whose findings it sends, by slug.
+        :param _builtins.bool send_scan_completion: Whether a webhook is sent an event at each completed scan.
+        :param _builtins.bool use_network_broker: Whether delivery goes through the network broker.
+        """
+        pulumi.set(__self__, "channel", channel)
+        pulumi.set(__self__, "config", config)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "policy_slugs", policy_slugs)
+        pulumi.set(__self__, "send_scan_completion", send_scan_completion)
+        pulumi.set(__self__, "use_network_broker", use_network_broker)
+
+    @_builtins.property
+    @pulumi.getter
+    def channel(self) -> _builtins.str:
+        """
+        `CHANNEL_WEBHOOK`, `CHANNEL_SLACK_WEBHOOK`, `CHANNEL_EMAIL` or `CHANNEL_S3`.
+        """
+        return pulumi.get(self, "channel")
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> Mapping[str, _builtins.str]:
+        """
+        The channel's settings.
+        """
+        return pulumi.get(self, "config")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether it sends.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The rule's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="policySlugs")
+    def policy_slugs(self) -> Sequence[_builtins.str]:
+        """
+        The remediation policies whose findings it sends, by slug.
+        """
+        return pulumi.get(self, "policy_slugs")
+
+    @_builtins.property
+    @pulumi.getter(name="sendScanCompletion")
+    def send_scan_completion(self) -> _builtins.bool:
+        """
+        Whether a webhook is sent an event at each completed scan.
+        """
+        return pulumi.get(self, "send_scan_completion")
+
+    @_builtins.property
+    @pulumi.getter(name="useNetworkBroker")
+    def use_network_broker(self) -> _builtins.bool:
+        """
+        Whether delivery goes through the network broker.
+        """
+        return pulumi.get(self, "use_network_broker")
 
 
 @pulumi.output_type
@@ -1456,6 +1891,108 @@ class RuleSelector(dict):
 
 
 @pulumi.output_type
+class SastConfig(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 human_autofix_enabled: _builtins.bool,
+                 triage_permission: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether SAST scans run.
+        :param _builtins.bool human_autofix_enabled: Whether autofix suggestions written by rules are offered.
+        :param _builtins.str triage_permission: Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST` or `TRIAGE_PERMISSION_NONE`.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "human_autofix_enabled", human_autofix_enabled)
+        pulumi.set(__self__, "triage_permission", triage_permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether SAST scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="humanAutofixEnabled")
+    def human_autofix_enabled(self) -> _builtins.bool:
+        """
+        Whether autofix suggestions written by rules are offered.
+        """
+        return pulumi.get(self, "human_autofix_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> _builtins.str:
+        """
+        Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST` or `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+
+@pulumi.output_type
+class SastSettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "humanAutofixEnabled":
+            suggest = "human_autofix_enabled"
+        elif key == "triagePermission":
+            suggest = "triage_permission"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SastSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SastSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SastSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 human_autofix_enabled: Optional[_builtins.bool] = None,
+                 triage_permission: Optional[_builtins.str] = None):
+        """
+        :param _builtins.bool enabled: Whether SAST scans run.
+        :param _builtins.bool human_autofix_enabled: Whether autofix suggestions written by rules are offered.
+        :param _builtins.str triage_permission: Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if human_autofix_enabled is not None:
+            pulumi.set(__self__, "human_autofix_enabled", human_autofix_enabled)
+        if triage_permission is not None:
+            pulumi.set(__self__, "triage_permission", triage_permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether SAST scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="humanAutofixEnabled")
+    def human_autofix_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether autofix suggestions written by rules are offered.
+        """
+        return pulumi.get(self, "human_autofix_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> Optional[_builtins.str]:
+        """
+        Who may triage SAST findings: `TRIAGE_PERMISSION_IGNORE` (developers ignore them), `TRIAGE_PERMISSION_REQUEST` (they request an ignore, an approver decides) or `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+
+@pulumi.output_type
 class SbomFormatVersionResult(dict):
     @staticmethod
     def __key_warning(key: str):
@@ -1587,6 +2124,208 @@ class SbomMetadataSupplierContact(dict):
         The contact's phone number.
         """
         return pulumi.get(self, "phone")
+
+
+@pulumi.output_type
+class ScaConfig(dict):
+    def __init__(__self__, *,
+                 block_pr_enabled: _builtins.bool,
+                 enabled: _builtins.bool,
+                 malicious_dependency_advisories_enabled: _builtins.bool,
+                 malware_firewall_enabled: _builtins.bool,
+                 pr_comments_enabled: _builtins.bool,
+                 triage_permission: _builtins.str,
+                 upgrade_guidance_enabled: _builtins.bool):
+        """
+        :param _builtins.bool block_pr_enabled: Whether reachable vulnerable dependencies block pull requests.
+        :param _builtins.bool enabled: Whether SCA scans run.
+        :param _builtins.bool malicious_dependency_advisories_enabled: Whether advisories of malicious dependencies are reported.
+        :param _builtins.bool malware_firewall_enabled: Whether the malware firewall stops known-malicious packages.
+        :param _builtins.bool pr_comments_enabled: Whether SCA comments on pull requests.
+        :param _builtins.str triage_permission: Who may triage SCA findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        :param _builtins.bool upgrade_guidance_enabled: Whether upgrade guidance is given.
+        """
+        pulumi.set(__self__, "block_pr_enabled", block_pr_enabled)
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "malicious_dependency_advisories_enabled", malicious_dependency_advisories_enabled)
+        pulumi.set(__self__, "malware_firewall_enabled", malware_firewall_enabled)
+        pulumi.set(__self__, "pr_comments_enabled", pr_comments_enabled)
+        pulumi.set(__self__, "triage_permission", triage_permission)
+        pulumi.set(__self__, "upgrade_guidance_enabled", upgrade_guidance_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="blockPrEnabled")
+    def block_pr_enabled(self) -> _builtins.bool:
+        """
+        Whether reachable vulnerable dependencies block pull requests.
+        """
+        return pulumi.get(self, "block_pr_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether SCA scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="maliciousDependencyAdvisoriesEnabled")
+    def malicious_dependency_advisories_enabled(self) -> _builtins.bool:
+        """
+        Whether advisories of malicious dependencies are reported.
+        """
+        return pulumi.get(self, "malicious_dependency_advisories_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="malwareFirewallEnabled")
+    def malware_firewall_enabled(self) -> _builtins.bool:
+        """
+        Whether the malware firewall stops known-malicious packages.
+        """
+        return pulumi.get(self, "malware_firewall_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="prCommentsEnabled")
+    def pr_comments_enabled(self) -> _builtins.bool:
+        """
+        Whether SCA comments on pull requests.
+        """
+        return pulumi.get(self, "pr_comments_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> _builtins.str:
+        """
+        Who may triage SCA findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+    @_builtins.property
+    @pulumi.getter(name="upgradeGuidanceEnabled")
+    def upgrade_guidance_enabled(self) -> _builtins.bool:
+        """
+        Whether upgrade guidance is given.
+        """
+        return pulumi.get(self, "upgrade_guidance_enabled")
+
+
+@pulumi.output_type
+class ScaSettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "blockPrEnabled":
+            suggest = "block_pr_enabled"
+        elif key == "maliciousDependencyAdvisoriesEnabled":
+            suggest = "malicious_dependency_advisories_enabled"
+        elif key == "malwareFirewallEnabled":
+            suggest = "malware_firewall_enabled"
+        elif key == "prCommentsEnabled":
+            suggest = "pr_comments_enabled"
+        elif key == "triagePermission":
+            suggest = "triage_permission"
+        elif key == "upgradeGuidanceEnabled":
+            suggest = "upgrade_guidance_enabled"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ScaSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ScaSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ScaSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 block_pr_enabled: Optional[_builtins.bool] = None,
+                 enabled: Optional[_builtins.bool] = None,
+                 malicious_dependency_advisories_enabled: Optional[_builtins.bool] = None,
+                 malware_firewall_enabled: Optional[_builtins.bool] = None,
+                 pr_comments_enabled: Optional[_builtins.bool] = None,
+                 triage_permission: Optional[_builtins.str] = None,
+                 upgrade_guidance_enabled: Optional[_builtins.bool] = None):
+        """
+        :param _builtins.bool block_pr_enabled: Whether reachable vulnerable dependencies block pull requests.
+        :param _builtins.bool enabled: Whether SCA scans run.
+        :param _builtins.bool malicious_dependency_advisories_enabled: Whether advisories of malicious dependencies are reported.
+        :param _builtins.bool malware_firewall_enabled: Whether the malware firewall stops known-malicious packages.
+        :param _builtins.bool pr_comments_enabled: Whether SCA comments on pull requests.
+        :param _builtins.str triage_permission: Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        :param _builtins.bool upgrade_guidance_enabled: Whether upgrade guidance is given.
+        """
+        if block_pr_enabled is not None:
+            pulumi.set(__self__, "block_pr_enabled", block_pr_enabled)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if malicious_dependency_advisories_enabled is not None:
+            pulumi.set(__self__, "malicious_dependency_advisories_enabled", malicious_dependency_advisories_enabled)
+        if malware_firewall_enabled is not None:
+            pulumi.set(__self__, "malware_firewall_enabled", malware_firewall_enabled)
+        if pr_comments_enabled is not None:
+            pulumi.set(__self__, "pr_comments_enabled", pr_comments_enabled)
+        if triage_permission is not None:
+            pulumi.set(__self__, "triage_permission", triage_permission)
+        if upgrade_guidance_enabled is not None:
+            pulumi.set(__self__, "upgrade_guidance_enabled", upgrade_guidance_enabled)
+
+    @_builtins.property
+    @pulumi.getter(name="blockPrEnabled")
+    def block_pr_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether reachable vulnerable dependencies block pull requests.
+        """
+        return pulumi.get(self, "block_pr_enabled")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether SCA scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="maliciousDependencyAdvisoriesEnabled")
+    def malicious_dependency_advisories_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether advisories of malicious dependencies are reported.
+        """
+        return pulumi.get(self, "malicious_dependency_advisories_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="malwareFirewallEnabled")
+    def malware_firewall_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the malware firewall stops known-malicious packages.
+        """
+        return pulumi.get(self, "malware_firewall_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="prCommentsEnabled")
+    def pr_comments_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether SCA comments on pull requests.
+        """
+        return pulumi.get(self, "pr_comments_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> Optional[_builtins.str]:
+        """
+        Who may triage SCA findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+    @_builtins.property
+    @pulumi.getter(name="upgradeGuidanceEnabled")
+    def upgrade_guidance_enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether upgrade guidance is given.
+        """
+        return pulumi.get(self, "upgrade_guidance_enabled")
 
 
 @pulumi.output_type
@@ -2057,6 +2796,221 @@ class ScanToggle(dict):
         On or off.
         """
         return pulumi.get(self, "enabled")
+
+
+@pulumi.output_type
+class SecretsConfig(dict):
+    def __init__(__self__, *,
+                 enabled: _builtins.bool,
+                 triage_permission: _builtins.str):
+        """
+        :param _builtins.bool enabled: Whether Secrets scans run.
+        :param _builtins.str triage_permission: Who may triage secrets findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        pulumi.set(__self__, "triage_permission", triage_permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> _builtins.bool:
+        """
+        Whether Secrets scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> _builtins.str:
+        """
+        Who may triage secrets findings. One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+
+@pulumi.output_type
+class SecretsSettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "triagePermission":
+            suggest = "triage_permission"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SecretsSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SecretsSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SecretsSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 enabled: Optional[_builtins.bool] = None,
+                 triage_permission: Optional[_builtins.str] = None):
+        """
+        :param _builtins.bool enabled: Whether Secrets scans run.
+        :param _builtins.str triage_permission: Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if triage_permission is not None:
+            pulumi.set(__self__, "triage_permission", triage_permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether Secrets scans run.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="triagePermission")
+    def triage_permission(self) -> Optional[_builtins.str]:
+        """
+        Who may triage secrets findings (see `sast.triagePermission`). One of `TRIAGE_PERMISSION_IGNORE`, `TRIAGE_PERMISSION_REQUEST`, `TRIAGE_PERMISSION_NONE`.
+        """
+        return pulumi.get(self, "triage_permission")
+
+
+@pulumi.output_type
+class TeamInfo(dict):
+    def __init__(__self__, *,
+                 child_team_count: _builtins.float,
+                 name: _builtins.str,
+                 repository_count: _builtins.float,
+                 slug: _builtins.str,
+                 team_id: _builtins.str,
+                 user_count: _builtins.float,
+                 parent_team_id: Optional[_builtins.str] = None):
+        """
+        :param _builtins.float child_team_count: How many teams are nested directly under it.
+        :param _builtins.str name: The team's name.
+        :param _builtins.float repository_count: How many repositories (projects) are assigned to the team itself.
+        :param _builtins.str slug: The team's slug.
+        :param _builtins.str team_id: The team's id (what TeamMembers and TeamProjects take as `teamId`).
+        :param _builtins.float user_count: How many users are members of the team itself.
+        :param _builtins.str parent_team_id: The parent team's id; unset for an organization-level team.
+        """
+        pulumi.set(__self__, "child_team_count", child_team_count)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "repository_count", repository_count)
+        pulumi.set(__self__, "slug", slug)
+        pulumi.set(__self__, "team_id", team_id)
+        pulumi.set(__self__, "user_count", user_count)
+        if parent_team_id is not None:
+            pulumi.set(__self__, "parent_team_id", parent_team_id)
+
+    @_builtins.property
+    @pulumi.getter(name="childTeamCount")
+    def child_team_count(self) -> _builtins.float:
+        """
+        How many teams are nested directly under it.
+        """
+        return pulumi.get(self, "child_team_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The team's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="repositoryCount")
+    def repository_count(self) -> _builtins.float:
+        """
+        How many repositories (projects) are assigned to the team itself.
+        """
+        return pulumi.get(self, "repository_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> _builtins.str:
+        """
+        The team's slug.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter(name="teamId")
+    def team_id(self) -> _builtins.str:
+        """
+        The team's id (what TeamMembers and TeamProjects take as `teamId`).
+        """
+        return pulumi.get(self, "team_id")
+
+    @_builtins.property
+    @pulumi.getter(name="userCount")
+    def user_count(self) -> _builtins.float:
+        """
+        How many users are members of the team itself.
+        """
+        return pulumi.get(self, "user_count")
+
+    @_builtins.property
+    @pulumi.getter(name="parentTeamId")
+    def parent_team_id(self) -> Optional[_builtins.str]:
+        """
+        The parent team's id; unset for an organization-level team.
+        """
+        return pulumi.get(self, "parent_team_id")
+
+
+@pulumi.output_type
+class TeamMember(dict):
+    def __init__(__self__, *,
+                 role: _builtins.str,
+                 user_id: _builtins.str,
+                 login: Optional[_builtins.str] = None,
+                 name: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str role: `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+        :param _builtins.str user_id: The user's id.
+        :param _builtins.str login: The user's login; unset as `name`.
+        :param _builtins.str name: The user's name; unset where the service does not serve the (experimental) user listing.
+        """
+        pulumi.set(__self__, "role", role)
+        pulumi.set(__self__, "user_id", user_id)
+        if login is not None:
+            pulumi.set(__self__, "login", login)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        `TEAM_ROLE_MEMBER`, `TEAM_ROLE_MANAGER` or `TEAM_ROLE_READONLY`.
+        """
+        return pulumi.get(self, "role")
+
+    @_builtins.property
+    @pulumi.getter(name="userId")
+    def user_id(self) -> _builtins.str:
+        """
+        The user's id.
+        """
+        return pulumi.get(self, "user_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def login(self) -> Optional[_builtins.str]:
+        """
+        The user's login; unset as `name`.
+        """
+        return pulumi.get(self, "login")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        The user's name; unset where the service does not serve the (experimental) user listing.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type
