@@ -21,15 +21,17 @@ const userId = (email: string) =>
     return user.id;
   });
 const roles = (members: Record<string, "TEAM_ROLE_MANAGER" | "TEAM_ROLE_MEMBER" | "TEAM_ROLE_READONLY">) =>
-  pulumi
-    .all(Object.entries(members).map(([email, role]) => pulumi.all([userId(email), role])))
-    .apply((pairs) => Object.fromEntries(pairs));
+  pulumi.all(Object.entries(members).map(([email, role]) => pulumi.all([userId(email), role]))).apply((pairs) => Object.fromEntries(pairs));
 
 // AppSec manages every project of the deployment (the list is read at each run: a new project joins).
 const appsec = new Team("appsec", {
   deploymentId,
   name: "appsec",
-  members: roles({ "alice@acme.example": "TEAM_ROLE_MANAGER", "bob@acme.example": "TEAM_ROLE_MANAGER", "erin@acme.example": "TEAM_ROLE_READONLY" }),
+  members: roles({
+    "alice@acme.example": "TEAM_ROLE_MANAGER",
+    "bob@acme.example": "TEAM_ROLE_MANAGER",
+    "erin@acme.example": "TEAM_ROLE_READONLY",
+  }),
   projects: getProjectsOutput({ deploymentSlug }).names,
 });
 

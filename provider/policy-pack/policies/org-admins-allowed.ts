@@ -56,7 +56,8 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
   const refuse = (why: string) =>
     report(`${resource} makes user ${userId} an org admin: ${why}. Org admins may be added only for the users of allowedAdmins.`);
   const credentials = credentialsFrom(config);
-  if (!credentials) return refuse("the user is not in allowedAdmins by id, and without Semgrep credentials this policy cannot look up its login or email");
+  if (!credentials)
+    return refuse("the user is not in allowedAdmins by id, and without Semgrep credentials this policy cannot look up its login or email");
   const user = await liveUser(credentials, String(props.deploymentId), userId);
   if (typeof user === "string") return refuse(`the user could not be looked up (${user})`);
   if (user.orgRole === "ORG_ROLE_ADMIN") return; // already an admin: adopted, not added

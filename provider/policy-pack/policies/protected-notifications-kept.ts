@@ -49,7 +49,9 @@ function validate(args: ResourceValidationArgs, report: ReportViolation): void {
   const resource = describe(args.type, args.name);
   const slugs = protectedSlugs(config, props);
   if (props.enabled === false && slugs.length)
-    report(`${resource} disables the notifications of ${slugs.join(", ")}: protected remediation policies (protectedPolicySlugs) keep theirs.`);
+    report(
+      `${resource} disables the notifications of ${slugs.join(", ")}: protected remediation policies (protectedPolicySlugs) keep theirs.`,
+    );
   for (const key of clearTextUrls(props.config))
     report(`${resource} sends to a config.${key} that is not https://: findings would travel in clear text. Use an https:// address.`);
 }
@@ -60,7 +62,9 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
   if (!config.protectedPolicySlugs.length) return;
   const state = await stackState();
   if ("error" in state) {
-    report(`this policy cannot read the stack's last state, so it cannot tell whether this change removes a protected notification rule: ${state.error}.`);
+    report(
+      `this policy cannot read the stack's last state, so it cannot tell whether this change removes a protected notification rule: ${state.error}.`,
+    );
     return;
   }
   const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
