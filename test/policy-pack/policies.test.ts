@@ -196,13 +196,18 @@ describe("critical-findings-block", () => {
 });
 
 describe("the shipped pack", () => {
-  it("names its five policies, carries the package's version, and its analyzer is executable", () => {
+  it("names its ten policies, carries the package's version, and its analyzer is executable", () => {
     expect(POLICIES.map((p) => p.name)).toEqual([
       "critical-rules-not-weakened",
       "protected-rules-not-disabled",
       "diff-scans-enabled",
       "critical-findings-block",
       "restore-on-delete",
+      "protected-projects-team-access",
+      "protected-products-not-weakened",
+      "ai-code-sharing-off",
+      "protected-notifications-kept",
+      "org-admins-allowed",
     ]);
     const root = join(__dirname, "../..");
     const version = (file: string) => (JSON.parse(readFileSync(join(root, file), "utf8")) as { version: string }).version;
