@@ -43,11 +43,11 @@ const payments = new Team("payments", {
   projects: getProjectsOutput({ deploymentSlug, select: { tags: ["pci"] } }).names,
 });
 
-// Product settings: developers may ask for a secrets finding to be ignored, AppSec decides; supply
-// chain findings block pull requests and the malware firewall stays on; no code goes to OpenAI.
+// Product settings: developers may not ignore secrets findings (AppSec triages them); supply chain
+// findings block pull requests and the malware firewall stays on; no code goes to OpenAI.
 new DeploymentSettings("products", {
   deploymentId,
-  secrets: { enabled: true, triagePermission: "TRIAGE_PERMISSION_REQUEST" },
+  secrets: { enabled: true, triagePermission: "TRIAGE_PERMISSION_NONE" },
   sca: { enabled: true, blockPrEnabled: true, malwareFirewallEnabled: true },
   ai: { legacyAllowOpenaiCodeSharing: false },
 });
