@@ -201,6 +201,24 @@ describe("protected-notifications-kept", () => {
     expect(violation).not.toContain("s3cr3t");
   });
 
+  it("flags a protected policy dropped from a rule's policySlugs (the rule stops notifying about it), and passes one kept", async () => {
+    const state = [stateOf("NotificationRule", "soc", rule({}).props, { ruleId: 7 })];
+    expect(await preview(protectedNotificationsKept, [rule({ policySlugs: ["comment-high-severity"] })], config, state)).toEqual([
+      expect.stringContaining("no longer notifies about block-critical-high-confidence"),
+    ]);
+    expect(await preview(protectedNotificationsKept, [rule({ policySlugs: [] })], config, state)).toEqual([
+      expect.stringContaining("no longer notifies about block-critical-high-confidence"),
+    ]);
+    expect(
+      await preview(
+        protectedNotificationsKept,
+        [rule({ policySlugs: ["block-critical-high-confidence", "comment-high-severity"] })],
+        config,
+        state,
+      ),
+    ).toEqual([]);
+  });
+
   it("flags a protected policy's rule removed from the program", async () => {
     const state = [stateOf("NotificationRule", "soc", rule({}).props, { ruleId: 7 })];
     expect(await preview(protectedNotificationsKept, [], config, state)).toEqual([

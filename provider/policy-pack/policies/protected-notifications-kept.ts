@@ -8,7 +8,7 @@ import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } fro
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
-import { stackState } from "../stack-state";
+import { stackState, stateOf } from "../stack-state";
 
 export const NAME = "protected-notifications-kept";
 
@@ -42,7 +42,7 @@ function clearTextUrls(config: unknown): string[] {
   });
 }
 
-function validate(args: ResourceValidationArgs, report: ReportViolation): void {
+async function validate(args: ResourceValidationArgs, report: ReportViolation): Promise<void> {
   if (kindOf(args.type) !== "NotificationRule") return;
   const config = configOf(args, report);
   const props = args.props as Inputs;
@@ -51,6 +51,13 @@ function validate(args: ResourceValidationArgs, report: ReportViolation): void {
   if (props.enabled === false && slugs.length)
     report(
       `${resource} disables the notifications of ${slugs.join(", ")}: protected remediation policies (protectedPolicySlugs) keep theirs.`,
+    );
+  // A protected policy taken out of the rule's policySlugs stops its notifications as surely as disabling the rule.
+  const previous = config.protectedPolicySlugs.length ? await stateOf(args.urn) : undefined;
+  const dropped = previous ? protectedSlugs(config, previous.inputs ?? {}).filter((slug) => !slugs.includes(slug)) : [];
+  if (dropped.length)
+    report(
+      `${resource} no longer notifies about ${dropped.join(", ")} (removed from its policySlugs): protected remediation policies (protectedPolicySlugs) keep their notifications.`,
     );
   for (const key of clearTextUrls(props.config))
     report(`${resource} sends to a config.${key} that is not https://: findings would travel in clear text. Use an https:// address.`);
