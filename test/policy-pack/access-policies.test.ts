@@ -250,6 +250,28 @@ describe("org-admins-allowed", () => {
     ).toEqual([]);
   });
 
+  it("flags a UserRole removed from the program whose delete puts back an org admin not in allowedAdmins", async () => {
+    const config = { allowedAdmins: ["alice@acme.example"], ...credentials() };
+    const demoted = (userId: string, login: string, extra: Record<string, unknown> = {}) =>
+      stateOf(
+        "UserRole",
+        `u${userId}`,
+        { deploymentId: "1", userId, role: "ORG_ROLE_MEMBER", ...extra },
+        {
+          originalRole: "ORG_ROLE_ADMIN",
+          login,
+          email: `${login}@acme.example`,
+        },
+      );
+    expect(await preview(orgAdminsAllowed, [], config, [demoted("102", "bob")])).toEqual([
+      expect.stringContaining('UserRole "u102" is removed from the program: its delete makes user 102 (bob) an org admin again'),
+    ]);
+    expect(await preview(orgAdminsAllowed, [], config, [demoted("101", "alice")])).toEqual([]); // allowed by email
+    expect(await preview(orgAdminsAllowed, [], config, [demoted("102", "bob", { restoreOnDelete: false })])).toEqual([]);
+    const kept = { kind: "UserRole" as const, name: "u102", props: { deploymentId: "1", userId: "102", role: "ORG_ROLE_MEMBER" } };
+    expect(await preview(orgAdminsAllowed, [kept], config, [demoted("102", "bob")])).toEqual([]);
+  });
+
   it("without credentials, refuses a user not named by id (fail closed)", async () => {
     expect(await preview(orgAdminsAllowed, admin("103"), { allowedAdmins: ["carol@acme.example"] })).toEqual([
       expect.stringContaining("without Semgrep credentials this policy cannot look up its login or email"),

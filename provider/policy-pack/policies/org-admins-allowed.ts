@@ -4,14 +4,16 @@
  * last state, or the live deployment) is not added by declaring it: only a new admin is refused.
  * Looking a user up needs Semgrep credentials (the environment of the Pulumi run, or `token` and
  * `url` in the policy's config); without them a user not named by id is refused (fail closed).
+ * A UserRole removed from the program puts back the role it found: one that demoted an org admin
+ * makes that user an admin again on delete, which the same rule judges (login and email from its state).
  */
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { SemgrepClient } from "../../client";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
-import { oneLine } from "../one-line";
+import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
 import { credentialsFrom, type Credentials } from "../severities";
-import { stateOf } from "../stack-state";
+import { isSecretValue, stackState, stateOf } from "../stack-state";
 
 export const NAME = "org-admins-allowed";
 
@@ -65,10 +67,41 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
   refuse(`${user.login || user.email || "the user"} is not in allowedAdmins`);
 }
 
-export const orgAdminsAllowed: ResourceValidationPolicy = {
+/** The stack half: a UserRole this change removes, whose delete puts back an org admin role it had taken away. */
+async function validateStack(args: StackValidationArgs, report: ReportViolation): Promise<void> {
+  const given = args.getConfig<object>();
+  const config = withDefaults<Config>(configSchema, given);
+  const state = await stackState();
+  if ("error" in state) {
+    report(
+      `this policy cannot read the stack's last state, so it cannot tell whether a UserRole this change removes puts back an org admin: ${state.error}.`,
+    );
+    return;
+  }
+  const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
+  for (const r of state.resources) {
+    if (kindOf(r.type) !== "UserRole" || remaining.has(r.urn) || r.inputs?.restoreOnDelete === false) continue;
+    const outputs = r.outputs ?? {};
+    const original = outputs.originalRole;
+    if (original !== "ORG_ROLE_ADMIN" && !isSecretValue(original)) continue;
+    if (!isSecretValue(outputs.role) && outputs.role === "ORG_ROLE_ADMIN") continue; // an admin still: no one added
+    const userId = String(outputs.userId ?? r.inputs?.userId);
+    const names = [userId, outputs.login, outputs.email].filter((n): n is string => typeof n === "string" && n !== "");
+    if (names.some((n) => config.allowedAdmins.includes(n))) continue;
+    const resource = describe(r.type, r.urn.split("::").at(-1) ?? r.urn);
+    report(
+      isSecretValue(original)
+        ? `${resource} is removed from the program and the role its delete puts back is secret in the state: review it (\`pulumi stack export --show-secrets\`); org admins may be added only for the users of allowedAdmins.`
+        : `${resource} is removed from the program: its delete makes user ${userId}${outputs.login ? ` (${String(outputs.login)})` : ""} an org admin again, and org admins may be added only for the users of allowedAdmins.`,
+    );
+  }
+}
+
+export const orgAdminsAllowed: ResourceAndStackPolicy = {
   name: NAME,
   description: "Org admins are added only for the users the config allows.",
   enforcementLevel: "mandatory",
   configSchema,
   validateResource: oneLine(NAME, validate),
+  validateStack: oneLine(NAME, validateStack),
 };
