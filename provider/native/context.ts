@@ -6,7 +6,7 @@
  * stored in the state. (The dynamic front end's resource classes pass the same as meta inputs:
  * provider/core/runtime/resource-meta.ts.)
  */
-import { DERIVED_OUTPUTS, type ResourceKind, SHARED_SET_OUTPUTS } from "../core/kinds";
+import { DERIVED_OUTPUTS, implicitSecrets, type ResourceKind, SHARED_SET_OUTPUTS } from "../core/kinds";
 import type { ResourceIdentity } from "../core/runtime/call-context";
 
 type Props = Record<string, unknown>;
@@ -37,6 +37,13 @@ export function identityFromUrn(urn: string, secretInputs: readonly string[]): R
  */
 export function secretOutputs(kind: ResourceKind, outputs: Props, context: ResourceIdentity, declared: Props): string[] {
   const secret = new Set(context.secretInputs);
+  // A value the kind holds as a secret (declare.ts `secretWhen`) that the service gave, not the program: a live
+  // webhook URL of a rule declared without `config`, or the URL of the rule an original records.
+  for (const input of implicitSecrets(kind, outputs)) secret.add(input);
+  for (const output of Object.keys(DERIVED_OUTPUTS[kind])) {
+    const value = outputs[output];
+    if (value && typeof value === "object" && !Array.isArray(value) && implicitSecrets(kind, value as Props).length) secret.add(output);
+  }
   for (const [output, sources] of Object.entries(DERIVED_OUTPUTS[kind])) if (sources.some((s) => secret.has(s))) secret.add(output);
   for (const output of SHARED_SET_OUTPUTS[kind]) if (declared[output] === undefined) secret.add(output);
   return Object.keys(outputs).filter((key) => secret.has(key));
