@@ -201,6 +201,23 @@ describe("protected-notifications-kept", () => {
     expect(violation).not.toContain("s3cr3t");
   });
 
+  it("passes a removed rule whose delete leaves it notifying: restoreOnDelete false, or an adopted rule put back with the protected policy", async () => {
+    const props = rule({}).props;
+    const kept = [stateOf("NotificationRule", "soc", { ...props, restoreOnDelete: false }, { ruleId: 7, created: true })];
+    expect(await preview(protectedNotificationsKept, [], config, kept)).toEqual([]);
+    const adopted = [stateOf("NotificationRule", "soc", props, { ruleId: 5001, created: false, original: { ...props, enabled: true } })];
+    expect(await preview(protectedNotificationsKept, [], config, adopted)).toEqual([]);
+    const foundAsDeclared = [stateOf("NotificationRule", "soc", props, { ruleId: 5001, created: false })];
+    expect(await preview(protectedNotificationsKept, [], config, foundAsDeclared)).toEqual([]);
+    // An adopted rule put back disabled, or without the protected policy, does stop its notifications.
+    const putBackOff = [
+      stateOf("NotificationRule", "soc", props, { ruleId: 5001, created: false, original: { ...props, enabled: false } }),
+    ];
+    expect(await preview(protectedNotificationsKept, [], config, putBackOff)).toEqual([
+      expect.stringContaining("is removed from the program"),
+    ]);
+  });
+
   it("flags a protected policy dropped from a rule's policySlugs (the rule stops notifying about it), and passes one kept", async () => {
     const state = [stateOf("NotificationRule", "soc", rule({}).props, { ruleId: 7 })];
     expect(await preview(protectedNotificationsKept, [rule({ policySlugs: ["comment-high-severity"] })], config, state)).toEqual([

@@ -8,7 +8,7 @@ import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } fro
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
-import { stackState, stateOf } from "../stack-state";
+import { isSecretValue, stackState, type StateResource, stateOf } from "../stack-state";
 
 export const NAME = "protected-notifications-kept";
 
@@ -63,6 +63,22 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
     report(`${resource} sends to a config.${key} that is not https://: findings would travel in clear text. Use an https:// address.`);
 }
 
+/**
+ * Whether deleting the rule's resource stops the notifications of `slugs`: it deletes a rule it
+ * created; an adopted one it leaves (found as declared, or `restoreOnDelete: false`) or puts back
+ * as it found it (`original`), which stops them only if that rule was disabled or lacked one of them.
+ */
+function stopsOnDelete(config: Config, resource: StateResource, slugs: string[]): boolean {
+  if (resource.inputs?.restoreOnDelete === false) return false;
+  const outputs = resource.outputs ?? {};
+  if (outputs.created !== false) return true;
+  const original = outputs.original;
+  if (original === undefined || original === null) return false;
+  if (isSecretValue(original)) return true;
+  const back = original as Inputs;
+  return back.enabled === false || slugs.some((slug) => !protectedSlugs(config, back).includes(slug));
+}
+
 /** The stack-level half: a protected policy's rule removed from the program is deleted (the engine shows a policy only the new program). */
 async function validateStack(args: StackValidationArgs, report: ReportViolation): Promise<void> {
   const config = configOf(args, report);
@@ -78,7 +94,7 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
   for (const resource of state.resources) {
     if (kindOf(resource.type) !== "NotificationRule" || remaining.has(resource.urn)) continue;
     const slugs = protectedSlugs(config, resource.inputs ?? {});
-    if (!slugs.length) continue;
+    if (!slugs.length || !stopsOnDelete(config, resource, slugs)) continue;
     const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
     report(`${name} is removed from the program: its delete stops the notifications of ${slugs.join(", ")} (protectedPolicySlugs).`);
   }
