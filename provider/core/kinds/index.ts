@@ -107,6 +107,20 @@ export function implicitSecrets(kind: ResourceKind, props: Props): string[] {
   );
 }
 
+/**
+ * The outputs that may hold a value secret by content (an input's `secretWhen`: a rule's config
+ * with a webhook URL) that the program did not give, so the dynamic classes cannot make the input
+ * a secret: the input itself when `given` lacks it (the service's live value is read back), and
+ * every output derived from it (an original recorded from the service). Stored as secrets always.
+ */
+export function secretByContentOutputs(kind: ResourceKind, given: Props): string[] {
+  const inputs = Object.entries(declarationOf(kind).inputs).flatMap(([name, field]) => (field.secretWhen ? [name] : []));
+  const derived = Object.entries(DERIVED_OUTPUTS[kind]).flatMap(([output, sources]) =>
+    sources.some((s) => inputs.includes(s)) ? [output] : [],
+  );
+  return [...inputs.filter((name) => given[name] === undefined), ...derived];
+}
+
 /** Every output name of the kind, inputs included: the properties its resource class registers. */
 export function propertyNames(kind: ResourceKind): string[] {
   const { inputs, outputs } = declarationOf(kind);

@@ -3,7 +3,7 @@
  * How the provider uses these inputs: provider/core/runtime/resource-meta.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { DERIVED_OUTPUTS, type ResourceKind, SHARED_SET_OUTPUTS, valueInputs } from "../../core/kinds";
+import { DERIVED_OUTPUTS, type ResourceKind, secretByContentOutputs, SHARED_SET_OUTPUTS, valueInputs } from "../../core/kinds";
 
 /**
  * The resource's own name and its parent's URN (the provider is never told them), the names of
@@ -64,10 +64,13 @@ export function resourceOptions(
         "(it reads it, records what it finds, and applies only what you declare).",
     );
   }
-  const shared = SHARED_SET_OUTPUTS[kind].filter((output) => (args as Record<string, unknown>)[output] === undefined);
+  const secret = [
+    ...SHARED_SET_OUTPUTS[kind].filter((output) => (args as Record<string, unknown>)[output] === undefined),
+    ...secretByContentOutputs(kind, args as Record<string, unknown>),
+  ];
   return {
     ...opts,
     aliases: [...(opts.aliases ?? []), { type: `semgrep:index:${kind}` }],
-    ...(shared.length ? { additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...shared] } : {}),
+    ...(secret.length ? { additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secret] } : {}),
   };
 }
