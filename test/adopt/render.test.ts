@@ -258,6 +258,10 @@ const AWKWARD = [
 /** A plan with every kind, its strings the awkward ones. */
 function awkwardPlan(): AdoptionPlan {
   return {
+    teams: [],
+    notificationRules: [],
+    userRoles: [],
+    accessNotes: [],
     deployment: { id: "1", slug: "acme" },
     projects: [
       {
