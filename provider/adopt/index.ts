@@ -195,7 +195,14 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       secretConfig: secrets.map((s) => s.configKey),
       projects: plan.projects.length,
       rules: plan.ruleModes.reduce((sum, p) => sum + Object.keys(p.modes).length, 0),
-      files: written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
+      files: [
+        ...written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
+        ...secrets.map((s) => ({
+          path: `secrets/${s.configKey}`,
+          bytes: Buffer.byteLength(s.value),
+          holds: `the secret config value ${s.configKey} (owner-only, git-ignored): set it into the stack, then remove secrets/`,
+        })),
+      ],
       notes: [
         ...plan.leftOut.map((line) => `not declared: ${line}`),
         ...ambiguousBranches(plan.projects, language === "typescript" ? "projects.ts" : plan.projectSet ? "Pulumi.yaml" : "Main.yaml"),
