@@ -49,12 +49,16 @@ export interface AccessPlan {
 /** The resource name of the one DeploymentSettings. */
 export const DEPLOYMENT_SETTINGS_NAME = "deployment-settings";
 
-/** `critical-findings` + `url` → `criticalFindingsUrl`: a config key that reads well in both languages. */
+/** `critical-findings` → `criticalFindings`: a rule's resource name as the start of a config key that reads well in both languages. */
 const camel = (text: string) =>
   resourceName(text)
     .split("-")
     .map((word, i) => (i ? word.charAt(0).toUpperCase() + word.slice(1) : word))
     .join("");
+
+/** `apiToken` → `ApiToken`, `x-api-key` → `XApiKey`: a config field's name appended to a camel-case key, its own capitals kept. */
+const upperCamel = (text: string) =>
+  text.replace(/[^A-Za-z0-9]+(.?)/g, (_, next: string) => next.toUpperCase()).replace(/^./, (c) => c.toUpperCase()) || "Value";
 
 /** Names unique against `taken` (which they join): `name`, else `name--2`, `name--3`, … */
 function claim(taken: Set<string>, base: string, separator = "--"): string {
@@ -177,7 +181,7 @@ function planRules(
     // The values the kind holds as secrets (a URL, a token): each read from a secret config key, never written in the program.
     const secrets = secretConfigKeys({ config: args.config }).map((field): SecretConfig => ({
       field,
-      configKey: claim(configKeys, camel(`${name}-${field}`), ""),
+      configKey: claim(configKeys, camel(name) + upperCamel(field), ""),
       value: config[field]!,
     }));
     const declaredConfig = args.config
