@@ -61,7 +61,8 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
   --force            write into a non-empty DIR: replaces the files adopt writes (package.json
                      too) and removes the program files it no longer writes, the other
                      language's included (any .ts file in policies/ and detection-policies/,
-                     projects.ts, remediation-policies.ts, index.ts, Main.yaml); a yaml run
+                     projects.ts, remediation-policies.ts, teams.ts, user-roles.ts,
+                     secrets/, index.ts, Main.yaml); a yaml run
                      leaves package.json, tsconfig.json and node_modules/ and names them (default
                      off: a non-empty DIR is refused)
   --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
