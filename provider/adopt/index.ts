@@ -12,7 +12,8 @@ import { checkPackageSpec, dependencySpec } from "./package-spec";
 import { AdoptRequestError, type Area, findDeployment, type Progress, readDeployment } from "./read";
 import { renderProject } from "./render";
 import { renderYamlProject } from "./render-yaml";
-import { prepareDirectory, typescriptLeftovers, writeProject } from "./write";
+import { prepareDirectory, typescriptLeftovers, writeProject, writeSecrets } from "./write";
+import { secretConfigs } from "./plan-access";
 
 export { AREAS, type Area, AdoptRequestError, projectPattern } from "./read";
 
@@ -64,6 +65,11 @@ export interface AdoptOptions {
   setThreshold?: number;
   /** One ProjectSettings per project whatever their number (`--one-per-project`): the form at or below {@link AdoptOptions.setThreshold}. */
   onePerProject?: boolean;
+  /**
+   * A UserRole for every user (`--all-users`); by default only the org admins get one (members and
+   * read-only users have the roles a user has unless made an admin).
+   */
+  allUsers?: boolean;
 }
 
 export { DEFAULT_SET_THRESHOLD };
@@ -86,6 +92,11 @@ export interface AdoptResult {
   rules: number;
   /** Every file written (relative path), its size and what it holds. */
   files: { path: string; bytes: number; holds?: string }[];
+  /**
+   * The secret config keys the program reads (a notification rule's webhook URL, a token), each
+   * written to `secrets/<key>` (git-ignored, owner-only) for `pulumi config set --secret <key> < secrets/<key>`.
+   */
+  secretConfig: string[];
   /** Values and objects not declared, and why. */
   notes: string[];
   /**
@@ -147,7 +158,11 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       if (error instanceof AdoptRequestError) throw error;
       throw new AdoptReadError(`reading deployment ${deployment.slug}: ${(error as Error).message}`, { cause: error });
     });
-    const plan = planAdoption(live, { setThreshold: options.setThreshold, onePerProject: options.onePerProject });
+    const plan = planAdoption(live, {
+      setThreshold: options.setThreshold,
+      onePerProject: options.onePerProject,
+      allUsers: options.allUsers,
+    });
     const urlSource = credentials.baseUrl === undefined || credentials.baseUrl === DEFAULT_BASE_URL ? undefined : credentials.baseUrlSource;
     const language = options.language ?? "typescript";
     const render = language === "yaml" ? renderYamlProject : renderProject;
@@ -158,6 +173,8 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
       command: options.command ?? `pulumi-semgrep adopt --deployment ${deployment.slug}${language === "yaml" ? " --language yaml" : ""}`,
     });
     const written = writeProject(dir, rendered.files, options.force ?? false);
+    const secrets = secretConfigs(plan);
+    writeSecrets(dir, Object.fromEntries(secrets.map((s) => [s.configKey, s.value])));
     return {
       dir,
       language,
@@ -170,10 +187,22 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
         PolicyRuleModes: plan.ruleModes.length,
         DetectionPolicy: plan.detectionPolicies.length,
         RemediationPolicy: plan.remediationPolicies.length,
+        Team: plan.teams.length,
+        DeploymentSettings: plan.deploymentSettings ? 1 : 0,
+        NotificationRule: plan.notificationRules.length,
+        UserRole: plan.userRoles.length,
       },
+      secretConfig: secrets.map((s) => s.configKey),
       projects: plan.projects.length,
       rules: plan.ruleModes.reduce((sum, p) => sum + Object.keys(p.modes).length, 0),
-      files: written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
+      files: [
+        ...written.map((file) => ({ ...file, ...(rendered.holds[file.path] ? { holds: rendered.holds[file.path] } : {}) })),
+        ...secrets.map((s) => ({
+          path: `secrets/${s.configKey}`,
+          bytes: Buffer.byteLength(s.value),
+          holds: `the secret config value ${s.configKey} (owner-only, git-ignored): set it into the stack, then remove secrets/`,
+        })),
+      ],
       notes: [
         ...plan.leftOut.map((line) => `not declared: ${line}`),
         ...ambiguousBranches(plan.projects, language === "typescript" ? "projects.ts" : plan.projectSet ? "Pulumi.yaml" : "Main.yaml"),
@@ -182,6 +211,10 @@ export async function adopt(options: AdoptOptions): Promise<AdoptResult> {
         ),
         ...plan.ruleModes.flatMap((p) => p.notes.map((n) => `policy ${p.policyName}: ${n}`)),
         ...[...plan.detectionPolicies, ...plan.remediationPolicies].flatMap((p) => p.notes.map((n) => `${p.name}: ${n}`)),
+        ...plan.teams.flatMap((t) => t.notes.map((n) => `team ${String(t.args.name)}: ${n}`)),
+        ...(plan.deploymentSettings?.notes ?? []).map((n) => `the product configuration: ${n}`),
+        ...plan.notificationRules.flatMap((r) => r.notes.map((n) => `notification rule ${String(r.args.name)}: ${n}`)),
+        ...plan.accessNotes,
       ],
     };
   } finally {

@@ -17,6 +17,7 @@ import { inputSchema, type ResourceKind } from "../core/kinds";
 import { remediationPolicyState } from "../core/kinds/remediation-policy";
 import type { LiveDeployment } from "./read";
 import { uniqueNames } from "./names";
+import { planAccess, type AccessPlan } from "./plan-access";
 
 type Args = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ export interface DeclaredRuleModes extends Declared {
   modes: Record<string, PolicyMode>;
 }
 
-export interface AdoptionPlan {
+export interface AdoptionPlan extends AccessPlan {
   deployment: LiveDeployment["deployment"];
   /** The projects, each as a ProjectSettings would declare it (a ProjectSettingsSet's entry holds the same fields). */
   projects: Declared[];
@@ -70,6 +71,8 @@ export interface ProjectForm {
   setThreshold?: number;
   /** One ProjectSettings per project whatever their number. */
   onePerProject?: boolean;
+  /** A UserRole for every user (`--all-users`), not only the org admins. */
+  allUsers?: boolean;
 }
 
 /** Code-point order: the same on every machine and locale (localeCompare is not), so the output is. */
@@ -94,7 +97,11 @@ export function planAdoption(live: LiveDeployment, form: ProjectForm = {}): Adop
   const taken = new Set([...ruleModes, ...detectionPolicies, ...remediationPolicies].map((d) => d.name));
   let setName = PROJECT_SET_NAME;
   for (let n = 2; taken.has(setName); n++) setName = `${PROJECT_SET_NAME}--${n}`;
+  // The access settings' names come after every other (so those stay as they were), none taking one of them.
+  for (const name of [setName, ...projects.map((p) => p.name)]) taken.add(name);
+  const access = planAccess(live, taken, leftOut, { allUsers: form.allUsers ?? false });
   return {
+    ...access,
     deployment,
     projects,
     ...(asSet ? { projectSet: { name: setName } } : {}),

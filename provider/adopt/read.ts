@@ -3,8 +3,13 @@
  * the projects at 3,000 a page and one read of each (for its managed scans), one listing of the
  * v1 policies and one listing of each policy's rules at 2,000 a page, or, on a migrated
  * deployment, the detection-policy summary (every product in one read) and the remediation
- * policies. The client bounds concurrency (8 requests at a time) and retries.
+ * policies. The access settings: the teams at 100 a page and, for each team, its members and its
+ * repositories (one page each up to 100; a repository id is a project's id, named from the one
+ * project listing); the product configuration (one read); the notification rules (one listing,
+ * which has no pages); the users at 100 a page. The client bounds concurrency (8 requests at a
+ * time) and retries.
  */
+import type { DeploymentUser, NotificationRuleEntry, ProductConfig, TeamEntry, TeamUser } from "../client";
 import {
   type DetectionPolicySummary,
   type Deployment,
@@ -13,11 +18,11 @@ import {
   type RemediationPoliciesState,
   type Rule,
 } from "../client/schemas";
-import { DeploymentMigratedError, DeploymentNotMigratedError, NotFoundError } from "../client/errors";
+import { DeploymentMigratedError, DeploymentNotMigratedError, ExperimentalEndpointError, NotFoundError } from "../client/errors";
 import type { SemgrepClient } from "../client";
 
 /** The areas `--skip` can leave out. */
-export const AREAS = ["projects", "policies", "unified-policies"] as const;
+export const AREAS = ["projects", "policies", "unified-policies", "teams", "settings", "notifications", "users"] as const;
 export type Area = (typeof AREAS)[number];
 
 /** A v1 policy and every one of its rules. */
@@ -26,7 +31,18 @@ export interface LivePolicy {
   rules: Rule[];
 }
 
-/** What was read; an area skipped, or absent from the deployment (v1 or unified policies), is undefined. */
+/** A team with its members and the names of the projects it sees. */
+export interface LiveTeam {
+  team: TeamEntry;
+  members: TeamUser[];
+  /** Project names (`#<id>` for a repository id the project listing does not name). */
+  projects: string[];
+}
+
+/**
+ * What was read; an area skipped, absent from the deployment (v1 or unified policies), or whose
+ * endpoint the service does not serve (`unserved`), is undefined.
+ */
 export interface LiveDeployment {
   deployment: { id: string; slug: string; name?: string };
   projects?: Project[];
@@ -36,6 +52,16 @@ export interface LiveDeployment {
   policies?: LivePolicy[];
   /** The unified policies (Policies V2); undefined on a deployment not migrated. */
   unified?: { detection: DetectionPolicySummary; remediation: RemediationPoliciesState };
+  /** The deployment's teams (Teams API, beta). */
+  teams?: LiveTeam[];
+  /** The product configuration (experimental endpoint). */
+  settings?: ProductConfig;
+  /** The notification rules (experimental endpoint). */
+  notificationRules?: NotificationRuleEntry[];
+  /** The users and their org roles (experimental endpoint). */
+  users?: DeploymentUser[];
+  /** Areas left out because the service does not serve their endpoint (404/501 of an experimental endpoint), each with why. */
+  unserved?: string[];
 }
 
 export interface ReadRequest {
@@ -78,25 +104,91 @@ export async function findDeployment(client: SemgrepClient, wanted: string): Pro
 export async function readDeployment(client: SemgrepClient, request: ReadRequest, progress: Progress): Promise<LiveDeployment> {
   const { deployment } = request;
   const wants = (area: Area) => !request.skip.includes(area);
+  // One listing of the projects serves both the projects and the teams (which name projects by id).
+  const allProjects = wants("projects") || wants("teams") ? client.projects.list(deployment.slug).toArray() : undefined;
   // The listings first, which check what the request names (`--projects` patterns, `--policies`):
   // a request the deployment cannot serve fails in one line, before anything is read at length
   // (and before any progress line, which would bury that line).
   const [listedProjects, listedPolicies] = await Promise.all([
-    wants("projects") ? listProjects(client, deployment.slug, request.projects) : undefined,
+    wants("projects") ? allProjects!.then((all) => chooseProjects(all, request.projects)) : undefined,
     wants("policies") ? listPolicies(client, deployment, request.policies) : undefined,
   ]);
-  const [projectsRead, policies, unified] = await Promise.all([
+  const unserved: string[] = [];
+  const [projectsRead, policies, unified, teams, settings, notificationRules, users] = await Promise.all([
     listedProjects && readProjects(client, deployment.slug, listedProjects, progress),
     listedPolicies && readPolicies(client, deployment.id, listedPolicies, progress),
     wants("unified-policies") ? readUnified(client, deployment.id, progress) : undefined,
+    wants("teams") ? served(unserved, "teams", readTeams(client, deployment.id, allProjects!, progress)) : undefined,
+    wants("settings") ? served(unserved, "settings", client.products.get(deployment.id)) : undefined,
+    wants("notifications") ? served(unserved, "notifications", client.notificationRules.list(deployment.id)) : undefined,
+    wants("users") ? served(unserved, "users", client.users.list(deployment.id).toArray()) : undefined,
   ]);
-  return { deployment, projects: projectsRead?.projects, goneProjects: projectsRead?.gone, policies, unified };
+  return {
+    deployment,
+    projects: projectsRead?.projects,
+    goneProjects: projectsRead?.gone,
+    policies,
+    unified,
+    ...(teams ? { teams } : {}),
+    ...(settings ? { settings } : {}),
+    ...(notificationRules ? { notificationRules } : {}),
+    ...(users ? { users } : {}),
+    ...(unserved.length ? { unserved: unserved.sort() } : {}),
+  };
+}
+
+/** What each area's endpoint is, for the summary's line when the service does not serve it. */
+const AREA_ENDPOINTS: Partial<Record<Area, string>> = {
+  teams: "the teams (Teams API, beta)",
+  settings: "the product configuration (DeploymentProductsService, experimental)",
+  notifications: "the notification rules (NotificationRulesService, experimental)",
+  users: "the users' org roles (DeploymentService users, experimental)",
+};
+
+/**
+ * The area's read, or undefined with a line in `unserved` when the service does not serve its
+ * endpoint (an experimental endpoint answered 404 or 501): that area is left out, the rest adopted.
+ */
+async function served<T>(unserved: string[], area: Area, read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (!(error instanceof ExperimentalEndpointError)) throw error;
+    unserved.push(`${AREA_ENDPOINTS[area]}: the service does not serve ${error.operation} (HTTP ${error.status}), so none is declared`);
+    return undefined;
+  }
+}
+
+/**
+ * Every team, then each one's members and repositories (pages of 100: one request each for a
+ * team of up to 100 members and 100 projects), the repository ids named from the project listing.
+ */
+async function readTeams(
+  client: SemgrepClient,
+  deploymentId: string,
+  projects: Promise<Project[]>,
+  progress: Progress,
+): Promise<LiveTeam[]> {
+  const [teams, all] = await Promise.all([client.teams.list(deploymentId).toArray(), projects]);
+  const names = new Map(all.map((p) => [String(p.id), p.name]));
+  let done = 0;
+  progress("teams", 0, teams.length);
+  return Promise.all(
+    teams.map(async (team): Promise<LiveTeam> => {
+      const [members, repositories] = await Promise.all([
+        client.teams.members(deploymentId, team.id).toArray(),
+        client.teams.repositories(deploymentId, team.id).toArray(),
+      ]);
+      done++;
+      if (done % 50 === 0 || done === teams.length) progress("teams", done, teams.length);
+      return { team, members, projects: repositories.map((id) => names.get(String(id)) ?? `#${id}`) };
+    }),
+  );
 }
 
 /** The projects `patterns` choose (all without one), from the listing (3,000 a page); an unmatched pattern is an error. */
-async function listProjects(client: SemgrepClient, slug: string, patterns: readonly string[]): Promise<Project[]> {
+function chooseProjects(all: readonly Project[], patterns: readonly string[]): Project[] {
   const matchers = patterns.map(projectPattern);
-  const all = await client.projects.list(slug).toArray();
   // A pattern that matches nothing is a typo far more often than a wish: said, rather than a program without those projects.
   const unmatched = patterns.filter((_, i) => !all.some((p) => matchers[i]!.test(p.name)));
   if (unmatched.length) {

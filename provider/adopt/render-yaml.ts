@@ -17,6 +17,8 @@
 import { type AdoptionPlan, codePointOrder, type Declared, DEFAULT_SET_THRESHOLD, projectEntries } from "./plan";
 import { installArgument } from "./package-spec";
 import { type RenderContext, type RenderedProject, RULE_LISTS, wrap } from "./render";
+import { accessConfig, accessCounts, accessResources } from "./render-yaml-access";
+import { SECRETS_DIR, secretSteps } from "./render-access";
 
 /** Characters JSON leaves raw that YAML does not allow unescaped (DEL, C1 controls, BOM, non-characters), and the line separators. */
 const NOT_PRINTABLE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
@@ -95,14 +97,14 @@ export function yamlEntries(
 }
 
 /** Each note as `#` comment lines at `indent`, wrapped at 100 columns. */
-const comments = (notes: readonly string[], indent: string) =>
+export const comments = (notes: readonly string[], indent: string) =>
   notes.flatMap((note) => wrap(commentText(note), 100 - indent.length - 2).map((line) => `${indent}# ${line}`));
 
 /**
  * One resource of Main.yaml: comments before it, its name, type token and properties: the
  * deployment first, then the project's name and the notes about its fields, then the fields.
  */
-function resource(
+export function resource(
   name: string,
   kind: string,
   deployment: Record<string, unknown>,
@@ -171,7 +173,7 @@ function resources(plan: AdoptionPlan): string[][] {
       ],
     }),
   );
-  return [...projects, ...ruleModes, ...detection, ...remediation];
+  return [...projects, ...ruleModes, ...detection, ...remediation, ...accessResources(plan)];
 }
 
 /**
@@ -245,13 +247,19 @@ export function renderYamlProject(plan: AdoptionPlan, context: RenderContext): R
       "",
     ),
     ...plan.absent.map((what) => `# Not in this deployment: ${what}.`),
+    ...comments(plan.accessNotes, ""),
     "",
-    ...(plan.projectSet
+    ...(plan.projectSet || accessConfig(plan).length
       ? [
           "config:",
-          `  # The ProjectSettingsSet's projects map: its value is in Pulumi.yaml.`,
-          `  ${PROJECT_SETTINGS_CONFIG}:`,
-          "    type: object",
+          ...(plan.projectSet
+            ? [
+                `  # The ProjectSettingsSet's projects map: its value is in Pulumi.yaml.`,
+                `  ${PROJECT_SETTINGS_CONFIG}:`,
+                "    type: object",
+              ]
+            : []),
+          ...accessConfig(plan),
           "",
         ]
       : []),
@@ -269,7 +277,9 @@ export function renderYamlProject(plan: AdoptionPlan, context: RenderContext): R
       (plan.projectSet ? projectSettingsConfig(plan) : ""),
     "Main.yaml": main,
     "README.md": readme(plan, context),
-    ".gitignore": "# a plugin release tarball downloaded here for `pulumi plugin install --file`\npulumi-resource-semgrep-*.tar.gz\n",
+    ".gitignore":
+      "# a plugin release tarball downloaded here for `pulumi plugin install --file`\npulumi-resource-semgrep-*.tar.gz\n" +
+      (secretSteps(plan).length ? `# the secret config values adopt wrote, to be set into the stack and removed\n${SECRETS_DIR}/\n` : ""),
   };
   const counts = [
     plan.projectSet ? `1 ProjectSettingsSet (${plural(plan.projects.length, "project")})` : "",
@@ -277,6 +287,7 @@ export function renderYamlProject(plan: AdoptionPlan, context: RenderContext): R
     plan.ruleModes.length ? plural(plan.ruleModes.length, "PolicyRuleModes", "PolicyRuleModes") : "",
     plan.detectionPolicies.length ? plural(plan.detectionPolicies.length, "DetectionPolicy", "DetectionPolicy") : "",
     plan.remediationPolicies.length ? plural(plan.remediationPolicies.length, "RemediationPolicy", "RemediationPolicy") : "",
+    ...accessCounts(plan),
   ].filter(Boolean);
   return {
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => codePointOrder(a, b))),
@@ -319,7 +330,11 @@ expect \`pulumi config\` to print it on one line.
 pulumi plugin install resource semgrep ${context.version} --file pulumi-resource-semgrep-v${context.version}-<os>-<arch>.tar.gz
 pulumi stack init ${plan.deployment.slug}
 pulumi config set --secret semgrep:token    # prompts for a token of the deployment, kept encrypted in the stack's config
-pulumi up                                   # records the resources: it finds everything as declared and writes nothing to Semgrep
+${secretSteps(plan)
+  .map((line) => `${line}\n`)
+  .join(
+    "",
+  )}pulumi up                                   # records the resources: it finds everything as declared and writes nothing to Semgrep
 pulumi preview --expect-no-changes          # from now on, passes until someone changes the program or the web UI
 \`\`\`
 

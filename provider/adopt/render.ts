@@ -5,6 +5,7 @@
  * here depends on the clock, the machine or the order of the service's answers.
  */
 import { type AdoptionPlan, codePointOrder, type Declared, DEFAULT_SET_THRESHOLD, projectEntries } from "./plan";
+import { renderAccess, SECRETS_DIR, secretSteps } from "./render-access";
 
 /** The generated project, by path relative to its directory; and what each file holds, for the summary. */
 export interface RenderedProject {
@@ -174,6 +175,13 @@ export function renderProject(plan: AdoptionPlan, context: RenderContext): Rende
     );
   }
 
+  const access = renderAccess(plan, header);
+  for (const name of access.imports) imports.add(name);
+  dataImports.push(...access.dataImports);
+  body.push(...access.body);
+  Object.assign(files, access.files);
+  Object.assign(holds, access.holds);
+
   const uses = (name: string) => body.some((line) => line.includes(name));
   files["index.ts"] = [
     header(`Semgrep deployment ${literal(deployment.slug)} (id ${deployment.id}) as code.`).trimEnd(),
@@ -188,9 +196,17 @@ export function renderProject(plan: AdoptionPlan, context: RenderContext): Rende
       .split("\n")
       .filter(Boolean),
     ...plan.absent.map((what) => `// Not in this deployment: ${what}.`),
+    ...comments(plan.accessNotes, "").trimEnd().split("\n").filter(Boolean),
+    ...(access.readsConfig ? [`import * as pulumi from "@pulumi/pulumi";`] : []),
     ...(imports.size ? [`import { ${[...imports].sort().join(", ")} } from "pulumi-semgrep";`] : []),
     ...dataImports,
     "",
+    ...(access.readsConfig
+      ? [
+          "// The notification rules' secret config values: pulumi config set --secret <key> (see README.md).",
+          "const config = new pulumi.Config();",
+        ]
+      : []),
     ...(uses("deploymentSlug") ? [`const deploymentSlug = ${literal(deployment.slug)};`] : []),
     ...(uses("deploymentId") ? [`const deploymentId = ${literal(deployment.id)};`] : []),
     "",
@@ -325,7 +341,7 @@ function projectFiles(plan: AdoptionPlan, context: RenderContext): Record<string
     "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,
     "tsconfig.json": `${JSON.stringify(tsconfig, null, 2)}\n`,
     "README.md": readme(plan, context),
-    ".gitignore": "node_modules/\nbin/\n",
+    ".gitignore": `node_modules/\nbin/\n${secretSteps(plan).length ? `${SECRETS_DIR}/\n` : ""}`,
   };
 }
 
@@ -352,7 +368,9 @@ managed from the next \`up\`; one removed gets back what the set changed on it.
 npm install
 export SEMGREP_APP_TOKEN=...            # a token of the deployment (never written into this project)
 pulumi stack init ${plan.deployment.slug}
-# pulumi config set semgrep:url <address>  # only when adopt read from another address than https://semgrep.dev
+${secretSteps(plan)
+  .map((line) => `${line}\n`)
+  .join("")}# pulumi config set semgrep:url <address>  # only when adopt read from another address than https://semgrep.dev
 pulumi up                               # records the resources: it finds everything as declared and writes nothing to Semgrep
 pulumi preview --expect-no-changes      # from now on, passes until someone changes the program or the web UI
 \`\`\`

@@ -1,5 +1,5 @@
 /** The generated project on disk: never into a directory holding other things unless asked (`--force`). */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** The directory holds files and `--force` was not given: nothing is written. */
@@ -13,7 +13,7 @@ const GENERATED_DIRS = ["policies", "detection-policies"];
  * (that area skipped, or gone from the deployment) is removed, so no file is left that looks
  * managed while index.ts no longer reads it.
  */
-const GENERATED_FILES = ["projects.ts", "remediation-policies.ts", "index.ts", "Main.yaml"];
+const GENERATED_FILES = ["projects.ts", "remediation-policies.ts", "teams.ts", "user-roles.ts", "index.ts", "Main.yaml"];
 
 /**
  * Files of a TypeScript project that a YAML program has no use for, which `--force` leaves as they
@@ -64,3 +64,18 @@ export const typescriptLeftovers = (dir: string, files: Record<string, string>):
   TYPESCRIPT_LEFTOVERS.filter((name) => !(name in files) && existsSync(join(dir, name))).map((name) =>
     statSync(join(dir, name)).isDirectory() ? `${name}/` : name,
   );
+
+/**
+ * Writes each secret config value to `secrets/<key>` under `dir`, readable by its owner only (the
+ * directory too), for `pulumi config set --secret <key> < secrets/<key>`: adopt makes no stack (its
+ * name and secrets provider are the user's choice), so it cannot encrypt them into one, and printed
+ * they would stay in a terminal's scrollback or a CI log. A `secrets/` of an earlier run is replaced whole.
+ */
+export function writeSecrets(dir: string, values: Record<string, string>): void {
+  const at = join(dir, "secrets");
+  rmSync(at, { recursive: true, force: true });
+  if (!Object.keys(values).length) return;
+  mkdirSync(at, { mode: 0o700 });
+  chmodSync(at, 0o700);
+  for (const [key, value] of Object.entries(values)) writeFileSync(join(at, key), value, { mode: 0o600 });
+}

@@ -39,8 +39,16 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
                      ? one character); several times, or comma-separated (default all)
   --policies ID      declare only these v1 policies (id or slug); several times, or comma-separated
                      (default all)
-  --skip AREA        do not read or declare one area: ${AREAS.join(" | ")}; several times
-                     (default none)
+  --skip AREA        do not read or declare one area: ${AREAS.join(" | ")};
+                     several times (default none). teams: a Team each, with its members and
+                     projects; settings: the product configuration as one DeploymentSettings;
+                     notifications: a NotificationRule each (a config value that holds a URL or
+                     a token is read from a secret config key, its value written to
+                     DIR/secrets/<key>, git-ignored, for \`pulumi config set --secret\`); users: a
+                     UserRole for each org admin. An experimental endpoint the service does not
+                     serve leaves its area out, with a line in the summary
+  --all-users        users: a UserRole for every user, not only the org admins (members and
+                     read-only users have the default roles, left undeclared without it)
   --one-per-project  declare one ProjectSettings per project whatever their number (the form
                      adopt writes at or below --set-threshold)
   --set-threshold N  above N projects (those declared, after --projects), declare them as one
@@ -53,7 +61,8 @@ its first \`pulumi up\` finds everything as declared and changes nothing.
   --force            write into a non-empty DIR: replaces the files adopt writes (package.json
                      too) and removes the program files it no longer writes, the other
                      language's included (any .ts file in policies/ and detection-policies/,
-                     projects.ts, remediation-policies.ts, index.ts, Main.yaml); a yaml run
+                     projects.ts, remediation-policies.ts, teams.ts, user-roles.ts,
+                     secrets/, index.ts, Main.yaml); a yaml run
                      leaves package.json, tsconfig.json and node_modules/ and names them (default
                      off: a non-empty DIR is refused)
   --url URL          the service's address (default SEMGREP_APP_URL, then SEMGREP_URL, then
@@ -96,6 +105,7 @@ function parseAdopt(argv: string[]) {
         url: { type: "string" },
         package: { type: "string" },
         "one-per-project": { type: "boolean" },
+        "all-users": { type: "boolean" },
         "set-threshold": { type: "string" },
       },
     });
@@ -116,12 +126,14 @@ function parseAdopt(argv: string[]) {
   const policies = listFlag(values.policies);
   if (projects.length && skip.includes("projects")) throw new UsageError("--projects and --skip projects contradict: give one of them");
   if (policies.length && skip.includes("policies")) throw new UsageError("--policies and --skip policies contradict: give one of them");
+  if (values["all-users"] && skip.includes("users")) throw new UsageError("--all-users and --skip users contradict: give one of them");
   const threshold = values["set-threshold"];
   if (threshold !== undefined && !/^\d+$/.test(threshold.trim()))
     throw new UsageError(`--set-threshold ${JSON.stringify(threshold)}: give a whole number of projects, e.g. ${DEFAULT_SET_THRESHOLD}`);
   return {
     deployment: values.deployment.trim(),
     onePerProject: values["one-per-project"] ?? false,
+    allUsers: values["all-users"] ?? false,
     setThreshold: threshold === undefined ? undefined : Number(threshold.trim()),
     out: values.out,
     projects,
@@ -147,6 +159,7 @@ function commandLine(request: NonNullable<ReturnType<typeof parseAdopt>>): strin
     ...request.skip.map((s) => `--skip ${s}`),
     ...(request.language === "yaml" ? ["--language yaml"] : []),
     ...(request.onePerProject ? ["--one-per-project"] : []),
+    ...(request.allUsers ? ["--all-users"] : []),
     ...(request.setThreshold === undefined ? [] : [`--set-threshold ${request.setThreshold}`]),
     ...(request.package === undefined ? [] : [`--package ${shellQuoted(request.package)}`]),
   ].join(" ");
@@ -162,9 +175,21 @@ function summary(result: AdoptResult): string {
     result.urlSource === undefined
       ? ""
       : ` && pulumi config set semgrep:url ${/^[A-Z_]+$/.test(result.urlSource) ? `"$${result.urlSource}"` : "<the --url address>"}`;
+  // The secret config values adopt wrote beside the program (never printed): into the stack, then gone.
+  const secretStep = result.secretConfig.length
+    ? `${result.secretConfig.map((key) => ` && pulumi config set --secret ${key} < secrets/${key}`).join("")} && rm -r secrets`
+    : "";
   return [
     `Wrote ${dir}/ for deployment ${result.deployment.slug} (${result.deployment.id}):`,
-    `  ${kinds.map(([kind, n]) => `${n} ${kind}${kind === "ProjectSettingsSet" ? ` (${result.projects.toLocaleString("en-US")} projects)` : ""}`).join(", ") || "no resources"}${result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""}`,
+    `  ${
+      kinds
+        .map(
+          ([kind, n]) =>
+            `${n} ${kind}${kind === "ProjectSettingsSet" ? ` (${result.projects.toLocaleString("en-US")} projects)` : ""}` +
+            (kind === "PolicyRuleModes" && result.rules ? ` (${result.rules.toLocaleString("en-US")} rule modes)` : ""),
+        )
+        .join(", ") || "no resources"
+    }`,
     ...result.files.map((f) => `  ${f.path.padEnd(width)}  ${String(f.bytes).padStart(9)} B${f.holds ? `  ${f.holds}` : ""}`),
     ...(result.notes.length
       ? [`Not declared (${result.notes.length}; each is a comment in the files):`, ...result.notes.map((n) => `  ${n}`)]
@@ -176,8 +201,8 @@ function summary(result: AdoptResult): string {
       : []),
     "Next:",
     result.language === "yaml"
-      ? `  install the plugin pulumi-resource-semgrep (README.md), then: cd ${shellQuoted(dir)} && pulumi stack init ${result.deployment.slug} && pulumi config set --secret semgrep:token${urlStep} && pulumi up   # writes nothing to Semgrep`
-      : `  cd ${shellQuoted(dir)} && npm install && pulumi stack init ${result.deployment.slug}${urlStep} && pulumi up   # writes nothing to Semgrep`,
+      ? `  install the plugin pulumi-resource-semgrep (README.md), then: cd ${shellQuoted(dir)} && pulumi stack init ${result.deployment.slug} && pulumi config set --secret semgrep:token${urlStep}${secretStep} && pulumi up   # writes nothing to Semgrep`
+      : `  cd ${shellQuoted(dir)} && npm install && pulumi stack init ${result.deployment.slug}${urlStep}${secretStep} && pulumi up   # writes nothing to Semgrep`,
   ].join("\n");
 }
 

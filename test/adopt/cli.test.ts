@@ -14,6 +14,10 @@ import { useEmulator, useEmulators } from "../support/emulator";
 import { runCommand } from "../support/run-command";
 
 const BIN = join(__dirname, "../../dist/cli/main.js");
+/** The demo's notification rule's webhook URL as the secret config key the program reads, set from the file adopt writes. */
+const SECRET_STEP = "pulumi config set --secret criticalFindingsToTheSocUrl < secrets/criticalFindingsToTheSocUrl && rm -r secrets";
+/** The access settings of the demo deployment, as the summary counts them. */
+const ACCESS_COUNTS = "2 Team, 1 DeploymentSettings, 1 NotificationRule, 2 UserRole";
 /** A token no message or file may show. */
 const TOKEN = "adopt-cli-s3cret-token";
 
@@ -109,9 +113,11 @@ describe("pulumi-semgrep adopt: usage", () => {
         "--package",
         "--one-per-project",
         "--set-threshold",
+        "--all-users",
       ])
         expect(run.stdout).toContain(flag);
-      for (const area of ["projects", "policies", "unified-policies"]) expect(run.stdout).toContain(area);
+      for (const area of ["projects", "policies", "unified-policies", "teams", "settings", "notifications", "users"])
+        expect(run.stdout).toContain(area);
       expect(run.stdout).toContain("SEMGREP_APP_TOKEN");
     }
     const bare = await adoptCli([], { cwd });
@@ -260,7 +266,9 @@ describe("pulumi-semgrep adopt: token, address and deployment", () => {
     expect(good.status, good.stderr).toBe(0);
     expect(existsSync(join(cwd, "semgrep-acme", "projects.ts"))).toBe(true);
     // A new stack would talk to https://semgrep.dev: the next commands point it at the address read from.
-    expect(good.stdout).toContain("pulumi stack init acme && pulumi config set semgrep:url <the --url address> && pulumi up");
+    expect(good.stdout).toContain(
+      `pulumi stack init acme && pulumi config set semgrep:url <the --url address> && ${SECRET_STEP} && pulumi up`,
+    );
     // The files stay the same bytes whatever the address (the README names the step, not the address).
     expect(readFileSync(join(cwd, "semgrep-acme", "README.md"), "utf8")).toContain("# pulumi config set semgrep:url <address>");
 
@@ -382,10 +390,14 @@ describe("pulumi-semgrep adopt: the directory", () => {
     expect(readdirSync(cwd)).toEqual(["semgrep-acme"]);
     expect(first.stdout).toContain("Wrote semgrep-acme/ for deployment acme (1):");
     // The next commands set semgrep:url without printing the address: the --url given, or the variable that held it.
-    expect(first.stdout).toContain("pulumi stack init acme && pulumi config set semgrep:url <the --url address> && pulumi up");
+    expect(first.stdout).toContain(
+      `pulumi stack init acme && pulumi config set semgrep:url <the --url address> && ${SECRET_STEP} && pulumi up`,
+    );
     const second = await adoptCli(["adopt", "--deployment", "acme", "--out", "again/"], { cwd });
     expect(second.status, second.stderr).toBe(0);
-    expect(second.stdout).toContain(`pulumi stack init acme && pulumi config set semgrep:url "$SEMGREP_APP_URL" && pulumi up`);
+    expect(second.stdout).toContain(
+      `pulumi stack init acme && pulumi config set semgrep:url "$SEMGREP_APP_URL" && ${SECRET_STEP} && pulumi up`,
+    );
     expect(second.stdout).toContain("Wrote again/ for deployment acme (1):");
     expect(second.stdout).toContain("  cd again && npm install");
     const files = filesOf(join(cwd, "semgrep-acme"));
@@ -429,7 +441,7 @@ describe("pulumi-semgrep adopt: what it declares", () => {
     const command = (flags: string) => `pulumi-semgrep adopt --deployment acme --skip policies${flags}`;
     const plain = await adoptWith();
     expect(declaredProjects(plain.files["projects.ts"]!)).toHaveLength(14); // 14 projects: at or below the default 100
-    expect(plain.run.stdout).toContain("\n  14 ProjectSettings\n");
+    expect(plain.run.stdout).toContain(`\n  14 ProjectSettings, ${ACCESS_COUNTS}\n`);
 
     // At the threshold, or above it with --one-per-project: the same declarations; only the command in the header differs.
     for (const flags of [
@@ -445,7 +457,7 @@ describe("pulumi-semgrep adopt: what it declares", () => {
 
     // Above it: one ProjectSettingsSet, its map by project name in projects.ts.
     const set = await adoptWith("--set-threshold", "13");
-    expect(set.run.stdout).toContain("\n  1 ProjectSettingsSet (14 projects)\n");
+    expect(set.run.stdout).toContain(`\n  1 ProjectSettingsSet (14 projects), ${ACCESS_COUNTS}\n`);
     expect(set.run.stdout).toMatch(/projects\.ts +\d+ B {2}the fields of 14 projects for one ProjectSettingsSet/);
     expect(set.files["index.ts"]).toContain('new ProjectSettingsSet("projects", { deploymentSlug, projects });');
     expect(set.files["index.ts"]).toContain(command(" --set-threshold 13"));
@@ -464,12 +476,12 @@ describe("pulumi-semgrep adopt: what it declares", () => {
       { cwd },
     );
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain("\n  1 ProjectSettingsSet (2 projects)\n");
+    expect(run.stdout).toContain(`\n  1 ProjectSettingsSet (2 projects), ${ACCESS_COUNTS}\n`);
     const atIt = await adoptCli(
       ["adopt", "--deployment", "acme", "--skip", "policies", "--projects", "acme/web-*,acme/pay*", "--set-threshold", "2"],
       { cwd: workDir() },
     );
-    expect(atIt.stdout).toContain("\n  2 ProjectSettings\n");
+    expect(atIt.stdout).toContain(`\n  2 ProjectSettings, ${ACCESS_COUNTS}\n`);
   });
 
   it("--projects matching no project: one line naming the pattern, status 2, nothing written", async () => {
@@ -513,7 +525,17 @@ describe("pulumi-semgrep adopt: what it declares", () => {
   });
 
   it.each([
-    { skip: "projects", absent: ["projects.ts"], present: ["policies/default-sast-policy.ts"], unread: /^projects\./ },
+    // The teams name their projects from the project listing: --skip projects alone still lists them.
+    {
+      skip: "projects,teams",
+      absent: ["projects.ts", "teams.ts"],
+      present: ["policies/default-sast-policy.ts"],
+      unread: /^(projects|teams)\./,
+    },
+    { skip: "teams", absent: ["teams.ts"], present: ["projects.ts", "user-roles.ts"], unread: /^teams\./ },
+    { skip: "settings", absent: [], present: ["teams.ts"], unread: /^products\./ },
+    { skip: "notifications", absent: ["secrets/criticalFindingsToTheSocUrl"], present: ["teams.ts"], unread: /^notificationRules\./ },
+    { skip: "users", absent: ["user-roles.ts"], present: ["teams.ts"], unread: /^users\./ },
     { skip: "policies", absent: ["policies/default-sast-policy.ts"], present: ["projects.ts"], unread: /^policies\./ },
     { skip: "unified-policies", absent: [], present: ["projects.ts", "policies/default-sast-policy.ts"], unread: /^policiesV2\./ },
   ])("--skip $skip neither reads nor declares the area", async ({ skip, absent, present, unread }) => {
@@ -628,8 +650,12 @@ describe("pulumi-semgrep adopt: reads, progress and summary", () => {
 
     const requests = fixture.requests();
     const projects = fixture.emulator.state().projects;
-    // Every request a read; on a deployment still on v1 policies the one Policies V2 attempt answers 403.
-    expect(requests.filter((r) => r.method !== "GET")).toEqual([]);
+    // Every request a read (the teams', notification rules' and users' listings are POSTs); on a
+    // deployment still on v1 policies the one Policies V2 attempt answers 403.
+    expect(requests.filter((r) => r.method !== "GET").map((r) => r.operation)).toEqual(
+      expect.arrayContaining(["teams.list", "notificationRules.list", "users.list"]),
+    );
+    expect(requests.filter((r) => r.method !== "GET" && !r.operation?.endsWith(".list"))).toEqual([]);
     expect(requests.filter((r) => r.status !== 200).map((r) => [r.operation, r.status])).toEqual([
       ["policiesV2.getDetectionPolicySummary", 403],
     ]);
@@ -640,6 +666,14 @@ describe("pulumi-semgrep adopt: reads, progress and summary", () => {
       "policies.list": 1,
       "policies.listRules": 3 + 1 + 1,
       "policiesV2.getDetectionPolicySummary": 1,
+      // The access settings: one listing of the teams (100 a page), one page of members and one of
+      // repositories per team, the product configuration, the notification rules, the users (100 a page).
+      "teams.list": 1,
+      "teams.members": 2,
+      "teams.repositories": 2,
+      "products.get": 1,
+      "notificationRules.list": 1,
+      "users.list": 1,
     });
     // One read of each project, not of some twice.
     expect(new Set(fixture.requests("projects.get").map((r) => r.path)).size).toBe(projects.length);
@@ -654,7 +688,7 @@ describe("pulumi-semgrep adopt: reads, progress and summary", () => {
     expect(run.errorLines).toEqual(
       expect.arrayContaining(["projects: 0/14 read", "projects: 14/14 read", "policies: 0/3 read", "policies: 3/3 read"]),
     );
-    expect(run.errorLines.every((line) => /^(projects|policies|unified policies): \d+(\/\d+)? read$/.test(line))).toBe(true);
+    expect(run.errorLines.every((line) => /^(projects|policies|unified policies|teams): \d+(\/\d+)? read$/.test(line))).toBe(true);
     expect(run.stdout).toContain("14 ProjectSettings, 3 PolicyRuleModes (420 rule modes)");
     const dir = join(cwd, "semgrep-acme");
     const files = filesOf(dir);
@@ -667,7 +701,7 @@ describe("pulumi-semgrep adopt: reads, progress and summary", () => {
     expect(run.stdout).toContain("cd semgrep-acme && npm install");
     // The primary branches left out for being the default branch: one line, not one per project.
     expect(run.stdout).toContain(
-      "Not declared (1; each is a comment in the files):\n  primaryBranch of 14 projects: left out, being the default branch",
+      "Not declared (2; each is a comment in the files):\n  primaryBranch of 14 projects: left out, being the default branch",
     );
   });
 });
@@ -681,7 +715,7 @@ describe("pulumi-semgrep adopt --language yaml", () => {
     const run = await adoptCli(["adopt", "--deployment", "acme", "--language", "yaml"], { cwd });
     expect(run.status, run.stderr).toBe(0);
     const files = filesOf(join(cwd, "semgrep-acme"));
-    expect(Object.keys(files)).toEqual([".gitignore", "Main.yaml", "Pulumi.yaml", "README.md"]);
+    expect(Object.keys(files)).toEqual([".gitignore", "Main.yaml", "Pulumi.yaml", "README.md", "secrets/criticalFindingsToTheSocUrl"]);
     expect(parse(files["Pulumi.yaml"]!)).toMatchObject({ name: "semgrep-acme", runtime: "yaml" });
     const { resources } = parse(files["Main.yaml"]!) as Main;
     expect(files["Main.yaml"]).toContain("# Generated by `pulumi-semgrep adopt --deployment acme --language yaml`");
@@ -696,7 +730,10 @@ describe("pulumi-semgrep adopt --language yaml", () => {
     const tsFiles = filesOf(join(cwd, "ts"));
     const projectNames = [...tsFiles["projects.ts"]!.matchAll(/^ {2}"([^"]+)": \{$/gm)].map((m) => m[1]);
     const policyNames = [...tsFiles["index.ts"]!.matchAll(/new PolicyRuleModes\("([^"]+)"/g)].map((m) => m[1]);
-    expect(Object.keys(resources)).toEqual([...projectNames, ...policyNames]);
+    const accessNames = ["appsec", "payments", "deployment-settings", "critical-findings-to-the-soc", "alice", "bob"];
+    expect(Object.keys(resources)).toEqual([...projectNames, ...policyNames, ...accessNames]);
+    expect(tsFiles["teams.ts"]).toContain('  "payments": {');
+    expect(tsFiles["user-roles.ts"]).toContain('  "alice": { userId: "101", role: "ORG_ROLE_ADMIN" },');
     expect(declaredProjects(tsFiles["projects.ts"]!)).toEqual(projectNames.map((name) => resources[name!]!.properties.projectName));
     const sast = resources["default-sast-policy"]!;
     expect(sast.type).toBe("semgrep:index:PolicyRuleModes");
@@ -743,6 +780,7 @@ describe("pulumi-semgrep adopt --language yaml", () => {
       "README.md",
       "notes.txt",
       "package.json",
+      "secrets/criticalFindingsToTheSocUrl",
       "tsconfig.json",
     ]);
     expect(existsSync(join(out, "policies"))).toBe(false);
@@ -776,5 +814,71 @@ describe("pulumi-semgrep adopt --language yaml, the large preset", () => {
     expect(Math.max(...modes)).toBeGreaterThanOrEqual(5_000);
     expect(run.stdout).toContain(`(${total.toLocaleString("en-US")} rule modes)`);
     expect(text.split("\n").filter((line) => /^ {8}"[^"]+": "MODE_[A-Z]+"$/.test(line))).toHaveLength(total);
+  });
+});
+
+describe("pulumi-semgrep adopt: the access settings", () => {
+  it("a service that does not serve the experimental endpoints: those areas left out with a line each, the teams adopted, status 0", async () => {
+    const emulator = await emulators.start({ experimentalEndpoints: false });
+    const cwd = workDir();
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "policies"], { cwd, emulator });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("\n  14 ProjectSettings, 2 Team\n");
+    for (const line of [
+      "the product configuration (DeploymentProductsService, experimental): the service does not serve products.get (HTTP 404), so none is declared",
+      "the notification rules (NotificationRulesService, experimental): the service does not serve notificationRules.list (HTTP 404), so none is declared",
+      "the users' org roles (DeploymentService users, experimental): the service does not serve users.list (HTTP 404), so none is declared",
+    ])
+      expect(run.stdout).toContain(`\n  ${line}\n`);
+    const files = filesOf(join(cwd, "semgrep-acme"));
+    expect(Object.keys(files)).not.toContain("user-roles.ts");
+    expect(files["index.ts"]).not.toContain("new DeploymentSettings(");
+    expect(files["index.ts"]).not.toContain("new NotificationRule(");
+    expect(files["index.ts"]).toContain(
+      "// the product configuration (DeploymentProductsService, experimental): the service does not serve",
+    );
+    expect(run.stdout).not.toContain("secrets/");
+  });
+
+  it("--all-users declares every user's role; by default only the org admins, the others named in one line", async () => {
+    const cwd = workDir();
+    const admins = await adoptCli(["adopt", "--deployment", "acme", "--skip", "projects,policies", "--out", "admins"], { cwd });
+    expect(admins.status, admins.stderr).toBe(0);
+    expect(admins.stdout).toContain(
+      "org roles: 4 users in ORG_ROLE_MEMBER or ORG_ROLE_READONLY not declared (the roles a user has unless made an admin; only the " +
+        "admin role is declared, one UserRole per org admin): adopt --all-users declares every user's role",
+    );
+    const all = await adoptCli(["adopt", "--deployment", "acme", "--skip", "projects,policies", "--out", "all", "--all-users"], { cwd });
+    expect(all.status, all.stderr).toBe(0);
+    expect(all.stdout).toContain("6 UserRole");
+    expect(all.stdout).not.toContain("org roles:");
+    const roles = filesOf(join(cwd, "all"))["user-roles.ts"]!;
+    expect([...roles.matchAll(/role: "(ORG_ROLE_[A-Z]+)"/g)].map((m) => m[1])).toEqual([
+      "ORG_ROLE_ADMIN",
+      "ORG_ROLE_ADMIN",
+      "ORG_ROLE_MEMBER",
+      "ORG_ROLE_MEMBER",
+      "ORG_ROLE_READONLY",
+      "ORG_ROLE_MEMBER",
+    ]);
+    expect(roles).toContain("// Erin Auditor (erin)");
+    expect(filesOf(join(cwd, "all"))["index.ts"]).toContain("--all-users");
+    const refused = await adoptCli(["adopt", "--deployment", "acme", "--all-users", "--skip", "users", "--out", "no"], { cwd });
+    expectRefused(refused, join(cwd, "no"), "--all-users and --skip users contradict");
+  });
+
+  it("the webhook URL is written to secrets/<key> alone (owner-only), the program reading it as secret config", async () => {
+    const cwd = workDir();
+    const run = await adoptCli(["adopt", "--deployment", "acme", "--skip", "projects,policies"], { cwd });
+    expect(run.status, run.stderr).toBe(0);
+    const dir = join(cwd, "semgrep-acme");
+    const files = filesOf(dir);
+    expect(files["secrets/criticalFindingsToTheSocUrl"]).toMatch(/^https:\/\/hooks\.acme\.example\//);
+    expect(statSync(join(dir, "secrets")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "secrets/criticalFindingsToTheSocUrl")).mode & 0o777).toBe(0o600);
+    for (const [path, text] of Object.entries(files)) if (!path.startsWith("secrets/")) expect(text, path).not.toContain("hooks.acme");
+    expect(run.stdout).not.toContain("hooks.acme");
+    expect(files["index.ts"]).toContain('config: { url: config.requireSecret("criticalFindingsToTheSocUrl") },');
+    expect(files["README.md"]).toContain("pulumi config set --secret criticalFindingsToTheSocUrl < secrets/criticalFindingsToTheSocUrl");
   });
 });

@@ -9,7 +9,14 @@ import { type AdoptionPlan, DEFAULT_SET_THRESHOLD, planAdoption, projectEntries 
 import { inputSchema } from "../../provider/core/kinds";
 import type { LiveDeployment, LivePolicy } from "../../provider/adopt/read";
 import {
+  deploymentUser as deploymentUserSchema,
   detectionPolicySummary,
+  notificationRuleOf,
+  notificationRuleWire,
+  productConfigOf,
+  productConfigWire,
+  team as teamSchema,
+  teamUser as teamUserSchema,
   policy as policySchema,
   project as projectSchema,
   remediationPoliciesState,
@@ -418,3 +425,153 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
   }
   return copy;
 }
+
+// ---- The access settings ---------------------------------------------------------------------
+
+const team = (id: number, name: string, members: [string, string][], projects: string[], parentTeamId?: number) => ({
+  team: teamSchema.parse({ id, name, slug: name, ...(parentTeamId ? { parentTeamId } : {}) }),
+  members: members.map(([userId, role]) => teamUserSchema.parse({ userId, role })),
+  projects,
+});
+const user = (id: string, login: string, orgRole: string) =>
+  deploymentUserSchema.parse({ id, login, name: login.toUpperCase(), email: `${login}@acme.example`, orgRole });
+const rule = (id: number, name: string, config: Record<string, string>) =>
+  notificationRuleOf(
+    notificationRuleWire.parse({ id, name, channel: "CHANNEL_WEBHOOK", config, is_enabled: true, policy_slugs: ["b", "a"] }),
+  );
+
+describe("planAdoption: the access settings", () => {
+  it("teams: parents before children (each naming its parent's resource), members and projects as live, sorted", () => {
+    // Listed child first, grandchild before both: the plan orders them by depth.
+    const p = plan({
+      teams: [
+        team(3, "leads", [["101", "TEAM_ROLE_MANAGER"]], [], 2),
+        team(
+          2,
+          "appsec",
+          [
+            ["102", "TEAM_ROLE_MEMBER"],
+            ["101", "TEAM_ROLE_MANAGER"],
+          ],
+          ["acme/web", "acme/api"],
+          1,
+        ),
+        team(1, "security", [], []),
+      ],
+    });
+    expect(p.teams.map((t) => [t.name, t.parent])).toEqual([
+      ["security", undefined],
+      ["appsec", "security"],
+      ["leads", "appsec"],
+    ]);
+    expect(p.teams[1]!.args).toEqual({
+      name: "appsec",
+      members: { "101": "TEAM_ROLE_MANAGER", "102": "TEAM_ROLE_MEMBER" },
+      projects: ["acme/api", "acme/web"],
+    });
+    // The parent is a reference to the parent Team, not its id: no parentTeamId in the arguments.
+    expect(p.teams.every((t) => !("parentTeamId" in t.args))).toBe(true);
+  });
+
+  it("a team with a member role the kind does not take is left out whole, with a note (declared without the member, up would remove it)", () => {
+    const p = plan({ teams: [team(1, "odd", [["101", "TEAM_ROLE_SUPERVISOR"]], [])] });
+    expect(p.teams).toEqual([]);
+    expect(p.leftOut.join("\n")).toMatch(/^team odd: members left out: the live value .*TEAM_ROLE_SUPERVISOR/);
+  });
+
+  it("resource names: a team, a rule or a user never takes a name of a project or of an earlier access resource", () => {
+    const p = plan({
+      projects: [project("web")],
+      teams: [team(1, "web", [], [])],
+      notificationRules: [rule(1, "web", { channel: "#alerts" })],
+      users: [user("101", "web", "ORG_ROLE_ADMIN")],
+    });
+    expect([p.projects[0]!.name, p.teams[0]!.name, p.notificationRules[0]!.name, p.userRoles[0]!.name]).toEqual([
+      "web",
+      "web--2",
+      "web--3",
+      "web--4",
+    ]);
+  });
+
+  it("the product configuration: every field the kind manages, as live (the provider list sorted)", () => {
+    const settings = productConfigOf(
+      productConfigWire.parse({
+        sast: { enabled: true, triagePermission: "TRIAGE_PERMISSION_REQUEST" },
+        sca: { enabled: true, blockPrEnabled: true },
+        ai: { enabled: true, allowed_providers: ["openai", "anthropic"], mdr_enabled: true },
+        approversTag: "appsec",
+      }),
+    );
+    const p = plan({ settings });
+    expect(p.deploymentSettings).toEqual({
+      name: "deployment-settings",
+      notes: [],
+      args: {
+        sast: { enabled: true, triagePermission: "TRIAGE_PERMISSION_REQUEST", humanAutofixEnabled: false },
+        sca: {
+          enabled: true,
+          blockPrEnabled: true,
+          prCommentsEnabled: false,
+          maliciousDependencyAdvisoriesEnabled: false,
+          malwareFirewallEnabled: false,
+          upgradeGuidanceEnabled: false,
+          triagePermission: "TRIAGE_PERMISSION_IGNORE",
+        },
+        secrets: { enabled: false, triagePermission: "TRIAGE_PERMISSION_IGNORE" },
+        ai: { enabled: true, legacyAllowOpenaiCodeSharing: false, allowedProviders: ["anthropic", "openai"] },
+        hasDeveloperTriage: false,
+        approversTag: "appsec",
+      },
+    });
+    expect(inputSchema("DeploymentSettings").safeParse({ deploymentId: "1", ...p.deploymentSettings!.args }).success).toBe(true);
+  });
+
+  it("a notification rule: each config value the kind holds as a secret becomes a secret config key (a placeholder in the plan), the rest as live", () => {
+    const p = plan({
+      notificationRules: [rule(7, "Critical to SOC", { url: "https://hooks.example/T0KEN", channel: "#soc", apiToken: "abc" })],
+    });
+    const [declared] = p.notificationRules;
+    expect(declared!.secrets).toEqual([
+      { field: "apiToken", configKey: "criticalToSocApiToken", value: "abc" },
+      { field: "url", configKey: "criticalToSocUrl", value: "https://hooks.example/T0KEN" },
+    ]);
+    expect(declared!.args.config).toEqual({
+      apiToken: "\u0000secret:criticalToSocApiToken",
+      channel: "#soc",
+      url: "\u0000secret:criticalToSocUrl",
+    });
+    expect(JSON.stringify(declared!.args)).not.toContain("T0KEN");
+    expect(declared!.args.policySlugs).toEqual(["a", "b"]);
+  });
+
+  it("org roles: a UserRole per org admin by default, the others counted in one note; every user with allUsers; a role the kind does not take left out", () => {
+    const users = [
+      user("103", "carol", "ORG_ROLE_MEMBER"),
+      user("101", "alice", "ORG_ROLE_ADMIN"),
+      user("104", "erin", "ORG_ROLE_READONLY"),
+      user("105", "support", "ORG_ROLE_IMPERSONATOR"),
+    ];
+    const admins = plan({ users });
+    expect(admins.userRoles.map((u) => [u.name, u.args])).toEqual([["alice", { userId: "101", role: "ORG_ROLE_ADMIN" }]]);
+    expect(admins.accessNotes).toEqual([expect.stringMatching(/^org roles: 3 users in ORG_ROLE_MEMBER or ORG_ROLE_READONLY not declared/)]);
+    const all = planAdoption({ deployment: DEPLOYMENT, users }, { allUsers: true });
+    expect(all.userRoles.map((u) => [u.name, u.args.role])).toEqual([
+      ["alice", "ORG_ROLE_ADMIN"],
+      ["carol", "ORG_ROLE_MEMBER"],
+      ["erin", "ORG_ROLE_READONLY"],
+    ]);
+    expect(all.leftOut).toEqual([
+      expect.stringMatching(/^the org role of user support \(105\): role left out: the live value "ORG_ROLE_IMPERSONATOR"/),
+    ]);
+    expect(all.accessNotes).toEqual([]);
+  });
+
+  it("an area the service does not serve is a note, not an error", () => {
+    const p = plan({
+      unserved: ["the users' org roles (DeploymentService users, experimental): the service does not serve users.list (HTTP 404)"],
+    });
+    expect(p.userRoles).toEqual([]);
+    expect(p.accessNotes).toEqual([expect.stringContaining("does not serve users.list")]);
+  });
+});

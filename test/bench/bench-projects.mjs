@@ -119,7 +119,16 @@ export async function runForm({ installedDir, projects, form, skipCheckpoints, l
     const started = process.hrtime.bigint();
     const run = await runBin(
       installedDir,
-      ["adopt", "--deployment", DEPLOYMENT, "--skip", "policies", "--skip", "unified-policies", ...FORMS[form].adoptFlags, "--out", dir],
+      [
+        "adopt",
+        "--deployment",
+        DEPLOYMENT,
+        "--skip",
+        "policies,unified-policies,teams,settings,notifications,users",
+        ...FORMS[form].adoptFlags,
+        "--out",
+        dir,
+      ],
       credentials,
     );
     if (run.status !== 0) throw new Error(`pulumi-semgrep adopt exited with ${run.status}\n${run.stdout}\n${run.stderr}`);

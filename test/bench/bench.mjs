@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench -- [--out FILE] [--projects N] [--sast-rules N] [--secrets-rules N] [--fault-rate R] [--up-runs N]
 //                  [--v2-disabled N] [--v2-remediation N] [--modes-rules N] [--modes-singles N,N]
-//                  [--adopt-projects N] [--adopt-rules N] [--projects-scale N] [--native true|false] [--installed DIR]`
+//                  [--adopt-projects N] [--adopt-rules N] [--projects-scale N] [--access-teams N] [--access-members N]
+//                  [--native true|false] [--installed DIR]`
 // Runs the benchmark through the real Pulumi CLI against the emulator's `large` preset: the v1
 // stack (projects, rule modes, an SBOM export; as a Node.js program through the dynamic provider
 // and, unless --native false, as a YAML program through the installed package's plugin
@@ -15,7 +16,10 @@
 // projects at scale (bench-projects.mjs: --projects-scale N projects, default 3,000, adopted and
 // run through first up, no-change up, preview and a one-project change, with and without
 // PULUMI_SKIP_CHECKPOINTS; and one PolicyRuleMode per rule at each size of --modes-singles, with
-// and without; 0 skips the phase). Writes
+// and without; 0 skips the phase), then the access settings (bench-access.mjs: adopt of the
+// preset's teams, cut to --access-teams, default all 200, of --access-members members each,
+// default all 50, with its product configuration, notification rule and org admins, then the
+// first up; --access-teams 0 skips the phase). Writes
 // the result as JSON to FILE and prints short tables. Exits 1 when a phase made more requests
 // than the fewest the API allows, an up or destroy left a value other than it should, or adopt or
 // its project's first up wrote anything: the test suite runs this entry at small sizes
@@ -27,6 +31,7 @@ import { readCommandLine, usageError } from "../tools/command-line.mjs";
 import { installPackedPackage } from "../tools/install-packed.mjs";
 import { pulumiCliDir } from "../tools/pulumi-run.mjs";
 import { formatNativeTable, formatPerRule, formatTable, runBench } from "./bench-core.mjs";
+import { formatAccessTable, runBenchAccess } from "./bench-access.mjs";
 import { formatAdoptTable, runBenchAdopt } from "./bench-adopt.mjs";
 import { formatModesTable, runBenchModes } from "./bench-modes.mjs";
 import { formatProjectsTable, projectsAboveMinimum, projectsFailures, runBenchProjects } from "./bench-projects.mjs";
@@ -40,7 +45,9 @@ YAML program through the native plugin; the v2 stack (one DetectionPolicy, Remed
 resources); rule modes at scale; then \`pulumi-semgrep adopt\` of the whole preset and the generated
 project's first up; then projects at scale (adopt, first up, no-change up, preview and a one-project
 change of --projects-scale projects) and one PolicyRuleMode per rule at each --modes-singles size,
-each with and without PULUMI_SKIP_CHECKPOINTS. Prints short tables; exits 1 when a phase made more requests than the fewest
+each with and without PULUMI_SKIP_CHECKPOINTS; then the access settings (adopt of --access-teams
+teams of --access-members members, the product configuration, the notification rule and the org
+admins, and the generated project's first up). Prints short tables; exits 1 when a phase made more requests than the fewest
 the API allows, an up or destroy left a value other than it should, or adopt or its project's
 first up wrote anything.`,
   flags: {
@@ -75,6 +82,13 @@ first up wrote anything.`,
       help: "sizes of the stacks of one PolicyRuleMode per rule beside it",
     },
     "adopt-projects": { type: "string", value: "N", help: "projects of the preset adopt reads", defaultText: "all" },
+    "access-teams": {
+      type: "string",
+      value: "N",
+      default: "200",
+      help: "teams of the preset the access phase adopts, with the product configuration, the notification rule and the org admins (0 skips it)",
+    },
+    "access-members": { type: "string", value: "N", default: "50", help: "members of each team the access phase adopts" },
     "adopt-rules": { type: "string", value: "N", help: "rules each v1 policy is cut to for adopt", defaultText: "all" },
     "projects-scale": {
       type: "string",
@@ -125,6 +139,8 @@ const adoptOptions = {
   rules: values["adopt-rules"] === undefined ? undefined : count("adopt-rules"),
 };
 const projectsScale = count("projects-scale");
+const accessTeams = count("access-teams");
+const accessMembers = count("access-members");
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 pulumiCliDir();
 if (!values.installed) log("packing and installing the package");
@@ -134,7 +150,8 @@ const v2 = await runBenchV2({ installedDir, ...v2Options, log });
 const modes = modesRules ? await runBenchModes({ installedDir, bulkRules: modesRules, singles, log }) : undefined;
 const adopt = await runBenchAdopt({ installedDir, ...adoptOptions, log });
 const projectsAtScale = projectsScale ? await runBenchProjects({ installedDir, projects: projectsScale, singles, log }) : undefined;
-if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes, adopt, projectsAtScale }, null, 2)}\n`);
+const access = accessTeams ? await runBenchAccess({ installedDir, teams: accessTeams, members: accessMembers, log }) : undefined;
+if (values.out) writeFileSync(values.out, `${JSON.stringify({ ...result, v2, modes, adopt, projectsAtScale, access }, null, 2)}\n`);
 console.log(formatTable(result));
 if (result.native) console.log(`\n${formatNativeTable(result)}`);
 console.log("");
@@ -144,6 +161,7 @@ console.log(formatPerRule(result, v2));
 if (modes) console.log(`\n${formatModesTable(modes)}`);
 console.log(`\n${formatAdoptTable(adopt)}`);
 if (projectsAtScale) console.log(`\n${formatProjectsTable(projectsAtScale)}`);
+if (access) console.log(`\n${formatAccessTable(access)}`);
 /** @type {Array<[string, { phases: Record<string, { requests: number, minimumRequests: number }> }]>} every stack by its name in the verdict */
 const modeStacks = modes
   ? [["rule modes bulk", modes.bulk], ...modes.individual.map((stack) => [`rule modes ${stack.rules} singles`, stack])]
@@ -165,6 +183,12 @@ for (const [column, rounds] of Object.entries(result.repeats))
 for (const [step, phase] of [
   ["adopt", adopt.adopt],
   ["adopt first up", adopt.firstUp],
+  ...(access
+    ? [
+        ["access adopt", access.adopt],
+        ["access first up", access.firstUp],
+      ]
+    : []),
 ])
   for (const [operation, made] of Object.entries(phase.operations)) if (made.requests > made.minimum) missed.push(`${step} ${operation}`);
 const failed = [
@@ -184,6 +208,9 @@ const failed = [
   ...(adopt.firstUp.writes ? [`adopt: the first up made ${adopt.firstUp.writes} writes`] : []),
   ...(adopt.serviceUnchanged ? [] : ["adopt: the service changed between adopt and the end of the first up"]),
   ...(projectsAtScale ? projectsFailures(projectsAtScale) : []),
+  ...(access?.adopt.writes ? [`access: adopt made ${access.adopt.writes} writes`] : []),
+  ...(access?.firstUp.writes ? [`access: the first up made ${access.firstUp.writes} writes`] : []),
+  ...(access && !access.serviceUnchanged ? ["access: the service changed between adopt and the end of the first up"] : []),
 ];
 if (projectsAtScale) missed.push(...projectsAboveMinimum(projectsAtScale));
 if (missed.length) console.log(`above the minimum: ${missed.join(", ")}`);

@@ -39,6 +39,8 @@ const SMALL = {
   "adopt-projects": 5,
   "adopt-rules": 2001,
   "projects-scale": 30,
+  "access-teams": 5,
+  "access-members": 4,
 };
 
 interface Phase {
@@ -95,6 +97,13 @@ interface BenchResult {
     serviceUnchanged: boolean;
   };
   projectsAtScale?: ProjectsAtScale;
+  access?: {
+    teams: number;
+    memberships: number;
+    adopt: AdoptStep & { wallSeconds: number; cpuSeconds?: number; summary: string };
+    firstUp: AdoptStep & { wallSeconds: number; cpuSeconds?: number; resources: number };
+    serviceUnchanged: boolean;
+  };
 }
 interface ScalePhase extends Phase {
   cpuSeconds?: number;
@@ -333,6 +342,24 @@ describe("npm run bench, small", () => {
       for (const p of Object.values(run.phases)) expect(p.requests).toBe(p.minimumRequests);
       expect(run.phases["noop-up"]!.requests + run.phases.preview!.requests).toBe(0);
     }
+  });
+
+  it("the access settings: adopt of the teams (cut), settings, rule and admins, then the first up: each operation at the minimum, no write, seconds measured", () => {
+    const access = result().access!;
+    expect([access.teams, access.memberships]).toEqual([SMALL["access-teams"], SMALL["access-teams"] * SMALL["access-members"]]);
+    expect(access.adopt.summary).toContain(`${SMALL["access-teams"]} Team, 1 DeploymentSettings, 1 NotificationRule, 2 UserRole`);
+    for (const step of [access.adopt, access.firstUp]) {
+      for (const [operation, made] of Object.entries(step.operations))
+        expect({ operation, ...made }).toEqual({ operation, requests: made.minimum, minimum: made.minimum });
+      expect(step.writes).toBe(0);
+      expect(step.wallSeconds).toBeGreaterThan(0);
+      expect(step.cpuSeconds).toEqual(expect.any(Number));
+    }
+    // One page of members and one of repositories per team, in adopt and in the first up alike.
+    expect(access.adopt.operations["teams.members"]!.requests).toBe(SMALL["access-teams"]);
+    expect(access.firstUp.operations["teams.repositories"]!.requests).toBe(SMALL["access-teams"]);
+    expect(access.firstUp.resources).toBe(SMALL["access-teams"] + 4);
+    expect(access.serviceUnchanged).toBe(true);
   });
 });
 

@@ -37,7 +37,17 @@ async function adopt(language: "typescript" | "yaml") {
   const bin = join(inject("installedPackageDir"), "node_modules/.bin/pulumi-semgrep");
   const out = join(mkdtempSync(join(tmpdir(), "pulumi-semgrep-adopt-set-")), "out");
   const credentials = { SEMGREP_APP_TOKEN: env.emulator.token, SEMGREP_APP_URL: env.emulator.url, SEMGREP_API_TOKEN: "", SEMGREP_URL: "" };
-  const args = ["adopt", "--deployment", "acme", "--skip", "policies", "--out", out, "--language", language];
+  const args = [
+    "adopt",
+    "--deployment",
+    "acme",
+    "--skip",
+    "policies,teams,settings,notifications,users",
+    "--out",
+    out,
+    "--language",
+    language,
+  ];
   const { stdout } = await run(bin, args, { env: { ...process.env, ...credentials }, maxBuffer: 1 << 24 });
   return { stdout, files: filesOf(out) };
 }

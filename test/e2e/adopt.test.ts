@@ -43,7 +43,11 @@ async function adopt(emulator: RunningEmulator, out: string, more: string[] = []
   const bin = join(installed(), "node_modules/.bin/pulumi-semgrep");
   const env = { ...process.env, SEMGREP_APP_TOKEN: TOKEN, SEMGREP_APP_URL: emulator.url, SEMGREP_API_TOKEN: "", SEMGREP_URL: "" };
   try {
-    const { stdout, stderr } = await run(bin, ["adopt", "--deployment", SLUG, "--out", out, ...more], { cwd, env, maxBuffer: 1 << 24 });
+    const { stdout, stderr } = await run(
+      bin,
+      ["adopt", "--deployment", SLUG, "--out", out, "--skip", "teams,settings,notifications,users", ...more],
+      { cwd, env, maxBuffer: 1 << 24 },
+    );
     return { status: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

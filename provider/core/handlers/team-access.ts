@@ -21,6 +21,7 @@ import { type Claim, declarersOf, ownerName, sameOwner } from "../runtime/owners
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
 import { projectListing } from "./project-listing";
+import { users as listedUsers } from "./user-role";
 
 // ---- The team's members and repositories ------------------------------------------------------
 
@@ -122,21 +123,18 @@ export function forgetTeamNames(deploymentId: string): void {
   teamNames.delete(`${apiAddress()}|${deploymentId}`);
 }
 
-const users = sharedReads<Set<string> | undefined>();
-
 /**
- * The ids of the deployment's users, listed once per process; undefined when the service does not
- * serve the (experimental) user listing: the Teams API then refuses an unknown user itself.
+ * The ids of the deployment's users, from the one listing per process the UserRoles read too (a
+ * stack with teams and org roles lists its users once); undefined when the service does not serve
+ * the (experimental) user listing: the Teams API then refuses an unknown user itself.
  */
-function deploymentUsers(deploymentId: string): Promise<Set<string> | undefined> {
-  return users.get(`${apiAddress()}|${deploymentId}`, async () => {
-    try {
-      return new Set((await apiClient().users.list(deploymentId).toArray()).map((u) => u.id));
-    } catch (error) {
-      if (error instanceof ExperimentalEndpointError) return undefined;
-      throw error;
-    }
-  });
+async function deploymentUsers(deploymentId: string): Promise<Set<string> | undefined> {
+  try {
+    return new Set((await listedUsers(deploymentId)).keys());
+  } catch (error) {
+    if (error instanceof ExperimentalEndpointError) return undefined;
+    throw error;
+  }
 }
 
 /** The deployment's slug, from the token's deployments (the project listing is by slug). */

@@ -33,8 +33,8 @@ const MANAGED = managedFields(KIND);
 const listings = sharedReads<Map<string, DeploymentUser>>({ ttlMs: Infinity });
 const listingKey = (deploymentId: string) => `${apiAddress()}|${deploymentId}`;
 
-/** Every user of the deployment, by id: one listing per deployment and phase. */
-function users(deploymentId: string): Promise<Map<string, DeploymentUser>> {
+/** Every user of the deployment, by id: one listing per deployment and phase (shared with the team kinds' check of member ids). */
+export function users(deploymentId: string): Promise<Map<string, DeploymentUser>> {
   return listings.get(listingKey(deploymentId), async () => {
     const byId = new Map<string, DeploymentUser>();
     for await (const user of apiClient().users.list(deploymentId)) byId.set(String(user.id), user);
