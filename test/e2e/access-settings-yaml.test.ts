@@ -75,7 +75,10 @@ describe("DeploymentSettings and NotificationRule through the CLI, in a YAML pro
       policySlugs: ["secrets-to-slack"],
     });
     const before = snapshotOf(emulator);
-    const workspace = await yamlWorkspace(PROGRAM, { config: { "semgrep:url": emulator.url }, secrets: { "semgrep:token": emulator.token } });
+    const workspace = await yamlWorkspace(PROGRAM, {
+      config: { "semgrep:url": emulator.url },
+      secrets: { "semgrep:token": emulator.token },
+    });
 
     const preview = await workspace.run(["preview", "--diff"]);
     expect(printedWithoutPathWarnings(preview)).toMatch(/config *: \[secret\]/);
