@@ -3,7 +3,7 @@
  * How the provider uses these inputs: provider/core/runtime/resource-meta.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { DERIVED_OUTPUTS, type ResourceKind, SHARED_SET_OUTPUTS, valueInputs } from "../../core/kinds";
+import { DERIVED_OUTPUTS, KINDS, type ResourceKind, SHARED_SET_OUTPUTS, valueInputs } from "../../core/kinds";
 
 /**
  * The resource's own name and its parent's URN (the provider is never told them), the names of
@@ -64,10 +64,20 @@ export function resourceOptions(
         "(it reads it, records what it finds, and applies only what you declare).",
     );
   }
-  const shared = SHARED_SET_OUTPUTS[kind].filter((output) => (args as Record<string, unknown>)[output] === undefined);
+  const given = args as Record<string, unknown>;
+  const shared = SHARED_SET_OUTPUTS[kind].filter((output) => given[output] === undefined);
+  // An input held as a secret for its value (declare.ts `secretWhen`) that the program leaves out:
+  // its output, and those derived from it, hold the live value (a rule's config with its webhook
+  // URL, and the rule recorded as found), which a dynamic provider cannot return as a secret.
+  const inputs = KINDS[kind].inputs as Record<string, { secretWhen?: unknown }>;
+  const live = Object.keys(inputs).filter((input) => inputs[input]!.secretWhen !== undefined && given[input] === undefined);
+  const derived = Object.entries(DERIVED_OUTPUTS[kind]).flatMap(([output, sources]) =>
+    sources.some((s) => live.includes(s)) ? [output] : [],
+  );
+  const secret = [...shared, ...live, ...derived];
   return {
     ...opts,
     aliases: [...(opts.aliases ?? []), { type: `semgrep:index:${kind}` }],
-    ...(shared.length ? { additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...shared] } : {}),
+    ...(secret.length ? { additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secret] } : {}),
   };
 }
