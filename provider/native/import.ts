@@ -69,7 +69,7 @@ export async function importedInputs(kind: ResourceKind, outputs: Props, inputs:
   const leftOut: string[] = [];
   // Pulumi writes a secret's value into the generated code in clear (only wrapped in `secret`): an
   // input the kind holds as a secret for its value (declare.ts `secretWhen`: a rule's config with a
-  // webhook URL) is left out, and stays a secret in the outputs (server.ts `stored`).
+  // webhook URL) is left out, and stays a secret in the outputs (context.ts `secretOutputs`).
   for (const name of implicitSecrets(kind, { ...identity, ...wanted })) {
     delete wanted[name];
     notes.push(

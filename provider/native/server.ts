@@ -93,16 +93,9 @@ function received(kind: ResourceKind, struct: Struct | undefined, urn: string, s
   return { props, context: identityFromUrn(urn, [...inputSecrets, ...implicit]) };
 }
 
-/**
- * The outputs a handler returned, as the engine stores them: no context, secrets wrapped. An
- * output of an input the kind holds as a secret for its value (declare.ts `secretWhen`) is one
- * whenever its live value holds a secret, declared or not: a rule's config read with its webhook
- * URL by a resource that does not manage it (an import, a `get`, a rule adopted without `config`).
- */
+/** The outputs a handler returned, as the engine stores them: no context, secrets wrapped. */
 function stored(kind: ResourceKind, outputs: Props, context: ResourceIdentity, declared: Props): Props {
-  const live = implicitSecrets(kind, { ...outputs, ...declared }).filter((input) => !context.secretInputs.includes(input));
-  const secrets = live.length ? { ...context, secretInputs: [...context.secretInputs, ...live] } : context;
-  return withSecrets(outputs, secretOutputs(kind, outputs, secrets, declared));
+  return withSecrets(outputs, secretOutputs(kind, outputs, context, declared));
 }
 
 const answered = (kind: ResourceKind, outputs: Props, context: ResourceIdentity, declared: Props): Struct =>
