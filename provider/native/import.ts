@@ -7,7 +7,7 @@
  * as declared, so `destroy` leaves the object as it is.
  */
 import { declarable } from "../adopt/plan";
-import { KINDS, type ResourceKind } from "../core/kinds";
+import { implicitSecrets, KINDS, type ResourceKind } from "../core/kinds";
 import { managedTags } from "../core/kinds/project-settings";
 import { notify } from "../core/runtime/notices";
 import { policyRules } from "../core/handlers/rule-index";
@@ -39,6 +39,7 @@ const LIVE_VALUES: Partial<Record<ResourceKind, (outputs: Props, identity: Props
  */
 const FOUND_RECORDS: Partial<Record<ResourceKind, Props>> = {
   RemediationPolicy: { created: false },
+  NotificationRule: { created: false },
 };
 
 /** The state an imported resource is read with, to answer the outputs it stores: its inputs and what it found. */
@@ -51,7 +52,7 @@ const identityInputs = (kind: ResourceKind) =>
 /**
  * The inputs an imported resource declares: its identity (from the read's inputs) and every
  * other input's live value that the kind's check takes as it is; a value it would refuse or
- * rewrite is left out with a note naming it.
+ * rewrite is left out with a note naming it, and so is one the kind holds as a secret.
  */
 export async function importedInputs(kind: ResourceKind, outputs: Props, inputs: Props): Promise<Props> {
   const identity = Object.fromEntries(
@@ -66,6 +67,16 @@ export async function importedInputs(kind: ResourceKind, outputs: Props, inputs:
   const wanted = Object.fromEntries(Object.entries(live).filter(([n, v]) => v !== undefined && settable.includes(n)));
   const notes: string[] = [];
   const leftOut: string[] = [];
+  // Pulumi writes a secret's value into the generated code in clear (only wrapped in `secret`): an
+  // input the kind holds as a secret for its value (declare.ts `secretWhen`: a rule's config with a
+  // webhook URL) is left out, and stays a secret in the outputs (context.ts `secretOutputs`).
+  for (const name of implicitSecrets(kind, { ...identity, ...wanted })) {
+    delete wanted[name];
+    notes.push(
+      `${name} left out: its live value holds a secret, which the generated code would show in clear; ` +
+        `declare it from a secret (a config value set with \`pulumi config set --secret\`) to manage it`,
+    );
+  }
   const declared = declarable(kind, identity, wanted, notes, leftOut, `${kind} ${JSON.stringify(inputs)}`) ?? {};
   for (const note of [...notes, ...leftOut]) await notify("warning", `read by id (pulumi import, a YAML get): ${note}`);
   return { ...identity, ...declared };

@@ -120,7 +120,10 @@ export async function run(kind: ResourceKind, method: Method, args: unknown[], i
     const call = () => withRedaction(redact, () => withCallDeadline(() => fn.apply(handler, [...given, ctx]) as Promise<unknown>));
     let result = await (WRITING.includes(method) ? asWrite(kind, method, ctx, given, call) : call());
     if (method === "diff")
-      result = { ...(result as DiffResult), changes: (result as DiffResult).changes === true || identityChanged(before, now) };
+      result = {
+        ...(result as DiffResult),
+        changes: (result as DiffResult).changes === true || identityChanged(comparedBefore(kind, before, propsAt(at.now)), now),
+      };
     if (fromMeta) result = withMeta(kind, method, result, stored, meta);
     result = withoutUndefined(result);
     settleAfter(kind, method, ctx, given, result);
@@ -157,6 +160,20 @@ function withImplicitSecrets(kind: ResourceKind, identity: ResourceIdentity | un
   const implicit = props ? implicitSecrets(kind, props).filter((input) => !identity?.secretInputs.includes(input)) : [];
   if (!implicit.length) return identity;
   return { ...identity, secretInputs: [...(identity?.secretInputs ?? []), ...implicit] };
+}
+
+/**
+ * The olds' identity as a diff compares it with the news': without the inputs the kind holds as
+ * secrets for their value (`secretWhen`) that the program does not declare. The olds are outputs,
+ * which carry every live value (a rule's config with its webhook URL, which the resource does not
+ * manage): such an input is no secret the program stopped giving, and counted it would make every
+ * preview an update.
+ */
+function comparedBefore(kind: ResourceKind, before: ResourceIdentity | undefined, news: Props | undefined) {
+  if (!before || !news) return before;
+  const inputs = KINDS[kind].inputs as Record<string, { secretWhen?: unknown }>;
+  const undeclared = (input: string) => news[input] === undefined && inputs[input]?.secretWhen !== undefined;
+  return { ...before, secretInputs: before.secretInputs.filter((input) => !undeclared(input)) };
 }
 
 /** The methods that write to the service. */
