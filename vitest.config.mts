@@ -35,7 +35,7 @@ export default defineConfig({
             "test/e2e/{project-set-recovery-note-lines,project-set-selector-claims,project-set-destroy-names-left,project-set-preview-diff}.test.ts",
             "test/e2e/{examples,example-runner,security-baseline,drift-check,policy-pack-puts-back,policy-pack-generated,demo}.test.ts",
             // The access kinds' own logic and the access example (their answers' shapes are the conformance tier's, with --omit-empty).
-            "test/e2e/{teams,user-roles,access-example}.test.ts",
+            "test/e2e/{teams,teams-yaml,user-roles,access-example,notification-rule-unmanaged-config}.test.ts",
             "test/e2e/native-schema.test.ts", // no emulator: the schema and the YAML type checker only
             // The native front end over the same handlers: their reads are this pass's in the files above
             // and in yaml-import (whose subject, declarations generated from answers, runs here). The
