@@ -1,11 +1,15 @@
 /**
  * The five promises, checked over generated workflows (issue 21, B; widened by issue 34, E, and
- * issue 35): fast-check generates sequences of steps (program edits over all ten kinds, conflicts
+ * issue 35): fast-check generates sequences of steps (program edits over all sixteen kinds, conflicts
  * with secret claims on either side, out-of-band changes followed by `refresh`, an `up` cut short
  * by a CI runner's cancel or by SIGKILL then recovered, `destroy`; for ProjectSettingsSet, a
  * project's field moved between a set and a single resource, a selector gaining or losing
  * projects, a set's field declared twice, a project created or re-tagged out of band between two
- * `up`s: set-edits.ts, projects-out-of-band.ts), each step runs through the real
+ * `up`s: set-edits.ts, projects-out-of-band.ts; for the access kinds of issue 36, a member moved
+ * between a Team and a TeamMembers in one step or two, a project moved between teams, a secret
+ * notification webhook, a member, project, org role, product configuration or rule declared twice,
+ * and out-of-band role changes, a product switched off, a rule disabled: access-edits.ts,
+ * access-model.ts), each step runs through the real
  * CLI against the emulator, through one front end: the dynamic classes (`index.js`) or the
  * native plugin (`Pulumi.yaml`), one model rendered for either. harness.ts checks the promises
  * after each step; every run ends with `destroy`. Updates run as `up` (with its own preview) or
@@ -21,6 +25,7 @@
  * WORKFLOW_PROGRESS (a file each step is logged to as it starts).
  */
 import { appendFileSync } from "node:fs";
+import { accessOutOfBand } from "./access-model";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
@@ -258,6 +263,13 @@ function outOfBand(workflow: Workflow, n: number): string {
     else if (field !== "rulesets") bundle[field] = bundle[field].length ? bundle[field].slice(1) : ["acme.out-of-band"];
     return `${field} of the ${bundle.product} detection policy changed`;
   }
+  if (["team", "user", "settings", "notification"].includes(kind!))
+    return accessOutOfBand(
+      state,
+      target.key,
+      workflow.program.find((d) => `${d.kind} "${d.name}"` === target.owner),
+      n,
+    );
   const policy = state.remediationPolicies.find((p) => p.slug === rest.join(":"));
   if (policy) policy.name = "Changed in the UI";
   return `remediation policy ${rest.join(":")} renamed`;
