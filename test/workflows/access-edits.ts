@@ -23,6 +23,7 @@ import {
   teamNameOf,
   USERS,
 } from "./access-model";
+import { choiceAllowed } from "./known-defects";
 import { type Decl, identity, type Program } from "./model";
 
 const TEAM_IDS = Object.keys(PRESET_TEAMS);
@@ -197,7 +198,8 @@ export function moveMember(r: Random, program: Program, ctx: Context): Edited {
         TEAM_ROLES.filter((x) => x !== role),
       );
   const giver = without(from, user);
-  const twoSteps = chance(r, 0.3);
+  // In two steps while a move in one is a known defect (known-defects.ts); drawn alike either way, so that a seed draws the same.
+  const twoSteps = chance(r, 0.3) || !choiceAllowed("team-member-one-step-move");
   if (twoSteps) {
     const next = giver
       ? replaceAt(program, at, { ...giver, handOff: { team, user, role: newRole, to } })

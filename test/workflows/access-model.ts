@@ -299,7 +299,9 @@ export function accessOutOfBand(state: EmulatorState, key: string, declaredBy: A
     const wire = SETTINGS[target]!.wire.split(".");
     const holder = wire.slice(0, -1).reduce<Record<string, unknown>>((v, k) => v[k] as Record<string, unknown>, config as never);
     const field = wire.at(-1)!;
-    holder[field] = typeof holder[field] === "boolean" ? !holder[field] : holder[field] === "wf-approvers" ? "" : "wf-approvers";
+    // The next of the setting's values (a flag flipped, a triage permission loosened or tightened, another approvers tag).
+    const values = SETTINGS[target]!.values;
+    holder[field] = values[(values.indexOf(holder[field]) + 1) % values.length];
     return `${target} of the product configuration set to ${json(holder[field])}`;
   }
   const rule = state.notificationRules.find((r) => r.name === rest.join(":"))!;
