@@ -27,6 +27,10 @@ import { choiceAllowed } from "./known-defects";
 import { type Decl, identity, type Program } from "./model";
 
 const TEAM_IDS = Object.keys(PRESET_TEAMS);
+
+/** Whether a new Team adopting `team` would sit beside a TeamMembers of it, left out while known-defects.ts lists it. */
+const adoptsBesideMembers = (program: Program, team: string) =>
+  !choiceAllowed("team-adopted-beside-team-members") && program.some((d) => d.kind === "TeamMembers" && teamNameOf(d) === team);
 const teamIdOf = (name: string) => TEAM_IDS.find((id) => PRESET_TEAMS[id] === name);
 const say = (value: unknown) => JSON.stringify(value);
 
@@ -56,7 +60,9 @@ export function newAccessProps(kind: AccessKind, r: Random, program: Program, ct
   switch (kind) {
     case "Team": {
       // A preset team no Team of the program declares (adopted), or a new one.
-      const adoptable = Object.values(PRESET_TEAMS).filter((n) => !program.some((d) => d.kind === "Team" && d.props.name === n));
+      const adoptable = Object.values(PRESET_TEAMS).filter(
+        (n) => !program.some((d) => d.kind === "Team" && d.props.name === n) && !adoptsBesideMembers(program, n),
+      );
       const name = adoptable.length && chance(r, 0.7) ? pick(r, adoptable) : `wf-${ctx.name("Team")}`;
       const props: Record<string, unknown> = { ...base, name };
       const users = freeUsers(name, taken);
@@ -147,6 +153,13 @@ function declareMember(
     const members = { ...(taker.props.members as Record<string, string>), [user]: role };
     return { program: replaceAt(program, i, { ...taker, props: { ...taker.props, members } }), taker: `${to} "${taker.name}"` };
   }
+  // While a Team starting to manage the members of a team beside its TeamMembers is a known defect, a TeamMembers takes the member instead.
+  if (
+    to === "Team" &&
+    adoptsBesideMembers(program, team) &&
+    !program.some((d) => d.kind === "Team" && d.props.name === team && d.props.members)
+  )
+    to = "TeamMembers";
   // A new Team of a team another Team already declares would adopt it twice: an existing Team without members takes them instead.
   const sameTeam = program.findIndex((d) => d.kind === "Team" && d.props.name === team);
   if (to === "Team" && sameTeam >= 0) {
@@ -319,7 +332,7 @@ export function accessOverlap(r: Random, program: Program, ctx: Context): Edited
       const owner = program[at]!;
       const teamId = teamIdOf(team)!;
       const decl: Decl =
-        owner.kind === "Team" || program.some((d) => d.kind === "Team" && d.props.name === team)
+        owner.kind === "Team" || program.some((d) => d.kind === "Team" && d.props.name === team) || adoptsBesideMembers(program, team)
           ? {
               kind: "TeamMembers",
               name: ctx.name("TeamMembers"),

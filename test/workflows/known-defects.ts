@@ -26,7 +26,8 @@ export const KNOWN_DEFECTS: KnownDefect[] = [];
 export interface KnownChoiceDefect {
   defect: string;
   /** The choice left out, as the edits ask for it (set-edits.ts). */
-  choice: "set-follows-default-branch" | "set-selector-conflict-at-preview" | "team-member-one-step-move";
+  choice:
+    "set-follows-default-branch" | "set-selector-conflict-at-preview" | "team-member-one-step-move" | "team-adopted-beside-team-members";
   caughtBy: string;
   /** Its reproduction, marked `it.fails` until the fix lands. */
   reproduction: string;
@@ -43,6 +44,15 @@ export const KNOWN_CHOICE_DEFECTS: KnownChoiceDefect[] = [
       "resource's, so destroy leaves a member the stack added (the Team and TeamMembers handlers make no offer/accept, as the rule kinds do)",
     choice: "team-member-one-step-move",
     caughtBy: "promise 2 (after destroy, team:<name>:members is not as before the first up)",
+    reproduction: "test/workflows/access-defects.test.ts",
+  },
+  {
+    defect:
+      "issue 36: a Team that adopts a team on which a TeamMembers of the stack added members records them among the team's " +
+      "originals (`originalMembers` is the whole live team), so destroy puts back members the stack added (the TeamMembers " +
+      "removes them, the Team's put-back adds them again); found where a conflicting Team's `up --skip-preview` partly ran",
+    choice: "team-adopted-beside-team-members",
+    caughtBy: "promise 2 (after destroy, team:<name>:members keeps members a TeamMembers added)",
     reproduction: "test/workflows/access-defects.test.ts",
   },
 ];
