@@ -41,17 +41,17 @@ import { liveValues, SELECTOR_TAGS, type WorldRule, worldRules } from "./world";
 
 const env = process.env;
 /**
- * `npm test`'s seed of each front end (chosen again when issue 35 added ProjectSettingsSet's
- * steps, which changed what every seed draws). 244, dynamic: a selector set giving projects a
- * branch, then losing one by `exclude`, a project created out of band it matches (named by the
- * preview, converged by the next `up`), a
- * selector PolicyRuleModes taking a rule moved from a PolicyRuleMode, a secret in an invalid
- * program, rules handed over with `dependsOn` the giver. 927, native: a secret `mode` conflict, a
- * rename without an alias, a SIGKILL cutting a create and a cancel cutting an `up` of a 40-rule
- * selector, a secret in an invalid program, a project's scans moved from a set into a
- * ManagedScan. Steps left out run as `add`.
+ * `npm test`'s seed of each front end (chosen again when issue 36 added the access kinds' steps,
+ * which changed what every seed draws). 1658, dynamic: a secret selector conflict, a 40-rule
+ * selector, a notification rule with a secret webhook URL; product settings with SCA PR blocking
+ * flipped out of band (refresh, up); a Team adopting `appsec` with members, a member's team role
+ * changed out of band, the member moved out of the Team and, a step later, into a new
+ * TeamMembers. 619, native: a Team adopting `appsec` renamed with an alias, then a project moved
+ * from it to a TeamProjects of the team; a secret mode conflict; two resources declaring one team
+ * member (refused at preview); the AI code-sharing setting changed out of band. Steps left out run
+ * as `add`.
  */
-const SEEDS: Record<FrontEnd, number> = { dynamic: 244, native: 927 };
+const SEEDS: Record<FrontEnd, number> = { dynamic: 1658, native: 619 };
 const RUNS = Number(env.WORKFLOW_RUNS ?? 3);
 const STEPS = Number(env.WORKFLOW_STEPS ?? 6);
 const SHRINK_MS = Number(env.WORKFLOW_SHRINK_SECONDS ?? 120) * 1000;
