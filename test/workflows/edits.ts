@@ -10,6 +10,7 @@ import { seededRandom } from "../../provider/emulator/random";
 import { chance, pick, type Random, subset } from "./choices";
 import { type Decl, declarations, identity, type Kind, KINDS, type Program, rulesOf, selected, type Selector } from "./model";
 import { moveToSet, newSetProps, setOverlap, setSelect } from "./set-edits";
+import { accessOverlap, moveMember, moveProject, newAccessProps } from "./access-edits";
 import {
   BRANCHES,
   MODES,
@@ -56,6 +57,9 @@ export const EDIT_KINDS = [
   "set-move",
   "set-select",
   "set-overlap",
+  "team-move-member",
+  "team-move-project",
+  "access-overlap",
 ] as const;
 export type EditKind = (typeof EDIT_KINDS)[number];
 
@@ -169,6 +173,13 @@ export function newProps(kind: Kind, r: Random, program: Program, ctx: Context):
     }
     case "ProjectSettingsSet":
       return newSetProps(r, taken, ctx);
+    case "Team":
+    case "TeamMembers":
+    case "TeamProjects":
+    case "DeploymentSettings":
+    case "NotificationRule":
+    case "UserRole":
+      return newAccessProps(kind, r, program, ctx);
   }
 }
 
@@ -203,6 +214,13 @@ const OPTIONAL: Record<Kind, string[]> = {
   DetectionPolicyException: [],
   RemediationPolicy: ["description", "active"],
   ProjectSettingsSet: ["projects", "restoreOnDelete"],
+  Team: ["members", "projects"],
+  TeamMembers: [],
+  TeamProjects: [],
+  DeploymentSettings: ["sast", "sca", "secrets", "ai", "hasDeveloperTriage", "approversTag"],
+  // Not `config`: a webhook needs its URL.
+  NotificationRule: ["policySlugs", "enabled", "sendScanCompletion", "plainConfigKeys"],
+  UserRole: [],
 };
 /** Inputs that hold values worth hiding (never identity inputs, which are part of the id). */
 const SECRETABLE: Record<Kind, string[]> = {
@@ -216,6 +234,12 @@ const SECRETABLE: Record<Kind, string[]> = {
   DetectionPolicyException: [],
   RemediationPolicy: ["description", "filters", "actions", "policyName"],
   ProjectSettingsSet: ["projects", "settings"],
+  Team: ["members", "projects"],
+  TeamMembers: ["members"],
+  TeamProjects: ["projects"],
+  DeploymentSettings: ["sca", "secrets", "approversTag"],
+  NotificationRule: ["config", "policySlugs"],
+  UserRole: ["role"],
 };
 const IDENTITY = [
   "deploymentSlug",
@@ -228,6 +252,10 @@ const IDENTITY = [
   "rule",
   "ruleType",
   "projectTagName",
+  // The access kinds': a Team's and a NotificationRule's name (the team or rule it adopts), the team and user of the others.
+  "name",
+  "teamId",
+  "userId",
 ];
 
 /** A program edit: the new program and what it did, in words (for the printed sequence). */
@@ -346,6 +374,12 @@ export function applyEdit(kind: EditKind, n: number, program: Program, ctx: Cont
       return setSelect(r, program.map(strip), ctx);
     case "set-overlap":
       return setOverlap(r, program.map(strip), ctx);
+    case "team-move-member":
+      return moveMember(r, program.map(strip), ctx);
+    case "team-move-project":
+      return moveProject(r, program.map(strip), ctx);
+    case "access-overlap":
+      return accessOverlap(r, program.map(strip), ctx);
     case "secret-conflict": {
       const { added, said } = secretConflict(r, program.map(strip), ctx);
       return { program: [...program.map(strip), ...added], said };

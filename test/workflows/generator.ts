@@ -1,11 +1,15 @@
 /**
  * The five promises, checked over generated workflows (issue 21, B; widened by issue 34, E, and
- * issue 35): fast-check generates sequences of steps (program edits over all ten kinds, conflicts
+ * issue 35): fast-check generates sequences of steps (program edits over all sixteen kinds, conflicts
  * with secret claims on either side, out-of-band changes followed by `refresh`, an `up` cut short
  * by a CI runner's cancel or by SIGKILL then recovered, `destroy`; for ProjectSettingsSet, a
  * project's field moved between a set and a single resource, a selector gaining or losing
  * projects, a set's field declared twice, a project created or re-tagged out of band between two
- * `up`s: set-edits.ts, projects-out-of-band.ts), each step runs through the real
+ * `up`s: set-edits.ts, projects-out-of-band.ts; for the access kinds of issue 36, a member moved
+ * between a Team and a TeamMembers in one step or two, a project moved between teams, a secret
+ * notification webhook, a member, project, org role, product configuration or rule declared twice,
+ * and out-of-band role changes, a product switched off, a rule disabled: access-edits.ts,
+ * access-model.ts), each step runs through the real
  * CLI against the emulator, through one front end: the dynamic classes (`index.js`) or the
  * native plugin (`Pulumi.yaml`), one model rendered for either. harness.ts checks the promises
  * after each step; every run ends with `destroy`. Updates run as `up` (with its own preview) or
@@ -21,6 +25,7 @@
  * WORKFLOW_PROGRESS (a file each step is logged to as it starts).
  */
 import { appendFileSync } from "node:fs";
+import { accessOutOfBand } from "./access-model";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../provider/emulator";
@@ -36,17 +41,17 @@ import { liveValues, SELECTOR_TAGS, type WorldRule, worldRules } from "./world";
 
 const env = process.env;
 /**
- * `npm test`'s seed of each front end (chosen again when issue 35 added ProjectSettingsSet's
- * steps, which changed what every seed draws). 244, dynamic: a selector set giving projects a
- * branch, then losing one by `exclude`, a project created out of band it matches (named by the
- * preview, converged by the next `up`), a
- * selector PolicyRuleModes taking a rule moved from a PolicyRuleMode, a secret in an invalid
- * program, rules handed over with `dependsOn` the giver. 927, native: a secret `mode` conflict, a
- * rename without an alias, a SIGKILL cutting a create and a cancel cutting an `up` of a 40-rule
- * selector, a secret in an invalid program, a project's scans moved from a set into a
- * ManagedScan. Steps left out run as `add`.
+ * `npm test`'s seed of each front end (chosen again when issue 36 added the access kinds' steps,
+ * which changed what every seed draws). 1658, dynamic: a secret selector conflict, a 40-rule
+ * selector, a notification rule with a secret webhook URL; product settings with SCA PR blocking
+ * flipped out of band (refresh, up); a Team adopting `appsec` with members, a member's team role
+ * changed out of band, the member moved out of the Team and, a step later, into a new
+ * TeamMembers. 619, native: a Team adopting `appsec` renamed with an alias, then a project moved
+ * from it to a TeamProjects of the team; a secret mode conflict; two resources declaring one team
+ * member (refused at preview); the AI code-sharing setting changed out of band. Steps left out run
+ * as `add`.
  */
-const SEEDS: Record<FrontEnd, number> = { dynamic: 244, native: 927 };
+const SEEDS: Record<FrontEnd, number> = { dynamic: 1658, native: 619 };
 const RUNS = Number(env.WORKFLOW_RUNS ?? 3);
 const STEPS = Number(env.WORKFLOW_STEPS ?? 6);
 const SHRINK_MS = Number(env.WORKFLOW_SHRINK_SECONDS ?? 120) * 1000;
@@ -258,6 +263,13 @@ function outOfBand(workflow: Workflow, n: number): string {
     else if (field !== "rulesets") bundle[field] = bundle[field].length ? bundle[field].slice(1) : ["acme.out-of-band"];
     return `${field} of the ${bundle.product} detection policy changed`;
   }
+  if (["team", "user", "settings", "notification"].includes(kind!))
+    return accessOutOfBand(
+      state,
+      target.key,
+      workflow.program.find((d) => `${d.kind} "${d.name}"` === target.owner),
+      n,
+    );
   const policy = state.remediationPolicies.find((p) => p.slug === rest.join(":"));
   if (policy) policy.name = "Changed in the UI";
   return `remediation policy ${rest.join(":")} renamed`;

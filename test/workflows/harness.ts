@@ -21,6 +21,7 @@
  * A broken promise throws a {@link Broken} naming it, with the run's output.
  */
 import { withoutSystemTags } from "../../provider/client";
+import { PRESET_TEAMS, SETTINGS } from "./access-model";
 import type { RunningEmulator } from "../../provider/emulator";
 import { type CancelDelays, type Cut, cutRun, cutSaid, isWrite } from "./interrupts";
 import { conflicts, declarations, type Program, secretTexts } from "./model";
@@ -413,6 +414,19 @@ function staleOutputs(kind: string, props: Record<string, unknown>, outputs: Rec
   if (kind === "DetectionPolicy")
     for (const field of ["rulesets", "rules", "disabled"])
       if (props[field] !== undefined) compare(field, outputs[field], `detection:${String(props.product)}:${field}`, sorted);
+  if (kind === "UserRole") compare("role", outputs.role, `user:${String(props.userId)}:role`, (v) => String(v));
+  if (kind === "DeploymentSettings")
+    for (const path of Object.keys(SETTINGS)) {
+      const [section, field] = path.split(".");
+      const declared = field === undefined ? props[section!] : (props[section!] as Record<string, unknown> | undefined)?.[field];
+      const output = field === undefined ? outputs[section!] : (outputs[section!] as Record<string, unknown> | undefined)?.[field];
+      if (declared !== undefined) compare(path, output, `settings:${path}`);
+    }
+  if (kind === "TeamMembers") {
+    const team = JSON.parse(live.get(`team:${PRESET_TEAMS[String(props.teamId)]}:members`) ?? "{}") as Record<string, string>;
+    const wrong = Object.entries((outputs.members ?? {}) as Record<string, string>).filter(([u, role]) => team[u] !== role);
+    if (wrong.length) stale.push(`members says ${JSON.stringify(outputs.members)}, live is ${JSON.stringify(team)}`);
+  }
   if (kind === "RemediationPolicy") {
     const policy = live.get(`remediation:${String(props.slug)}`);
     if (!policy || (JSON.parse(policy) as { name: string }).name !== outputs.policyName)

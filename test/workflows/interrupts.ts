@@ -51,8 +51,13 @@ export interface CutRun {
   writes: { atSignal: number; atExit: number; atEnd: number };
 }
 
-/** Requests that change the service: every method but GET, less the Policies V2 dry runs (validation only). */
-export const isWrite = (r: { method: string; operation?: string }) => r.method !== "GET" && !(r.operation ?? "").includes("dryRun");
+/**
+ * Requests that change the service: every method but GET, less the Policies V2 dry runs
+ * (validation only) and the listings the API serves by POST (teams, users, notification rules,
+ * scans: a body carries the filter), which read.
+ */
+export const isWrite = (r: { method: string; operation?: string }) =>
+  r.method !== "GET" && !(r.operation ?? "").includes("dryRun") && !/\.(list|search)$/.test(r.operation ?? "");
 
 /** `pulumi args` in `workspace`, cut as `cut` says (the request log is read from where it stands: clear it first). */
 export async function cutRun(

@@ -4,7 +4,9 @@
  * live after `up`), which values two resources declare (a conflict, refused before any write), and
  * which texts are secret (never printed).
  */
+import { ACCESS_KINDS, accessDeclarations, alwaysSecret, PRESET_RULE } from "./access-model";
 import { choiceAllowed } from "./known-defects";
+import { PRESET_WEBHOOK_URL } from "../../provider/emulator/presets";
 import { DEPLOYMENT_ID, DEPLOYMENT_SLUG, POLICY_ID, type WorldProject, type WorldRule } from "./world";
 
 export const KINDS = [
@@ -18,6 +20,7 @@ export const KINDS = [
   "DetectionPolicyException",
   "RemediationPolicy",
   "ProjectSettingsSet",
+  ...ACCESS_KINDS,
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -31,6 +34,11 @@ export interface Decl {
   secret: string[];
   /** The name this resource had before, given as an alias. */
   alias?: string;
+  /**
+   * A member this resource let go of in this step, to be declared by a taker in a later one (the
+   * first half of a move in two steps, access-edits.ts): never rendered.
+   */
+  handOff?: { team: string; user: string; role: string; to: "Team" | "TeamMembers" };
   /** A resource of the program this one waits for: the giver of a rule moved in this step (the README's advice). */
   dependsOn?: string;
 }
@@ -289,6 +297,10 @@ export function declarations(
         break;
     }
   }
+  // The access kinds (access-model.ts): teams, product settings, notification rules, org roles.
+  const access = accessDeclarations(program);
+  expectations.push(...access.expectations);
+  claims.push(...access.claims);
   return { expectations, claims };
 }
 
@@ -359,8 +371,12 @@ export function secretTexts(program: Program, rules: readonly WorldRule[]): { se
     const texts = secretOf(decl);
     return [...rulesOf(decl, rules).keys()].filter((path) => texts.has(path));
   };
+  // A notification rule's URL is a secret even given in clear (and the preset rule's, once a program adopts it).
+  const urls = new Set(program.flatMap(alwaysSecret));
+  if (program.some((d) => d.kind === "NotificationRule" && d.props.name === PRESET_RULE)) urls.add(PRESET_WEBHOOK_URL);
   for (const decl of program) {
-    for (const [key, value] of Object.entries(decl.props)) strings(value, decl.secret.includes(key) ? inSecret : inClear);
+    for (const [key, value] of Object.entries(decl.props))
+      for (const text of strings(value, new Set<string>())) (decl.secret.includes(key) || urls.has(text) ? inSecret : inClear).add(text);
     if (decl.kind === "PolicyRuleModes" && decl.props.select && !decl.secret.includes("select")) {
       const claimedInSecret = new Set(program.filter((other) => other !== decl).flatMap(secretRules));
       selected(rules, decl.props.select as Selector)
@@ -369,5 +385,8 @@ export function secretTexts(program: Program, rules: readonly WorldRule[]): { se
     }
   }
   const paths = new Set(rules.map((r) => r.path));
-  return { secret: [...inSecret].filter((text) => !inClear.has(text) && (text.includes("SECRET") || paths.has(text))), clear: inClear };
+  return {
+    secret: [...inSecret].filter((text) => !inClear.has(text) && (text.includes("SECRET") || paths.has(text) || urls.has(text))),
+    clear: inClear,
+  };
 }

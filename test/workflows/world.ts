@@ -11,6 +11,7 @@
  * promises compare the service value for value: before the stack's first `up` (the snapshot),
  * after `up` (as declared), after `destroy` (as the snapshot).
  */
+import { accessLiveValues, accessNamesOfValue } from "./access-model";
 import { withoutSystemTags } from "../../provider/client";
 import { DEMO_DEPLOYMENT, type EmulatorState, STRICT_POLICY_ID } from "../../provider/emulator";
 
@@ -76,7 +77,8 @@ export const REMEDIATION_SLUGS = ["wf-alpha", "wf-beta", "comment-high-severity"
 
 /**
  * Every value a resource of the stack can change, by key: `rule:<path>` (mode), `project:<name>:<field>`
- * (primaryBranch, tags without the system tags, diffScan, fullScan), `detection:<product>:<field>`, `remediation:<slug>`.
+ * (primaryBranch, tags without the system tags, diffScan, fullScan), `detection:<product>:<field>`, `remediation:<slug>`,
+ * and the access kinds' teams, org roles, product settings and notification rules (access-model.ts).
  * Lists the service treats as sets are sorted. SBOM exports are left out: a job cannot be undone.
  */
 export function liveValues(state: EmulatorState): Map<string, string> {
@@ -102,6 +104,7 @@ export function liveValues(state: EmulatorState): Map<string, string> {
     const { name, description, active, filters, actions } = policy;
     values.set(`remediation:${policy.slug}`, JSON.stringify({ name, description, active, filters, actions }));
   }
+  for (const [key, value] of accessLiveValues(state)) values.set(key, value);
   return values;
 }
 
@@ -121,6 +124,8 @@ export function worldProjects(state: EmulatorState): WorldProject[] {
  * path, the project's name, the product, the slug.
  */
 export function namesOfValue(key: string): string[] {
+  const access = accessNamesOfValue(key);
+  if (access) return access;
   const [kind, ...rest] = key.split(":");
   if (kind === "rule") return [rest.join(":")];
   if (kind === "project") return [rest.slice(0, -1).join(":")];
