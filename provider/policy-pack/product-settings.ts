@@ -7,9 +7,8 @@
 import type { StackValidationArgs } from "@pulumi/policy";
 import { type ProductConfig, SemgrepClient } from "../client";
 import type { Inputs } from "./resources";
-import { describe, kindOf } from "./resources";
 import { type Credentials } from "./severities";
-import { isSecretValue, stackState, stateOf, type StateResource } from "./stack-state";
+import { isSecretValue, removedFromProgram, stateOf, stateResourceName } from "./stack-state";
 
 /** The sections a policy reads, each a record of field → value (any may be absent). */
 export type Settings = Partial<Record<"sast" | "sca" | "secrets" | "ai", Record<string, unknown>>>;
@@ -87,15 +86,14 @@ export interface SettingsPutBack {
 
 /** The DeploymentSettings of the stack's last state that this change removes (and that put back on delete). */
 export async function settingsPutBacks(args: StackValidationArgs): Promise<SettingsPutBack[] | string> {
-  const state = await stackState();
-  if ("error" in state) return state.error;
-  const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
-  return state.resources
-    .filter((r: StateResource) => kindOf(r.type) === "DeploymentSettings" && !remaining.has(r.urn) && r.inputs?.restoreOnDelete !== false)
+  const removed = await removedFromProgram(args.resources, "DeploymentSettings");
+  if ("error" in removed) return removed.error;
+  return removed
+    .filter((r) => r.inputs?.restoreOnDelete !== false)
     .map((r) => {
       const original = r.outputs?.original;
       return {
-        resource: describe(r.type, r.urn.split("::").at(-1) ?? r.urn),
+        resource: stateResourceName(r),
         original: isSecretValue(original) ? "secret" : sectionsOf((original ?? {}) as Inputs),
         current: sectionsOf(r.outputs ?? {}),
       };

@@ -9,8 +9,8 @@
  */
 import type { ResourceKind } from "../core/kinds";
 import type { ProgramResource } from "./program";
-import { describe, type Inputs, kindOf } from "./resources";
-import { isSecretValue, type StateResource } from "./stack-state";
+import { type Inputs, kindOf } from "./resources";
+import { isSecretValue, type StateResource, stateResourceName } from "./stack-state";
 
 /** A rule a run may put back to `mode`, the mode a resource of the stack found it in. */
 export interface PutBack {
@@ -67,9 +67,6 @@ function fate(kind: ResourceKind, old: Inputs, now: ProgramResource | undefined)
   return kind === "PolicyRuleMode" ? "kept" : "released";
 }
 
-/** `PolicyRuleModes "block-sql"`: a resource by its type and the last part of its URN. */
-const nameOf = (resource: { type: string; urn: string }) => describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
-
 /**
  * The rules this run may put back, and the resources whose originals it cannot read: from every
  * PolicyRuleMode and PolicyRuleModes of the state, against the new program's resources.
@@ -89,7 +86,7 @@ export function ruleModePutBacks(state: readonly StateResource[], program: reado
     // false; an update unless the program now says it (it leaves the rules it drops as they are).
     if ((how === "released" ? now?.inputs : old)?.restoreOnDelete === false) continue;
     // An update is the program's resource (named by its type now); a delete is the state's.
-    const name = nameOf(how === "released" ? now! : resource);
+    const name = stateResourceName(how === "released" ? now! : resource);
     const urn = now?.urn; // the program's URN (an aliased resource's new one)
     const originals = recordedOriginals(kind, resource);
     if (originals === "secret") {

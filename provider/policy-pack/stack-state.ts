@@ -10,6 +10,8 @@
  */
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
+import type { ResourceKind } from "../core/kinds";
+import { describe, kindOf } from "./resources";
 import { markingSecrets } from "./secret-marks";
 
 /** A resource of the checkpoint, as `pulumi stack export` prints it (secret values stay ciphertext). */
@@ -51,6 +53,26 @@ export async function stateOf(urn: string): Promise<StateResource | undefined> {
   const state = await stackState();
   return "error" in state ? undefined : state.resources.find((r) => r.urn === urn);
 }
+
+/**
+ * The resources of `kind` in the stack's last state that the new program (a stack validation's
+ * `resources`) no longer holds, under their URN or an alias (a resource the program keeps under a
+ * new URN, moved to the native plugin's type, is not removed); or why the state could not be read.
+ * The engine never shows a policy the resources a run deletes: this is where their deletes are judged.
+ */
+export async function removedFromProgram(
+  program: ReadonlyArray<{ urn: string; opts?: { aliases?: readonly string[] } }>,
+  kind: ResourceKind,
+): Promise<StateResource[] | { error: string }> {
+  const state = await stackState();
+  if ("error" in state) return state;
+  const remaining = new Set(program.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
+  return state.resources.filter((r) => kindOf(r.type) === kind && !remaining.has(r.urn));
+}
+
+/** `DetectionPolicy "code"`: a resource of the state as violations name it (its type, and the last part of its URN). */
+export const stateResourceName = (resource: { type: string; urn: string }) =>
+  describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
 
 /** Tests (and the unit emulation of a run) set the state the policies see. */
 export function setStackState(state: StackState | undefined): void {

@@ -13,7 +13,7 @@ import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
 import { credentialsFrom, type Credentials } from "../severities";
-import { isSecretValue, stackState, stateOf } from "../stack-state";
+import { isSecretValue, removedFromProgram, stateOf, stateResourceName } from "../stack-state";
 
 export const NAME = "org-admins-allowed";
 
@@ -71,16 +71,15 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
 async function validateStack(args: StackValidationArgs, report: ReportViolation): Promise<void> {
   const given = args.getConfig<object>();
   const config = withDefaults<Config>(configSchema, given);
-  const state = await stackState();
-  if ("error" in state) {
+  const removed = await removedFromProgram(args.resources, "UserRole");
+  if ("error" in removed) {
     report(
-      `this policy cannot read the stack's last state, so it cannot tell whether a UserRole this change removes puts back an org admin: ${state.error}.`,
+      `this policy cannot read the stack's last state, so it cannot tell whether a UserRole this change removes puts back an org admin: ${removed.error}.`,
     );
     return;
   }
-  const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
-  for (const r of state.resources) {
-    if (kindOf(r.type) !== "UserRole" || remaining.has(r.urn) || r.inputs?.restoreOnDelete === false) continue;
+  for (const r of removed) {
+    if (r.inputs?.restoreOnDelete === false) continue;
     const outputs = r.outputs ?? {};
     const original = outputs.originalRole;
     if (original !== "ORG_ROLE_ADMIN" && !isSecretValue(original)) continue;
@@ -88,7 +87,7 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
     const userId = String(outputs.userId ?? r.inputs?.userId);
     const names = [userId, outputs.login, outputs.email].filter((n): n is string => typeof n === "string" && n !== "");
     if (names.some((n) => config.allowedAdmins.includes(n))) continue;
-    const resource = describe(r.type, r.urn.split("::").at(-1) ?? r.urn);
+    const resource = stateResourceName(r);
     report(
       isSecretValue(original)
         ? `${resource} is removed from the program and the role its delete puts back is secret in the state: review it (\`pulumi stack export --show-secrets\`); org admins may be added only for the users of allowedAdmins.`

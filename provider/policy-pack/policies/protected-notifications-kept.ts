@@ -8,7 +8,7 @@ import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } fro
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
-import { isSecretValue, stackState, type StateResource, stateOf } from "../stack-state";
+import { isSecretValue, removedFromProgram, type StateResource, stateOf, stateResourceName } from "../stack-state";
 
 export const NAME = "protected-notifications-kept";
 
@@ -83,19 +83,17 @@ function stopsOnDelete(config: Config, resource: StateResource, slugs: string[])
 async function validateStack(args: StackValidationArgs, report: ReportViolation): Promise<void> {
   const config = configOf(args, report);
   if (!config.protectedPolicySlugs.length) return;
-  const state = await stackState();
-  if ("error" in state) {
+  const removed = await removedFromProgram(args.resources, "NotificationRule");
+  if ("error" in removed) {
     report(
-      `this policy cannot read the stack's last state, so it cannot tell whether this change removes a protected notification rule: ${state.error}.`,
+      `this policy cannot read the stack's last state, so it cannot tell whether this change removes a protected notification rule: ${removed.error}.`,
     );
     return;
   }
-  const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
-  for (const resource of state.resources) {
-    if (kindOf(resource.type) !== "NotificationRule" || remaining.has(resource.urn)) continue;
+  for (const resource of removed) {
     const slugs = protectedSlugs(config, resource.inputs ?? {});
     if (!slugs.length || !stopsOnDelete(config, resource, slugs)) continue;
-    const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
+    const name = stateResourceName(resource);
     report(`${name} is removed from the program: its delete stops the notifications of ${slugs.join(", ")} (protectedPolicySlugs).`);
   }
 }

@@ -12,9 +12,9 @@ import { SemgrepClient } from "../../client";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { type ProgramResource, programResources, recordInputs } from "../program";
-import { describe, kindOf } from "../resources";
+import { kindOf } from "../resources";
 import { credentialsFrom, type Credentials } from "../severities";
-import { stackState, type StateResource } from "../stack-state";
+import { stackState, type StateResource, stateResourceName } from "../stack-state";
 
 export const NAME = "protected-projects-team-access";
 
@@ -146,7 +146,7 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
     for (const grant of grants) {
       const names = await grant.teamNames(live);
       if (names.some((n) => config.allowedTeams.includes(n))) continue;
-      const resource = describe(grant.resource.type, grant.resource.urn.split("::").at(-1) ?? grant.resource.urn);
+      const resource = stateResourceName(grant.resource);
       if (!live) {
         report(
           `${resource} gives team ${names[0] ?? "(unknown)"} projects, and without Semgrep credentials this policy cannot read their tags ` +

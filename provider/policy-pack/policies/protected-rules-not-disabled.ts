@@ -8,7 +8,7 @@ import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } fro
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf, secretInputsOf } from "../resources";
-import { isSecretValue, stackState } from "../stack-state";
+import { isSecretValue, removedFromProgram, stateResourceName } from "../stack-state";
 
 export const NAME = "protected-rules-not-disabled";
 
@@ -121,20 +121,17 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
   reportUnknownKeys(NAME, configSchema, given, report);
   const config = withDefaults<Config>(configSchema, given);
   if (!config.protectedPacks.length && !config.protectedRules.length) return;
-  const state = await stackState();
-  if ("error" in state) {
+  const removed = await removedFromProgram(args.resources, "DetectionPolicy");
+  if ("error" in removed) {
     report(
       `this policy cannot read the stack's last state, so it cannot tell whether a DetectionPolicy this change removes puts back a ` +
-        `disabled protected rule or drops a protected pack: ${state.error}. The pack runs \`pulumi stack export\` with the environment ` +
+        `disabled protected rule or drops a protected pack: ${removed.error}. The pack runs \`pulumi stack export\` with the environment ` +
         "of the Pulumi run: put the Pulumi CLI on PATH with the backend's credentials (PULUMI_BACKEND_URL, PULUMI_ACCESS_TOKEN).",
     );
     return;
   }
-  // A resource the program keeps under a new URN (an alias: moved to the native plugin's type) is not removed.
-  const remaining = new Set(args.resources.flatMap((r) => [r.urn, ...(r.opts?.aliases ?? [])]));
-  for (const resource of state.resources) {
-    if (kindOf(resource.type) !== "DetectionPolicy" || remaining.has(resource.urn)) continue;
-    const name = describe(resource.type, resource.urn.split("::").at(-1) ?? resource.urn);
+  for (const resource of removed) {
+    const name = stateResourceName(resource);
     for (const message of deletedPolicyViolations(config, name, resource.inputs ?? {}, resource.outputs ?? {})) report(message);
   }
 }
