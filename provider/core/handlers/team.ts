@@ -288,8 +288,12 @@ export const team: Handler<Kind> = {
         const live = await api.members();
         const original = props.originalMembers;
         const free = (u: string) => !holderOf(memberClaim(props, teamId, u, ctx));
-        const wanted = new Map(Object.entries(original).filter(([u]) => free(u)));
-        const removed = [...live.keys()].filter((u) => !(u in original) && free(u) && !(props.otherMembers ?? []).includes(u));
+        // A member another resource of the stack declares is its to put back (it recorded whether it added or found it);
+        // one not in the original that no resource holds now was added since the adoption (by this Team, or moved from it
+        // to a TeamMembers that found it there): removed.
+        const others = props.otherMembers ?? [];
+        const wanted = new Map(Object.entries(original).filter(([u]) => free(u) && !others.includes(u)));
+        const removed = [...live.keys()].filter((u) => !(u in original) && free(u));
         const users = memberChanges(live, wanted, removed);
         if (users.length) changes.users = users;
       }
@@ -297,8 +301,9 @@ export const team: Handler<Kind> = {
         const live = await api.repositories();
         const names = await projectNames(deploymentId, live);
         const free = (n: string) => !holderOf(projectClaim(props, teamId, n, ctx, false));
-        const add = props.originalProjects.filter((n) => free(n) && !names.includes(n));
-        const remove = names.filter((n) => !props.originalProjects!.includes(n) && free(n) && !(props.otherProjects ?? []).includes(n));
+        const others = props.otherProjects ?? [];
+        const add = props.originalProjects.filter((n) => free(n) && !others.includes(n) && !names.includes(n));
+        const remove = names.filter((n) => !props.originalProjects!.includes(n) && free(n));
         const repositories = repositoryChanges(live, await repositoryIds(deploymentId, add), await repositoryIds(deploymentId, remove));
         if (repositories.length) changes.repositories = repositories;
       }
