@@ -50,8 +50,8 @@ Runs the Semgrep API emulator until SIGTERM or SIGINT; prints one line holding i
   -h, --help         this text
 
 Admin endpoints (no token): GET /_emulator/requests (the request log), DELETE /_emulator/requests,
-POST /_emulator/reset, GET /_emulator/state, POST /_emulator/faults {"faultRate", "latencyMs", "retryAfterSeconds",
-"kinds", "operations", "maxFaults"} with kinds from 429, 503, drop and, only when asked for, lost
+POST /_emulator/reset, GET /_emulator/state, POST /_emulator/faults {"faultRate", "latencyMs", "slowFromFirstWrite",
+"retryAfterSeconds", "kinds", "operations", "maxFaults"} with kinds from 429, 503, drop and, only when asked for, lost
 (handled, answer never arrives) and concurrent-write (another client's apply lands just before a
 Policies V2 apply, which then meets 409 STATE_VERSION_MISMATCH; drawn by the applies only).`;
 

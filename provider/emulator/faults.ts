@@ -21,6 +21,12 @@ export interface FaultSettings {
   faultRate: number;
   /** Delay before every API answer, in ms. */
   latencyMs: number;
+  /**
+   * The delay only from the first write on (that write included; see isWriteRequest): the reads
+   * before it answer at once. Set, it waits for a write again. How a test holds a run's first
+   * writes in flight while it cuts the run, whatever the load of the machine.
+   */
+  slowFromFirstWrite: boolean;
   /** `Retry-After` (seconds) sent with an injected 429. */
   retryAfterSeconds: number;
   /** Which faults to choose from; default all three. */
@@ -57,9 +63,10 @@ export function chooseFault(
 
 /** What is wrong with fault settings, if anything; `operations` must name operations the emulator serves. */
 export function validateFaultSettings(settings: Partial<FaultSettings>, knownOperations: readonly string[] = []): string | undefined {
-  const { faultRate, latencyMs, retryAfterSeconds, kinds, operations, maxFaults, ...unknown } = settings;
+  const { faultRate, latencyMs, slowFromFirstWrite, retryAfterSeconds, kinds, operations, maxFaults, ...unknown } = settings;
   const [stray] = Object.keys(unknown);
-  if (stray !== undefined) return `unknown setting ${stray}: use faultRate, latencyMs, retryAfterSeconds, kinds, operations or maxFaults`;
+  if (stray !== undefined)
+    return `unknown setting ${stray}: use faultRate, latencyMs, slowFromFirstWrite, retryAfterSeconds, kinds, operations or maxFaults`;
   if (
     operations !== undefined &&
     !(Array.isArray(operations) && operations.every((o) => typeof o === "string" && knownOperations.includes(o)))
@@ -72,6 +79,7 @@ export function validateFaultSettings(settings: Partial<FaultSettings>, knownOpe
   if (faultRate !== undefined && !(typeof faultRate === "number" && faultRate >= 0 && faultRate <= 1))
     return "faultRate must be a number from 0 to 1";
   if (latencyMs !== undefined && !(Number.isInteger(latencyMs) && latencyMs >= 0)) return "latencyMs must be a whole number of 0 or more";
+  if (slowFromFirstWrite !== undefined && typeof slowFromFirstWrite !== "boolean") return "slowFromFirstWrite must be true or false";
   if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0))
     return "retryAfterSeconds must be a whole number of 0 or more";
   if (kinds !== undefined && !(Array.isArray(kinds) && kinds.length > 0 && kinds.every((k) => FAULT_KINDS.includes(k)))) {
@@ -79,3 +87,11 @@ export function validateFaultSettings(settings: Partial<FaultSettings>, knownOpe
   }
   return undefined;
 }
+
+/**
+ * Whether a request changes the service: every method but GET, less the Policies V2 dry runs
+ * (validation only) and the listings the API serves by POST (teams, users, notification rules,
+ * scans: a body carries the filter), which read.
+ */
+export const isWriteRequest = (r: { method: string; operation?: string }) =>
+  r.method !== "GET" && !(r.operation ?? "").includes("dryRun") && !/\.(list|search)$/.test(r.operation ?? "");

@@ -7,7 +7,15 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DETECTION_PRODUCTS, type DetectionProduct } from "../client/schemas/enums";
 import { type ApiRequest, DeploymentMigrated, DeploymentNotMigrated, HttpError, type Route, routes as v1Routes } from "./api";
-import { chooseFault, DEFAULT_FAULT_KINDS, type FaultKind, faultRandom, type FaultSettings, validateFaultSettings } from "./faults";
+import {
+  chooseFault,
+  DEFAULT_FAULT_KINDS,
+  type FaultKind,
+  faultRandom,
+  type FaultSettings,
+  isWriteRequest,
+  validateFaultSettings,
+} from "./faults";
 import { type EmulatorState, type PresetName, PRESETS, STATE_PARTS } from "./model";
 import { errorFields, policiesV2Routes } from "./policies-v2";
 import { notificationRulesRoutes } from "./notification-rules";
@@ -175,6 +183,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults: FaultSettings = {
     faultRate: options.faultRate ?? 0,
     latencyMs: options.latencyMs ?? 0,
+    slowFromFirstWrite: false,
     retryAfterSeconds: options.retryAfterSeconds ?? 1,
     kinds: [...(options.faultKinds ?? DEFAULT_FAULT_KINDS)],
     operations: [],
@@ -211,6 +220,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   writer.flush();
   let log: RequestLogEntry[] = [];
   let baseUrl = "";
+  /** A write arrived since slowFromFirstWrite was set (the latency applies from it on). */
+  let wroteSinceSlowed = false;
 
   const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -241,7 +252,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const targetLength = (req.url ?? "").length;
     if (targetLength > MAX_REQUEST_TARGET)
       return finish(414, { error: `request URI too long (${targetLength} bytes; at most ${MAX_REQUEST_TARGET})` });
-    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    if (isWriteRequest(entry)) wroteSinceSlowed = true;
+    if (faults.latencyMs > 0 && (!faults.slowFromFirstWrite || wroteSinceSlowed)) await sleep(faults.latencyMs);
     const fault = chooseFault(faults, random, route?.operation, route?.concurrentWrite !== undefined);
     if (fault === "lost" || fault === "concurrent-write") {
       entry.fault = fault;
@@ -370,6 +382,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const problem = validateFaultSettings(settings, OPERATIONS);
       if (problem) throw new Error(problem);
       Object.assign(faults, Object.fromEntries(Object.entries(settings).filter(([k, v]) => v !== undefined && k in faults)));
+      if (settings.slowFromFirstWrite) wroteSinceSlowed = false;
       return { ...faults, kinds: [...faults.kinds], operations: [...faults.operations] };
     },
     async close() {

@@ -335,6 +335,27 @@ describe("admin endpoints", () => {
     expect((await admin("POST", "faults", { maxFaults: -1 })).status).toBe(400);
   });
 
+  it("slowFromFirstWrite delays answers only from the next write on, that write included, the POST listings reading", async () => {
+    const latencyMs = 2_000;
+    expect((await admin("POST", "faults", { latencyMs, slowFromFirstWrite: true })).body).toMatchObject({ slowFromFirstWrite: true });
+    await call("GET", "/deployments/1/policies");
+    await call("POST", "/deployments/1/scans/search", { body: {} }); // a listing by POST: a read
+    await call("PUT", "/deployments/acme/projects/acme%2Fweb-app/tags", { body: ["held"] });
+    await call("GET", "/deployments/1/policies");
+    // Set again, it waits for a write again.
+    await admin("POST", "faults", { slowFromFirstWrite: true });
+    await call("GET", "/deployments/1/policies");
+    const log = (await admin("GET", "requests")).body.requests as Array<{ operation: string; durationMs: number }>;
+    expect(log.map((r) => [r.operation, r.durationMs >= latencyMs])).toEqual([
+      ["policies.list", false],
+      ["scans.search", false],
+      ["projects.addTags", true],
+      ["policies.list", true],
+      ["policies.list", false],
+    ]);
+    expect((await admin("POST", "faults", { slowFromFirstWrite: "yes" })).status).toBe(400);
+  });
+
   it("injects faults into the named operations only, and at most maxFaults of them", async () => {
     await admin("POST", "faults", { faultRate: 1, kinds: ["503"], operations: ["policies.list"], maxFaults: 2 });
     expect((await call("GET", `/deployments/1/policies/${SAST_POLICY_ID}`)).status).toBe(200);

@@ -36,6 +36,7 @@ export function useEmulator(options: EmulatorOptions & { resetEachTest?: boolean
     fixture.emulator.setFaults({
       faultRate: options.faultRate ?? 0,
       latencyMs: options.latencyMs ?? 0,
+      slowFromFirstWrite: false,
       retryAfterSeconds: 0,
       kinds: options.faultKinds ?? ["429", "503", "drop"],
       operations: [],

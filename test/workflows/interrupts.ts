@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RunningEmulator } from "../../provider/emulator";
+import { isWriteRequest, type RunningEmulator } from "../../provider/emulator";
 
 /** How a run is cut: `cancel` as a CI runner cancels a job, `kill` with SIGKILL alone. */
 export interface Cut {
@@ -51,13 +51,8 @@ export interface CutRun {
   writes: { atSignal: number; atExit: number; atEnd: number };
 }
 
-/**
- * Requests that change the service: every method but GET, less the Policies V2 dry runs
- * (validation only) and the listings the API serves by POST (teams, users, notification rules,
- * scans: a body carries the filter), which read.
- */
-export const isWrite = (r: { method: string; operation?: string }) =>
-  r.method !== "GET" && !(r.operation ?? "").includes("dryRun") && !/\.(list|search)$/.test(r.operation ?? "");
+/** Requests that change the service (the emulator's own definition, which its `slowFromFirstWrite` follows). */
+export const isWrite = isWriteRequest;
 
 /** `pulumi args` in `workspace`, cut as `cut` says (the request log is read from where it stands: clear it first). */
 export async function cutRun(
@@ -68,6 +63,8 @@ export async function cutRun(
   delays: CancelDelays,
 ): Promise<CutRun> {
   const writes = () => emulator.requests().filter(isWrite).length;
+  // The reads before the first write answer at once; from it on, answers are slow.
+  emulator.setFaults({ latencyMs: slowAnswers(delays), slowFromFirstWrite: true });
   // Its own process group (detached), as a CI runner starts a job's shell: the signals go to the CLI and its language host.
   const child = spawn("pulumi", [...args, "--non-interactive"], {
     cwd: workspace.dir,
@@ -95,9 +92,10 @@ export async function cutRun(
     }
   };
   const deadline = Date.now() + 120_000;
-  // The reads before the first write answer at once; from it on, answers are slow.
-  while (!done && writes() < 1 && Date.now() < deadline) await sleep(5);
-  emulator.setFaults({ latencyMs: slowAnswers(delays) });
+  // The emulator slows its answers from the first write on, that write included, before answering
+  // it (slowFromFirstWrite): however late this loop sees a write on a loaded machine, the writes are
+  // still in flight when the signal comes. (Slowed only once seen here, a run's writes could all end,
+  // and its create be answered, before the signal.)
   while (!done && writes() < cut.atWrite && Date.now() < deadline) await sleep(5);
   const atSignal = writes();
   if (cut.how === "kill") send("SIGKILL");
@@ -114,7 +112,7 @@ export async function cutRun(
   await quiet(emulator);
   child.stdout.destroy();
   child.stderr.destroy();
-  emulator.setFaults({ latencyMs: 0 });
+  emulator.setFaults({ latencyMs: 0, slowFromFirstWrite: false });
   return { status, stdout, stderr, signals, writes: { atSignal, atExit, atEnd: writes() } };
 }
 
