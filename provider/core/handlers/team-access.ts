@@ -8,14 +8,16 @@
  *    user id before any write) and its projects by name (the project listing the project kinds
  *    share: a repository id is the project's id);
  *  - the claims: one per member of a team (exclusive: a user is declared by one resource only)
- *    and one per project of a team (shared among TeamProjects, exclusive against a Team).
+ *    and one per project of a team (shared among TeamProjects, exclusive against a Team);
+ *  - turns: the writing calls of the resources of one team run one at a time (takingTurns).
  */
 import { ExperimentalEndpointError, type Project, type TeamEntry as Team, type TeamRole, type TeamUpdate } from "../../client";
 import { apiAddress, apiClient } from "../runtime/credentials";
 import { tokenDeployments } from "../runtime/lookup";
 import { onForget } from "../runtime/process-memory";
 import { sharedReads } from "../runtime/shared-reads";
-import type { CheckFailure, CheckResult } from "../runtime/handler";
+import type { CheckFailure, CheckResult, Handler } from "../runtime/handler";
+import type { KindDeclaration } from "../kinds/declare";
 import { checkKindInputs, known } from "../runtime/owned";
 import { type Claim, declarersOf, ownerName, sameOwner } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
@@ -83,6 +85,38 @@ export function teamApi(deploymentId: string, teamId: string) {
       members.delete(key);
       repositories.delete(key);
     },
+  };
+}
+
+// ---- Turns --------------------------------------------------------------------------------------
+
+/** The tail of each team's queue of writing calls. */
+const turns = new Map<string, Promise<unknown>>();
+onForget(() => turns.clear());
+
+/**
+ * The handler with its writing calls (create, update, delete) on one team taking turns in this
+ * process, each after the one before it has ended. Each computes its changes from a read of the
+ * team; the engine runs the calls of resources with no dependency between them at once (a destroy's
+ * deletes, most of all), and a change computed from a read another call's write has since made stale
+ * fails (a role put back on a member the other removed: 400) or undoes that write. The team is the
+ * call's `teamId` (an input of TeamMembers and TeamProjects, an output of Team); a call whose team
+ * is not known yet (a Team's create) takes no turn.
+ */
+export function takingTurns<D extends KindDeclaration>(handler: Handler<D>): Handler<D> {
+  const inTurn = <T>(props: Props, work: () => Promise<T>): Promise<T> => {
+    if (props.teamId === undefined) return work();
+    const key = teamKey(String(props.deploymentId), String(props.teamId));
+    const run = (turns.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+    turns.set(key, run);
+    void run.finally(() => turns.get(key) === run && turns.delete(key)).catch(() => undefined);
+    return run;
+  };
+  return {
+    ...handler,
+    create: (inputs, ctx) => inTurn(inputs, () => handler.create(inputs, ctx)),
+    update: (id, olds, news, ctx) => inTurn(olds, () => handler.update(id, olds, news, ctx)),
+    delete: (id, props, ctx) => inTurn(props, () => handler.delete(id, props, ctx)),
   };
 }
 

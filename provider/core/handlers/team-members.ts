@@ -14,7 +14,7 @@ import { about, unlessGone } from "../runtime/lookup";
 import { known, noteFoundAsDeclared } from "../runtime/owned";
 import { type Claim, holderOf, release, wasReleased } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
-import { checkTeamResource, declaredByOther, memberChanges, memberClaim, teamApi, teamObject } from "./team-access";
+import { checkTeamResource, declaredByOther, memberChanges, memberClaim, teamApi, teamObject, takingTurns } from "./team-access";
 
 const KIND = "TeamMembers";
 type Kind = typeof teamMembersKind;
@@ -102,7 +102,7 @@ async function apply(ctx: CallContext, declared: Inputs, before: { added: string
   );
 }
 
-export const teamMembers: Handler<Kind> = {
+const calls: Handler<Kind> = {
   recorded,
 
   claims: (declared, secrecy) => claimsOf(secrecy, declared),
@@ -158,3 +158,6 @@ export const teamMembers: Handler<Kind> = {
       if (users.length) await unlessGone(() => team.update({ users }));
     }),
 };
+
+/** Its writing calls on one team take turns with those of the other team kinds (team-access.ts takingTurns). */
+export const teamMembers = takingTurns(calls);

@@ -22,6 +22,7 @@ import {
   repositoryIds,
   teamApi,
   teamObject,
+  takingTurns,
 } from "./team-access";
 
 const KIND = "TeamProjects";
@@ -91,7 +92,7 @@ async function apply(ctx: CallContext, declared: Inputs, before: string[], drop:
   );
 }
 
-export const teamProjects: Handler<Kind> = {
+const calls: Handler<Kind> = {
   recorded,
 
   claims: (declared, secrecy) => claimsOf(secrecy, declared),
@@ -144,3 +145,6 @@ export const teamProjects: Handler<Kind> = {
       if (repositories.length) await unlessGone(() => team.update({ repositories }));
     }),
 };
+
+/** Its writing calls on one team take turns with those of the other team kinds (team-access.ts takingTurns). */
+export const teamProjects = takingTurns(calls);

@@ -28,6 +28,7 @@ import {
   repositoryIds,
   teamApi,
   teamsByName,
+  takingTurns,
 } from "./team-access";
 
 const KIND = "Team";
@@ -171,7 +172,7 @@ async function outputsOf(
   });
 }
 
-export const team: Handler<Kind> = {
+const calls: Handler<Kind> = {
   recorded,
 
   check: (olds, news, ctx) =>
@@ -310,3 +311,6 @@ export const team: Handler<Kind> = {
       if (Object.keys(changes).length) await unlessGone(() => api.update(changes));
     }),
 };
+
+/** Its writing calls on one team take turns with those of the other team kinds (team-access.ts takingTurns). */
+export const team = takingTurns(calls);
