@@ -13,6 +13,8 @@ export interface ProgramResource {
   type: string;
   inputs?: Inputs;
   unknown?: boolean;
+  /** Of a resource `unknown` at preview: its top-level inputs that are known (a policy that can judge from them alone reads these). */
+  knownInputs?: Inputs;
   /**
    * The URNs it was known by (its aliases, as the engine resolves them): a resource moved from
    * the dynamic type to the native plugin's (`aliases: [{ type: "pulumi-nodejs:dynamic/semgrep:X" }]`)
@@ -32,8 +34,22 @@ export function recordInputs(urn: string, type: string, props: unknown, aliases:
   try {
     seen.set(urn, { urn, type, inputs: JSON.parse(JSON.stringify(props)) as Inputs, ...known });
   } catch {
-    seen.set(urn, { urn, type, unknown: true, ...known });
+    seen.set(urn, { urn, type, unknown: true, knownInputs: knownParts(props), ...known });
   }
+}
+
+/** The top-level values of `props` that are wholly known. */
+function knownParts(props: unknown): Inputs {
+  const parts: Inputs = {};
+  if (!props || typeof props !== "object") return parts;
+  for (const key of Object.keys(props)) {
+    try {
+      parts[key] = JSON.parse(JSON.stringify((props as Inputs)[key])) as unknown;
+    } catch {
+      // unknown at preview (the proxy throws), or holding an unknown value: left out
+    }
+  }
+  return parts;
 }
 
 /** The recorded resources among `urns` (the stack validation's resources: the new program's). */

@@ -205,6 +205,18 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
       expect(writes()).toEqual([]);
     });
 
+    it("refuses a second Team of the same name, naming both, whether the team exists or not", async () => {
+      for (const name of ["appsec", "contractors"]) {
+        forgetProcessMemory();
+        await checked(teams, { deploymentId: "1", name, resourceName: "first" });
+        const second = await teams.check({ deploymentId: "1", name, resourceName: "second" });
+        expect(second.failures?.[0]?.reason).toMatch(
+          new RegExp(`^Team "second" declares the name of the team named "${name}" \\(deployment 1\\), which Team "first" declares too`),
+        );
+      }
+      expect(writes()).toEqual([]);
+    });
+
     it("refuses two TeamMembers declaring one user, and a Team's project beside a TeamProjects; two TeamProjects share a project", async () => {
       await checked(members, { deploymentId: "1", teamId: "202", members: { "105": "TEAM_ROLE_MEMBER" }, resourceName: "a" });
       expect(

@@ -282,8 +282,11 @@ export async function checkTeamResource(
       property: claim.secret ? "" : (claim.property ?? claim.field),
       reason:
         `${ctx.name} declares ${claim.field} of ${claim.object}, which ${ownerName(other)} declares too. ` +
-        "Declare each member of a team in one resource only (a Team's members or one TeamMembers), and a team's project either in " +
-        "its Team or in TeamProjects: two would overwrite each other's value, and destroying either would put back the wrong original.",
+        (claim.field === "the name"
+          ? "Declare each team in one Team only: the second would adopt the team the first creates, and destroying one would delete " +
+            "or change the team the other still declares."
+          : "Declare each member of a team in one resource only (a Team's members or one TeamMembers), and a team's project either in " +
+            "its Team or in TeamProjects: two would overwrite each other's value, and destroying either would put back the wrong original."),
     })),
   };
 }

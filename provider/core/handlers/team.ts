@@ -43,8 +43,19 @@ const managedOf = (props: Props) => (["members", "projects"] as const).filter((f
 
 /** What a Team declares of team `teamId`: each member and each project, exclusively. */
 function claimsOn(ctx: CallContext, declared: Props, teamId: unknown): Claim[] {
-  if (teamId === undefined || !known(declared.members ?? {}, declared.projects ?? [])) return [];
+  // One Team per team name: a second would adopt the team the first creates, and destroy would delete it under the other.
+  const name: Claim[] = known(declared.deploymentId, declared.name)
+    ? [
+        {
+          object: `the team named ${JSON.stringify(declared.name)} (deployment ${String(declared.deploymentId)})`,
+          field: "the name",
+          property: "name",
+        },
+      ]
+    : [];
+  if (teamId === undefined || !known(declared.members ?? {}, declared.projects ?? [])) return name;
   return [
+    ...name,
     ...Object.entries((declared.members as Record<string, TeamRole> | undefined) ?? {}).map(([userId, role]) =>
       memberClaim(declared, teamId, userId, ctx, role),
     ),

@@ -16,7 +16,7 @@ import { about, unlessGone } from "../runtime/lookup";
 import { managedFields } from "../runtime/managed";
 import { notify, notifyOnce, someOf } from "../runtime/notices";
 import { checkOwned, diffManaged, known, noteFieldsFoundAsDeclared } from "../runtime/owned";
-import { type Claim, declarersOf, type Holder, sameOwner } from "../runtime/ownership";
+import { type Claim, declarersOf, type Holder, ownerName, sameOwner } from "../runtime/ownership";
 import { onForget } from "../runtime/process-memory";
 import { sharedReads } from "../runtime/shared-reads";
 
@@ -127,13 +127,14 @@ async function guardFailures(ctx: CallContext, declared: Inputs): Promise<CheckF
   const admins = [...after].filter(([, role]) => role === ADMIN_ROLE).map(([u]) => u);
   if (!admins.length) {
     const demoted = [...byId.values()].filter((u) => u.orgRole === ADMIN_ROLE);
-    const by = demoted.flatMap((u) => declarers(declared.deploymentId, u).map((h) => `${h.owner.name} (${userName(u)})`));
+    const by = demoted.flatMap((u) => declarers(declared.deploymentId, u).map((h) => `${ownerName(h.owner)} for ${userName(u)}`));
     failures.push({
       property: "role",
       reason:
         `${ctx.name} would leave deployment ${declared.deploymentId} without an org admin: its admins now are ${listed(demoted.map(userName))}, ` +
         `and the UserRoles of this stack declare another role for each (${listed(by)}). Keep one org admin: declare ${ADMIN_ROLE} ` +
-        "for one of them, or for another user in a UserRole the program declares before this one (or that this one dependsOn).",
+        "for one of them, or for another user in a UserRole this one dependsOn (the run checks resources with no dependency between " +
+        "them in any order, so a promotion it does not depend on may not be counted yet).",
     });
   }
   const token = await tokenUser();

@@ -5,9 +5,11 @@
  * ProjectTags or ProjectSettings may not give a protected tag to a project another team already
  * sees through the stack. A project a team already had in the stack's last state is not added.
  * A project's tags are the live ones (read with Semgrep credentials, once per deployment and run)
- * and those the program declares; without credentials the policy cannot tell and says so.
+ * and those the program declares; without credentials the policy cannot tell and says so. A
+ * TeamProjects whose `teamId` is not known at preview (the output of a Team the same run creates)
+ * is judged by the name that Team declares, found through the engine's property dependencies.
  */
-import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
+import type { PolicyResource, ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
 import { SemgrepClient } from "../../client";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
@@ -86,8 +88,19 @@ interface Grant {
 
 const stringsOf = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
+/**
+ * The name a Team of the program declares, when `teamId` of the resource `urn` is that Team's
+ * output (not known at preview: the Team is created in this run).
+ */
+function teamOfThisRun(resources: readonly PolicyResource[], urn: string): string | undefined {
+  const from = resources.find((r) => r.urn === urn)?.propertyDependencies?.teamId ?? [];
+  const team = programResources(from.map((r) => r.urn)).find((r) => kindOf(r.type) === "Team");
+  const name = (team?.inputs ?? team?.knownInputs)?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
 /** The Team and TeamProjects of the program, each with the team it grants to and what it granted before. */
-function grantsOf(program: ProgramResource[], state: StateResource[]): Grant[] {
+function grantsOf(program: ProgramResource[], state: StateResource[], resources: readonly PolicyResource[]): Grant[] {
   const previous = new Map(state.map((r) => [r.urn, r]));
   const stateTeamNames = (teamId: string) =>
     state.flatMap((r) =>
@@ -95,11 +108,18 @@ function grantsOf(program: ProgramResource[], state: StateResource[]): Grant[] {
     );
   return program.flatMap((resource): Grant[] => {
     const kind = kindOf(resource.type);
-    const inputs = resource.inputs;
+    const inputs = resource.inputs ?? resource.knownInputs;
     if (!inputs || (kind !== "Team" && kind !== "TeamProjects")) return [];
     const old = [resource.urn, ...(resource.aliases ?? [])].map((urn) => previous.get(urn)).find(Boolean);
     const deploymentId = String(inputs.deploymentId);
     const teamId = String(inputs.teamId);
+    if (kind === "TeamProjects" && inputs.teamId === undefined) {
+      // Not known at preview: the team is one a Team of this run creates, judged by the name it declares.
+      const name = teamOfThisRun(resources, resource.urn);
+      return name === undefined
+        ? []
+        : [{ resource, deploymentId, teamNames: async () => [name], projects: stringsOf(inputs.projects), before: [] }];
+    }
     return [
       {
         resource,
@@ -137,7 +157,7 @@ async function validateStack(args: StackValidationArgs, report: ReportViolation)
   if (!config.protectedProjectTags.length) return;
   const program = programResources(args.resources.map((r) => r.urn));
   const state = await stackState();
-  const grants = grantsOf(program, "error" in state ? [] : state.resources);
+  const grants = grantsOf(program, "error" in state ? [] : state.resources, args.resources);
   if (!grants.length) return;
   const declared = declaredTags(program);
   const credentials = credentialsFrom(config);
