@@ -50,6 +50,7 @@ describe("examples/access, TypeScript, under the policy pack", () => {
         string,
         Record<string, unknown>
       >;
+      // The example's own policy protected too, so that disabling its rule is a weakening the preview must refuse.
       config["protected-notifications-kept"]!.protectedPolicySlugs = ["block-critical-high-confidence", "critical-findings"];
       writeFileSync(join(workspace.dir, "policy-config.json"), JSON.stringify(config));
       const pack = [
@@ -63,7 +64,7 @@ describe("examples/access, TypeScript, under the policy pack", () => {
       expect(up.stdout + up.stderr).not.toMatch(/\[mandatory\]/);
       const team = (name: string) => emulator.state().teams.find((t) => t.name === name)!;
       expect(team("payments").repositoryIds.length).toBeGreaterThan(0);
-      expect(emulator.state().notificationRules.map((r) => r.name)).toContain("Critical findings to the SOC");
+      expect(emulator.state().notificationRules.map((r) => r.name)).toContain("Critical findings to the SOC pager");
       const afterUp = emulator.requests().length;
       await workspace.run(["preview", "--expect-no-changes", ...pack]);
       expect(writesSince(emulator, afterUp)).toEqual([]);

@@ -14,6 +14,7 @@ import { protectedNotificationsKept } from "../../provider/policy-pack/policies/
 import { protectedProductsNotWeakened } from "../../provider/policy-pack/policies/protected-products-not-weakened";
 import { protectedProjectsTeamAccess } from "../../provider/policy-pack/policies/protected-projects-team-access";
 import { forgetLiveSettings } from "../../provider/policy-pack/product-settings";
+import { forgetLiveRules } from "../../provider/policy-pack/policies/protected-notifications-kept";
 import { forgetProgram } from "../../provider/policy-pack/program";
 import { typeToken } from "../../provider/policy-pack/resources";
 import { setStackState, type StateResource } from "../../provider/policy-pack/stack-state";
@@ -24,6 +25,7 @@ afterEach(() => {
   setStackState(undefined);
   forgetProgram();
   forgetLiveSettings();
+  forgetLiveRules();
 });
 
 type Policy = { validateResource?: unknown; validateStack?: unknown };

@@ -65,7 +65,7 @@ const critical = new RemediationPolicy("critical", {
 });
 new NotificationRule("critical-to-soc", {
   deploymentId,
-  name: "Critical findings to the SOC",
+  name: "Critical findings to the SOC pager",
   channel: "CHANNEL_WEBHOOK",
   config: { url: config.getSecret("socWebhookUrl") ?? pulumi.secret("https://soc.acme.example/hooks/semgrep") },
   policySlugs: [critical.slug],

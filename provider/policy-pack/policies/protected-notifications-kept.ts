@@ -2,22 +2,76 @@
  * `protected-notifications-kept` (mandatory): a NotificationRule of a protected remediation policy
  * (`protectedPolicySlugs`) may not be disabled, nor removed from the program (its delete removes
  * the rule it created); and every notification rule's URLs (webhooks) must be `https://`, so that
- * findings never travel in clear text. A URL is never printed: it may be a secret.
+ * findings never travel in clear text. A URL is never printed: it may be a secret. A rule new to
+ * the stack adopts the deployment's rule of its name if there is one: with Semgrep credentials the
+ * policy reads the deployment's rules (once per deployment and run) and judges the change against
+ * that rule, as it judges one the stack holds against its last state.
  */
 import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
+import { SemgrepClient } from "../../client";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
+import { type Credentials, credentialsFrom } from "../severities";
 import { isSecretValue, removedFromProgram, type StateResource, stateOf, stateResourceName } from "../stack-state";
 
 export const NAME = "protected-notifications-kept";
 
 const configSchema = schemaOf({
   protectedPolicySlugs: stringList("Remediation policies (slugs) whose notification rules may not be disabled or removed."),
+  token: {
+    type: "string",
+    description: "Semgrep API token, to read the rule a new NotificationRule adopts; default SEMGREP_APP_TOKEN, else SEMGREP_API_TOKEN.",
+  },
+  url: { type: "string", description: "Semgrep's address; default SEMGREP_APP_URL, else SEMGREP_URL, else https://semgrep.dev." },
 });
 
 interface Config {
   protectedPolicySlugs: string[];
+  token?: string;
+  url?: string;
+}
+
+/** The deployment's rules by name (what a new NotificationRule adopts), or undefined where they cannot be read; once per deployment and run. */
+const liveRules = new Map<string, Promise<Map<string, Inputs> | undefined>>();
+
+function liveRulesOf(credentials: Credentials, deploymentId: string): Promise<Map<string, Inputs> | undefined> {
+  const key = [credentials.url ?? "", credentials.token, deploymentId].join("\u0000");
+  let read = liveRules.get(key);
+  if (!read) {
+    read = (async () => {
+      const client = new SemgrepClient({
+        token: credentials.token,
+        baseUrl: credentials.url,
+        tokenSource: credentials.tokenSource,
+        env: {},
+      });
+      try {
+        const rules = await client.notificationRules.list(deploymentId);
+        return new Map(rules.map((rule) => [rule.name, { policySlugs: rule.policySlugs, enabled: rule.enabled } as Inputs]));
+      } catch {
+        return undefined; // judged on what it declares, as without credentials
+      } finally {
+        await client.close();
+      }
+    })();
+    liveRules.set(key, read);
+  }
+  return read;
+}
+
+/** Forgets the rules read (tests emulate one run after another in one process). */
+export function forgetLiveRules(): void {
+  liveRules.clear();
+}
+
+/** What the rule was before this change: the stack's last state of it, else the deployment's rule of its name (adopted), if any. */
+async function ruleBefore(config: Config, urn: string, props: Inputs): Promise<{ inputs: Inputs; adopted: boolean } | undefined> {
+  const previous = await stateOf(urn);
+  if (previous) return { inputs: previous.inputs ?? {}, adopted: false };
+  const credentials = credentialsFrom(config);
+  const live = credentials && (await liveRulesOf(credentials, String(props.deploymentId)))?.get(String(props.name));
+  return live ? { inputs: live, adopted: true } : undefined;
 }
 
 const configOf = (args: { getConfig<T extends object>(): T }, report: ReportViolation) => {
@@ -48,16 +102,21 @@ async function validate(args: ResourceValidationArgs, report: ReportViolation): 
   const props = args.props as Inputs;
   const resource = describe(args.type, args.name);
   const slugs = protectedSlugs(config, props);
-  if (props.enabled === false && slugs.length)
+  const before = config.protectedPolicySlugs.length ? await ruleBefore(config, args.urn, props) : undefined;
+  const adopted = before?.adopted ? ` (it adopts the deployment's rule ${JSON.stringify(props.name)}, which notifies about them)` : "";
+  // An adopted rule of a protected policy disabled stops that policy's notifications too, whatever the program declares for it.
+  const disabled = [
+    ...new Set([...slugs, ...(before?.adopted && before.inputs.enabled !== false ? protectedSlugs(config, before.inputs) : [])]),
+  ];
+  if (props.enabled === false && disabled.length)
     report(
-      `${resource} disables the notifications of ${slugs.join(", ")}: protected remediation policies (protectedPolicySlugs) keep theirs.`,
+      `${resource} disables the notifications of ${disabled.join(", ")}${adopted}: protected remediation policies (protectedPolicySlugs) keep theirs.`,
     );
   // A protected policy taken out of the rule's policySlugs stops its notifications as surely as disabling the rule.
-  const previous = config.protectedPolicySlugs.length ? await stateOf(args.urn) : undefined;
-  const dropped = previous ? protectedSlugs(config, previous.inputs ?? {}).filter((slug) => !slugs.includes(slug)) : [];
+  const dropped = before ? protectedSlugs(config, before.inputs).filter((slug) => !slugs.includes(slug)) : [];
   if (dropped.length)
     report(
-      `${resource} no longer notifies about ${dropped.join(", ")} (removed from its policySlugs): protected remediation policies (protectedPolicySlugs) keep their notifications.`,
+      `${resource} no longer notifies about ${dropped.join(", ")} (removed from its policySlugs)${adopted}: protected remediation policies (protectedPolicySlugs) keep their notifications.`,
     );
   for (const key of clearTextUrls(props.config))
     report(`${resource} sends to a config.${key} that is not https://: findings would travel in clear text. Use an https:// address.`);
