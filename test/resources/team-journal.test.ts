@@ -5,12 +5,16 @@
  * stack's state. Here the second request is refused (one of its users gone from the deployment),
  * which leaves the service and the journal as such a kill would; the recovery's create, in a new
  * provider process, must record the originals from before the first request, so that delete puts
- * the team back as it was, not as the first request left it.
+ * the team back as it was, not as the first request left it. And an update killed after its write
+ * (cut here by a cancel as its answer comes back, whose outputs then reach no state): the
+ * recovery's update, given the state from before it, finds the values as declared and takes their
+ * originals from the journal.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StoredUser } from "../../provider/emulator/model";
+import { interrupt } from "../../provider/core/runtime/interrupts";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, FRONT_ENDS, notices, provider, useProviderAgainst } from "../support/provider";
@@ -95,5 +99,64 @@ describe.each(FRONT_ENDS)("a write of several requests cut after the first (%s f
     forgetProcessMemory();
     await calls.delete(id, outs);
     expect(membersOf()).toEqual(before);
+  });
+});
+
+describe.each(FRONT_ENDS)("an update whose answer reached no state (%s front end)", (frontEnd) => {
+  /** Updates `state` to `declared` as a run cut as its answer comes back (its outputs never recorded), then as the recovery's run. */
+  async function updateCutThenRecovered(calls: ReturnType<typeof provider>, id: string, state: Props, declared: Props) {
+    interrupt("a cancel, as the update's answer comes back");
+    await calls.update(id, state, await checked(calls, declared));
+    asAnotherProcess();
+    return ((await calls.update(id, state, await checked(calls, declared))) as { outs: Props }).outs;
+  }
+
+  it("a Team managing its members for the first time: the recovery records the members from before the cut update", async () => {
+    const teams = provider("Team", frontEnd);
+    const before = membersOf();
+    const adopted = { deploymentId: "1", name: team().name, resourceName: "adopted" };
+    const { id, outs } = (await teams.create(await checked(teams, adopted))) as { id: string; outs: Props };
+    asAnotherProcess();
+    const members = Object.fromEntries(
+      newcomers()
+        .slice(0, 3)
+        .map((u) => [u, "TEAM_ROLE_MANAGER"]),
+    );
+    const recovered = await updateCutThenRecovered(teams, id, outs, { ...adopted, members });
+    expect(recovered.originalMembers).toEqual(before);
+    forgetProcessMemory();
+    await teams.delete(id, recovered);
+    expect(membersOf()).toEqual(before);
+  });
+
+  it("a TeamMembers adding a member and raising a role, a TeamProjects adding a project: delete after the recovery undoes both", async () => {
+    const calls = provider("TeamMembers", frontEnd);
+    const projectCalls = provider("TeamProjects", frontEnd);
+    const [kept, raised] = team().members.map((m) => m.userId);
+    const [newcomer] = newcomers();
+    const before = membersOf();
+    const beforeProjects = [...team().repositoryIds];
+    const base = { deploymentId: "1", teamId: String(TEAM_ID) };
+    const first = { ...base, members: { [kept!]: before[kept!] }, resourceName: "few" };
+    const { id, outs } = (await calls.create(await checked(calls, first))) as { id: string; outs: Props };
+    const projectName = (id: number) => env.emulator.state().projects.find((p) => p.id === id)!.name;
+    const other = env.emulator.state().projects.find((p) => !beforeProjects.includes(p.id))!;
+    const firstProjects = { ...base, projects: [projectName(beforeProjects[0]!)], resourceName: "more" };
+    const made = (await projectCalls.create(await checked(projectCalls, firstProjects))) as { id: string; outs: Props };
+    asAnotherProcess();
+
+    const members = { ...first.members, [raised!]: "TEAM_ROLE_MANAGER", [newcomer!]: "TEAM_ROLE_READONLY" };
+    const recovered = await updateCutThenRecovered(calls, id, outs, { ...first, members });
+    expect(recovered).toMatchObject({ addedMembers: [newcomer], originalRoles: { [raised!]: before[raised!] } });
+    const projects = await updateCutThenRecovered(projectCalls, made.id, made.outs, {
+      ...firstProjects,
+      projects: [...firstProjects.projects, other.name],
+    });
+    expect(projects.addedProjects).toEqual([other.name]);
+    forgetProcessMemory();
+    await calls.delete(id, recovered);
+    await projectCalls.delete(made.id, projects);
+    expect(membersOf()).toEqual(before);
+    expect(team().repositoryIds).toEqual(beforeProjects);
   });
 });
