@@ -71,20 +71,22 @@ function recorded(state: Props): Record<string, unknown> {
   };
 }
 
-/** What a Team records first of an adopted team: its name, members and projects (journaled by field). */
+/**
+ * What a Team records first of an adopted team, journaled by field: its members and projects. (Its
+ * name needs no journal: a create finds the team by the declared name and never renames it.)
+ */
 interface Found {
-  name?: string;
   members?: Record<string, TeamRole>;
   projects?: string[];
 }
 
 /**
- * The team's name, members and projects as found (those about to be recorded first), each
- * replaced by what a run of this resource killed after its write journaled, if one did.
+ * The team's members and projects as found (those about to be recorded first), each replaced by
+ * what a run of this resource killed after its write journaled, if one did.
  */
 function killedRunOriginal(found: Found): Found {
   const original: Found = { ...found };
-  for (const field of ["name", "members", "projects"] as const) {
+  for (const field of ["members", "projects"] as const) {
     const journaled = found[field] !== undefined ? journaledOriginal(field, `the ${field}`) : undefined;
     if (journaled) Object.assign(original, { [field]: journaled.original });
   }
@@ -235,7 +237,6 @@ export const team: Handler<Kind> = {
       ctx.claims.declare(claimsOn(ctx, declared, existing.id));
       const live = await readLive(declared.deploymentId, existing.id, ["members", "projects"], existing);
       const found = {
-        name: existing.name,
         ...(declared.members ? { members: Object.fromEntries(live.members!) } : {}),
         ...(declared.projects ? { projects: await projectNames(declared.deploymentId, live.repositories!) } : {}),
       };
@@ -247,7 +248,7 @@ export const team: Handler<Kind> = {
         ? { created: true }
         : {
             created: false,
-            originalName: original.name,
+            originalName: existing.name,
             ...(original.members ? { originalMembers: original.members } : {}),
             ...(original.projects ? { originalProjects: original.projects } : {}),
           };
