@@ -8,7 +8,7 @@
  * the team back as it was, not as the first request left it. And an update killed after its write
  * (cut here by a cancel as its answer comes back, whose outputs then reach no state): the
  * recovery's update, given the state from before it, finds the values as declared and takes their
- * originals from the journal.
+ * originals from the journal. And members given as a secret: the journal holds no user id or role.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -159,4 +159,36 @@ describe.each(FRONT_ENDS)("an update whose answer reached no state (%s front end
     expect(membersOf()).toEqual(before);
     expect(team().repositoryIds).toEqual(beforeProjects);
   });
+});
+
+it("a TeamMembers given its members as a secret journals neither a user id nor a role: the added member is restored, the raised role said lost", async () => {
+  const calls = provider("TeamMembers");
+  const raised = team().members.find((m) => m.role !== "TEAM_ROLE_MANAGER")!.userId;
+  const [newcomer] = newcomers();
+  const before = membersOf();
+  const declared = {
+    deploymentId: "1",
+    teamId: String(TEAM_ID),
+    members: { [raised]: "TEAM_ROLE_MANAGER", [newcomer!]: "TEAM_ROLE_READONLY" },
+    resourceName: "hidden",
+    secretInputs: ["members"],
+  };
+  interrupt("a cancel, as the create's answer comes back");
+  await calls.create(await checked(calls, declared));
+  const dir = join(process.env.XDG_STATE_HOME!, "pulumi-semgrep");
+  const journal = (existsSync(dir) ? readdirSync(dir) : []).map((file) => readFileSync(join(dir, file), "utf8")).join("");
+  // A user id, whole (not a run of digits inside a digest or the writer's process mark).
+  const named = (userId: string) => new RegExp(`(?<![0-9a-f])${userId}(?![0-9a-f])`).test(journal.replaceAll(/"p":"[^"]*"/g, ""));
+  expect(journal).not.toBe("");
+  expect(named(newcomer!), "the added member's id").toBe(false);
+  expect(named(raised), "the raised member's id").toBe(false);
+  expect(journal).not.toContain("TEAM_ROLE");
+
+  asAnotherProcess();
+  const { id, outs } = (await calls.create(await checked(calls, declared))) as { id: string; outs: Props };
+  expect(outs.addedMembers).toEqual([newcomer]);
+  expect(notices.map((n) => n.message).join("\n")).toContain("set to a secret value by an interrupted run");
+  forgetProcessMemory();
+  await calls.delete(id, outs);
+  expect(membersOf()).toEqual({ ...before, [raised]: "TEAM_ROLE_MANAGER" }); // the raised role's original was not kept
 });
