@@ -1,8 +1,9 @@
 /**
  * Every kind that writes, killed with SIGKILL after its write reached the service and before the
  * engine recorded it, through the real CLI and both front ends: in turn, a stack of a
- * ProjectSettings, a ProjectTags, a ManagedScan, a PolicyRuleMode, a DetectionPolicyException and a
- * RemediationPolicy (PolicyRuleModes has its own file, interrupted-writes.test.ts), whose `up
+ * ProjectSettings, a ProjectTags, a ManagedScan, a PolicyRuleMode, a DetectionPolicyException, a
+ * RemediationPolicy, a Team adopting the demo's appsec team, a Team creating one, a TeamMembers
+ * and a TeamProjects (PolicyRuleModes has its own file, interrupted-writes.test.ts), whose `up
  * --skip-preview` is killed as its one write arrives (the write lands after). Nothing reaches the stack's
  * state; the provider journals each original before its write (provider/core/runtime/journal.ts),
  * so the README's recovery on the same machine (`pulumi cancel`, `pulumi refresh
@@ -20,9 +21,9 @@ import { liveValues, worldRules } from "../workflows/world";
 function programFor(emulator: RunningEmulator): Decl[] {
   const live = liveValues(emulator.state());
   const rule = worldRules(emulator.state()).find((r) => live.get(`rule:${r.path}`) !== "MODE_COMMENT")!;
-  const decl = (kind: Kind, props: Record<string, unknown>): Decl => ({
+  const decl = (kind: Kind, props: Record<string, unknown>, name = `cut-${kind.toLowerCase()}`): Decl => ({
     kind,
-    name: `cut-${kind.toLowerCase()}`,
+    name,
     props: { ...identity(kind), ...props },
     secret: [],
   });
@@ -44,6 +45,18 @@ function programFor(emulator: RunningEmulator): Decl[] {
       filters: { mode: "all", conditions: [{ type: "severity", values: ["critical", "high"] }] },
       actions: [{ type: "pr_comment" }, { type: "block" }],
     }),
+    // The demo's appsec team (Alice its manager, Bob; web-app and payments-api), adopted with Bob
+    // removed, Carol added, payments-api swapped for mobile-app: destroy puts back its members and projects.
+    decl("Team", {
+      name: "appsec",
+      members: { "101": "TEAM_ROLE_MANAGER", "103": "TEAM_ROLE_MEMBER" },
+      projects: ["acme/web-app", "acme/mobile-app"],
+    }),
+    // A team the killed run created: destroy deletes it (not adopted by the recovery, and left).
+    decl("Team", { name: "cut-team", members: { "105": "TEAM_ROLE_MEMBER" }, projects: ["acme/mobile-app"] }, "cut-new-team"),
+    // The payments team: Dan's role raised, Erin added.
+    decl("TeamMembers", { teamId: "202", members: { "104": "TEAM_ROLE_MANAGER", "105": "TEAM_ROLE_READONLY" } }),
+    decl("TeamProjects", { teamId: "201", projects: ["acme/mobile-app"] }),
   ];
 }
 

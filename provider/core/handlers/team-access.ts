@@ -9,10 +9,14 @@
  *    share: a repository id is the project's id);
  *  - the claims: one per member of a team (exclusive: a user is declared by one resource only)
  *    and one per project of a team (shared among TeamProjects, exclusive against a Team);
+ *  - the journal's names of a member and a project (runtime/journal.ts), for the originals a
+ *    killed run replaced;
  *  - turns: the writing calls of the resources of one team run one at a time (takingTurns).
  */
+import { createHash } from "node:crypto";
 import { ExperimentalEndpointError, type Project, type TeamEntry as Team, type TeamRole, type TeamUpdate } from "../../client";
 import { apiAddress, apiClient } from "../runtime/credentials";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { tokenDeployments } from "../runtime/lookup";
 import { onForget } from "../runtime/process-memory";
 import { sharedReads } from "../runtime/shared-reads";
@@ -22,6 +26,7 @@ import { checkKindInputs, known } from "../runtime/owned";
 import { type Claim, declarersOf, ownerName, sameOwner } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
+import { ABSENT } from "../kinds/declare";
 import { projectListing } from "./project-listing";
 import { users as listedUsers } from "./user-role";
 
@@ -289,4 +294,34 @@ export async function checkTeamResource(
             "its Team or in TeamProjects: two would overwrite each other's value, and destroying either would put back the wrong original."),
     })),
   };
+}
+
+// ---- The journal of originals ---------------------------------------------------------------------
+
+/** A member's or project's object in the journal: a digest, since a user id or project name given as a secret must not reach the disk. */
+const journalObject = (what: "member" | "project", id: string) => `${what}:${createHash("sha256").update(id).digest("hex")}`;
+
+/** How the recovery's note names a member or project (`[secret]` for a secret input). */
+const shownAs = (ctx: CallContext, what: "member" | "project", id: string) =>
+  `the ${what} ${ctx.shown(what === "member" ? "members" : "projects", JSON.stringify(id))}`;
+
+/**
+ * Journals, before the write that replaces them, the originals an additive resource is about to
+ * record of members or projects: ABSENT for one it adds (no secret text), the role it changes (kept
+ * only as written when the members are a secret).
+ */
+export function journalTeamOriginals(ctx: CallContext, what: "member" | "project", originals: Iterable<[string, string]>): void {
+  const entries = [...originals];
+  const absent = entries.filter(([, original]) => original === ABSENT);
+  const values = entries.filter(([, original]) => original !== ABSENT);
+  journalBefore(Object.fromEntries(absent.map(([id]) => [journalObject(what, id), ABSENT])), false);
+  journalBefore(Object.fromEntries(values.map(([id, original]) => [journalObject(what, id), original])), ctx.secret(`${what}s`));
+}
+
+/**
+ * The original a killed run of this resource journaled for a member or project found as declared
+ * (ABSENT: that run added it), undefined when none did: the member or project was so already.
+ */
+export function journaledTeamOriginal(ctx: CallContext, what: "member" | "project", id: string): string | undefined {
+  return journaledOriginal(journalObject(what, id), shownAs(ctx, what, id))?.original as string | undefined;
 }

@@ -14,7 +14,17 @@ import { about, unlessGone } from "../runtime/lookup";
 import { known, noteFoundAsDeclared } from "../runtime/owned";
 import { type Claim, holderOf, release, wasReleased } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
-import { checkTeamResource, declaredByOther, memberChanges, memberClaim, teamApi, teamObject, takingTurns } from "./team-access";
+import {
+  checkTeamResource,
+  declaredByOther,
+  journaledTeamOriginal,
+  journalTeamOriginals,
+  memberChanges,
+  memberClaim,
+  teamApi,
+  teamObject,
+  takingTurns,
+} from "./team-access";
 
 const KIND = "TeamMembers";
 type Kind = typeof teamMembersKind;
@@ -70,7 +80,13 @@ async function apply(ctx: CallContext, declared: Inputs, before: { added: string
     if (!live.has(userId) || wasReleased(claim)) {
       if (!added.includes(userId)) added.push(userId);
     } else if (live.get(userId) !== role) roles[userId] ??= live.get(userId)!;
-    else if (!added.includes(userId) && roles[userId] === undefined) found.push(userId);
+    else if (!added.includes(userId) && roles[userId] === undefined) {
+      // Found as declared: a run of this resource killed after its write may have left it so, and journaled what it replaced.
+      const journaled = journaledTeamOriginal(ctx, "member", userId);
+      if (journaled === ABSENT) added.push(userId);
+      else if (journaled !== undefined) roles[userId] = journaled as TeamRole;
+      else found.push(userId);
+    }
   }
   const putBack = new Map<string, TeamRole>();
   const removed: string[] = [];
@@ -86,7 +102,15 @@ async function apply(ctx: CallContext, declared: Inputs, before: { added: string
   for (const [userId, role] of wanted)
     if (live.has(userId) && wasReleased(memberClaim(declared, declared.teamId, userId, ctx)) && !users.some((u) => u.userId === userId))
       users.push({ userId, action: "UPDATE_ACTION_UPDATE", role });
-  if (users.length) await team.update({ users });
+  if (users.length) {
+    // Before the write: killed after it, nothing else says what it replaced.
+    const firsts = [
+      ...added.filter((u) => !before.added.includes(u)).map((u): [string, string] => [u, ABSENT]),
+      ...Object.entries(roles).filter(([u]) => before.roles[u] === undefined),
+    ];
+    journalTeamOriginals(ctx, "member", firsts);
+    await team.update({ users });
+  }
   if (found.length)
     await noteFoundAsDeclared(ctx, {
       what: `the member${found.length > 1 ? "s" : ""} ${found.join(", ")} of ${teamObject(declared.deploymentId, declared.teamId)}`,

@@ -16,6 +16,8 @@ import type { CallContext, Secrecy } from "../runtime/call-context";
 import {
   checkTeamResource,
   declaredByOther,
+  journaledTeamOriginal,
+  journalTeamOriginals,
   projectClaim,
   projectNames,
   repositoryChanges,
@@ -63,6 +65,7 @@ async function apply(ctx: CallContext, declared: Inputs, before: string[], drop:
   const added = [...before];
   const found: string[] = [];
   const add: string[] = [];
+  const adding: string[] = [];
   for (const [name, id] of ids) {
     const missing = !live.has(id) || wasReleased(claim(name));
     // One another resource of this run added is the stack's own too: counted as added.
@@ -70,15 +73,28 @@ async function apply(ctx: CallContext, declared: Inputs, before: string[], drop:
       if (!added.includes(name)) added.push(name);
       if (missing) {
         add.push(id);
+        adding.push(name);
         take(claim(name));
       }
-    } else if (!added.includes(name)) found.push(name);
+    } else if (!added.includes(name)) {
+      // Found as declared: a run of this resource killed after its write may have added it (its journal says).
+      if (journaledTeamOriginal(ctx, "project", name) === ABSENT) added.push(name);
+      else found.push(name);
+    }
   }
   const gone = drop.filter((name) => added.includes(name) && !declaredByOther(ctx, claim(name)));
   for (const name of gone) release(claim(name));
   const goneIds = await repositoryIds(declared.deploymentId, gone);
   const repositories = repositoryChanges(new Set([...live].filter((id) => !add.includes(id))), add, goneIds);
-  if (repositories.length) await team.update({ repositories });
+  if (repositories.length) {
+    // Before the write: killed after it, nothing else says these projects were absent.
+    journalTeamOriginals(
+      ctx,
+      "project",
+      adding.map((name): [string, string] => [name, ABSENT]),
+    );
+    await team.update({ repositories });
+  }
   if (found.length)
     await noteFoundAsDeclared(ctx, {
       what: `the project${found.length > 1 ? "s" : ""} ${found.join(", ")} of ${teamObject(declared.deploymentId, declared.teamId)}`,

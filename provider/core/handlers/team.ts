@@ -8,9 +8,11 @@
 import type { TeamEntry as Team, TeamRole, TeamUpdate } from "../../client";
 import type { teamKind } from "../kinds";
 import { fieldRules } from "../kinds";
+import { ABSENT } from "../kinds/declare";
 import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
+import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { about, unlessGone } from "../runtime/lookup";
 import { known } from "../runtime/owned";
 import { type Claim, holderOf, release } from "../runtime/ownership";
@@ -81,6 +83,28 @@ function recorded(state: Props): Record<string, unknown> {
   };
 }
 
+/**
+ * What a Team records first of an adopted team, journaled by field: its members and projects. (Its
+ * name needs no journal: a create finds the team by the declared name and never renames it.)
+ */
+interface Found {
+  members?: Record<string, TeamRole>;
+  projects?: string[];
+}
+
+/**
+ * The team's members and projects as found (those about to be recorded first), each replaced by
+ * what a run of this resource killed after its write journaled, if one did.
+ */
+function killedRunOriginal(found: Found): Found {
+  const original: Found = { ...found };
+  for (const field of ["members", "projects"] as const) {
+    const journaled = found[field] !== undefined ? journaledOriginal(field, `the ${field}`) : undefined;
+    if (journaled) Object.assign(original, { [field]: journaled.original });
+  }
+  return original;
+}
+
 interface Live {
   team: Team;
   members?: Map<string, TeamRole>;
@@ -124,6 +148,7 @@ async function apply(
   live: Live,
   record: Pick<Outputs<Kind>, "created" | "originalName" | "originalMembers" | "originalProjects">,
   before: { otherMembers: string[]; otherProjects: string[] },
+  firsts: Record<string, unknown> = {},
 ): Promise<Outputs<Kind>> {
   const api = teamApi(declared.deploymentId, teamId);
   const changes: TeamUpdate = {};
@@ -149,6 +174,8 @@ async function apply(
     );
     if (repositories.length) changes.repositories = repositories;
   }
+  // Before the write (one request per 500 users or repositories): killed after any of them, nothing else says what they replaced.
+  if (Object.keys(changes).length) journalBefore(firsts);
   const team = Object.keys(changes).length ? await api.update(changes) : live.team;
   const after = await readLive(declared.deploymentId, teamId, managedOf(declared), team);
   // Another resource of the run may have added a member or project it declares while this write was under way.
@@ -195,6 +222,7 @@ const calls: Handler<Kind> = {
     about(subject(declared), async () => {
       const existing = (await teamsByName(declared.deploymentId)).get(declared.name);
       if (!existing) {
+        journalBefore({ team: ABSENT });
         const ids = declared.projects ? await repositoryIds(declared.deploymentId, declared.projects) : [];
         const created = await apiClient().teams.create(declared.deploymentId, {
           name: declared.name,
@@ -220,13 +248,24 @@ const calls: Handler<Kind> = {
         );
       ctx.claims.declare(claimsOn(ctx, declared, existing.id));
       const live = await readLive(declared.deploymentId, existing.id, ["members", "projects"], existing);
-      const record = {
-        created: false,
-        originalName: existing.name,
-        ...(declared.members ? { originalMembers: Object.fromEntries(live.members!) } : {}),
-        ...(declared.projects ? { originalProjects: await projectNames(declared.deploymentId, live.repositories!) } : {}),
+      const found = {
+        ...(declared.members ? { members: Object.fromEntries(live.members!) } : {}),
+        ...(declared.projects ? { projects: await projectNames(declared.deploymentId, live.repositories!) } : {}),
       };
-      const outs = await apply(ctx, declared, existing.id, live, record, { otherMembers: [], otherProjects: [] });
+      // A run of this resource killed after its write (after one request of several, or all) journaled what it found:
+      // no team (it created this one), or the team it adopted.
+      const created = journaledOriginal("team", "the team")?.original === ABSENT;
+      const original: Found = created ? {} : killedRunOriginal(found);
+      const record = created
+        ? { created: true }
+        : {
+            created: false,
+            originalName: existing.name,
+            ...(original.members ? { originalMembers: original.members } : {}),
+            ...(original.projects ? { originalProjects: original.projects } : {}),
+          };
+      const firsts = created ? {} : found;
+      const outs = await apply(ctx, declared, existing.id, live, record, { otherMembers: [], otherProjects: [] }, firsts);
       return { id: `${declared.deploymentId}/${existing.id}`, outs };
     }),
 
@@ -263,21 +302,24 @@ const calls: Handler<Kind> = {
     about(subject(declared), async () => {
       const teamId = String(olds.teamId);
       const live = await readLive(declared.deploymentId, teamId, managedOf(declared));
-      // A field managed for the first time on an adopted team: its original is what this update finds.
+      // A field managed for the first time on an adopted team: its original is what this update finds
+      // (or, found so after a killed update of it, what that update journaled).
       const adopted = olds.created === false;
+      const firsts = {
+        ...(adopted && declared.members && !olds.originalMembers ? { members: Object.fromEntries(live.members!) } : {}),
+        ...(adopted && declared.projects && !olds.originalProjects
+          ? { projects: await projectNames(declared.deploymentId, live.repositories!) }
+          : {}),
+      };
+      const original = killedRunOriginal(firsts);
       const record = {
         created: olds.created ?? false,
         originalName: olds.originalName,
-        ...(declared.members ? { originalMembers: olds.originalMembers ?? (adopted ? Object.fromEntries(live.members!) : undefined) } : {}),
-        ...(declared.projects
-          ? {
-              originalProjects:
-                olds.originalProjects ?? (adopted ? await projectNames(declared.deploymentId, live.repositories!) : undefined),
-            }
-          : {}),
+        ...(declared.members ? { originalMembers: olds.originalMembers ?? original.members } : {}),
+        ...(declared.projects ? { originalProjects: olds.originalProjects ?? original.projects } : {}),
       };
       const before = { otherMembers: olds.otherMembers ?? [], otherProjects: olds.otherProjects ?? [] };
-      return { outs: await apply(ctx, declared, teamId, live, record, before) };
+      return { outs: await apply(ctx, declared, teamId, live, record, before, firsts) };
     }),
 
   delete: (_id, props: State<Kind>, ctx) =>
