@@ -62,15 +62,15 @@ function programFor(emulator: RunningEmulator): Decl[] {
 
 describe.each(["dynamic", "native"] as const)("every writing kind killed after its write (%s front end)", (frontEnd) => {
   it("the recovery on the same machine records each original from the journal, and destroy puts back every value", async () => {
-    // Every answer slow (2 s): killed as its write arrives, the create has not ended; the write lands after the kill.
-    const emulator = await startEmulator({ preset: "demo", retryAfterSeconds: 0, policiesV2: "both", latencyMs: 2_000 });
+    // cutRun slows every answer from the first write on (2 s): killed as its write arrives, the create has not
+    // ended; the write lands after the kill.
+    const emulator = await startEmulator({ preset: "demo", retryAfterSeconds: 0, policiesV2: "both" });
     try {
       const stack = await newStack(frontEnd, emulator);
       const failures: string[] = [];
       for (const decl of programFor(emulator)) {
         const preStack = liveValues(emulator.state());
         stack.write([decl]);
-        emulator.setFaults({ latencyMs: 2_000 });
         emulator.requests().length = 0; // cutRun counts the writes from here
         const run = await killUpAtWrite(stack, emulator, 1);
         const changed = [...liveValues(emulator.state())].filter(([key, value]) => preStack.get(key) !== value).map(([key]) => key);

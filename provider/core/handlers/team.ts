@@ -14,7 +14,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
 import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { about, unlessGone } from "../runtime/lookup";
-import { known } from "../runtime/owned";
+import { known, noteDroppedFields } from "../runtime/owned";
 import { type Claim, holderOf, release } from "../runtime/ownership";
 import type { CallContext } from "../runtime/call-context";
 import { apiClient } from "../runtime/credentials";
@@ -31,6 +31,7 @@ import {
   teamApi,
   teamsByName,
   takingTurns,
+  teamObject,
 } from "./team-access";
 
 const KIND = "Team";
@@ -216,7 +217,24 @@ const calls: Handler<Kind> = {
   check: (olds, news, ctx) =>
     checkTeamResource(ctx, news, async (declared) => claimsOn(ctx, declared, await existingTeamId(declared, olds))),
 
-  diff: async (_id, olds, news) => diffDeclared(olds, news, fieldRules(KIND)),
+  diff: async (_id, olds, news, ctx) => {
+    const result = diffDeclared(olds, news, fieldRules(KIND));
+    // `members` or `projects` no longer declared: no longer managed, its original dropped from the state by the update (said at preview).
+    const dropped = (olds.managedFields ?? []).filter(
+      (field) => (field === "members" || field === "projects") && news[field] === undefined,
+    );
+    if (!dropped.length) return result;
+    await noteDroppedFields(
+      ctx,
+      teamObject(olds.deploymentId, olds.teamId),
+      dropped.map((field) => ({
+        name: field,
+        original: field === "members" ? olds.originalMembers : olds.originalProjects,
+        last: olds[field],
+      })),
+    );
+    return { ...result, changes: true };
+  },
 
   create: (declared, ctx) =>
     about(subject(declared), async () => {

@@ -323,7 +323,7 @@ export interface DroppedField {
  * before the stack that it has no longer) and the remedy: declare it as it was before dropping it.
  * A field whose input `olds` gave as a secret prints no value.
  */
-function noteDroppedFields(ctx: CallContext, object: string, fields: readonly DroppedField[]): Promise<void> {
+export function noteDroppedFields(ctx: CallContext, object: string, fields: readonly DroppedField[]): Promise<void> {
   const dropped = fields.filter((field) => field.original !== undefined && field.original !== null);
   if (!dropped.length) return Promise.resolve();
   const each = dropped.map(({ name, original, last, show = JSON.stringify }) => {
