@@ -97,6 +97,8 @@ function stackResourceOf(resource: StateResource & { delete?: boolean }): StackR
   const meta = identityOf(stored);
   const inputs = withoutPlaceholders(kind, withoutMeta(stored));
   delete inputs.__provider;
+  // A Team's team is one of its outputs (its id), by which its claims name the team's members and projects.
+  if (kind === "Team" && typeof resource.outputs?.teamId === "string") inputs.teamId = resource.outputs.teamId;
   const secretInputs = [...new Set([...secretInputsOf(stored), ...Object.keys(inputs).filter((k) => holdsSecret(inputs[k]))])];
   const identity = meta?.name !== undefined ? meta : identityFromUrn(resource.urn, []);
   const owner: Owner = { kind, name: identity.name!, ...(identity.parent ? { parent: identity.parent } : {}) };

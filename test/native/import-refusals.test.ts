@@ -118,6 +118,21 @@ describe("an import checked against the claims of the stack's resources", () => 
     );
   });
 
+  it("refuses a TeamMembers declaring a member a Team of the stack declares (its team by the id the Team's state records)", async () => {
+    const payments: StateResource = {
+      urn: urnOf("Team", "payments"),
+      type: "semgrep:index:Team",
+      inputs: { deploymentId: "1", name: "payments", members: { "103": "TEAM_ROLE_MANAGER", "104": "TEAM_ROLE_MEMBER" } },
+      outputs: { deploymentId: "1", name: "payments", teamId: "202", members: { "103": "TEAM_ROLE_MANAGER", "104": "TEAM_ROLE_MEMBER" } },
+    };
+    const imported = { deploymentId: "1", teamId: "202", members: { "103": "TEAM_ROLE_MANAGER", "104": "TEAM_ROLE_MEMBER" } };
+    expect(await refusal("TeamMembers", "tm2", imported, [payments])).toContain(
+      'the member 104 of team 202 of deployment 1, which Team "payments" of this stack declares too',
+    );
+    // Another team's members, or a Team of another name, share nothing with it.
+    expect(await refusal("TeamMembers", "tm2", { ...imported, teamId: "201" }, [payments])).toBeUndefined();
+  });
+
   it("refuses a ProjectSettings whose fields a ProjectSettingsSet of the stack declares in its projects map", async () => {
     const set = inState("ProjectSettingsSet", "all", {
       deploymentSlug: "acme",

@@ -16,7 +16,7 @@ import { journalBefore, journaledOriginal } from "../runtime/journal";
 import { about, unlessGone } from "../runtime/lookup";
 import { known, noteDroppedFields } from "../runtime/owned";
 import { type Claim, holderOf, release } from "../runtime/ownership";
-import type { CallContext } from "../runtime/call-context";
+import type { CallContext, Secrecy } from "../runtime/call-context";
 import { apiClient } from "../runtime/credentials";
 import {
   checkTeamResource,
@@ -45,7 +45,7 @@ const subject = (props: Props) => `Team ${JSON.stringify(String(props.name))} of
 const managedOf = (props: Props) => (["members", "projects"] as const).filter((field) => props[field] !== undefined);
 
 /** What a Team declares of team `teamId`: each member and each project, exclusively. */
-function claimsOn(ctx: CallContext, declared: Props, teamId: unknown): Claim[] {
+function claimsOn(secrecy: Secrecy, declared: Props, teamId: unknown): Claim[] {
   // One Team per team name: a second would adopt the team the first creates, and destroy would delete it under the other.
   const name: Claim[] = known(declared.deploymentId, declared.name)
     ? [
@@ -60,9 +60,9 @@ function claimsOn(ctx: CallContext, declared: Props, teamId: unknown): Claim[] {
   return [
     ...name,
     ...Object.entries((declared.members as Record<string, TeamRole> | undefined) ?? {}).map(([userId, role]) =>
-      memberClaim(declared, teamId, userId, ctx, role),
+      memberClaim(declared, teamId, userId, secrecy, role),
     ),
-    ...((declared.projects as string[] | undefined) ?? []).map((name) => projectClaim(declared, teamId, name, ctx, false)),
+    ...((declared.projects as string[] | undefined) ?? []).map((name) => projectClaim(declared, teamId, name, secrecy, false)),
   ];
 }
 
@@ -213,6 +213,9 @@ async function outputsOf(
 
 const calls: Handler<Kind> = {
   recorded,
+
+  // An import is checked against the stack's Teams with the `teamId` their state records (stack-claims.ts).
+  claims: (declared, secrecy) => claimsOn(secrecy, declared, declared.teamId),
 
   check: (olds, news, ctx) =>
     checkTeamResource(ctx, news, async (declared) => claimsOn(ctx, declared, await existingTeamId(declared, olds))),

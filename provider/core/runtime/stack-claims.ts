@@ -41,13 +41,14 @@ const policyOf = (rules: RuleSet) => `${rules.deploymentId}/${rules.policyId}`;
 
 const secrecyOf = (secretInputs: readonly string[]): Secrecy => ({ secret: (input) => secretInputs.includes(input) });
 
-/** The kinds that may declare values of the same objects (a rule, a project, a product's policy, a remediation policy). */
+/** The kinds that may declare values of the same objects (a rule, a project, a product's policy, a remediation policy, a user, a team). */
 const FAMILIES: readonly (readonly string[])[] = [
   ["PolicyRuleMode", "PolicyRuleModes"],
   ["ProjectSettings", "ProjectTags", "ManagedScan", "ProjectSettingsSet"],
   ["DetectionPolicy", "DetectionPolicyException"],
   ["RemediationPolicy"],
   ["UserRole"],
+  ["Team", "TeamMembers", "TeamProjects"],
 ];
 const sameFamily = (a: string, b: string) => FAMILIES.some((family) => family.includes(a) && family.includes(b));
 
