@@ -5,7 +5,8 @@
  * delete (its `original`). The service's own configuration is read once per deployment and run.
  */
 import type { StackValidationArgs } from "@pulumi/policy";
-import { type ProductConfig, SemgrepClient } from "../client";
+import type { ProductConfig } from "../client";
+import { liveReader } from "./live-reads";
 import type { Inputs } from "./resources";
 import { type Credentials } from "./severities";
 import { isSecretValue, removedFromProgram, stateOf, stateResourceName } from "./stack-state";
@@ -32,37 +33,11 @@ const sectionsOf = (value: Inputs | ProductConfig): Settings => ({
   ai: value.ai as Record<string, unknown> | undefined,
 });
 
-const live = new Map<string, Promise<Settings | string>>();
-
 /** The live configuration, or why it could not be read; once per deployment, address and token. */
-function liveSettings(credentials: Credentials, deploymentId: string): Promise<Settings | string> {
-  const key = [credentials.url ?? "", credentials.token, deploymentId].join("\u0000");
-  let read = live.get(key);
-  if (!read) {
-    read = (async () => {
-      const client = new SemgrepClient({
-        token: credentials.token,
-        baseUrl: credentials.url,
-        tokenSource: credentials.tokenSource,
-        env: {},
-      });
-      try {
-        return sectionsOf(await client.products.get(deploymentId));
-      } catch (error) {
-        return (error as Error).message;
-      } finally {
-        await client.close();
-      }
-    })();
-    live.set(key, read);
-  }
-  return read;
-}
-
-/** Forgets the configurations read (tests emulate one run after another in one process). */
-export function forgetLiveSettings(): void {
-  live.clear();
-}
+const liveSettings = liveReader<Settings | string>(
+  async (client, deploymentId) => sectionsOf(await client.products.get(deploymentId)),
+  (error) => error.message,
+);
 
 /**
  * The configuration before this change, for the resource `urn` of `deploymentId`: the state's

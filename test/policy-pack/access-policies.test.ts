@@ -13,8 +13,7 @@ import { orgAdminsAllowed } from "../../provider/policy-pack/policies/org-admins
 import { protectedNotificationsKept } from "../../provider/policy-pack/policies/protected-notifications-kept";
 import { protectedProductsNotWeakened } from "../../provider/policy-pack/policies/protected-products-not-weakened";
 import { protectedProjectsTeamAccess } from "../../provider/policy-pack/policies/protected-projects-team-access";
-import { forgetLiveSettings } from "../../provider/policy-pack/product-settings";
-import { forgetLiveRules } from "../../provider/policy-pack/policies/protected-notifications-kept";
+import { forgetLiveReads } from "../../provider/policy-pack/live-reads";
 import { forgetProgram } from "../../provider/policy-pack/program";
 import { typeToken } from "../../provider/policy-pack/resources";
 import { setStackState, type StateResource } from "../../provider/policy-pack/stack-state";
@@ -24,8 +23,7 @@ const env = useEmulator({ preset: "demo" });
 afterEach(() => {
   setStackState(undefined);
   forgetProgram();
-  forgetLiveSettings();
-  forgetLiveRules();
+  forgetLiveReads();
 });
 
 type Policy = { validateResource?: unknown; validateStack?: unknown };

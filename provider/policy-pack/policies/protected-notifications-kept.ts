@@ -8,11 +8,11 @@
  * that rule, as it judges one the stack holds against its last state.
  */
 import type { ReportViolation, ResourceValidationArgs, StackValidationArgs } from "@pulumi/policy";
-import { SemgrepClient } from "../../client";
 import { reportUnknownKeys, schemaOf, stringList, withDefaults } from "../config";
 import { oneLine, type ResourceAndStackPolicy } from "../one-line";
 import { describe, type Inputs, kindOf } from "../resources";
-import { type Credentials, credentialsFrom } from "../severities";
+import { liveReader } from "../live-reads";
+import { credentialsFrom } from "../severities";
 import { isSecretValue, removedFromProgram, type StateResource, stateOf, stateResourceName } from "../stack-state";
 
 export const NAME = "protected-notifications-kept";
@@ -32,45 +32,24 @@ interface Config {
   url?: string;
 }
 
-/** The deployment's rules by name (what a new NotificationRule adopts), or undefined where they cannot be read; once per deployment and run. */
-const liveRules = new Map<string, Promise<Map<string, Inputs> | undefined>>();
-
-function liveRulesOf(credentials: Credentials, deploymentId: string): Promise<Map<string, Inputs> | undefined> {
-  const key = [credentials.url ?? "", credentials.token, deploymentId].join("\u0000");
-  let read = liveRules.get(key);
-  if (!read) {
-    read = (async () => {
-      const client = new SemgrepClient({
-        token: credentials.token,
-        baseUrl: credentials.url,
-        tokenSource: credentials.tokenSource,
-        env: {},
-      });
-      try {
-        const rules = await client.notificationRules.list(deploymentId);
-        return new Map(rules.map((rule) => [rule.name, { policySlugs: rule.policySlugs, enabled: rule.enabled } as Inputs]));
-      } catch {
-        return undefined; // judged on what it declares, as without credentials
-      } finally {
-        await client.close();
-      }
-    })();
-    liveRules.set(key, read);
-  }
-  return read;
-}
-
-/** Forgets the rules read (tests emulate one run after another in one process). */
-export function forgetLiveRules(): void {
-  liveRules.clear();
-}
+/** The deployment's rules by name (what a new NotificationRule adopts), or undefined where they cannot be read (judged then on what it declares). */
+const liveRules = liveReader<Map<string, Inputs> | undefined>(
+  async (client, deploymentId) =>
+    new Map(
+      (await client.notificationRules.list(deploymentId)).map((rule) => [
+        rule.name,
+        { policySlugs: rule.policySlugs, enabled: rule.enabled },
+      ]),
+    ),
+  () => undefined,
+);
 
 /** What the rule was before this change: the stack's last state of it, else the deployment's rule of its name (adopted), if any. */
 async function ruleBefore(config: Config, urn: string, props: Inputs): Promise<{ inputs: Inputs; adopted: boolean } | undefined> {
   const previous = await stateOf(urn);
   if (previous) return { inputs: previous.inputs ?? {}, adopted: false };
   const credentials = credentialsFrom(config);
-  const live = credentials && (await liveRulesOf(credentials, String(props.deploymentId)))?.get(String(props.name));
+  const live = credentials && (await liveRules(credentials, String(props.deploymentId)))?.get(String(props.name));
   return live ? { inputs: live, adopted: true } : undefined;
 }
 
