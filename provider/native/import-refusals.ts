@@ -12,6 +12,7 @@
 import { KINDS, type ResourceKind } from "../core/kinds";
 import { exceptionKey, keyString, keyText } from "../core/kinds/detection-exceptions";
 import { detectionObject } from "../core/handlers/detection-bundles";
+import { teamsByName } from "../core/handlers/team-access";
 import { UNKNOWN } from "../core/runtime/check";
 import { someOf } from "../core/runtime/notices";
 import { onForget } from "../core/runtime/process-memory";
@@ -196,8 +197,9 @@ export function importRefusal(
       return undefined;
     }
     const earlier = admittedBy.get(stackOf(urn)) ?? [];
-    const refusal = await refusalAgainst(kind, urn, inputs, [...state.resources, ...earlier], unchecked);
-    if (!refusal) admittedBy.set(stackOf(urn), [...earlier, { urn, type: `semgrep:index:${kind}`, inputs, outputs: inputs }]);
+    const declared = await withOutputIdentity(kind, inputs);
+    const refusal = await refusalAgainst(kind, urn, declared, [...state.resources, ...earlier], unchecked);
+    if (!refusal) admittedBy.set(stackOf(urn), [...earlier, { urn, type: `semgrep:index:${kind}`, inputs: declared, outputs: declared }]);
     return refusal;
   });
   imports = checked.catch(() => undefined);
@@ -215,6 +217,16 @@ onForget(() => admittedBy.clear());
 let imports: Promise<unknown> = Promise.resolve();
 const stackOf = (urn: string) => urn.split("::")[0]!;
 
+/**
+ * The inputs of an import, with the identity a kind's claims name its object by where that is an
+ * output its inputs lack: a Team's `teamId`, the team of its name (the listing its read made).
+ */
+async function withOutputIdentity(kind: ResourceKind, inputs: Props): Promise<Props> {
+  if (kind !== "Team" || inputs.teamId !== undefined || typeof inputs.name !== "string") return inputs;
+  const team = (await teamsByName(String(inputs.deploymentId)).catch(() => undefined))?.get(inputs.name);
+  return team ? { ...inputs, teamId: team.id } : inputs;
+}
+
 /** Why importing `urn` (a `kind` declaring `inputs`) into a stack whose exported state holds `resources` is refused, or undefined. */
 export async function refusalAgainst(
   kind: ResourceKind,
@@ -224,6 +236,7 @@ export async function refusalAgainst(
   unchecked: (why: string) => void = () => {},
 ) {
   const name = urn.split("::").at(-1) ?? urn;
+  inputs = await withOutputIdentity(kind, inputs);
   const precise = REFUSALS[kind]?.(name, inputs, resources);
   if (precise) return precise;
   const identity = identityFromUrn(urn, []);

@@ -205,14 +205,24 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
       expect(writes()).toEqual([]);
     });
 
-    it("refuses a second Team of the same name, naming both, whether the team exists or not", async () => {
-      for (const name of ["appsec", "contractors"]) {
+    it("refuses a second Team of the same team, naming both, whether the team exists or not", async () => {
+      for (const [name, team] of [
+        ["appsec", "team 201 of deployment 1"],
+        ["contractors", 'the team named "contractors" \\(deployment 1\\)'],
+      ]) {
         forgetProcessMemory();
         await checked(teams, { deploymentId: "1", name, resourceName: "first" });
         const second = await teams.check({ deploymentId: "1", name, resourceName: "second" });
-        expect(second.failures?.[0]?.reason).toMatch(
-          new RegExp(`^Team "second" declares the name of the team named "${name}" \\(deployment 1\\), which Team "first" declares too`),
-        );
+        expect(second.failures).toEqual([
+          {
+            property: "name",
+            reason: expect.stringMatching(
+              new RegExp(
+                `^Team "second" declares the Team of ${team}, which Team "first" declares too\\. Declare each team in one Team only`,
+              ),
+            ),
+          },
+        ]);
       }
       expect(writes()).toEqual([]);
     });

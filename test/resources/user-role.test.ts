@@ -64,7 +64,8 @@ describe("UserRole", () => {
     const { failures } = await userRole.check(declare("carol-member", "103", "ORG_ROLE_MEMBER"));
     expect(failures).toEqual([{ property: "role", reason: expect.stringContaining("would leave deployment 1 without an org admin") }]);
     expect(failures![0]!.reason).toContain("bob (102), carol (103)");
-    expect(failures![0]!.reason).toContain("bob-member (bob (102)), carol-member (carol (103))");
+    expect(failures![0]!.reason).toContain('UserRole "bob-member" for bob (102), UserRole "carol-member" for carol (103)');
+    expect(failures![0]!.reason).toContain("dependsOn");
     // With a third UserRole making dan an admin first, both demotions pass.
     forgetProcessMemory();
     await checked(userRole, declare("dan-admin", "104", "ORG_ROLE_ADMIN"));

@@ -287,7 +287,7 @@ export async function checkTeamResource(
       property: claim.secret ? "" : (claim.property ?? claim.field),
       reason:
         `${ctx.name} declares ${claim.field} of ${claim.object}, which ${ownerName(other)} declares too. ` +
-        (claim.field === "the name"
+        (claim.field === "the Team"
           ? "Declare each team in one Team only: the second would adopt the team the first creates, and destroying one would delete " +
             "or change the team the other still declares."
           : "Declare each member of a team in one resource only (a Team's members or one TeamMembers), and a team's project either in " +

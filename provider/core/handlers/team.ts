@@ -5,17 +5,18 @@
  * resource of the run declares (a TeamMembers, a TeamProjects), plus those it recorded as theirs
  * (`otherMembers`, `otherProjects`); any other is removed.
  */
-import type { TeamEntry as Team, TeamRole, TeamUpdate } from "../../client";
+import { createHash } from "node:crypto";
+import { APIError, type TeamEntry as Team, type TeamRole, type TeamUpdate } from "../../client";
 import type { teamKind } from "../kinds";
 import { fieldRules } from "../kinds";
 import { ABSENT } from "../kinds/declare";
 import type { Props } from "../runtime/check";
 import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs, type State } from "../runtime/handler";
-import { journalBefore, journaledOriginal } from "../runtime/journal";
+import { journalBefore, journaledOriginal, journalWithdraw } from "../runtime/journal";
 import { about, unlessGone } from "../runtime/lookup";
 import { known, noteDroppedFields } from "../runtime/owned";
-import { type Claim, holderOf, release } from "../runtime/ownership";
+import { type Claim, declarersOf, holderOf, release, sameOwner } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import { apiClient } from "../runtime/credentials";
 import {
@@ -46,19 +47,23 @@ const managedOf = (props: Props) => (["members", "projects"] as const).filter((f
 
 /** What a Team declares of team `teamId`: each member and each project, exclusively. */
 function claimsOn(secrecy: Secrecy, declared: Props, teamId: unknown): Claim[] {
-  // One Team per team name: a second would adopt the team the first creates, and destroy would delete it under the other.
-  const name: Claim[] = known(declared.deploymentId, declared.name)
-    ? [
-        {
-          object: `the team named ${JSON.stringify(declared.name)} (deployment ${String(declared.deploymentId)})`,
-          field: "the name",
-          property: "name",
-        },
-      ]
-    : [];
-  if (teamId === undefined || !known(declared.members ?? {}, declared.projects ?? [])) return name;
+  // One Team per team: a second would adopt the team the first creates or manages, and destroy would delete or change it
+  // under the other. The team by its id where it exists (two names may resolve to it: one renamed away, one new), else by name.
+  const team: Claim[] =
+    teamId !== undefined
+      ? [{ object: teamObject(declared.deploymentId, teamId), field: "the Team", property: "name" }]
+      : known(declared.deploymentId, declared.name)
+        ? [
+            {
+              object: `the team named ${JSON.stringify(declared.name)} (deployment ${String(declared.deploymentId)})`,
+              field: "the Team",
+              property: "name",
+            },
+          ]
+        : [];
+  if (teamId === undefined || !known(declared.members ?? {}, declared.projects ?? [])) return team;
   return [
-    ...name,
+    ...team,
     ...Object.entries((declared.members as Record<string, TeamRole> | undefined) ?? {}).map(([userId, role]) =>
       memberClaim(declared, teamId, userId, secrecy, role),
     ),
@@ -88,10 +93,10 @@ function recorded(state: Props): Record<string, unknown> {
  * What a Team records first of an adopted team, journaled by field: its members and projects. (Its
  * name needs no journal: a create finds the team by the declared name and never renames it.)
  */
-interface Found {
+type Found = {
   members?: Record<string, TeamRole>;
   projects?: string[];
-}
+};
 
 /**
  * The team's members and projects as found (those about to be recorded first), each replaced by
@@ -104,6 +109,38 @@ function killedRunOriginal(found: Found): Found {
     if (journaled) Object.assign(original, { [field]: journaled.original });
   }
   return original;
+}
+
+/**
+ * How the journal names the team a create makes (`absent` before it): by the declared name, so that
+ * a create of another name (the program renamed it) never takes a team of that name for its own.
+ */
+const createdJournalName = (name: string) => `team:${createHash("sha256").update(name).digest("hex")}`;
+
+/**
+ * The team before the stack, from what an adoption finds (`found`): a member or project another
+ * resource of the run recorded as its own addition (a TeamMembers or TeamProjects that added it)
+ * was not there before the stack, and a role another resource changed was the one it recorded.
+ * What a resource recorded is known once it settles: with `wait` (a create, which takes no turn on
+ * the team), the others that declare a member or project found are waited for (the call's one
+ * deadline); an update, which holds the team's turn that their writes need, takes what has settled.
+ */
+async function beforeTheStack(ctx: CallContext, declared: Props, teamId: string, found: Found, wait: boolean): Promise<Found> {
+  const members = Object.keys(found.members ?? {}).map((userId) => [userId, memberClaim(declared, teamId, userId, ctx)] as const);
+  const projects = (found.projects ?? []).map((name) => [name, projectClaim(declared, teamId, name, ctx, false)] as const);
+  if (wait && ctx.owner) await ctx.claims.othersSettled([...members, ...projects].map(([, claim]) => claim));
+  const recordedByOther = (claim: Claim) =>
+    declarersOf(claim).find((h) => h.settled && !h.failed && !(ctx.owner && sameOwner(h.owner, ctx.owner)) && h.recorded != null)?.recorded;
+  const before: Found = {};
+  if (found.members)
+    before.members = Object.fromEntries(
+      members.flatMap(([userId, claim]) => {
+        const recorded = recordedByOther(claim);
+        return recorded === ABSENT ? [] : [[userId, typeof recorded === "string" ? (recorded as TeamRole) : found.members![userId]!]];
+      }),
+    );
+  if (found.projects) before.projects = projects.filter(([, claim]) => recordedByOther(claim) !== ABSENT).map(([name]) => name);
+  return before;
 }
 
 interface Live {
@@ -243,14 +280,20 @@ const calls: Handler<Kind> = {
     about(subject(declared), async () => {
       const existing = (await teamsByName(declared.deploymentId)).get(declared.name);
       if (!existing) {
-        journalBefore({ team: ABSENT });
         const ids = declared.projects ? await repositoryIds(declared.deploymentId, declared.projects) : [];
-        const created = await apiClient().teams.create(declared.deploymentId, {
-          name: declared.name,
-          ...(declared.members ? { users: Object.entries(declared.members).map(([userId, role]) => ({ userId, role })) } : {}),
-          ...(ids.length ? { repositoryIds: ids } : {}),
-          ...(declared.parentTeamId ? { parentTeamId: declared.parentTeamId } : {}),
-        });
+        journalBefore({ [createdJournalName(declared.name)]: ABSENT });
+        const created = await apiClient()
+          .teams.create(declared.deploymentId, {
+            name: declared.name,
+            ...(declared.members ? { users: Object.entries(declared.members).map(([userId, role]) => ({ userId, role })) } : {}),
+            ...(ids.length ? { repositoryIds: ids } : {}),
+            ...(declared.parentTeamId ? { parentTeamId: declared.parentTeamId } : {}),
+          })
+          .catch((error: unknown) => {
+            // Refused (a 409: the name taken since the listing): no team of this resource; a later create must not adopt one as its own.
+            if (error instanceof APIError && error.status < 500) journalWithdraw(createdJournalName(declared.name));
+            throw error;
+          });
         forgetTeamNames(declared.deploymentId);
         teamApi(declared.deploymentId, created.id).created({
           members: new Map(Object.entries(declared.members ?? {})),
@@ -269,13 +312,19 @@ const calls: Handler<Kind> = {
         );
       ctx.claims.declare(claimsOn(ctx, declared, existing.id));
       const live = await readLive(declared.deploymentId, existing.id, ["members", "projects"], existing);
-      const found = {
-        ...(declared.members ? { members: Object.fromEntries(live.members!) } : {}),
-        ...(declared.projects ? { projects: await projectNames(declared.deploymentId, live.repositories!) } : {}),
-      };
+      const found = await beforeTheStack(
+        ctx,
+        declared,
+        existing.id,
+        {
+          ...(declared.members ? { members: Object.fromEntries(live.members!) } : {}),
+          ...(declared.projects ? { projects: await projectNames(declared.deploymentId, live.repositories!) } : {}),
+        },
+        true,
+      );
       // A run of this resource killed after its write (after one request of several, or all) journaled what it found:
       // no team (it created this one), or the team it adopted.
-      const created = journaledOriginal("team", "the team")?.original === ABSENT;
+      const created = journaledOriginal(createdJournalName(declared.name), "the team")?.original === ABSENT;
       const original: Found = created ? {} : killedRunOriginal(found);
       const record = created
         ? { created: true }
@@ -326,12 +375,18 @@ const calls: Handler<Kind> = {
       // A field managed for the first time on an adopted team: its original is what this update finds
       // (or, found so after a killed update of it, what that update journaled).
       const adopted = olds.created === false;
-      const firsts = {
-        ...(adopted && declared.members && !olds.originalMembers ? { members: Object.fromEntries(live.members!) } : {}),
-        ...(adopted && declared.projects && !olds.originalProjects
-          ? { projects: await projectNames(declared.deploymentId, live.repositories!) }
-          : {}),
-      };
+      const firsts = await beforeTheStack(
+        ctx,
+        declared,
+        teamId,
+        {
+          ...(adopted && declared.members && !olds.originalMembers ? { members: Object.fromEntries(live.members!) } : {}),
+          ...(adopted && declared.projects && !olds.originalProjects
+            ? { projects: await projectNames(declared.deploymentId, live.repositories!) }
+            : {}),
+        },
+        false,
+      );
       const original = killedRunOriginal(firsts);
       const record = {
         created: olds.created ?? false,
@@ -363,11 +418,10 @@ const calls: Handler<Kind> = {
         const live = await api.members();
         const original = props.originalMembers;
         const free = (u: string) => !holderOf(memberClaim(props, teamId, u, ctx));
-        // A member another resource of the stack declares is its to put back (it recorded whether it added or found it);
-        // one not in the original that no resource holds now was added since the adoption (by this Team, or moved from it
-        // to a TeamMembers that found it there): removed.
-        const others = props.otherMembers ?? [];
-        const wanted = new Map(Object.entries(original).filter(([u]) => free(u) && !others.includes(u)));
+        // The original records the team before the stack (less what another resource of the run added, beforeTheStack):
+        // each member in it that no resource holds now gets its role back, and one not in it that nothing holds was added
+        // since the adoption (by this Team, or moved from it to a TeamMembers that found it there): removed.
+        const wanted = new Map(Object.entries(original).filter(([u]) => free(u)));
         const removed = [...live.keys()].filter((u) => !(u in original) && free(u));
         const users = memberChanges(live, wanted, removed);
         if (users.length) changes.users = users;
@@ -376,8 +430,7 @@ const calls: Handler<Kind> = {
         const live = await api.repositories();
         const names = await projectNames(deploymentId, live);
         const free = (n: string) => !holderOf(projectClaim(props, teamId, n, ctx, false));
-        const others = props.otherProjects ?? [];
-        const add = props.originalProjects.filter((n) => free(n) && !others.includes(n) && !names.includes(n));
+        const add = props.originalProjects.filter((n) => free(n) && !names.includes(n));
         const remove = names.filter((n) => !props.originalProjects!.includes(n) && free(n));
         const repositories = repositoryChanges(live, await repositoryIds(deploymentId, add), await repositoryIds(deploymentId, remove));
         if (repositories.length) changes.repositories = repositories;

@@ -363,6 +363,16 @@ export function journalBefore(originals: Readonly<Record<string, unknown>>, secr
 }
 
 /**
+ * The write `field`'s lines were written for was refused (the service answered it with an error,
+ * so it did not land): they go, so that no later create of this resource takes them for what a
+ * killed run wrote.
+ */
+export function journalWithdraw(field: string): void {
+  const call = calls.getStore();
+  if (call) dropRecorded(call.key, (object) => object === field);
+}
+
+/**
  * The original of `field` a killed run of this resource journaled before it wrote the value now
  * found (`undefined` when none); recorded as restored, or as lost when it was a secret's.
  */
