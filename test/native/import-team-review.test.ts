@@ -2,8 +2,9 @@
  * A defect found by reading issue 36's import check of the team kinds (review36b): a Team's claims
  * on its members and projects name its team by `teamId` (team.ts `claims`), which an import's
  * inputs never hold (Team has no `teamId` input: `pulumi import` declares name, members and
- * projects). So an imported Team claims only its name, and one whose members a TeamMembers of the
- * stack declares lands, to fail the next preview naming both. Marked `it.fails` while it is open.
+ * projects). The import check gives it the id of the team of its name (import-refusals.ts
+ * withOutputIdentity), so a Team import whose members a TeamMembers of the stack declares is
+ * refused before it lands, rather than failing the next preview.
  */
 import { beforeEach, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";

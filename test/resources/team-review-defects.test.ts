@@ -1,13 +1,13 @@
 /**
- * Defects found by reading issue 36's team changes cold (review36b), each a failing test of what
- * a destroy must leave: the team as it was before the stack's first `up` (promise 2).
- *
- * Team's delete now leaves to another resource of the stack every original member it records
- * among `otherMembers` (team.ts delete: `wanted` drops `others`). That other resource only puts
- * back what it found: where the Team itself changed the member (a role, or removed it) before the
- * member moved, the other resource found the Team's value, not the original, and nobody puts the
- * original back. Marked `it.fails` while the defect is open (it passes on 8f2f4ff, before Team's
- * delete excluded `otherMembers` from its put-back): drop the mark with the fix.
+ * Defects a cold review of issue 36's team changes found (each failed before its fix), about what a
+ * destroy must leave, the team as it was before the stack's first `up` (promise 2), and who may
+ * manage a team:
+ *  - a member the Team changed, then moved to a TeamMembers (which found the Team's value), gets its
+ *    original role back from the Team's delete;
+ *  - a Team whose create the service refused keeps no journal line that a later create would take
+ *    for a killed run's (and adopt someone else's team as its own);
+ *  - a Team adopting beside a TeamMembers does not record that resource's additions as originals;
+ *  - a new Team of a name another Team renames away from is refused at check.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,31 +37,28 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
   const members = provider("TeamMembers", frontEnd);
   const appsec = { deploymentId: "1", name: "appsec", resourceName: "appsec" };
 
-  it(
-    "an original member whose role the Team changed, then moved to a TeamMembers, gets its original role back on destroy",
-    async () => {
-      // up 1: the Team adopts appsec and lowers 101 (MANAGER before the stack) to READONLY.
-      const first = await teams.create(
-        await checked(teams, { ...appsec, members: { "101": "TEAM_ROLE_READONLY", "102": "TEAM_ROLE_MEMBER" } }),
-      );
-      expect(first.outs).toMatchObject({ originalMembers: APPSEC_BEFORE });
-      // up 2: 101 moves, as it is, to a TeamMembers of the team.
-      forgetProcessMemory();
-      const tmInputs = { deploymentId: "1", teamId: "201", members: { "101": "TEAM_ROLE_READONLY" }, resourceName: "tm" };
-      await checked(members, tmInputs);
-      const news = await checked(teams, { ...appsec, members: { "102": "TEAM_ROLE_MEMBER" } });
-      const { outs: updated } = await teams.update(first.id, first.outs, news);
-      const tm = await members.create(await checked(members, tmInputs));
-      expect(updated).toMatchObject({ otherMembers: ["101"] });
-      // destroy: the TeamMembers (which depends on nothing here) first, then the Team.
-      forgetProcessMemory();
-      await members.delete(tm.id, tm.outs);
-      await teams.delete(first.id, updated);
-      // Fails: 101 is left READONLY. The TeamMembers found it as declared (nothing to put back), and
-      // the Team's delete leaves it to the TeamMembers because it is among its otherMembers.
-      expect(membersOf(201)).toEqual(APPSEC_BEFORE);
-    },
-  );
+  it("an original member whose role the Team changed, then moved to a TeamMembers, gets its original role back on destroy", async () => {
+    // up 1: the Team adopts appsec and lowers 101 (MANAGER before the stack) to READONLY.
+    const first = await teams.create(
+      await checked(teams, { ...appsec, members: { "101": "TEAM_ROLE_READONLY", "102": "TEAM_ROLE_MEMBER" } }),
+    );
+    expect(first.outs).toMatchObject({ originalMembers: APPSEC_BEFORE });
+    // up 2: 101 moves, as it is, to a TeamMembers of the team.
+    forgetProcessMemory();
+    const tmInputs = { deploymentId: "1", teamId: "201", members: { "101": "TEAM_ROLE_READONLY" }, resourceName: "tm" };
+    await checked(members, tmInputs);
+    const news = await checked(teams, { ...appsec, members: { "102": "TEAM_ROLE_MEMBER" } });
+    const { outs: updated } = await teams.update(first.id, first.outs, news);
+    const tm = await members.create(await checked(members, tmInputs));
+    expect(updated).toMatchObject({ otherMembers: ["101"] });
+    // destroy: the TeamMembers (which depends on nothing here) first, then the Team.
+    forgetProcessMemory();
+    await members.delete(tm.id, tm.outs);
+    await teams.delete(first.id, updated);
+    // Fails: 101 is left READONLY. The TeamMembers found it as declared (nothing to put back), and
+    // the Team's delete leaves it to the TeamMembers because it is among its otherMembers.
+    expect(membersOf(201)).toEqual(APPSEC_BEFORE);
+  });
 
   // team.ts create journals `team: ABSENT` before the create's POST, and a failed create keeps its
   // lines (journal.ts). A later create of the resource that finds a team of its name (one that
@@ -118,19 +115,19 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
   // engine runs the create and the update at once. The create, from the run's one listing, finds
   // "red" (not yet renamed) and adopts the team the other resource is renaming: two Teams manage
   // one team, no team "red" is made, and destroy deletes the team under the adopting one.
-  it(
-    "a new Team of a name another Team of the stack is renaming away from is refused at check, or creates its own team",
-    async () => {
-      const first = await teams.create(await checked(teams, { deploymentId: "1", name: "red", resourceName: "x" }));
-      forgetProcessMemory();
-      const renamed = await teams.check({ deploymentId: "1", name: "blue", resourceName: "x" }, first.outs);
-      expect(renamed.failures ?? []).toEqual([]);
-      const second = await teams.check({ deploymentId: "1", name: "red", resourceName: "y" });
-      if (second.failures?.length) return; // refused before any write: right
-      // What the run then does (the create first: its listing is the check's):
-      const made = await teams.create(second.inputs);
-      expect(made.outs).toMatchObject({ created: true }); // fails: it adopted the team "x" is renaming
-      expect(made.outs.teamId).not.toBe(first.outs.teamId);
-    },
-  );
+  it("a new Team of a name another Team of the stack is renaming away from is refused at check, or creates its own team", async () => {
+    const first = await teams.create(await checked(teams, { deploymentId: "1", name: "red", resourceName: "x" }));
+    forgetProcessMemory();
+    const renamed = await teams.check({ deploymentId: "1", name: "blue", resourceName: "x" }, first.outs);
+    expect(renamed.failures ?? []).toEqual([]);
+    const second = await teams.check({ deploymentId: "1", name: "red", resourceName: "y" });
+    expect(second.failures).toEqual([
+      {
+        property: "name",
+        reason: expect.stringMatching(
+          new RegExp(`^Team "y" declares the Team of team ${String(first.outs.teamId)} of deployment 1, which Team "x" declares too`),
+        ),
+      },
+    ]);
+  });
 });
