@@ -109,6 +109,21 @@ describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
     expect(membersOf(201)).toEqual(APPSEC_BEFORE); // 105 was back (READONLY) when the Team recorded it among its originals
   });
 
+  // Found by the workflow generator (seed 1658): a TeamMembers that added 103 stops declaring it in
+  // the up where a new Team adopting the team takes it. The TeamMembers' diff offers what it recorded
+  // (it added 103), and the Team's adoption takes it: 103 is not among the team's originals, so
+  // destroy removes it.
+  it("a member a TeamMembers added, moved in one up to a Team that adopts the team, is no original of it", async () => {
+    const tmInputs = { deploymentId: "1", teamId: "201", members: { "102": "TEAM_ROLE_READONLY", "103": "TEAM_ROLE_READONLY" } };
+    const tm = await members.create(await checked(members, { ...tmInputs, resourceName: "tm" }));
+    forgetProcessMemory();
+    const kept = await checked(members, { ...tmInputs, members: { "102": "TEAM_ROLE_READONLY" }, resourceName: "tm" });
+    expect(await members.diff(tm.outs, kept, tm.id)).toMatchObject({ changes: true });
+    const team = await checked(teams, { ...appsec, members: { "103": "TEAM_ROLE_READONLY" } });
+    const [adopted] = await Promise.all([teams.create(team), members.update(tm.id, tm.outs, kept)]);
+    expect(adopted.outs.originalMembers).toEqual(APPSEC_BEFORE);
+  });
+
   // One up renames a team the stack created ("red" to "blue") and declares a new Team named "red".
   // Their name claims differ, so neither is refused; yet both resolve to the same team at check
   // (team.ts existingTeamId: the renamed one by its old name, the new one by its name), and the

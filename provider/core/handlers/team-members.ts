@@ -12,7 +12,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { known, noteFoundAsDeclared } from "../runtime/owned";
-import { type Claim, holderOf, release, wasReleased } from "../runtime/ownership";
+import { type Claim, holderOf, offer, release, wasReleased } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import {
   checkTeamResource,
@@ -135,6 +135,11 @@ const calls: Handler<Kind> = {
 
   diff: async (_id, olds, news, ctx) => {
     const result = diffDeclared(olds, news, fieldRules(KIND));
+    // A member it stops declaring goes with what it recorded (ABSENT: it added it), for a Team of the run that takes it (team.ts beforeTheStack).
+    if (ctx.owner)
+      for (const [claim, original] of Object.entries(recorded(olds)))
+        if (!(claim.slice("member ".length) in news.members))
+          offer(memberClaim(olds, olds.teamId, claim.slice("member ".length), ctx), original, ctx.owner, ctx.secret("members"));
     const dropped = Object.keys(declaredOf(olds)).some((u) => !(u in news.members));
     const released = Object.keys(news.members).some((u) => wasReleased(memberClaim(news, news.teamId, u, ctx)));
     return { ...result, changes: result.changes === true || dropped || released };

@@ -11,7 +11,7 @@ import { diffDeclared } from "../runtime/diff";
 import { type Checked, declaredOutputs, type Handler, type Outputs } from "../runtime/handler";
 import { about, unlessGone } from "../runtime/lookup";
 import { known, noteFoundAsDeclared } from "../runtime/owned";
-import { type Claim, holderOf, release, take, wasReleased, wasTaken } from "../runtime/ownership";
+import { type Claim, holderOf, offer, release, take, wasReleased, wasTaken } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import {
   checkTeamResource,
@@ -117,6 +117,11 @@ const calls: Handler<Kind> = {
 
   diff: async (_id, olds, news, ctx) => {
     const result = diffDeclared(olds, news, fieldRules(KIND));
+    // A project it stops declaring goes with what it recorded (ABSENT: it added it), for a Team of the run that takes it (team.ts beforeTheStack).
+    if (ctx.owner)
+      for (const [claim, original] of Object.entries(recorded(olds)))
+        if (!news.projects.includes(claim.slice("project ".length)))
+          offer(projectClaim(olds, olds.teamId, claim.slice("project ".length), ctx, true), original, ctx.owner, ctx.secret("projects"));
     const dropped = namesOf(olds).some((n) => !news.projects.includes(n));
     const released = news.projects.some((n) => wasReleased(projectClaim(news, news.teamId, n, ctx, true)));
     return { ...result, changes: result.changes === true || dropped || released };

@@ -129,8 +129,16 @@ async function beforeTheStack(ctx: CallContext, declared: Props, teamId: string,
   const members = Object.keys(found.members ?? {}).map((userId) => [userId, memberClaim(declared, teamId, userId, ctx)] as const);
   const projects = (found.projects ?? []).map((name) => [name, projectClaim(declared, teamId, name, ctx, false)] as const);
   if (wait && ctx.owner) await ctx.claims.othersSettled([...members, ...projects].map(([, claim]) => claim));
-  const recordedByOther = (claim: Claim) =>
-    declarersOf(claim).find((h) => h.settled && !h.failed && !(ctx.owner && sameOwner(h.owner, ctx.owner)) && h.recorded != null)?.recorded;
+  // What another resource recorded: one that still declares it (once settled), or one that let it go in this run (its offer).
+  const recordedByOther = (claim: Claim) => {
+    const offer = ctx.claims.offered(claim);
+    if (offer && offer.original != null) {
+      ctx.claims.accept(claim);
+      return offer.original;
+    }
+    return declarersOf(claim).find((h) => h.settled && !h.failed && !(ctx.owner && sameOwner(h.owner, ctx.owner)) && h.recorded != null)
+      ?.recorded;
+  };
   const before: Found = {};
   if (found.members)
     before.members = Object.fromEntries(
@@ -266,7 +274,7 @@ const calls: Handler<Kind> = {
     if (!dropped.length) return result;
     await noteDroppedFields(
       ctx,
-      teamObject(olds.deploymentId, olds.teamId),
+      `the team ${JSON.stringify(olds.name)} (${teamObject(olds.deploymentId, olds.teamId)})`,
       dropped.map((field) => ({
         name: field,
         original: field === "members" ? olds.originalMembers : olds.originalProjects,
