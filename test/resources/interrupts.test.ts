@@ -25,6 +25,7 @@ import { dropRecorded, journalBefore, journalDir, journaling, openJournal, settl
 import { PartiallyApplied } from "../../provider/core/runtime/partial";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { watchHostCancel } from "../../provider/dynamic/host-cancel";
+import { markAsKilledRun } from "../support/journal";
 
 describe("the dynamic host's Cancel", () => {
   it("reaches the runtime through every grpc-js server module loaded, once each; a grpc-js without _retrieveHandler is left alone", () => {
@@ -75,12 +76,7 @@ describe("the journal of originals", () => {
   const dir = () => join(state, "pulumi-semgrep");
 
   /** The journal's lines as if another process (a killed run) had written them: a process reads no line of its own. */
-  const asKilledRun = () => {
-    for (const file of readdirSync(dir())) {
-      const path = join(dir(), file);
-      writeFileSync(path, readFileSync(path, "utf8").replaceAll(/"p":"[^"]*"/g, '"p":"killed"'));
-    }
-  };
+  const asKilledRun = () => markAsKilledRun(state);
 
   it("lives in a directory of mode 0700, holds what each write replaced, and drops the lines a state records", () => {
     const journal = openJournal("resource a");

@@ -7,13 +7,13 @@
  * say the earlier name, so the rename's diff drops them; the native plugin is told the new URN
  * alone (the request has no earlier one), so there the lines stay.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { interrupt } from "../../provider/core/runtime/interrupts";
-import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, notices, provider, useProviderAgainst } from "../support/provider";
+import { asAnotherProcess } from "../support/journal";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
@@ -26,14 +26,6 @@ const journals = () => {
     return [];
   }
 };
-/** Each step is a new provider process: the lines so far are another process's (a run never reads its own as a killed run's). */
-function asAnotherProcess() {
-  forgetProcessMemory();
-  for (const file of journals()) {
-    const path = join(process.env.XDG_STATE_HOME!, "pulumi-semgrep", file);
-    writeFileSync(path, readFileSync(path, "utf8").replaceAll(/"p":"[^"]*"/g, '"p":"killed"'));
-  }
-}
 const project = { deploymentSlug: "acme", projectName: "acme/web-app" };
 const branchOf = () => env.emulator.state().projects.find((p) => p.name === "acme/web-app")!.primaryBranch;
 

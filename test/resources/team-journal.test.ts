@@ -10,7 +10,7 @@
  * recovery's update, given the state from before it, finds the values as declared and takes their
  * originals from the journal. And members given as a secret: the journal holds no user id or role.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StoredUser } from "../../provider/emulator/model";
@@ -18,6 +18,7 @@ import { interrupt } from "../../provider/core/runtime/interrupts";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, FRONT_ENDS, notices, provider, useProviderAgainst } from "../support/provider";
+import { asAnotherProcess } from "../support/journal";
 
 const env = useEmulator({ preset: "large" });
 useProviderAgainst(env);
@@ -44,16 +45,6 @@ function withoutUser(userId: string): () => void {
   const at = users.findIndex((u) => u.id === userId);
   const [user] = users.splice(at, 1) as [StoredUser];
   return () => void users.splice(at, 0, user);
-}
-
-/** The next call is a new provider process: the lines so far are another process's, as a killed run's are. */
-function asAnotherProcess() {
-  forgetProcessMemory();
-  const dir = join(process.env.XDG_STATE_HOME!, "pulumi-semgrep");
-  for (const file of existsSync(dir) ? readdirSync(dir) : []) {
-    const path = join(dir, file);
-    writeFileSync(path, readFileSync(path, "utf8").replaceAll(/"p":"[^"]*"/g, '"p":"killed"'));
-  }
 }
 
 describe.each(FRONT_ENDS)("a write of several requests cut after the first (%s front end)", (frontEnd) => {

@@ -9,27 +9,17 @@
  *  - a Team adopting beside a TeamMembers does not record that resource's additions as originals;
  *  - a new Team of a name another Team renames away from is refused at check.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forgetProcessMemory } from "../../provider/core/runtime/process-memory";
 import { useEmulator } from "../support/emulator";
 import { checked, FRONT_ENDS, provider, useProviderAgainst } from "../support/provider";
+import { asAnotherProcess } from "../support/journal";
 
 const env = useEmulator({ preset: "demo" });
 useProviderAgainst(env);
 
 const team = (id: number) => env.emulator.state().teams.find((t) => t.id === id);
 const membersOf = (id: number) => Object.fromEntries(team(id)!.members.map((m) => [m.userId, m.role]));
-/** The next call is a new provider process: the lines so far are another process's, as a killed or failed run's are. */
-function asAnotherProcess() {
-  forgetProcessMemory();
-  const dir = join(process.env.XDG_STATE_HOME!, "pulumi-semgrep");
-  for (const file of existsSync(dir) ? readdirSync(dir) : []) {
-    const path = join(dir, file);
-    writeFileSync(path, readFileSync(path, "utf8").replaceAll(/"p":"[^"]*"/g, '"p":"killed"'));
-  }
-}
 const APPSEC_BEFORE = { "101": "TEAM_ROLE_MANAGER", "102": "TEAM_ROLE_MEMBER" };
 
 describe.each(FRONT_ENDS)("%s front end", (frontEnd) => {
