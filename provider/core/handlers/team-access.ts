@@ -21,12 +21,11 @@ import { tokenDeployments } from "../runtime/lookup";
 import { onForget } from "../runtime/process-memory";
 import { sharedReads } from "../runtime/shared-reads";
 import type { CheckFailure, CheckResult, Handler } from "../runtime/handler";
-import type { KindDeclaration } from "../kinds/declare";
 import { checkKindInputs, known } from "../runtime/owned";
 import { type Claim, declarersOf, ownerName, sameOwner } from "../runtime/ownership";
 import type { CallContext, Secrecy } from "../runtime/call-context";
 import type { Props } from "../runtime/check";
-import { ABSENT } from "../kinds/declare";
+import { ABSENT, type KindDeclaration } from "../kinds/declare";
 import { projectListing } from "./project-listing";
 import { users as listedUsers } from "./user-role";
 
@@ -298,8 +297,12 @@ export async function checkTeamResource(
 
 // ---- The journal of originals ---------------------------------------------------------------------
 
-/** A member's or project's object in the journal: a digest, since a user id or project name given as a secret must not reach the disk. */
-const journalObject = (what: "member" | "project", id: string) => `${what}:${createHash("sha256").update(id).digest("hex")}`;
+/**
+ * A member's, project's or (created) team's object in the journal: a digest, since a user id,
+ * project name or team name given as a secret must not reach the disk.
+ */
+export const journalObject = (what: "member" | "project" | "team", id: string) =>
+  `${what}:${createHash("sha256").update(id).digest("hex")}`;
 
 /** How the recovery's note names a member or project (`[secret]` for a secret input). */
 const shownAs = (ctx: CallContext, what: "member" | "project", id: string) =>

@@ -5,7 +5,6 @@
  * resource of the run declares (a TeamMembers, a TeamProjects), plus those it recorded as theirs
  * (`otherMembers`, `otherProjects`); any other is removed.
  */
-import { createHash } from "node:crypto";
 import { APIError, type TeamEntry as Team, type TeamRole, type TeamUpdate } from "../../client";
 import type { teamKind } from "../kinds";
 import { fieldRules } from "../kinds";
@@ -31,6 +30,7 @@ import {
   repositoryIds,
   teamApi,
   teamsByName,
+  journalObject,
   takingTurns,
   teamObject,
 } from "./team-access";
@@ -115,7 +115,7 @@ function killedRunOriginal(found: Found): Found {
  * How the journal names the team a create makes (`absent` before it): by the declared name, so that
  * a create of another name (the program renamed it) never takes a team of that name for its own.
  */
-const createdJournalName = (name: string) => `team:${createHash("sha256").update(name).digest("hex")}`;
+const createdJournalName = (name: string) => journalObject("team", name);
 
 /**
  * The team before the stack, from what an adoption finds (`found`): a member or project another
